@@ -1,0 +1,48 @@
+/** The `skeptic` command line: the same engine and reports as the extension, headless. */
+import { GitError } from './scope/git';
+import { ScopeError } from './scope/inventory';
+import { reviewCommand } from './cli/review';
+import { EXIT, USAGE, UsageError } from './cli/usage';
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const controller = new AbortController();
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(EXIT.interrupted); // a second Ctrl-C does not wait
+    process.stderr.write('interrupted: finishing what is done and writing a partial report (Ctrl-C again to quit now)\n');
+    controller.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onInterrupt);
+  try {
+    switch (command) {
+      case 'review':
+        return await reviewCommand(rest, { cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
+        process.stdout.write(USAGE);
+        return command === undefined ? EXIT.usage : EXIT.ok;
+      default:
+        throw new UsageError(`unknown command "${command}" (try: skeptic review --help)`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ScopeError || err instanceof GitError) {
+      process.stderr.write(`skeptic: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`skeptic: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

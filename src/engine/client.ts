@@ -1,0 +1,109 @@
+/**
+ * The one place that sends a Messages API call: the real SDK client, behind the run's concurrency limit,
+ * with our own retry loop (the SDK's is switched off so that a waiting retry gives its slot back, honours
+ * retry-after, and is counted), a per-call timeout and the run's AbortSignal.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { DEFAULT_BACKOFF, retryDelayMs, Semaphore, sleep, type BackoffPolicy } from './scheduler';
+import { addUsage, emptyUsage, type Usage } from './types';
+
+export type MessageParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
+export type Message = Anthropic.Messages.Message;
+
+export interface ModelClientOptions {
+  apiKey: string;
+  baseURL?: string;
+  concurrency: number;
+  /** Per attempt. */
+  timeoutMs: number;
+  /** Attempts per call, the first included. */
+  maxAttempts: number;
+  signal: AbortSignal;
+  backoff?: BackoffPolicy;
+  onRetry?: (info: { label: string; attempt: number; delayMs: number; reason: string }) => void;
+}
+
+/** The API refused in a way no retry or other unit can fix (bad key, unknown model): the run stops. */
+export class FatalApiError extends Error {}
+
+export class ModelClient {
+  readonly usage: Usage = emptyUsage();
+  /** The same figures split by the step each call was made for. */
+  readonly usageByStep = new Map<string, Usage>();
+  retries = 0;
+  private readonly sdk: Anthropic;
+  private readonly slots: Semaphore;
+
+  constructor(private readonly opts: ModelClientOptions) {
+    this.sdk = new Anthropic({ apiKey: opts.apiKey, ...(opts.baseURL ? { baseURL: opts.baseURL } : {}), maxRetries: 0, timeout: opts.timeoutMs });
+    this.slots = new Semaphore(opts.concurrency);
+  }
+
+  get signal(): AbortSignal {
+    return this.opts.signal;
+  }
+
+  /** Sends one request, retrying transient failures; `label` names the unit in retry reports. */
+  async create(params: MessageParams, label: string, step = 'other'): Promise<Message> {
+    const { signal } = this.opts;
+    for (let attempt = 0; ; attempt++) {
+      signal.throwIfAborted();
+      try {
+        const message = await this.slots.run(() => this.sdk.messages.create(params, { signal }), signal);
+        const used = { calls: 1, ...tokenUsage(message.usage) };
+        addUsage(this.usage, used);
+        if (!this.usageByStep.has(step)) this.usageByStep.set(step, emptyUsage());
+        addUsage(this.usageByStep.get(step)!, used);
+        return message;
+      } catch (err) {
+        signal.throwIfAborted();
+        if (isFatal(err)) throw new FatalApiError(describeApiError(err));
+        if (!isRetryable(err) || attempt + 1 >= this.opts.maxAttempts) throw err;
+        const headers = err instanceof Anthropic.APIError ? err.headers : undefined;
+        const delayMs = retryDelayMs(attempt, headers, this.opts.backoff ?? DEFAULT_BACKOFF);
+        this.retries++;
+        this.opts.onRetry?.({ label, attempt: attempt + 1, delayMs, reason: describeApiError(err) });
+        await sleep(delayMs, signal);
+      }
+    }
+  }
+}
+
+function tokenUsage(u: Anthropic.Messages.Usage): Partial<Usage> {
+  return {
+    input_tokens: u.input_tokens ?? 0,
+    output_tokens: u.output_tokens ?? 0,
+    cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
+    cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
+  };
+}
+
+function isFatal(err: unknown): boolean {
+  return (
+    err instanceof Anthropic.AuthenticationError ||
+    err instanceof Anthropic.PermissionDeniedError ||
+    err instanceof Anthropic.NotFoundError
+  );
+}
+
+function isRetryable(err: unknown): boolean {
+  if (err instanceof Anthropic.APIConnectionError) return true; // dropped connection or timeout
+  if (!(err instanceof Anthropic.APIError) || err.status === undefined) return false;
+  return err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500;
+}
+
+/** One line for logs and reports: the status and the API's own message, never a stack. */
+export function describeApiError(err: unknown): string {
+  if (err instanceof Anthropic.APIConnectionTimeoutError) return 'request timed out';
+  if (err instanceof Anthropic.APIConnectionError) return `connection failed (${err.message})`;
+  if (err instanceof Anthropic.APIError) {
+    const body = err.error as { error?: { message?: string } } | undefined;
+    return `HTTP ${err.status ?? '?'}: ${body?.error?.message ?? err.message}`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** True where a 400 says structured outputs are not available for this model or gateway. */
+export function refusesStructuredOutput(err: unknown): boolean {
+  return err instanceof Anthropic.BadRequestError && /output_config|output_format|structured output|json_schema/i.test(describeApiError(err));
+}

@@ -1,0 +1,189 @@
+/**
+ * One sub-agent call, start to finish: send the request, serve read-only tool calls, take the record
+ * from the reply, validate it (schema, then the caller's semantic checks), and on rejection run up to
+ * two repair turns that quote the errors. A unit that still fails is reported with its reason — a
+ * malformed reply is never used, and never silently dropped.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
+import { z } from 'zod';
+import { describeApiError, FatalApiError, refusesStructuredOutput, type Message, type MessageParams, type ModelClient } from './client';
+import { runTool, TOOL_DEFINITIONS, type ToolContext } from './tools';
+
+type ContentBlock = Anthropic.Messages.ContentBlockParam;
+type MessageTurn = Anthropic.Messages.MessageParam;
+
+export interface UnitSpec<T> {
+  /** Names the unit in progress, retries and the report's list of failures. */
+  label: string;
+  /** The step the call belongs to, for usage accounting. */
+  step: string;
+  model: string;
+  system: string;
+  record: z.ZodType<T>;
+  content: ContentBlock[];
+  /** Offer read_file / grep / list_dir. Off for calls that must not see source (synthesis). */
+  tools: boolean;
+  maxTokens: number;
+  /** Checks the schema cannot express (lines exist, the right functions answered). Returns errors. */
+  check?: (value: T) => string[];
+}
+
+export type UnitOutcome<T> = { ok: true; value: T; repairs: number } | { ok: false; reason: string };
+
+export const MAX_REPAIRS = 2;
+const MAX_TOOL_TURNS = 8;
+
+export class SubAgentRunner {
+  /** Flips to forced `submit_<record>` tool calls once the API refuses structured outputs. */
+  private structured = true;
+  repairs = 0;
+
+  constructor(
+    private readonly client: ModelClient,
+    private readonly toolCtx: ToolContext,
+    private readonly effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max',
+  ) {}
+
+  async run<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
+    const turns: MessageTurn[] = [{ role: 'user', content: spec.content }];
+    let repairs = 0;
+    let toolTurns = 0;
+    for (;;) {
+      let reply: Message;
+      try {
+        reply = await this.send(spec, turns);
+      } catch (err) {
+        if (err instanceof FatalApiError || this.client.signal.aborted) throw err;
+        return { ok: false, reason: `model call failed: ${describeApiError(err)}` };
+      }
+      turns.push({ role: 'assistant', content: reply.content as ContentBlock[] });
+
+      const readCalls = reply.content.filter((b): b is Anthropic.Messages.ToolUseBlock => b.type === 'tool_use' && !b.name.startsWith('submit_'));
+      if (readCalls.length > 0) {
+        toolTurns++;
+        turns.push({ role: 'user', content: await this.serveTools(readCalls, toolTurns > MAX_TOOL_TURNS) });
+        continue;
+      }
+
+      const errors = this.accept(spec, reply);
+      if (errors.ok) return { ok: true, value: errors.value, repairs };
+      if (repairs >= MAX_REPAIRS) return { ok: false, reason: `reply rejected after ${MAX_REPAIRS} repair turns: ${errors.errors.join('; ')}` };
+      repairs++;
+      this.repairs++;
+      turns.push({ role: 'user', content: this.repairTurn(reply, errors.errors) });
+    }
+  }
+
+  private async send<T>(spec: UnitSpec<T>, messages: MessageTurn[]): Promise<Message> {
+    try {
+      return await this.client.create(this.params(spec, messages), spec.label, spec.step);
+    } catch (err) {
+      if (!this.structured || !refusesStructuredOutput(err)) throw err;
+      this.structured = false;
+      return this.client.create(this.params(spec, messages), spec.label, spec.step);
+    }
+  }
+
+  private params<T>(spec: UnitSpec<T>, messages: MessageTurn[]): MessageParams {
+    const system: Anthropic.Messages.TextBlockParam[] = [{ type: 'text', text: spec.system, cache_control: { type: 'ephemeral' } }];
+    const base = { model: spec.model, max_tokens: spec.maxTokens, system, messages };
+    const effort = this.effort ? { effort: this.effort } : {};
+    if (this.structured) {
+      return {
+        ...base,
+        ...(spec.tools ? { tools: TOOL_DEFINITIONS } : {}),
+        output_config: { format: { type: 'json_schema', schema: jsonSchemaOf(spec.record) }, ...effort },
+      };
+    }
+    const submit = submitTool(spec.record);
+    return {
+      ...base,
+      tools: [submit],
+      tool_choice: { type: 'tool', name: submit.name },
+      ...(this.effort ? { output_config: effort } : {}),
+    };
+  }
+
+  private accept<T>(spec: UnitSpec<T>, reply: Message): { ok: true; value: T } | { ok: false; errors: string[] } {
+    if (reply.stop_reason === 'max_tokens') return { ok: false, errors: ['the reply was cut off at max_tokens; answer with a shorter record (one sentence per action and rationale)'] };
+    const raw = recordPayload(reply, recordTitle(spec.record));
+    if (!raw.ok) return raw;
+    const parsed = spec.record.safeParse(raw.value);
+    if (!parsed.success) return { ok: false, errors: formatIssues(parsed.error) };
+    const semantic = spec.check?.(parsed.data) ?? [];
+    return semantic.length ? { ok: false, errors: semantic } : { ok: true, value: parsed.data };
+  }
+
+  private async serveTools(calls: Anthropic.Messages.ToolUseBlock[], exhausted: boolean): Promise<ContentBlock[]> {
+    return Promise.all(
+      calls.map(async (call): Promise<ContentBlock> => {
+        const outcome = exhausted
+          ? { content: 'tool budget used up: answer now with the record', is_error: true }
+          : await runTool(call.name, call.input, this.toolCtx);
+        return { type: 'tool_result', tool_use_id: call.id, content: outcome.content, is_error: outcome.is_error };
+      }),
+    );
+  }
+
+  private repairTurn(reply: Message, errors: string[]): ContentBlock[] {
+    const text =
+      'Your previous reply was rejected and has not been used:\n' +
+      errors.map((e) => `- ${e}`).join('\n') +
+      '\nAnswer again with the complete corrected record (every field), and nothing else.';
+    const submit = reply.content.find((b) => b.type === 'tool_use' && b.name.startsWith('submit_'));
+    return submit && submit.type === 'tool_use' ? [{ type: 'tool_result', tool_use_id: submit.id, content: text, is_error: true }] : [{ type: 'text', text }];
+  }
+}
+
+/** The record from a reply: the JSON text of a structured output, or the input of a submit tool call. */
+function recordPayload(reply: Message, title: string): { ok: true; value: unknown } | { ok: false; errors: string[] } {
+  const submit = reply.content.find((b) => b.type === 'tool_use' && b.name === `submit_${title}`);
+  if (submit && submit.type === 'tool_use') return { ok: true, value: submit.input };
+  const text = reply.content
+    .filter((b): b is Anthropic.Messages.TextBlock => b.type === 'text')
+    .map((b) => b.text)
+    .join('')
+    .trim();
+  if (!text) return { ok: false, errors: [`the reply held no ${title} record`] };
+  try {
+    return { ok: true, value: JSON.parse(stripFence(text)) };
+  } catch (err) {
+    return { ok: false, errors: [`the reply is not valid JSON (${(err as Error).message})`] };
+  }
+}
+
+function stripFence(text: string): string {
+  const m = /^```(?:json)?\s*\n([\s\S]*?)\n```$/.exec(text);
+  return m ? m[1]! : text;
+}
+
+export function formatIssues(error: z.ZodError): string[] {
+  const lines = error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(record)'}: ${i.message}`);
+  return lines.length > 20 ? [...lines.slice(0, 20), `… and ${lines.length - 20} more`] : lines;
+}
+
+export function recordTitle(record: z.ZodType): string {
+  const title = record.meta()?.title;
+  if (!title) throw new Error('record schema has no title');
+  return title;
+}
+
+const schemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+function jsonSchemaOf(record: z.ZodType): Record<string, unknown> {
+  let schema = schemas.get(record);
+  if (!schema) {
+    schema = zodOutputFormat(record).schema;
+    schemas.set(record, schema);
+  }
+  return schema;
+}
+
+function submitTool(record: z.ZodType): Anthropic.Messages.Tool {
+  const title = recordTitle(record);
+  return {
+    name: `submit_${title}`,
+    description: `Submit the ${title} record.`,
+    input_schema: jsonSchemaOf(record) as Anthropic.Messages.Tool.InputSchema,
+  };
+}

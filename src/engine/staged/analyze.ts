@@ -1,0 +1,58 @@
+/** Step 2: the file's story, its function inventory and the file-level rules F1–F3, in one read. */
+import { userContent } from '../layout';
+import { FileAnalysis, type Step1Record } from '../records';
+import type { UnitOutcome } from '../runner';
+import type { SourceFile } from '../source';
+import { SYSTEM_PROMPTS } from './prompts';
+import { lineErrors, MAX_TOKENS, type FileUnderReview, type StageContext } from './context';
+import { parseLocation } from './filters';
+
+
+export async function analyze(ctx: StageContext, file: FileUnderReview, step1: Step1Record): Promise<UnitOutcome<FileAnalysis>> {
+  const outcome = await ctx.runner.run({
+    step: 'analyze',
+    label: `Step 2 analyze ${file.entry.path}`,
+    model: ctx.models.analyze,
+    system: SYSTEM_PROMPTS.analyze,
+    record: FileAnalysis,
+    content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, packet: { ...step1, companion_path: file.entry.companion_path } }),
+    tools: true,
+    maxTokens: MAX_TOKENS,
+    check: (a) => checkAnalysis(a, file, step1),
+  });
+  return outcome.ok ? { ...outcome, value: { ...outcome.value, file_path: file.entry.path } } : outcome;
+}
+
+/** Functions are listed only for code and test code; each is unique and starts on a real line. */
+export function checkAnalysis(a: FileAnalysis, file: FileUnderReview, step1: Step1Record): string[] {
+  const errors: string[] = [];
+  const lineCount = file.primary.lines.length;
+  const hasFunctions = step1.review_as === 'code_review' || step1.primary_kind === 'test_code';
+  if (!hasFunctions && a.functions.length > 0) errors.push(`functions must be empty for a ${step1.primary_kind} file reviewed as ${step1.review_as}`);
+  const seen = new Set<string>();
+  a.functions.forEach((f, i) => {
+    if (seen.has(f.qualified_name)) errors.push(`functions.${i}: qualified_name "${f.qualified_name}" appears twice; names must be unique within the file (disambiguate overloads)`);
+    seen.add(f.qualified_name);
+    errors.push(...lineErrors(`functions.${i} (${f.qualified_name}) start_line`, f.start_line, lineCount));
+  });
+  a.file_level_findings.forEach((f, i) => {
+    if (f.priority === 'must_fix' && f.rule_id !== 'F1') errors.push(`file_level_findings.${i}: ${f.rule_id} can never be must_fix (at most should_fix)`);
+    errors.push(...locationErrors(`file_level_findings.${i}`, f.location, file));
+  });
+  return errors;
+}
+
+function locationErrors(what: string, location: string, file: FileUnderReview): string[] {
+  if (/^file-wide$/i.test(location.trim())) return [];
+  const parsed = parseLocation(location);
+  if (!parsed) return [`${what}: location "${location}" must be "path:line", "path:start-end" or "file-wide"`];
+  const target = targetFile(parsed.path, file);
+  if (!target) return [`${what}: location "${location}" names a file other than ${file.entry.path}`];
+  return [...lineErrors(`${what} location`, parsed.line, target.lines.length), ...lineErrors(`${what} location end`, parsed.end ?? null, target.lines.length)];
+}
+
+function targetFile(path: string | null, file: FileUnderReview): SourceFile | null {
+  if (path === null || path === file.entry.path) return file.primary;
+  if (file.companion && path === file.companion.path) return file.companion;
+  return null;
+}

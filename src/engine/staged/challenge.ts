@@ -1,0 +1,55 @@
+/** Step 4: a fresh sub-agent defends the file against its findings; it may only disqualify or downgrade. */
+import { userContent } from '../layout';
+import { ChallengeResult, type FileAnalysis } from '../records';
+import type { UnitOutcome } from '../runner';
+import type { Finding } from '../types';
+import { SYSTEM_PROMPTS } from './prompts';
+import { MAX_TOKENS, type FileUnderReview, type StageContext } from './context';
+import { isDowngrade } from './filters';
+
+export async function challenge(ctx: StageContext, file: FileUnderReview, analysis: FileAnalysis, findings: Finding[]): Promise<UnitOutcome<ChallengeResult>> {
+  const packet = {
+    file_path: file.entry.path,
+    companion_path: file.entry.companion_path,
+    brutal_one_line: analysis.brutal_one_line,
+    invariants: analysis.invariants,
+    findings: findings.map((f) => ({
+      rule_id: f.rule_id,
+      function_qualified_name: f.function,
+      line: f.line,
+      action: f.action,
+      rationale: f.rationale,
+      confidence: f.confidence,
+      priority: f.priority,
+    })),
+  };
+  return ctx.runner.run({
+    step: 'challenge',
+    label: `Step 4 challenge ${file.entry.path}`,
+    model: ctx.models.challenge,
+    system: SYSTEM_PROMPTS.challenge,
+    record: ChallengeResult,
+    content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, packet }),
+    tools: true,
+    maxTokens: MAX_TOKENS,
+    check: (r) => checkChallenge(r, findings),
+  });
+}
+
+/** One ruling per finding, in input order, echoing its rule and line; a revised priority may only be lower. */
+export function checkChallenge(result: ChallengeResult, findings: Finding[]): string[] {
+  if (result.challenges.length !== findings.length) {
+    return [`challenges has ${result.challenges.length} entries; it needs exactly one per finding, ${findings.length}, in the same order`];
+  }
+  return result.challenges.flatMap((c, i) => {
+    const f = findings[i]!;
+    const errors: string[] = [];
+    if (c.rule_id !== f.rule_id || c.line !== f.line) {
+      errors.push(`challenges.${i} answers ${c.rule_id} at line ${c.line}, but finding ${i} is ${f.rule_id} at line ${f.line}; keep the input order`);
+    }
+    if (c.survived && c.revised_priority && c.revised_priority !== f.priority && !isDowngrade(f.priority, c.revised_priority)) {
+      errors.push(`challenges.${i}: revised_priority ${c.revised_priority} is higher than ${f.priority}; a challenge may only downgrade`);
+    }
+    return errors;
+  });
+}

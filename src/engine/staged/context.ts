@@ -1,0 +1,31 @@
+/** What every staged step needs: the runner, the models, the project context, and the file at hand. */
+import type { ContextFile } from '../layout';
+import type { StepModels } from '../models';
+import type { FileEntry } from '../records';
+import type { SubAgentRunner } from '../runner';
+import type { SourceFile } from '../source';
+
+export interface StageContext {
+  runner: SubAgentRunner;
+  models: StepModels;
+  context: ContextFile[];
+}
+
+/** A line range [start, end], both inclusive, 1-based. */
+export type LineRange = [number, number];
+
+export interface FileUnderReview {
+  entry: FileEntry;
+  primary: SourceFile;
+  companion: SourceFile | null;
+  /** Set for a diff review: the lines the change touched. */
+  changedRanges?: LineRange[];
+}
+
+/** Records of a normal size fit well inside this; a batch of 8 functions × 8 verdicts is the largest. */
+export const MAX_TOKENS = 16_000;
+
+/** Errors for cited lines that do not exist in a file of `lineCount` lines. */
+export function lineErrors(what: string, line: number | null, lineCount: number): string[] {
+  return line !== null && (line < 1 || line > lineCount) ? [`${what}: line ${line} does not exist (the file has ${lineCount} lines)`] : [];
+}

@@ -1,0 +1,107 @@
+/**
+ * The deterministic parts of the staged pipeline's noise control: turning verdicts into findings,
+ * applying the challenger's rulings, and the confidence tiebreaker. Every removal is recorded.
+ */
+import type { ChallengeResult, FileLevelFinding, PerFunctionReview, Priority } from '../records';
+import type { Finding, FilteredFinding } from '../types';
+
+const RANK: Record<Priority, number> = { must_fix: 3, should_fix: 2, nice_to_have: 1 };
+
+export function isDowngrade(from: Priority, to: Priority): boolean {
+  return RANK[to] < RANK[from];
+}
+
+/** Non-clean verdicts become findings: a flag is must_fix, an advisory keeps its priority. */
+export function findingsFromReview(review: PerFunctionReview, file: string): Finding[] {
+  return review.verdicts.flatMap((v): Finding[] => {
+    if (v.verdict !== 'flag' && v.verdict !== 'advisory') return [];
+    const line = v.line ?? review.start_line;
+    return [
+      {
+        file,
+        line,
+        locations: [`${file}:${line}`],
+        rule_id: v.rule_id,
+        priority: v.verdict === 'flag' ? 'must_fix' : (v.priority ?? 'nice_to_have'),
+        confidence: v.confidence,
+        function: review.function_qualified_name,
+        action: v.action ?? '',
+        rationale: v.rationale ?? '',
+        source: 'function_rule',
+      },
+    ];
+  });
+}
+
+/** A file-level finding's `location` as a finding: "path:line", "path:start-end" or "file-wide". */
+export function findingFromFileRule(f: FileLevelFinding, file: string): Finding {
+  const parsed = parseLocation(f.location);
+  const at = parsed?.path ?? file; // the analysis check admits only the file or its companion
+  const line = parsed?.line ?? 1; // "file-wide" findings point at the top of the file
+  return {
+    file: at,
+    line,
+    ...(parsed?.end ? { end_line: parsed.end } : {}),
+    locations: [`${at}:${line}`],
+    rule_id: f.rule_id,
+    priority: f.priority,
+    confidence: f.confidence,
+    function: null,
+    action: f.action,
+    rationale: f.rationale,
+    source: 'file_rule',
+  };
+}
+
+export interface ParsedLocation {
+  path: string | null;
+  line: number;
+  end?: number;
+}
+
+/** Reads "path:12", "path:12-20", "12" or "12-20"; null for "file-wide" or anything else. */
+export function parseLocation(location: string): ParsedLocation | null {
+  const m = /^(?:(.*?):)?L?(\d+)(?:\s*-\s*L?(\d+))?$/.exec(location.trim());
+  if (!m) return null;
+  const line = Number(m[2]);
+  const end = m[3] ? Number(m[3]) : undefined;
+  return { path: m[1] ?? null, line, ...(end !== undefined && end !== line ? { end } : {}) };
+}
+
+/** Applies a ChallengeResult answered finding-by-finding in input order (the check guarantees the order). */
+export function applyChallenge(findings: Finding[], result: ChallengeResult): { kept: Finding[]; dropped: FilteredFinding[] } {
+  const kept: Finding[] = [];
+  const dropped: FilteredFinding[] = [];
+  findings.forEach((finding, i) => {
+    const ruling = result.challenges[i]!;
+    if (!ruling.survived) {
+      dropped.push({ finding, stage: 'challenge', reason: ruling.challenge_reason });
+      return;
+    }
+    const revised = ruling.revised_priority;
+    kept.push(revised && isDowngrade(finding.priority, revised) ? { ...finding, priority: revised } : finding);
+  });
+  return { kept, dropped };
+}
+
+/**
+ * The confidence tiebreaker: low confidence demotes must_fix to should_fix and drops should_fix and
+ * nice_to_have; high and medium confidence change nothing.
+ */
+export function tiebreak(findings: Finding[]): { kept: Finding[]; dropped: FilteredFinding[] } {
+  const kept: Finding[] = [];
+  const dropped: FilteredFinding[] = [];
+  for (const f of findings) {
+    if (f.confidence !== 'low') kept.push(f);
+    else if (f.priority === 'must_fix') kept.push({ ...f, priority: 'should_fix' });
+    else dropped.push({ finding: f, stage: 'tiebreaker', reason: `${f.priority} with low confidence` });
+  }
+  return { kept, dropped };
+}
+
+export const PRIORITY_ORDER: Priority[] = ['must_fix', 'should_fix', 'nice_to_have'];
+
+/** Report order: priority, then file, then line. */
+export function sortFindings(findings: Finding[]): Finding[] {
+  return [...findings].sort((a, b) => RANK[b.priority] - RANK[a.priority] || a.file.localeCompare(b.file) || a.line - b.line);
+}

@@ -1,0 +1,261 @@
+/**
+ * The staged review: each file flows through its own chain (curate → analyze → review → completeness →
+ * challenge → tiebreak) as fast as the concurrency limit allows; only synthesis waits for all files.
+ * Findings are emitted the moment they survive. A cancelled or failed run returns what it finished.
+ */
+import { readFile, realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { FatalApiError, ModelClient } from '../client';
+import type { EmitFn, FileOutcome, StagedResult } from '../events';
+import { Progress } from './progress';
+import type { ContextFile } from '../layout';
+import type { StepModels } from '../models';
+import type { DiscoveryResult, FileEntry, Step1Record, SynthesisResult } from '../records';
+import { SubAgentRunner } from '../runner';
+import type { BackoffPolicy } from '../scheduler';
+import { toSourceFile } from '../source';
+import type { FailedUnit, FilteredFinding, Finding } from '../types';
+import { analyze } from './analyze';
+import { challenge } from './challenge';
+import type { FileUnderReview, LineRange, StageContext } from './context';
+import { curate } from './curate';
+import { crossFileFindings } from './crossFile';
+import { applyChallenge, findingFromFileRule, findingsFromReview, sortFindings, tiebreak } from './filters';
+import { reviewFunctions } from './review';
+import { synthesize } from './synthesize';
+
+export interface StagedRequest {
+  /** Paths in the discovery are relative to this folder. */
+  cwd: string;
+  discovery: DiscoveryResult;
+  models: StepModels;
+  apiKey: string;
+  baseURL?: string;
+  concurrency: number;
+  timeoutMs: number;
+  maxAttempts: number;
+  backoff?: BackoffPolicy;
+  effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  contextFiles: ContextFile[];
+  /** For a diff review: each file's changed line ranges. */
+  changedRanges?: Map<string, LineRange[]>;
+  signal: AbortSignal;
+}
+
+interface FileRun {
+  outcome: FileOutcome;
+  findings: Finding[];
+  filtered: FilteredFinding[];
+  failed: FailedUnit[];
+  lineCount: number;
+  recovered: number;
+}
+
+export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise<StagedResult> {
+  const run = new AbortController();
+  const stopOnOuter = () => run.abort(req.signal.reason);
+  req.signal.addEventListener('abort', stopOnOuter, { once: true });
+  let fatal: string | undefined;
+
+  const client = new ModelClient({
+    apiKey: req.apiKey,
+    baseURL: req.baseURL,
+    concurrency: req.concurrency,
+    timeoutMs: req.timeoutMs,
+    maxAttempts: req.maxAttempts,
+    backoff: req.backoff,
+    signal: run.signal,
+    onRetry: (info) => emit({ type: 'retry', ...info }),
+  });
+  const roots = req.discovery.review_roots.map((r) => resolve(req.cwd, r));
+  const runner = new SubAgentRunner(client, { cwd: req.cwd, roots: await realRoots(roots) }, req.effort);
+  const ctx: StageContext = { runner, models: req.models, context: req.contextFiles };
+  const progress = new Progress(emit);
+  const entries = req.discovery.file_entries;
+  progress.total('curate', entries.length);
+
+  /** Runs one unit of work; a fatal API answer stops the whole run, cancellation ends the file quietly. */
+  const guarded = async <T>(work: () => Promise<T>, onStop: (reason: string) => T): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof FatalApiError) {
+        fatal ??= `the API refused the run: ${err.message}`;
+        run.abort(err);
+      } else if (!run.signal.aborted) throw err;
+      return onStop(fatal ?? 'cancelled before this file finished');
+    }
+  };
+
+  const fileRuns = await Promise.all(
+    entries.map((entry) =>
+      guarded(
+        () => reviewFile(ctx, req, entry, progress, emit),
+        (reason) => stoppedFile(entry, reason),
+      ),
+    ),
+  );
+  for (const f of fileRuns) emit({ type: 'file', outcome: f.outcome });
+
+  const findings = fileRuns.flatMap((f) => f.findings);
+  const filtered = fileRuns.flatMap((f) => f.filtered);
+  const failed = fileRuns.flatMap((f) => f.failed);
+  let synthesis: SynthesisResult | null = null;
+  const analysed = fileRuns.filter((f) => f.outcome.analysis);
+  if (analysed.length > 0 && !run.signal.aborted) {
+    progress.total('synthesize', 1);
+    const outcome = await guarded(
+      () =>
+        synthesize(ctx, {
+          reviewRoots: req.discovery.review_roots,
+          entries,
+          step1: fileRuns.flatMap((f) => (f.outcome.step1 ? [f.outcome.step1] : [])),
+          analyses: analysed.map((f) => f.outcome.analysis!),
+          findings,
+          lineCounts: new Map(fileRuns.map((f) => [f.outcome.path, f.lineCount])),
+        }),
+      (reason) => ({ ok: false as const, reason }),
+    );
+    progress.advance('synthesize');
+    if (outcome.ok) {
+      synthesis = outcome.value;
+      const cross = tiebreak(crossFileFindings(outcome.value));
+      filtered.push(...cross.dropped);
+      for (const f of cross.kept) emit({ type: 'finding', finding: f });
+      findings.push(...cross.kept);
+    } else {
+      failed.push({ step: 'synthesize', file: null, unit: 'synthesis', reason: outcome.reason });
+    }
+  }
+
+  req.signal.removeEventListener('abort', stopOnOuter);
+  const result: StagedResult = {
+    mode: 'staged',
+    models: req.models,
+    reviewRoots: req.discovery.review_roots,
+    files: fileRuns.map((f) => f.outcome),
+    findings: sortFindings(findings),
+    filtered,
+    failed,
+    synthesis,
+    usage: client.usage,
+    usageByStep: Object.fromEntries(client.usageByStep),
+    retries: client.retries,
+    repairs: runner.repairs,
+    recovered: fileRuns.reduce((n, f) => n + f.recovered, 0),
+    ...(fatal ? { stopped: fatal } : req.signal.aborted ? { stopped: 'cancelled' } : {}),
+  };
+  emit({ type: 'done', result });
+  return result;
+}
+
+async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntry, progress: Progress, emit: EmitFn): Promise<FileRun> {
+  const run: FileRun = { outcome: { path: entry.path, companion_path: entry.companion_path, status: 'reviewed', functions_reviewed: 0 }, findings: [], filtered: [], failed: [], lineCount: 0, recovered: 0 };
+  const fail = (step: string, reason: string, unit = entry.path): FileRun => {
+    run.outcome.status = 'failed';
+    run.outcome.reason = `${step}: ${reason}`;
+    run.failed.push({ step, file: entry.path, unit, reason });
+    return run;
+  };
+
+  let file: FileUnderReview;
+  try {
+    file = await loadFile(req, entry);
+  } catch (err) {
+    progress.advance('curate');
+    return fail('read', `could not read the file (${(err as Error).message})`);
+  }
+  run.lineCount = file.primary.lines.length;
+
+  const step1 = await curate(ctx, file);
+  progress.advance('curate');
+  if (!step1.ok) return fail('curate', step1.reason);
+  run.outcome.step1 = step1.value;
+  if (!step1.value.include_in_pipeline) {
+    run.outcome.status = 'skipped';
+    run.outcome.reason = `classified as ${step1.value.primary_kind} (review_as ${step1.value.review_as})`;
+    return run;
+  }
+
+  progress.total('analyze', 1);
+  const analysis = await analyze(ctx, file, step1.value);
+  progress.advance('analyze');
+  if (!analysis.ok) return fail('analyze', analysis.reason);
+  run.outcome.analysis = analysis.value;
+
+  const functions = analysis.value.functions;
+  progress.total('review', functions.length);
+  const reviewed = await reviewFunctions(ctx, file, step1.value, analysis.value, functions, (n) => progress.advance('review', n));
+  run.outcome.functions_reviewed = reviewed.reviews.length;
+  run.recovered = reviewed.recovered.length;
+  run.failed.push(...reviewed.failed);
+
+  const raw = [
+    ...analysis.value.file_level_findings.map((f) => findingFromFileRule(f, entry.path)),
+    ...reviewed.reviews.flatMap((r) => findingsFromReview(r, entry.path)),
+  ];
+  const scoped = dropOutOfScope(raw, step1.value);
+  run.filtered.push(...scoped.dropped);
+
+  let survivors = scoped.kept;
+  if (survivors.length > 0) {
+    progress.total('challenge', 1);
+    const ruling = await challenge(ctx, file, analysis.value, survivors);
+    progress.advance('challenge');
+    if (ruling.ok) {
+      const applied = applyChallenge(survivors, ruling.value);
+      run.filtered.push(...applied.dropped);
+      survivors = applied.kept;
+    } else {
+      // The challenger could not run: keep the findings, marked, rather than lose them.
+      run.failed.push({ step: 'challenge', file: entry.path, unit: entry.path, reason: ruling.reason });
+      survivors = survivors.map((f) => ({ ...f, unchallenged: true }));
+    }
+  }
+  const decided = tiebreak(survivors);
+  run.filtered.push(...decided.dropped);
+  run.findings = decided.kept;
+  for (const f of run.findings) emit({ type: 'finding', finding: f });
+
+  if (run.failed.length > 0) {
+    run.outcome.status = 'failed';
+    run.outcome.reason = run.failed.map((u) => `${u.step} ${u.unit}: ${u.reason}`).join('; ');
+  }
+  return run;
+}
+
+/** A7 is out of scope where Step 1 saw no concurrency: such a verdict is dropped, with its reason. */
+function dropOutOfScope(findings: Finding[], step1: Step1Record): { kept: Finding[]; dropped: FilteredFinding[] } {
+  if (step1.concurrency_present) return { kept: findings, dropped: [] };
+  const isA7 = (f: Finding) => f.rule_id === 'A7';
+  return {
+    kept: findings.filter((f) => !isA7(f)),
+    dropped: findings.filter(isA7).map((finding) => ({ finding, stage: 'rule_scope', reason: 'A7 applies only where concurrency is present' })),
+  };
+}
+
+async function loadFile(req: StagedRequest, entry: FileEntry): Promise<FileUnderReview> {
+  const read = async (path: string) => toSourceFile(path, await readFile(resolve(req.cwd, path), 'utf8'));
+  const ranges = req.changedRanges?.get(entry.path);
+  return {
+    entry,
+    primary: await read(entry.path),
+    companion: entry.companion_path ? await read(entry.companion_path).catch(() => null) : null,
+    ...(ranges ? { changedRanges: ranges } : {}),
+  };
+}
+
+function stoppedFile(entry: FileEntry, reason: string): FileRun {
+  return {
+    outcome: { path: entry.path, companion_path: entry.companion_path, status: 'failed', functions_reviewed: 0, reason },
+    findings: [],
+    filtered: [],
+    failed: [{ step: 'run', file: entry.path, unit: entry.path, reason }],
+    lineCount: 0,
+    recovered: 0,
+  };
+}
+
+async function realRoots(roots: string[]): Promise<string[]> {
+  return Promise.all(roots.map((r) => realpath(r).catch(() => r)));
+}

@@ -1,0 +1,73 @@
+/**
+ * Step 5: one sub-agent reads the pipeline's records — never source — and writes the cross-file view
+ * and the global findings G1–G4.
+ */
+import { userContent } from '../layout';
+import { SynthesisResult, type FileAnalysis, type FileEntry, type Step1Record } from '../records';
+import type { UnitOutcome } from '../runner';
+import type { Finding } from '../types';
+import { SYSTEM_PROMPTS } from './prompts';
+import { lineErrors, MAX_TOKENS, type StageContext } from './context';
+import { parseLocation } from './filters';
+
+export interface SynthesisInput {
+  reviewRoots: string[];
+  entries: FileEntry[];
+  step1: Step1Record[];
+  analyses: FileAnalysis[];
+  /** Surviving findings only (post-challenge, post-tiebreak). */
+  findings: Finding[];
+  /** Line counts of the reviewed files, for checking cited locations. */
+  lineCounts: Map<string, number>;
+}
+
+export async function synthesize(ctx: StageContext, input: SynthesisInput): Promise<UnitOutcome<SynthesisResult>> {
+  return ctx.runner.run({
+    step: 'synthesize',
+    label: 'Step 5 synthesize',
+    model: ctx.models.synthesize,
+    system: SYSTEM_PROMPTS.synthesize,
+    record: SynthesisResult,
+    // Project context files are conventions, not source under review; no tools, so no source can be read.
+    content: userContent({ context: ctx.context, packet: synthesisPacket(input) }),
+    tools: false,
+    maxTokens: MAX_TOKENS,
+    check: (r) => checkSynthesis(r, input.lineCounts),
+  });
+}
+
+export function synthesisPacket(input: SynthesisInput) {
+  const finding = (f: Finding) => ({
+    file_path: f.file,
+    rule_id: f.rule_id,
+    function_qualified_name: f.function,
+    line: f.line,
+    priority: f.priority,
+    confidence: f.confidence,
+    action: f.action,
+    rationale: f.rationale,
+  });
+  return {
+    review_roots: input.reviewRoots,
+    file_entries: input.entries,
+    step1_results: input.step1,
+    // Findings reach synthesis only after the filters: the analyses go without their raw file-level findings.
+    file_analyses: input.analyses.map(({ file_level_findings: _dropped, ...rest }) => rest),
+    function_findings: input.findings.filter((f) => f.source === 'function_rule').map(finding),
+    file_level_findings: input.findings.filter((f) => f.source === 'file_rule').map(finding),
+  };
+}
+
+/** Every cross-file location is "path:line" in a reviewed file, on a line that exists. */
+export function checkSynthesis(result: SynthesisResult, lineCounts: Map<string, number>): string[] {
+  return result.cross_file_findings.flatMap((f, i) =>
+    f.locations.flatMap((loc, j) => {
+      const what = `cross_file_findings.${i}.locations.${j}`;
+      const parsed = parseLocation(loc);
+      if (!parsed?.path) return [`${what}: "${loc}" must be "path:line"`];
+      const count = lineCounts.get(parsed.path);
+      if (count === undefined) return [`${what}: "${parsed.path}" is not one of the reviewed files`];
+      return lineErrors(what, parsed.line, count);
+    }),
+  );
+}

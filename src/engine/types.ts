@@ -1,0 +1,60 @@
+/** The engine's public shapes: what goes in (ReviewRequest), what comes out (ReviewEvent, ReviewResult). */
+import type { Confidence, Priority } from './records';
+
+/** Where a finding came from in the staged pipeline. */
+export type FindingSource = 'file_rule' | 'function_rule' | 'cross_file';
+
+/** The one finding type every surface (diagnostics, JSON, reports) is built from. */
+export interface Finding {
+  /** Path relative to the working directory, forward slashes. */
+  file: string;
+  line: number;
+  /** Last line of a range finding. */
+  end_line?: number;
+  /** Every `file:line` the finding is about (several for cross-file findings); the first is `file:line` itself. */
+  locations: string[];
+  rule_id: string;
+  priority: Priority;
+  confidence: Confidence;
+  function: string | null;
+  action: string;
+  rationale: string;
+  source: FindingSource;
+  /** Set when the challenger could not run, so the finding was kept unchallenged. */
+  unchallenged?: boolean;
+}
+
+export interface Usage {
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+}
+
+export function emptyUsage(): Usage {
+  return { calls: 0, input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+}
+
+export function addUsage(into: Usage, more: Partial<Usage>): void {
+  into.calls += more.calls ?? 0;
+  into.input_tokens += more.input_tokens ?? 0;
+  into.output_tokens += more.output_tokens ?? 0;
+  into.cache_read_input_tokens += more.cache_read_input_tokens ?? 0;
+  into.cache_creation_input_tokens += more.cache_creation_input_tokens ?? 0;
+}
+
+/** A unit of work that did not produce a usable record, and why. */
+export interface FailedUnit {
+  step: string;
+  file: string | null;
+  unit: string;
+  reason: string;
+}
+
+/** Something the deterministic filters removed, kept so the report can account for it. */
+export interface FilteredFinding {
+  finding: Finding;
+  stage: 'challenge' | 'tiebreaker' | 'rule_scope' | 'diff_scope';
+  reason: string;
+}

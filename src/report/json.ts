@@ -1,0 +1,71 @@
+/** The `--json` result of a staged run: the contract other tools read, declared once as a schema. */
+import { z } from 'zod';
+import type { StagedResult } from '../engine/events';
+import { Confidence, Priority } from '../engine/records';
+
+export const StagedJsonReport = z.object({
+  version: z.literal(1),
+  mode: z.literal('staged'),
+  model: z.string(),
+  review_roots: z.array(z.string()),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      companion_path: z.string().nullable(),
+      status: z.enum(['reviewed', 'skipped', 'failed']),
+      functions_reviewed: z.number().int().min(0),
+      reason: z.string().optional(),
+    }),
+  ),
+  findings: z.array(
+    z.object({
+      file: z.string(),
+      line: z.number().int().min(1),
+      rule_id: z.string(),
+      priority: Priority,
+      confidence: Confidence,
+      function: z.string().nullable(),
+      action: z.string(),
+      rationale: z.string(),
+      locations: z.array(z.string()),
+    }),
+  ),
+  usage: z.object({
+    calls: z.number().int(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    cache_read_input_tokens: z.number().int(),
+    cache_creation_input_tokens: z.number().int(),
+  }),
+  report_path: z.string().nullable(),
+});
+export type StagedJsonReport = z.infer<typeof StagedJsonReport>;
+
+export function stagedJson(result: StagedResult, reportPath: string | null): StagedJsonReport {
+  return {
+    version: 1,
+    mode: 'staged',
+    model: result.models.review ?? Object.values(result.models)[0] ?? '',
+    review_roots: result.reviewRoots,
+    files: result.files.map((f) => ({
+      path: f.path,
+      companion_path: f.companion_path,
+      status: f.status,
+      functions_reviewed: f.functions_reviewed,
+      ...(f.reason !== undefined ? { reason: f.reason } : {}),
+    })),
+    findings: result.findings.map((f) => ({
+      file: f.file,
+      line: f.line,
+      rule_id: f.rule_id,
+      priority: f.priority,
+      confidence: f.confidence,
+      function: f.function,
+      action: f.action,
+      rationale: f.rationale,
+      locations: f.locations,
+    })),
+    usage: { ...result.usage },
+    report_path: reportPath,
+  };
+}

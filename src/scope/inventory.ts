@@ -1,0 +1,146 @@
+/**
+ * Step 0: from the user's paths to the files under review and their companions. Deterministic, no model.
+ * Folders expand through git's view of the tree where they are in a repository (tracked plus untracked
+ * files git does not ignore), and by a plain walk elsewhere. Every file left out is counted with its reason.
+ */
+import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
+import type { DiscoveryResult, FileEntry } from '../engine/records';
+import { companionCandidates } from './companions';
+import { excludeByContent, excludeByPath, type ExclusionReason } from './exclusions';
+import { gitListFiles, gitToplevel } from './git';
+
+export interface InventoryOptions {
+  cwd: string;
+  /** Globs (relative to cwd) of files to leave out. */
+  excludes?: string[];
+  /** Larger files are left out as oversized. */
+  maxBytes?: number;
+}
+
+export interface Exclusion {
+  path: string;
+  reason: ExclusionReason;
+}
+
+export interface Inventory {
+  discovery: DiscoveryResult;
+  excluded: Exclusion[];
+}
+
+export class ScopeError extends Error {}
+
+export const DEFAULT_MAX_BYTES = 256 * 1024;
+const HEAD_BYTES = 8192;
+
+/** Forward-slash path relative to cwd: the spelling every record and report uses. */
+export function displayPath(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs).split(sep).join('/');
+  return rel === '' ? '.' : rel;
+}
+
+export async function takeInventory(paths: string[], opts: InventoryOptions): Promise<Inventory> {
+  const cwd = opts.cwd;
+  const isUserExcluded = opts.excludes?.length ? picomatch(opts.excludes, { dot: true }) : () => false;
+  const excluded: Exclusion[] = [];
+  const chosen = new Map<string, boolean>(); // display path → named explicitly
+  const roots: string[] = [];
+
+  for (const p of paths.length ? paths : ['.']) {
+    const abs = resolve(cwd, p);
+    const st = await stat(abs).catch(() => null);
+    if (!st) throw new ScopeError(`no such file or folder: ${p}`);
+    roots.push(displayPath(cwd, abs));
+    if (st.isFile()) chosen.set(displayPath(cwd, abs), true);
+    else if (st.isDirectory()) for (const f of await listFolder(abs, cwd, excluded)) if (!chosen.has(f)) chosen.set(f, false);
+    else throw new ScopeError(`not a file or folder: ${p}`);
+  }
+
+  const included: string[] = [];
+  for (const [path, explicit] of chosen) {
+    const reason = isUserExcluded(path) ? 'user_exclude' : (excludeByPath(path, explicit) ?? (await contentExclusion(resolve(cwd, path), explicit, opts.maxBytes ?? DEFAULT_MAX_BYTES)));
+    if (reason) excluded.push({ path, reason });
+    else included.push(path);
+  }
+  included.sort();
+
+  const entries: FileEntry[] = [];
+  for (const path of included) entries.push({ path, companion_path: await findCompanion(path, cwd) });
+  return { discovery: { review_roots: [...new Set(roots)], file_entries: entries }, excluded };
+}
+
+async function contentExclusion(abs: string, explicit: boolean, maxBytes: number): Promise<ExclusionReason | null> {
+  try {
+    const st = await stat(abs);
+    if (!st.isFile()) return 'unreadable';
+    if (st.size > maxBytes) return 'oversized';
+    const handle = await open(abs, 'r');
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
+      return excludeByContent(buffer.subarray(0, bytesRead), explicit);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return 'unreadable';
+  }
+}
+
+async function findCompanion(path: string, cwd: string): Promise<string | null> {
+  for (const candidate of companionCandidates(path)) {
+    if (candidate === path || isAbsolute(candidate) || candidate.startsWith('..')) continue;
+    const st = await stat(resolve(cwd, candidate)).catch(() => null);
+    if (st?.isFile() && !excludeByPath(candidate, true)) return candidate;
+  }
+  return null;
+}
+
+async function listFolder(abs: string, cwd: string, excluded: Exclusion[]): Promise<string[]> {
+  const top = await gitToplevel(abs);
+  if (top) {
+    const files = await gitListFiles(abs);
+    const out: string[] = [];
+    for (const f of files) {
+      const full = join(abs, f);
+      if (f.includes('\uFFFD')) excluded.push({ path: displayPath(cwd, full), reason: 'non_utf8_name' });
+      // A tracked file deleted in the work tree, or a tracked symlink, is not reviewable content.
+      else if ((await lstat(full).catch(() => null))?.isFile()) out.push(displayPath(cwd, full));
+    }
+    return out;
+  }
+  const out: string[] = [];
+  await walk(abs, cwd, out, excluded, new Set());
+  return out;
+}
+
+/** A plain walk that follows folder links once: a link back into its own ancestry is a counted loop. */
+async function walk(dir: string, cwd: string, out: string[], excluded: Exclusion[], seen: Set<string>): Promise<void> {
+  const real = await realpath(dir).catch(() => null);
+  if (!real) return void excluded.push({ path: displayPath(cwd, dir), reason: 'unreadable' });
+  if (seen.has(real)) return void excluded.push({ path: displayPath(cwd, dir), reason: 'symlink_loop' });
+  seen.add(real);
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => null);
+  if (!entries) return void excluded.push({ path: displayPath(cwd, dir), reason: 'unreadable' });
+  for (const e of entries) {
+    const full = join(dir, e.name);
+    const rel = displayPath(cwd, full);
+    if (e.name.includes('\uFFFD')) excluded.push({ path: rel, reason: 'non_utf8_name' });
+    else if (e.isDirectory()) {
+      if (!isSkippedDir(e.name)) await walk(full, cwd, out, excluded, seen);
+      else excluded.push({ path: rel, reason: e.name === 'node_modules' || e.name === 'vendor' ? 'vendored' : 'build_output' });
+    } else if (e.isFile()) out.push(rel);
+    else if (e.isSymbolicLink()) {
+      const target = await stat(full).catch(() => null);
+      if (target?.isDirectory()) await walk(full, cwd, out, excluded, seen);
+      else if (target?.isFile()) out.push(rel);
+      else excluded.push({ path: rel, reason: 'unreadable' });
+    }
+  }
+  seen.delete(real);
+}
+
+/** Folders a plain walk does not descend into (the path rules would exclude everything inside anyway). */
+function isSkippedDir(name: string): boolean {
+  return name === '.git' || name === 'node_modules' || name === '.hg' || name === '.svn' || name === '__pycache__';
+}
