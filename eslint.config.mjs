@@ -7,7 +7,7 @@ const noVscode = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/e2e/.cache/**'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/e2e/.cache/**', 'test/fixtures/**', '**/*.cjs', '**/*.mjs'] },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.base],

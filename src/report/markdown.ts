@@ -25,7 +25,8 @@ export function renderStagedReport(result: StagedResult, meta: ReportMeta): stri
   out.push('## Executive Summary', '', s?.executive_summary ?? 'No summary: synthesis did not run.', '');
 
   out.push('## Codebase Profile', '');
-  const reviewedFiles = result.files.filter((f) => f.status !== 'skipped');
+  // Files that reached analysis; the rest are listed under Not Reviewed.
+  const reviewedFiles = result.files.filter((f) => f.analysis);
   if (s && reviewedFiles.length >= MIN_FILES_FOR_GROUPS) {
     for (const g of s.file_groups) {
       out.push(`### ${g.group_name}`, '', g.group_description, '', ...g.file_paths.map((p) => `- ${code(p)}`), '');
@@ -33,7 +34,7 @@ export function renderStagedReport(result: StagedResult, meta: ReportMeta): stri
   }
   const profiles = new Map(s?.file_profiles.map((p) => [p.file_path, p.profile]) ?? []);
   for (const f of reviewedFiles) {
-    out.push(`### ${f.path}`, '', profiles.get(f.path) ?? f.analysis?.brutal_one_line ?? f.reason ?? 'Not profiled.', '');
+    out.push(`### ${f.path}`, '', profiles.get(f.path) ?? f.analysis!.brutal_one_line, '');
   }
 
   out.push('## Cross-cutting Analysis', '', s?.cross_cutting_analysis || 'None.', '');
@@ -69,7 +70,7 @@ export function findingLine(f: Finding): string {
 function cleanLine(result: StagedResult): string {
   const flaggedFiles = new Set(result.findings.map((f) => f.file));
   const flaggedFunctions = new Set(result.findings.filter((f) => f.function).map((f) => `${f.file}\0${f.function}`));
-  const reviewed = result.files.filter((f) => f.status === 'reviewed' || (f.status === 'failed' && f.analysis));
+  const reviewed = result.files.filter((f) => f.analysis);
   const cleanFiles = reviewed.filter((f) => !flaggedFiles.has(f.path)).length;
   const functions = reviewed.reduce((n, f) => n + f.functions_reviewed, 0);
   return `${cleanFiles} files / ${Math.max(0, functions - flaggedFunctions.size)} functions reviewed clean.`;

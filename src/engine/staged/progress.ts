@@ -19,6 +19,7 @@ export class Progress {
   }
 
   advance(step: ProgressStep, by = 1): void {
+    if (by === 0) return;
     const c = this.get(step);
     c.done += by;
     const [title, unit] = STEP_TITLES[step];

@@ -1,0 +1,221 @@
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { StagedJsonReport } from '../../src/report/json';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import type { Scenario } from '../fake-anthropic/scenario';
+import { FIXTURES, fixtureWorkspace, loadJson, runCli } from '../helpers/cli';
+
+type Json = StagedJsonReport;
+const key = (f: Json['findings'][number]) => `${f.file}:${f.line} ${f.rule_id} ${f.priority}`;
+
+/** What each planted fate in shop.scenario.json must come to. */
+const EXPECTED = [
+  'shop/cart.ts:17 A1 must_fix', // kept
+  'shop/cart.ts:12 A2 nice_to_have', // downgraded by the challenger
+  'shop/cart.ts:32 A6 nice_to_have', // left out of its batch, recovered solo
+  'shop/price.ts:7 A1 should_fix', // must_fix + low confidence: downgraded by the tiebreaker
+  'shop/price.ts:11 A1 should_fix', // kept
+  'shop/price.ts:6 F1 nice_to_have', // file-level, kept
+  'shop/price.ts:3 G1 should_fix', // cross-file, kept
+].sort();
+
+describe('staged review through the CLI against the fake API', function () {
+  this.timeout(60_000);
+  let server: FakeAnthropic;
+  let scenario: Scenario;
+
+  before(async () => {
+    scenario = JSON.parse(await readFile(join(FIXTURES, 'shop.scenario.json'), 'utf8')) as Scenario;
+    server = await startFakeAnthropic({ scenario });
+  });
+  after(() => server.close());
+  beforeEach(() => {
+    server.setScenario(scenario);
+    server.reset();
+  });
+
+  const review = (cwd: string, args: string[] = []) =>
+    runCli(['review', 'shop', '--json', 'result.json', ...args], { cwd, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url } });
+
+  it('gives every planted finding its fate, and writes the report and the JSON', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^4 files under review, 2 companions discovered\.$/m);
+
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    assert.ok(StagedJsonReport.safeParse(json).success);
+    assert.deepEqual(json.findings.map(key).sort(), EXPECTED);
+    // Disqualified by the challenger, dropped by the tiebreaker, out of A7's scope, clean after self-challenge:
+    assert.ok(!json.findings.some((f) => f.line === 26 || (f.file === 'shop/price.ts' && f.line === 3 && f.rule_id === 'A1')));
+    assert.ok(!json.findings.some((f) => f.rule_id === 'A7' || f.rule_id === 'G2' || f.function === 'Cart.count'));
+    const g1 = json.findings.find((f) => f.rule_id === 'G1')!;
+    assert.deepEqual(g1.locations, ['shop/price.ts:3', 'shop/cart.ts:18']);
+
+    assert.equal(json.report_path, 'code-review-shop.md');
+    assert.deepEqual(json.review_roots, ['shop']);
+    const byPath = Object.fromEntries(json.files.map((f) => [f.path, f]));
+    assert.equal(byPath['shop/README.md']!.status, 'skipped');
+    assert.equal(byPath['shop/cart.ts']!.status, 'reviewed');
+    assert.equal(byPath['shop/cart.ts']!.companion_path, 'shop/cart.test.ts');
+    assert.equal(byPath['shop/cart.ts']!.functions_reviewed, 5);
+    assert.equal(json.usage.calls, server.requests.length);
+
+    const report = await readFile(join(cwd, 'code-review-shop.md'), 'utf8');
+    assert.match(report, /^# Code Review: shop$/m);
+    assert.match(report, /^1\. `shop\/cart\.ts:17` - Loop while i < this\.items\.length \(/m);
+    assert.match(report, /`shop\/price\.ts:3`, `shop\/cart\.ts:18` - Call round\(\)/);
+  });
+
+  it('re-runs a function its batch left out, solo, and self-challenge is in every review prompt', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    server.setScenario({ ...scenario, faults: [{ kind: 'omit_functions', match: { record: 'BatchReview', file: 'shop/cart.ts' }, functions: ['Cart.clear'] }] });
+    const run = await review(cwd);
+    assert.equal(run.code, 0, run.stderr);
+    const cart = server.requests.filter((r) => r.file === 'shop/cart.ts');
+    const batch = cart.find((r) => r.record === 'BatchReview')!;
+    assert.deepEqual(batch.functions, ['Cart.add', 'Cart.clear', 'Cart.count']);
+    const solos = cart.filter((r) => r.record === 'PerFunctionReview').map((r) => r.functions[0]);
+    assert.deepEqual(solos.sort(), ['Cart.clear', 'Cart.save', 'Cart.total']);
+    const clearSolo = cart.find((r) => r.record === 'PerFunctionReview' && r.functions[0] === 'Cart.clear')!;
+    assert.ok(clearSolo.started_at >= batch.ended_at!, 'the completeness re-run comes after the batch');
+    for (const r of server.requests.filter((q) => q.record === 'PerFunctionReview' || q.record === 'BatchReview')) {
+      assert.match(systemText(r.body), /Self-challenge/);
+    }
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    assert.ok(json.findings.some((f) => f.function === 'Cart.clear' && f.rule_id === 'A6'));
+  });
+
+  it('sends synthesis records only: no source, no tools', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    await review(cwd);
+    const synth = server.requests.filter((r) => r.record === 'SynthesisResult');
+    assert.equal(synth.length, 1);
+    const body = JSON.stringify(synth[0]!.body);
+    const sourceTag = /<untrusted_source_[0-9a-f]{8} /;
+    assert.ok(!sourceTag.test(body), 'no source block');
+    for (const line of ['this.items[i].price', "text.replace('$', '')", 'JSON.stringify(this.items)']) assert.ok(!body.includes(JSON.stringify(line).slice(1, -1)), `source line leaked: ${line}`);
+    assert.equal((synth[0]!.body as { tools?: unknown }).tools, undefined);
+    // ... while the per-file calls do carry the source.
+    const step3 = server.requests.find((r) => r.record === 'PerFunctionReview')!;
+    assert.ok(sourceTag.test(JSON.stringify(step3.body)));
+  });
+
+  it('puts the spec field names in one fenced json packet per call', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    await review(cwd);
+    const packetOf = (r: (typeof server.requests)[number]) => {
+      const blocks = (r.body as { messages: Array<{ content: Array<{ text?: string }> }> }).messages[0]!.content;
+      const text = blocks[blocks.length - 1]!.text!;
+      const fences = text.match(/```json\n([\s\S]*?)\n```/g)!;
+      assert.equal(fences.length, 1);
+      return JSON.parse(/```json\n([\s\S]*?)\n```/.exec(text)![1]!) as Record<string, unknown>;
+    };
+    const first = (record: string) => server.requests.find((r) => r.record === record && r.file === 'shop/cart.ts')!;
+    assert.deepEqual(Object.keys(packetOf(first('Step1Record'))).sort(), ['companion_path', 'path']);
+    assert.deepEqual(Object.keys(packetOf(first('PerFunctionReview'))).sort(), [
+      'brutal_one_line', 'companion_path', 'concurrency_present', 'file_path', 'function_qualified_name', 'invariants', 'kind', 'risk_flags', 'role_in_file', 'start_line', 'visibility',
+    ]);
+    const batch = packetOf(first('BatchReview'));
+    assert.deepEqual(Object.keys((batch.functions as object[])[0]!).sort(), ['function_qualified_name', 'kind', 'role_in_file', 'start_line', 'visibility']);
+    const challenge = packetOf(first('ChallengeResult'));
+    assert.deepEqual(Object.keys(challenge).sort(), ['brutal_one_line', 'companion_path', 'file_path', 'findings', 'invariants']);
+    assert.deepEqual(Object.keys((challenge.findings as object[])[0]!).sort(), ['action', 'confidence', 'function_qualified_name', 'line', 'priority', 'rationale', 'rule_id']);
+    // The challenger sees only non-clean findings: four for the cart (A1, A5, A2, A6).
+    assert.equal((challenge.findings as object[]).length, 4);
+  });
+
+  it('does not challenge an all-clean file', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    await review(cwd);
+    const challenged = server.requests.filter((r) => r.record === 'ChallengeResult').map((r) => r.file).sort();
+    assert.deepEqual(challenged, ['shop/cart.ts', 'shop/price.ts']);
+  });
+
+  it('writes -v2 on a second run instead of overwriting', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    await review(cwd);
+    const first = await readFile(join(cwd, 'code-review-shop.md'), 'utf8');
+    const second = await review(cwd);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal((await loadJson<Json>(join(cwd, 'result.json'))).report_path, 'code-review-shop-v2.md');
+    assert.equal(await readFile(join(cwd, 'code-review-shop.md'), 'utf8'), first);
+    assert.match(second.stdout, /Report: code-review-shop-v2\.md/);
+  });
+
+  it('ends a run full of faults with the same findings as a clean run', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    server.setScenario({
+      ...scenario,
+      faults: [
+        { kind: 'status', status: 429, retry_after: 0.05, match: { record: 'Step1Record', file: 'shop/cart.ts' } },
+        { kind: 'status', status: 529, match: { record: 'FileAnalysis', file: 'shop/price.ts' } },
+        { kind: 'status', status: 500, match: { record: 'ChallengeResult', file: 'shop/cart.ts' } },
+        { kind: 'drop', match: { record: 'BatchReview', file: 'shop/price.ts' } },
+        { kind: 'invalid_json', match: { record: 'PerFunctionReview', function: 'Cart.total' } },
+        { kind: 'schema_invalid', match: { record: 'SynthesisResult' } },
+        { kind: 'bad_line', match: { record: 'PerFunctionReview', function: 'Cart.save' } },
+      ],
+    });
+    const run = await review(cwd);
+    assert.equal(run.code, 0, run.stderr);
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    assert.deepEqual(json.findings.map(key).sort(), EXPECTED);
+    assert.equal((run.stderr.match(/^retry /gm) ?? []).length, 4, run.stderr);
+    const statuses = server.requests.map((r) => r.status);
+    assert.ok(statuses.includes(429) && statuses.includes(529) && statuses.includes(500) && statuses.includes(null));
+    // Three replies were rejected and repaired: a repair turn is a second user turn.
+    assert.equal(server.requests.filter((r) => r.turn === 2).length, 3);
+  });
+
+  it('reports a unit that keeps failing, keeps the rest, and exits 3', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    server.setScenario({ ...scenario, faults: [{ kind: 'invalid_json', times: -1, match: { record: 'PerFunctionReview', function: 'Cart.save' } }] });
+    const run = await review(cwd);
+    assert.equal(run.code, 3, run.stderr);
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    const cart = json.files.find((f) => f.path === 'shop/cart.ts')!;
+    assert.equal(cart.status, 'failed');
+    assert.match(cart.reason!, /Cart\.save.*not valid JSON/);
+    assert.ok(json.findings.some((f) => f.line === 17), 'the other functions still report');
+    const report = await readFile(join(cwd, 'code-review-shop.md'), 'utf8');
+    assert.match(report, /## Not Reviewed\n\n- `shop\/cart\.ts` — review Cart\.save failed: reply rejected after 2 repair turns/);
+    // First try plus the completeness re-run, each with two repairs.
+    assert.equal(server.requests.filter((r) => r.record === 'PerFunctionReview' && r.functions[0] === 'Cart.save').length, 6);
+  });
+
+  it('exits 2 without a key and writes nothing', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const run = await runCli(['review', 'shop', '--json', 'result.json'], { cwd, env: { ANTHROPIC_BASE_URL: server.url } });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /^skeptic: no API key: set ANTHROPIC_API_KEY/m);
+    assert.deepEqual((await readdir(cwd)).sort(), ['shop']);
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('exits 2 with the reason when the API refuses the key, and writes no report', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    server.setScenario({ ...scenario, faults: [{ kind: 'status', status: 401, times: -1 }] });
+    const run = await review(cwd);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /HTTP 401/);
+    assert.deepEqual((await readdir(cwd)).sort(), ['shop']);
+  });
+
+  it('rejects bad arguments with one line and exit 2', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    for (const args of [['--concurrency', '0'], ['--bogus'], ['--out', 'report.txt'], ['--step-model', 'judge=x']]) {
+      const run = await review(cwd, args);
+      assert.equal(run.code, 2, args.join(' '));
+      assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+    }
+    const missing = await runCli(['review', 'nope'], { cwd, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /no such file or folder: nope/);
+  });
+});
+
+function systemText(body: unknown): string {
+  return ((body as { system: Array<{ text: string }> }).system ?? []).map((b) => b.text).join('\n');
+}

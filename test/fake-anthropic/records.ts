@@ -1,0 +1,194 @@
+/**
+ * Builds the record a request asks for: what the scenario planted for that file over a plausible default
+ * derived from the packet and the source blocks, so an unplanted run still flows through every stage.
+ */
+import type { BatchReview, ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record, SynthesisResult } from '../../src/engine/records';
+import { findFunctions } from './functions';
+import { minimalValue } from './generic';
+import { isObject, list, text, type Json, type ParsedRequest, type SourceBlock } from './request';
+import type { LoadedScenario, PlantedFile } from './scenario';
+import { plantedVerdicts } from './verdicts';
+
+type PrimaryKind = Step1Record['primary_kind'];
+
+export function buildRecord(req: ParsedRequest, scenario: LoadedScenario): unknown {
+  const planted: PlantedFile = (req.file !== null ? scenario.files[req.file] : undefined) ?? {};
+  switch (req.record) {
+    case 'Step1Record':
+      return step1(req, planted);
+    case 'FileAnalysis':
+      return fileAnalysis(req, planted);
+    case 'PerFunctionReview':
+      return perFunctionReview(req, planted);
+    case 'BatchReview':
+      return batchReview(req, planted);
+    case 'ChallengeResult':
+      return challengeResult(req, planted);
+    case 'SynthesisResult':
+      return { ...synthesis(req.packet), ...scenario.synthesis } satisfies SynthesisResult;
+    default:
+      return unknownRecord(req);
+  }
+}
+
+/** The primary source block of the file, for line counts and function scanning. */
+export function primarySource(req: ParsedRequest): SourceBlock | undefined {
+  const primaries = req.sources.filter((s) => s.role === 'primary');
+  return primaries.find((s) => s.path === req.file) ?? primaries[0];
+}
+
+const LANGUAGES: Record<string, string> = {
+  ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript',
+  js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
+  py: 'python', rs: 'rust', go: 'go', java: 'java', kt: 'kotlin', cs: 'csharp', rb: 'ruby', php: 'php', swift: 'swift',
+  c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', cxx: 'cpp', hpp: 'cpp', hh: 'cpp', sh: 'shell',
+  md: 'markdown', json: 'json', yaml: 'yaml', yml: 'yaml', toml: 'toml',
+};
+
+function extensionOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return base.includes('.') ? base.slice(base.lastIndexOf('.') + 1).toLowerCase() : '';
+}
+
+function languageOf(path: string): string {
+  const ext = extensionOf(path);
+  return LANGUAGES[ext] ?? (ext || 'unknown');
+}
+
+function primaryKindOf(path: string): PrimaryKind {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const ext = extensionOf(path);
+  if (/\.(test|spec)\./.test(base) || /^test_.*\.py$/.test(base) || /_test\.[^.]+$/.test(base)) return 'test_code';
+  if (ext === 'md') return 'documentation';
+  if (['json', 'yaml', 'yml', 'toml'].includes(ext)) return 'configuration';
+  return 'implementation';
+}
+
+const REVIEW_AS: Record<PrimaryKind, Step1Record['review_as']> = {
+  implementation: 'code_review',
+  header_or_interface: 'code_review',
+  test_code: 'code_review',
+  test_fixture_or_data: 'fixture_review',
+  documentation: 'documentation_review',
+  configuration: 'configuration_review',
+  generated_or_vendor: 'skip',
+  unknown: 'skip',
+};
+
+function step1(req: ParsedRequest, planted: PlantedFile): Step1Record {
+  const path = req.file ?? '';
+  const kind = primaryKindOf(path);
+  const language = languageOf(path);
+  const lines = primarySource(req)?.lineCount ?? null;
+  return {
+    file_path: path,
+    primary_kind: kind,
+    review_as: REVIEW_AS[kind],
+    include_in_pipeline: REVIEW_AS[kind] !== 'skip',
+    language,
+    approx_line_count: lines,
+    appearance: `A ${lines ?? 'short'}-line ${language} file (${kind.replace(/_/g, ' ')}), as seen by the fake.`,
+    primary_entrypoints: [],
+    external_touchpoints: [],
+    concurrency_present: false,
+    ...planted.step1,
+  };
+}
+
+function fileAnalysis(req: ParsedRequest, planted: PlantedFile): FileAnalysis {
+  const path = req.file ?? '';
+  const reviewAs = text(req.packet, 'review_as') ?? REVIEW_AS[primaryKindOf(path)];
+  const source = primarySource(req);
+  return {
+    file_path: path,
+    brutal_one_line: `Fake analysis of ${path}: nothing alarming at a glance.`,
+    invariants: [],
+    risk_flags: [],
+    file_level_findings: [],
+    functions: reviewAs === 'code_review' && source ? findFunctions(languageOf(path), source.lines) : [],
+    ...planted.step2,
+  };
+}
+
+function lineOf(obj: Json, key: string): number {
+  const v = obj[key];
+  return typeof v === 'number' ? v : 1;
+}
+
+function perFunctionReview(req: ParsedRequest, planted: PlantedFile): PerFunctionReview {
+  const fn = text(req.packet, 'function_qualified_name') ?? '';
+  return {
+    file_path: req.file ?? '',
+    function_qualified_name: fn,
+    start_line: lineOf(req.packet, 'start_line'),
+    verdicts: plantedVerdicts(planted.reviews?.[fn]),
+  };
+}
+
+function batchReview(req: ParsedRequest, planted: PlantedFile): BatchReview {
+  return {
+    file_path: req.file ?? '',
+    reviews: list(req.packet, 'functions').map((f) => {
+      const fn = text(f, 'function_qualified_name') ?? '';
+      return { function_qualified_name: fn, start_line: lineOf(f, 'start_line'), verdicts: plantedVerdicts(planted.reviews?.[fn]) };
+    }),
+  };
+}
+
+/** Planted challenges match findings by (rule_id, line), and by function when the plant names one. */
+function challengeResult(req: ParsedRequest, planted: PlantedFile): ChallengeResult {
+  return {
+    file_path: req.file ?? '',
+    challenges: list(req.packet, 'findings').map((f) => {
+      const rule_id = text(f, 'rule_id') ?? '';
+      const fn = text(f, 'function_qualified_name');
+      const line = lineOf(f, 'line');
+      const plant = planted.challenges?.find(
+        (c) => c.rule_id === rule_id && c.line === line && (c.function_qualified_name === undefined || c.function_qualified_name === fn),
+      );
+      const survived = plant?.survived ?? true;
+      return {
+        rule_id,
+        function_qualified_name: fn,
+        line,
+        survived,
+        revised_priority: plant?.revised_priority ?? null,
+        challenge_reason: plant?.challenge_reason ?? (survived ? 'The fake found no reason to doubt this finding.' : 'Planted: the finding does not hold.'),
+      };
+    }),
+  };
+}
+
+/** One group per top-level folder of the reviewed files, one profile per file. */
+function synthesis(packet: Json): SynthesisResult {
+  const paths = list(packet, 'file_entries').flatMap((e) => text(e, 'path') ?? []);
+  const groups = new Map<string, string[]>();
+  for (const path of paths) {
+    const top = path.includes('/') ? path.slice(0, path.indexOf('/')) : '(root)';
+    groups.set(top, [...(groups.get(top) ?? []), path]);
+  }
+  const findings = list(packet, 'function_findings').length;
+  return {
+    verdict_one_line: `Fake synthesis: ${paths.length} files reviewed, ${findings} function findings.`,
+    executive_summary: `The fake reviewed ${paths.length} files in ${groups.size} groups and reports the findings it was given.`,
+    file_groups: [...groups].map(([group_name, file_paths]) => ({
+      group_name,
+      group_description: group_name === '(root)' ? 'Files at the repository root.' : `Files under ${group_name}/.`,
+      file_paths,
+    })),
+    file_profiles: paths.map((file_path) => ({ file_path, profile: `Fake profile of ${file_path}.` })),
+    cross_cutting_analysis: 'The fake sees no cross-cutting pattern.',
+    cross_file_findings: [],
+  };
+}
+
+/** An unknown title: a minimal value of its schema, echoing the packet's strings (e.g. file_path) by name. */
+function unknownRecord(req: ParsedRequest): unknown {
+  const value = minimalValue(req.schema ?? {});
+  if (!isObject(value)) return value;
+  for (const key of Object.keys(value)) {
+    const echoed = text(req.packet, key);
+    if (typeof value[key] === 'string' && echoed !== null) value[key] = echoed;
+  }
+  return value;
+}

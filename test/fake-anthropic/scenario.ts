@@ -1,0 +1,100 @@
+/**
+ * The scenario file: records planted per file, synthesis overrides and faults. Planted parts are checked
+ * against the engine's own record schemas, so a typo fails at load time with a path, not mid-benchmark.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { FileAnalysis, FunctionRuleId, PerFunctionReview, Priority, Step1Record, SynthesisResult, Verdict } from '../../src/engine/records';
+import { plantedVerdicts } from './verdicts';
+
+const PlantedVerdict = Verdict.omit({ rule_id: true }).partial().strict();
+const PlantedRules = z.partialRecord(FunctionRuleId, PlantedVerdict);
+export type PlantedRules = z.infer<typeof PlantedRules>;
+
+const PlantedChallenge = z.strictObject({
+  rule_id: z.string(),
+  line: z.number().int(),
+  function_qualified_name: z.string().optional(),
+  survived: z.boolean().optional(),
+  revised_priority: Priority.nullable().optional(),
+  challenge_reason: z.string().min(1).optional(),
+});
+export type PlantedChallenge = z.infer<typeof PlantedChallenge>;
+
+const PlantedFile = z.strictObject({
+  step1: Step1Record.partial().strict().optional(),
+  step2: FileAnalysis.partial().strict().optional(),
+  reviews: z
+    .record(z.string(), PlantedRules)
+    .superRefine((reviews, ctx) => {
+      // Validate each function's verdicts as the engine will: the planted ones merged over the clean defaults.
+      for (const [fn, rules] of Object.entries(reviews)) {
+        const check = PerFunctionReview.safeParse({ file_path: '-', function_qualified_name: fn, start_line: 1, verdicts: plantedVerdicts(rules) });
+        for (const issue of check.success ? [] : check.error.issues) {
+          const rule = typeof issue.path[1] === 'number' ? (FunctionRuleId.options[issue.path[1]] ?? '') : '';
+          ctx.addIssue({ code: 'custom', path: [fn, rule, ...issue.path.slice(2)].filter((p) => p !== ''), message: issue.message });
+        }
+      }
+    })
+    .optional(),
+  challenges: z.array(PlantedChallenge).optional(),
+});
+export type PlantedFile = z.infer<typeof PlantedFile>;
+
+const Match = z.strictObject({ record: z.string().optional(), file: z.string().optional(), function: z.string().optional() });
+const faultBase = {
+  match: Match.default({}),
+  times: z
+    .number()
+    .int()
+    .refine((n) => n === -1 || n >= 1, 'times must be -1 (forever) or at least 1')
+    .default(1),
+};
+const Fault = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('status'), ...faultBase, status: z.number().int().min(400).max(599), retry_after: z.number().min(0).optional() }),
+  z.strictObject({ kind: z.literal('drop'), ...faultBase }),
+  z.strictObject({ kind: z.literal('slow'), ...faultBase, ms: z.number().int().min(0) }),
+  z.strictObject({ kind: z.literal('invalid_json'), ...faultBase }),
+  z.strictObject({ kind: z.literal('schema_invalid'), ...faultBase }),
+  z.strictObject({ kind: z.literal('omit_functions'), ...faultBase, functions: z.array(z.string()).min(1) }),
+  z.strictObject({ kind: z.literal('bad_line'), ...faultBase }),
+  z.strictObject({ kind: z.literal('tool_use'), ...faultBase, tool: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) }),
+]);
+export type Fault = z.infer<typeof Fault>;
+
+const ScenarioSchema = z.strictObject({
+  files: z.record(z.string(), PlantedFile).default({}),
+  synthesis: SynthesisResult.partial().strict().optional(),
+  faults: z.array(Fault).default([]),
+});
+/** What a scenario file (or a test) writes; defaults not yet applied. */
+export type Scenario = z.input<typeof ScenarioSchema>;
+/** A validated scenario, defaults applied. */
+export type LoadedScenario = z.output<typeof ScenarioSchema>;
+
+export class ScenarioError extends Error {}
+
+export function parseScenario(value: unknown, source = 'scenario'): LoadedScenario {
+  const parsed = ScenarioSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
+  throw new ScenarioError(`${source}: ${issues.join('; ')}`);
+}
+
+export function loadScenario(file: string): LoadedScenario {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ScenarioError(`${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return parseScenario(value, file);
+}
+
+/** `files["src/a.ts"].reviews["Cart.total"].A1.line`: quoted where a key is not a plain identifier. */
+function formatPath(path: PropertyKey[]): string {
+  if (path.length === 0) return '(top level)';
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_]\w*$/.test(String(p)) ? `${i ? '.' : ''}${String(p)}` : `[${JSON.stringify(String(p))}]`))
+    .join('');
+}

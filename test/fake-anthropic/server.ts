@@ -1,0 +1,216 @@
+/**
+ * A fake Anthropic Messages API on 127.0.0.1 for tests, benchmarks and trying the CLI without a key.
+ * It speaks real HTTP so the real SDK (retries, error classes, headers) is exercised end to end.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { estimateTokens, PromptCache } from './cache';
+import { FaultBook } from './faults';
+import { reply, type ContentBlock } from './reply';
+import { isObject, MessagesBody, parseRequest } from './request';
+import { parseScenario, type Fault, type Scenario } from './scenario';
+
+export interface LoggedRequest {
+  seq: number;
+  started_at: number;
+  /** null while in flight. */
+  ended_at: number | null;
+  record: string | null;
+  file: string | null;
+  functions: string[];
+  turn: number;
+  /** null when no answer was sent: a `drop` fault, or the client went away first. */
+  status: number | null;
+  fault: Fault['kind'] | null;
+  /** The parsed request JSON; null when the body was not JSON. */
+  body: unknown;
+}
+
+export interface FakeAnthropicOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  scenario?: Scenario;
+  /** Delay before every answer to /v1/messages. */
+  latencyMs?: number;
+  /** Prefixes shorter than this are never cached (the API's minimum cacheable prompt). */
+  minCacheTokens?: number;
+  /** Called when a logged request ends, e.g. to write the log out as it grows. */
+  onLogged?: (entry: LoggedRequest) => void;
+}
+
+export interface FakeAnthropic {
+  /** The SDK's `baseURL`. */
+  readonly url: string;
+  /** Every /v1/messages request, in arrival order; cleared in place by reset(). */
+  readonly requests: LoggedRequest[];
+  /** Validates and installs a scenario (fault counters start over); throws ScenarioError. */
+  setScenario(scenario: Scenario): void;
+  /** Clears the log, the prompt cache and the fault counters. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
+  let scenario = parseScenario(opts.scenario ?? {});
+  let faults = new FaultBook(scenario.faults);
+  const cache = new PromptCache(opts.minCacheTokens ?? 1024);
+  const requests: LoggedRequest[] = [];
+  let seq = 0;
+
+  const reset = () => {
+    requests.length = 0;
+    seq = 0;
+    cache.clear();
+    faults.reset();
+  };
+
+  async function messages(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const entry: LoggedRequest = { seq: ++seq, started_at: Date.now(), ended_at: null, record: null, file: null, functions: [], turn: 0, status: null, fault: null, body: null };
+    requests.push(entry);
+    const end = (status: number | null) => {
+      if (entry.ended_at !== null) return;
+      entry.ended_at = Date.now();
+      entry.status = status;
+      opts.onLogged?.(entry);
+    };
+    const gone = new AbortController();
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      gone.abort();
+      end(null);
+    });
+
+    entry.body = parseJson(await readBody(req));
+    if (!hasCredential(req)) return end(apiError(res, 401, 'authentication_error', 'an x-api-key or Authorization: Bearer header is required'));
+    if (entry.body === null) return end(apiError(res, 400, 'invalid_request_error', 'request body is not valid JSON'));
+    if (isObject(entry.body) && entry.body.stream === true) {
+      return end(apiError(res, 400, 'invalid_request_error', 'streaming is not supported by the fake Anthropic server; send stream: false'));
+    }
+    const body = MessagesBody.safeParse(entry.body);
+    if (!body.success) {
+      const why = body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+      return end(apiError(res, 400, 'invalid_request_error', why));
+    }
+
+    const parsed = parseRequest(body.data);
+    Object.assign(entry, { record: parsed.record, file: parsed.file, functions: parsed.functions, turn: parsed.turn });
+    const fault = faults.take(parsed);
+    entry.fault = fault?.kind ?? null;
+    const outcome = reply(parsed, scenario, fault);
+    const delay = (opts.latencyMs ?? 0) + (fault?.kind === 'slow' ? fault.ms : 0);
+    if (delay > 0 && !(await wait(delay, gone.signal))) return;
+
+    if (outcome.kind === 'drop') {
+      end(null);
+      req.socket.destroy();
+    } else if (outcome.kind === 'error') {
+      const headers = outcome.retryAfter === undefined ? {} : { 'retry-after': String(outcome.retryAfter) };
+      end(apiError(res, outcome.status, outcome.type, outcome.message, headers));
+    } else {
+      const usage = cache.account(body.data);
+      const message = {
+        id: `msg_fake_${randomBytes(12).toString('hex')}`,
+        type: 'message',
+        role: 'assistant',
+        model: body.data.model,
+        content: outcome.content,
+        stop_reason: outcome.stopReason,
+        stop_sequence: null,
+        usage: {
+          ...usage,
+          output_tokens: outputTokens(outcome.content),
+          cache_creation: { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
+          service_tier: 'standard',
+        },
+      };
+      end(send(res, 200, message));
+    }
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    if (req.method === 'POST' && path === '/v1/messages') return messages(req, res);
+    if (req.method === 'GET' && path === '/_requests') return void send(res, 200, requests);
+    if (req.method === 'POST' && path === '/_reset') {
+      reset();
+      return void send(res, 200, { ok: true });
+    }
+    apiError(res, 404, 'not_found_error', `${req.method ?? ''} ${path} is not served by the fake Anthropic server`);
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((err: unknown) => {
+      if (res.headersSent) res.destroy();
+      else apiError(res, 500, 'api_error', err instanceof Error ? err.message : String(err));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    setScenario(next) {
+      scenario = parseScenario(next);
+      faults = new FaultBook(scenario.faults);
+    },
+    reset,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        // In-flight (delayed) requests and idle keep-alive sockets would otherwise hold close() open.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** SDK 1.x sends `apiKey` as `Authorization: Bearer`; older clients and curl users send `x-api-key`. */
+function hasCredential(req: IncomingMessage): boolean {
+  const key = req.headers['x-api-key'];
+  const bearer = /^Bearer\s+\S/i.test(req.headers.authorization ?? '');
+  return (typeof key === 'string' && key.trim() !== '') || bearer;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** false when the client went away first. */
+async function wait(ms: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await sleep(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function outputTokens(content: ContentBlock[]): number {
+  return content.reduce((n, b) => n + estimateTokens(b.type === 'text' ? b.text : JSON.stringify(b.input)), 0);
+}
+
+function send(res: ServerResponse, status: number, payload: unknown, headers: OutgoingHttpHeaders = {}): number {
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_fake_${randomBytes(12).toString('hex')}`, ...headers });
+  res.end(JSON.stringify(payload));
+  return status;
+}
+
+/** The API's error shape, which the SDK turns into its typed APIError subclasses. */
+function apiError(res: ServerResponse, status: number, type: string, message: string, headers?: OutgoingHttpHeaders): number {
+  return send(res, status, { type: 'error', error: { type, message } }, headers);
+}

@@ -1,0 +1,24 @@
+import { FUNCTION_RULES, type Verdict } from '../../src/engine/records';
+import type { PlantedRules } from './scenario';
+
+/**
+ * One verdict per rule A1–A8: clean unless planted. A planted flag/advisory gets a stock action and
+ * rationale (and advisory a priority) so a scenario only has to say what matters: verdict and line.
+ */
+export function plantedVerdicts(rules: PlantedRules = {}): Verdict[] {
+  return FUNCTION_RULES.map((rule_id) => {
+    const planted = rules[rule_id] ?? {};
+    const verdict = planted.verdict ?? 'clean';
+    const raised = verdict === 'flag' || verdict === 'advisory';
+    return {
+      rule_id,
+      verdict,
+      confidence: 'high',
+      line: null,
+      action: raised ? `Fix the ${rule_id} issue planted by the scenario.` : null,
+      rationale: raised ? `Planted ${rule_id} finding.` : `Fake review: nothing found for ${rule_id}.`,
+      priority: verdict === 'advisory' ? 'nice_to_have' : null,
+      ...planted,
+    };
+  });
+}

@@ -1,0 +1,40 @@
+/** Runs the built CLI (dist/cli.js) as a user would, in its own process. */
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// Tests are bundled to out/test/<dir>/; the repository root is three levels up.
+export const REPO = join(__dirname, '../../..');
+export const CLI = join(REPO, 'dist/cli.js');
+export const FIXTURES = join(REPO, 'test/fixtures');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], opts: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined, ...opts.env };
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: env as NodeJS.ProcessEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A fresh copy of a fixture folder inside a new temp dir; returns the temp dir (the cwd for a run). */
+export async function fixtureWorkspace(name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'skeptic-ws-'));
+  await cp(join(FIXTURES, name), join(dir, name), { recursive: true });
+  return dir;
+}
+
+export async function loadJson<T = unknown>(path: string): Promise<T> {
+  return JSON.parse(await readFile(path, 'utf8')) as T;
+}

@@ -1,0 +1,51 @@
+/** Builders for valid records, so each test states only what it varies. */
+import { FUNCTION_RULES, type Step1Record, type Verdict } from '../../src/engine/records';
+import type { Finding } from '../../src/engine/types';
+
+export function step1(over: Partial<Step1Record> = {}): Step1Record {
+  return {
+    file_path: 'src/a.ts',
+    primary_kind: 'implementation',
+    review_as: 'code_review',
+    include_in_pipeline: true,
+    language: 'typescript',
+    approx_line_count: 40,
+    appearance: 'A small module.',
+    primary_entrypoints: [],
+    external_touchpoints: [],
+    concurrency_present: false,
+    ...over,
+  };
+}
+
+/** Eight verdicts, clean unless overridden per rule. */
+export function verdicts(over: Partial<Record<string, Partial<Verdict>>> = {}): Verdict[] {
+  return FUNCTION_RULES.map((rule_id) => ({
+    rule_id,
+    verdict: 'clean',
+    confidence: 'high',
+    line: null,
+    action: null,
+    rationale: 'Holds.',
+    priority: null,
+    ...over[rule_id],
+  }));
+}
+
+export function finding(over: Partial<Finding> = {}): Finding {
+  const file = over.file ?? 'src/a.ts';
+  const line = over.line ?? 3;
+  return {
+    file,
+    line,
+    locations: [`${file}:${line}`],
+    rule_id: 'A1',
+    priority: 'must_fix',
+    confidence: 'high',
+    function: 'f',
+    action: 'Guard the index.',
+    rationale: 'An empty list crashes.',
+    source: 'function_rule',
+    ...over,
+  };
+}

@@ -1,0 +1,604 @@
+import assert from 'node:assert/strict';
+import Anthropic, { APIConnectionError, APIError, APIUserAbortError, RateLimitError } from '@anthropic-ai/sdk';
+import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
+import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { z } from 'zod';
+import {
+  BatchReview,
+  ChallengeResult,
+  FileAnalysis,
+  PerFunctionReview,
+  Step1Record,
+  SynthesisResult,
+} from '../../src/engine/records';
+import { findFunctions } from '../fake-anthropic/functions';
+import { parseScenario, ScenarioError, type Scenario } from '../fake-anthropic/scenario';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+
+const CART_TS = [
+  "import { Item } from './item';",
+  '',
+  'export class Cart {',
+  '  private items: Item[] = [];',
+  '',
+  '  add(item: Item): void {',
+  '    this.items.push(item);',
+  '  }',
+  '',
+  '  total(): number {',
+  '    let sum = 0;',
+  '    for (const i of this.items) sum += i.price;',
+  '    return sum;',
+  '  }',
+  '',
+  '  private reset() {',
+  '    this.items = [];',
+  '  }',
+  '}',
+  '',
+  'export function emptyCart(): Cart {',
+  '  return new Cart();',
+  '}',
+  '',
+  'const double = (n: number) => n * 2;',
+].join('\n');
+
+/** A source block as the engine formats it. */
+function sourceBlock(path: string, code: string, role = 'primary'): string {
+  const lines = code.split('\n');
+  const numbered = lines.map((l, i) => `${String(i + 1).padStart(4)}| ${l}`).join('\n');
+  return `<untrusted_source_0badf00d path="${path}" role="${role}" lines="${lines.length}">\n${numbered}\n</untrusted_source_0badf00d>`;
+}
+
+function packetText(packet: object): string {
+  return `Review this. Context packet:\n\`\`\`json\n${JSON.stringify(packet, null, 2)}\n\`\`\``;
+}
+
+interface Ask {
+  schema: z.ZodType;
+  packet: object;
+  sources?: string[];
+  system?: string;
+  later?: MessageParam[];
+}
+
+/** A request laid out like the engine's: system blocks, source blocks, then the packet last. */
+function ask({ schema, packet, sources = [], system = 'You are a reviewer.', later = [] }: Ask): MessageCreateParamsNonStreaming {
+  const content: ContentBlockParam[] = [...sources.map((s) => ({ type: 'text' as const, text: s })), { type: 'text', text: packetText(packet) }];
+  return {
+    model: 'claude-sonnet-4-6',
+    max_tokens: 4096,
+    system: [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }],
+    output_config: { format: zodOutputFormat(schema) },
+    messages: [{ role: 'user', content }, ...later],
+  };
+}
+
+function recordOf(message: Message): unknown {
+  const block = message.content[0];
+  assert.equal(block.type, 'text');
+  return JSON.parse(block.text);
+}
+
+const cartReviewPacket = {
+  file_path: 'src/cart.ts',
+  companion_path: null,
+  brutal_one_line: 'A cart.',
+  invariants: [],
+  risk_flags: [],
+  concurrency_present: false,
+  function_qualified_name: 'Cart.total',
+  kind: 'method',
+  visibility: 'public',
+  role_in_file: 'sums prices',
+  start_line: 10,
+};
+
+const cartBatchPacket = {
+  file_path: 'src/cart.ts',
+  companion_path: null,
+  brutal_one_line: 'A cart.',
+  invariants: [],
+  risk_flags: [],
+  concurrency_present: false,
+  functions: [
+    { function_qualified_name: 'Cart.add', kind: 'method', visibility: 'public', role_in_file: 'adds', start_line: 6 },
+    { function_qualified_name: 'Cart.total', kind: 'method', visibility: 'public', role_in_file: 'sums', start_line: 10 },
+  ],
+};
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  assert.fail('expected the call to fail');
+}
+
+describe('fake Anthropic server', () => {
+  let server: FakeAnthropic;
+  let client: Anthropic;
+
+  before(async () => {
+    server = await startFakeAnthropic({ port: 0 });
+    client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 });
+  });
+  after(() => server.close());
+  beforeEach(() => {
+    server.setScenario({});
+    server.reset();
+  });
+
+  describe('default records', () => {
+    it('answers a Step1Record from the packet path and the source block', async () => {
+      const message = await client.messages.create(
+        ask({ schema: Step1Record, packet: { path: 'src/cart.ts', companion_path: null }, sources: [sourceBlock('src/cart.ts', CART_TS)] }),
+      );
+      assert.equal(message.stop_reason, 'end_turn');
+      assert.equal(message.model, 'claude-sonnet-4-6');
+      assert.match(message.id, /^msg_/);
+      const record = Step1Record.parse(recordOf(message));
+      assert.equal(record.file_path, 'src/cart.ts');
+      assert.equal(record.language, 'typescript');
+      assert.equal(record.primary_kind, 'implementation');
+      assert.equal(record.review_as, 'code_review');
+      assert.equal(record.include_in_pipeline, true);
+      assert.equal(record.approx_line_count, 25);
+    });
+
+    it('classifies tests, docs and config by name', async () => {
+      const kinds: Record<string, [string, string]> = {
+        'src/cart.test.ts': ['test_code', 'code_review'],
+        'tests/test_cart.py': ['test_code', 'code_review'],
+        'pkg/cart_test.go': ['test_code', 'code_review'],
+        'README.md': ['documentation', 'documentation_review'],
+        'config/app.yaml': ['configuration', 'configuration_review'],
+      };
+      for (const [path, [kind, reviewAs]] of Object.entries(kinds)) {
+        const record = Step1Record.parse(recordOf(await client.messages.create(ask({ schema: Step1Record, packet: { path, companion_path: null } }))));
+        assert.deepEqual([record.primary_kind, record.review_as], [kind, reviewAs], path);
+      }
+    });
+
+    it('lists the functions of the primary source in a FileAnalysis', async () => {
+      const packet = { file_path: 'src/cart.ts', review_as: 'code_review', primary_kind: 'implementation', companion_path: 'src/item.ts' };
+      const sources = [sourceBlock('src/item.ts', 'export function price() {}', 'companion'), sourceBlock('src/cart.ts', CART_TS)];
+      const record = FileAnalysis.parse(recordOf(await client.messages.create(ask({ schema: FileAnalysis, packet, sources }))));
+      assert.deepEqual(
+        record.functions.map((f) => [f.qualified_name, f.visibility, f.start_line]),
+        [
+          ['Cart.add', 'public', 6],
+          ['Cart.total', 'public', 10],
+          ['Cart.reset', 'private', 16],
+          ['emptyCart', 'public', 21],
+          ['double', 'internal', 25],
+        ],
+      );
+    });
+
+    it('gives documentation no functions', async () => {
+      const packet = { file_path: 'README.md', review_as: 'documentation_review' };
+      const record = FileAnalysis.parse(recordOf(await client.messages.create(ask({ schema: FileAnalysis, packet, sources: [sourceBlock('README.md', 'function x() {')] }))));
+      assert.deepEqual(record.functions, []);
+    });
+
+    it('reviews every asked function of a batch clean, in order', async () => {
+      const record = BatchReview.parse(recordOf(await client.messages.create(ask({ schema: BatchReview, packet: cartBatchPacket }))));
+      assert.deepEqual(
+        record.reviews.map((r) => [r.function_qualified_name, r.start_line]),
+        [
+          ['Cart.add', 6],
+          ['Cart.total', 10],
+        ],
+      );
+      assert.ok(record.reviews.every((r) => r.verdicts.every((v) => v.verdict === 'clean')));
+    });
+
+    it('lets every finding survive a challenge, in packet order', async () => {
+      const findings = [
+        { rule_id: 'A1', function_qualified_name: 'Cart.total', line: 12, action: 'x', rationale: 'y', confidence: 'high', priority: null },
+        { rule_id: 'F2', function_qualified_name: null, line: 3, action: 'x', rationale: 'y', confidence: 'low', priority: 'should_fix' },
+      ];
+      const packet = { file_path: 'src/cart.ts', companion_path: null, brutal_one_line: '', invariants: [], findings };
+      const record = ChallengeResult.parse(recordOf(await client.messages.create(ask({ schema: ChallengeResult, packet }))));
+      assert.deepEqual(
+        record.challenges.map((c) => [c.rule_id, c.function_qualified_name, c.line, c.survived, c.revised_priority]),
+        [
+          ['A1', 'Cart.total', 12, true, null],
+          ['F2', null, 3, true, null],
+        ],
+      );
+    });
+
+    it('groups a synthesis by top-level folder', async () => {
+      const packet = {
+        review_roots: ['.'],
+        file_entries: [
+          { path: 'src/a.ts', companion_path: null },
+          { path: 'src/b.ts', companion_path: null },
+          { path: 'lib/c.py', companion_path: null },
+        ],
+        step1_results: [],
+        file_analyses: [],
+        function_findings: [],
+        file_level_findings: [],
+      };
+      const record = SynthesisResult.parse(recordOf(await client.messages.create(ask({ schema: SynthesisResult, packet }))));
+      assert.deepEqual(
+        record.file_groups.map((g) => [g.group_name, g.file_paths]),
+        [
+          ['src', ['src/a.ts', 'src/b.ts']],
+          ['lib', ['lib/c.py']],
+        ],
+      );
+      assert.equal(record.file_profiles.length, 3);
+      assert.deepEqual(record.cross_file_findings, []);
+    });
+
+    it('builds a minimal valid value for an unknown record title', async () => {
+      const LensReview = z
+        .object({
+          file_path: z.string(),
+          lens: z.enum(['security', 'performance']),
+          notes: z.array(z.string()),
+          score: z.number().int().min(1),
+          reason: z.string().min(1),
+          line: z.number().int().nullable(),
+          ok: z.boolean(),
+        })
+        .meta({ title: 'LensReview' });
+      const message = await client.messages.create(ask({ schema: LensReview, packet: { file_path: 'src/cart.ts' } }));
+      const record = LensReview.parse(recordOf(message));
+      assert.deepEqual(record, { file_path: 'src/cart.ts', lens: 'security', notes: [], score: 1, reason: 'x', line: null, ok: false });
+      assert.equal(server.requests[0].record, 'LensReview');
+    });
+  });
+
+  describe('planted records', () => {
+    const scenario: Scenario = {
+      files: {
+        'src/cart.ts': {
+          step1: { concurrency_present: true, primary_entrypoints: ['Cart'] },
+          reviews: { 'Cart.total': { A1: { verdict: 'flag', confidence: 'high', line: 12, action: 'Guard the sum.', rationale: 'Overflows.', priority: null } } },
+          challenges: [{ rule_id: 'A1', line: 12, survived: false, challenge_reason: 'The loop is bounded.' }],
+        },
+      },
+      synthesis: { verdict_one_line: 'Planted verdict.' },
+    };
+
+    it('returns a planted review verdict, other rules clean', async () => {
+      server.setScenario(scenario);
+      const record = PerFunctionReview.parse(recordOf(await client.messages.create(ask({ schema: PerFunctionReview, packet: cartReviewPacket }))));
+      assert.equal(record.function_qualified_name, 'Cart.total');
+      assert.equal(record.start_line, 10);
+      const a1 = record.verdicts.find((v) => v.rule_id === 'A1');
+      assert.deepEqual(a1, { rule_id: 'A1', verdict: 'flag', confidence: 'high', line: 12, action: 'Guard the sum.', rationale: 'Overflows.', priority: null });
+      assert.deepEqual(
+        record.verdicts.filter((v) => v.verdict !== 'clean').map((v) => v.rule_id),
+        ['A1'],
+      );
+    });
+
+    it('plants per function in a batch, and merges step1 and synthesis overrides', async () => {
+      server.setScenario(scenario);
+      const batch = BatchReview.parse(recordOf(await client.messages.create(ask({ schema: BatchReview, packet: cartBatchPacket }))));
+      assert.deepEqual(
+        batch.reviews.map((r) => r.verdicts.filter((v) => v.verdict === 'flag').map((v) => v.line)),
+        [[], [12]],
+      );
+      const step1 = Step1Record.parse(recordOf(await client.messages.create(ask({ schema: Step1Record, packet: { path: 'src/cart.ts' } }))));
+      assert.equal(step1.concurrency_present, true);
+      assert.deepEqual(step1.primary_entrypoints, ['Cart']);
+      assert.equal(step1.language, 'typescript');
+      const synthesis = SynthesisResult.parse(
+        recordOf(await client.messages.create(ask({ schema: SynthesisResult, packet: { file_entries: [{ path: 'src/cart.ts' }] } }))),
+      );
+      assert.equal(synthesis.verdict_one_line, 'Planted verdict.');
+      assert.deepEqual(synthesis.file_profiles.map((p) => p.file_path), ['src/cart.ts']);
+    });
+
+    it('matches planted challenges by rule and line; others survive', async () => {
+      server.setScenario(scenario);
+      const findings = [
+        { rule_id: 'A1', function_qualified_name: 'Cart.total', line: 12 },
+        { rule_id: 'A1', function_qualified_name: 'Cart.add', line: 7 },
+      ];
+      const packet = { file_path: 'src/cart.ts', companion_path: null, brutal_one_line: '', invariants: [], findings };
+      const record = ChallengeResult.parse(recordOf(await client.messages.create(ask({ schema: ChallengeResult, packet }))));
+      assert.deepEqual(
+        record.challenges.map((c) => [c.line, c.survived, c.challenge_reason]),
+        [
+          [12, false, 'The loop is bounded.'],
+          [7, true, record.challenges[1].challenge_reason],
+        ],
+      );
+    });
+
+    it('answers a forced submit tool with a tool_use block', async () => {
+      server.setScenario(scenario);
+      const params = ask({ schema: PerFunctionReview, packet: cartReviewPacket });
+      const { schema } = zodOutputFormat(PerFunctionReview);
+      const message = await client.messages.create({
+        ...params,
+        output_config: undefined,
+        tools: [{ name: 'submit_PerFunctionReview', description: 'Submit the review.', input_schema: { ...schema, type: 'object' } }],
+        tool_choice: { type: 'tool', name: 'submit_PerFunctionReview' },
+      });
+      assert.equal(message.stop_reason, 'tool_use');
+      const block = message.content[0];
+      assert.equal(block.type, 'tool_use');
+      assert.equal(block.name, 'submit_PerFunctionReview');
+      const record = PerFunctionReview.parse(block.input);
+      assert.equal(record.verdicts[0].verdict, 'flag');
+      assert.equal(server.requests[0].record, 'PerFunctionReview');
+    });
+  });
+
+  describe('faults', () => {
+    const review = () => client.messages.create(ask({ schema: PerFunctionReview, packet: cartReviewPacket }));
+
+    it('status 429 carries retry-after, and stops after `times` hits', async () => {
+      server.setScenario({ faults: [{ match: { record: 'PerFunctionReview', file: 'src/cart.ts', function: 'Cart.total' }, kind: 'status', status: 429, retry_after: 3, times: 2 }] });
+      for (let i = 0; i < 2; i++) {
+        const err = await rejection(review());
+        assert.ok(err instanceof RateLimitError);
+        assert.equal(err.status, 429);
+        assert.equal(err.headers?.get('retry-after'), '3');
+        assert.equal(err.type, 'rate_limit_error');
+        assert.match(err.requestID ?? '', /^req_/);
+      }
+      PerFunctionReview.parse(recordOf(await review()));
+      assert.deepEqual(server.requests.map((r) => [r.status, r.fault]), [
+        [429, 'status'],
+        [429, 'status'],
+        [200, null],
+      ]);
+    });
+
+    it('529 and 500 use the overloaded and api error types', async () => {
+      server.setScenario({ faults: [{ kind: 'status', status: 529 }, { kind: 'status', status: 500 }] });
+      const overloaded = await rejection(review());
+      assert.ok(overloaded instanceof APIError);
+      assert.deepEqual([overloaded.status, overloaded.type, overloaded.headers?.get('retry-after')], [529, 'overloaded_error', null]);
+      const internal = await rejection(review());
+      assert.ok(internal instanceof APIError);
+      assert.deepEqual([internal.status, internal.type], [500, 'api_error']);
+    });
+
+    it('matches only the named function; times -1 hits forever', async () => {
+      server.setScenario({ faults: [{ match: { function: 'Cart.add' }, kind: 'status', status: 500, times: -1 }] });
+      PerFunctionReview.parse(recordOf(await review()));
+      const batch = () => client.messages.create(ask({ schema: BatchReview, packet: cartBatchPacket }));
+      for (let i = 0; i < 3; i++) assert.ok((await rejection(batch())) instanceof APIError);
+    });
+
+    it('drop closes the connection without an answer', async () => {
+      server.setScenario({ faults: [{ kind: 'drop' }] });
+      const err = await rejection(review());
+      assert.ok(err instanceof APIConnectionError, String(err));
+      assert.equal(server.requests[0].fault, 'drop');
+      assert.equal(server.requests[0].status, null);
+      PerFunctionReview.parse(recordOf(await review()));
+    });
+
+    it('slow delays the answer', async () => {
+      server.setScenario({ faults: [{ kind: 'slow', ms: 300 }] });
+      const started = Date.now();
+      PerFunctionReview.parse(recordOf(await review()));
+      assert.ok(Date.now() - started >= 290);
+    });
+
+    it('invalid_json answers text that is not JSON', async () => {
+      server.setScenario({ faults: [{ kind: 'invalid_json' }] });
+      const message = await review();
+      const block = message.content[0];
+      assert.equal(block.type, 'text');
+      assert.throws(() => JSON.parse(block.text), SyntaxError);
+    });
+
+    it('schema_invalid breaks the record; the repair turn gets a valid one', async () => {
+      server.setScenario({ faults: [{ match: { record: 'PerFunctionReview' }, kind: 'schema_invalid' }, { match: { record: 'Step1Record' }, kind: 'schema_invalid' }] });
+      const params = ask({ schema: PerFunctionReview, packet: cartReviewPacket });
+      const bad = await client.messages.create(params);
+      const invalid = PerFunctionReview.safeParse(recordOf(bad));
+      assert.equal(invalid.success, false);
+      const repair = await client.messages.create({
+        ...params,
+        messages: [...params.messages, { role: 'assistant', content: bad.content }, { role: 'user', content: 'Your reply was rejected: verdicts must have 8 entries.' }],
+      });
+      PerFunctionReview.parse(recordOf(repair));
+      assert.equal(server.requests[1].turn, 2);
+      const step1 = await client.messages.create(ask({ schema: Step1Record, packet: { path: 'src/cart.ts' } }));
+      assert.equal(Step1Record.safeParse(recordOf(step1)).success, false);
+    });
+
+    it('omit_functions leaves the named functions out of a batch', async () => {
+      server.setScenario({ faults: [{ kind: 'omit_functions', functions: ['Cart.add'] }] });
+      const record = BatchReview.parse(recordOf(await client.messages.create(ask({ schema: BatchReview, packet: cartBatchPacket }))));
+      assert.deepEqual(record.reviews.map((r) => r.function_qualified_name), ['Cart.total']);
+    });
+
+    it('bad_line moves every cited line past the end of the file', async () => {
+      server.setScenario({
+        files: { 'src/cart.ts': { reviews: { 'Cart.total': { A1: { verdict: 'flag', line: 12 } } } } },
+        faults: [{ kind: 'bad_line' }],
+      });
+      const params = ask({ schema: PerFunctionReview, packet: cartReviewPacket, sources: [sourceBlock('src/cart.ts', CART_TS)] });
+      const record = PerFunctionReview.parse(recordOf(await client.messages.create(params)));
+      assert.ok(record.verdicts[0].line !== null && record.verdicts[0].line > 25);
+      assert.ok(record.start_line > 25);
+    });
+
+    it('tool_use calls the tool first, then answers the tool-result turn normally', async () => {
+      server.setScenario({ faults: [{ kind: 'tool_use', tool: 'read_file', input: { path: 'src/item.ts' } }] });
+      const params = ask({ schema: PerFunctionReview, packet: cartReviewPacket });
+      const first = await client.messages.create(params);
+      assert.equal(first.stop_reason, 'tool_use');
+      const call = first.content[0];
+      assert.equal(call.type, 'tool_use');
+      assert.deepEqual([call.name, call.input], ['read_file', { path: 'src/item.ts' }]);
+      const second = await client.messages.create({
+        ...params,
+        messages: [
+          ...params.messages,
+          { role: 'assistant', content: first.content },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'export interface Item {}' }] },
+        ],
+      });
+      assert.equal(second.stop_reason, 'end_turn');
+      assert.equal(PerFunctionReview.parse(recordOf(second)).function_qualified_name, 'Cart.total');
+      assert.deepEqual(server.requests.map((r) => [r.turn, r.fault]), [
+        [1, 'tool_use'],
+        [2, null],
+      ]);
+    });
+  });
+
+  describe('prompt-cache accounting', () => {
+    const longSystem = 'Review rules. '.repeat(800);
+
+    it('reads a cached prefix on the second identical call', async () => {
+      const params = ask({ schema: PerFunctionReview, packet: cartReviewPacket, system: longSystem });
+      const first = await client.messages.create(params);
+      assert.equal(first.usage.cache_read_input_tokens, 0);
+      assert.ok((first.usage.cache_creation_input_tokens ?? 0) >= 1024);
+      const second = await client.messages.create(params);
+      assert.equal(second.usage.cache_read_input_tokens, first.usage.cache_creation_input_tokens);
+      assert.equal(second.usage.cache_creation_input_tokens, 0);
+      assert.equal(second.usage.input_tokens, first.usage.input_tokens);
+      assert.ok(second.usage.output_tokens > 0);
+    });
+
+    it('misses when the output schema (earlier in the prefix) differs', async () => {
+      await client.messages.create(ask({ schema: PerFunctionReview, packet: cartReviewPacket, system: longSystem }));
+      const other = await client.messages.create(ask({ schema: BatchReview, packet: cartBatchPacket, system: longSystem }));
+      assert.equal(other.usage.cache_read_input_tokens, 0);
+      assert.ok((other.usage.cache_creation_input_tokens ?? 0) > 0);
+    });
+
+    it('never caches a prefix under the minimum, and reset() forgets the cache', async () => {
+      const short = ask({ schema: PerFunctionReview, packet: cartReviewPacket });
+      await client.messages.create(short);
+      const again = await client.messages.create(short);
+      assert.deepEqual([again.usage.cache_read_input_tokens, again.usage.cache_creation_input_tokens], [0, 0]);
+      const long = ask({ schema: PerFunctionReview, packet: cartReviewPacket, system: longSystem });
+      await client.messages.create(long);
+      server.reset();
+      assert.equal((await client.messages.create(long)).usage.cache_read_input_tokens, 0);
+    });
+  });
+
+  describe('protocol', () => {
+    it('answers 401 without a key, and takes x-api-key or a bearer token', async () => {
+      const post = (headers: Record<string, string>) =>
+        fetch(`${server.url}/v1/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(ask({ schema: Step1Record, packet: { path: 'a.ts' } })),
+        });
+      const missing: Record<string, string>[] = [{}, { 'x-api-key': ' ' }, { authorization: 'Bearer ' }];
+      for (const headers of missing) {
+        const res = await post(headers);
+        assert.equal(res.status, 401, JSON.stringify(headers));
+        const body = (await res.json()) as { type: string; error: { type: string } };
+        assert.deepEqual([body.type, body.error.type], ['error', 'authentication_error']);
+      }
+      assert.equal((await post({ 'x-api-key': 'k' })).status, 200);
+      assert.equal((await post({ authorization: 'Bearer k' })).status, 200);
+      assert.deepEqual(server.requests.map((r) => r.status), [401, 401, 401, 200, 200]);
+    });
+
+    it('refuses streaming with an API-shaped 400', async () => {
+      const err = await rejection(client.messages.create({ ...ask({ schema: Step1Record, packet: { path: 'a.ts' } }), stream: true }));
+      assert.ok(err instanceof APIError);
+      assert.equal(err.status, 400);
+      assert.match(err.message, /streaming is not supported/);
+    });
+
+    it('logs each call, overlapping calls overlap, and the log is served over HTTP', async () => {
+      const slow = await startFakeAnthropic({ latencyMs: 200 });
+      try {
+        const slowClient = new Anthropic({ apiKey: 'test', baseURL: slow.url, maxRetries: 0 });
+        await Promise.all([
+          slowClient.messages.create(ask({ schema: PerFunctionReview, packet: cartReviewPacket })),
+          slowClient.messages.create(ask({ schema: BatchReview, packet: cartBatchPacket })),
+        ]);
+        const [a, b] = slow.requests;
+        assert.ok(a.ended_at !== null && b.ended_at !== null);
+        assert.ok(a.started_at < b.ended_at && b.started_at < a.ended_at, 'the calls overlapped');
+        assert.deepEqual(
+          slow.requests.map((r) => [r.seq, r.record, r.file, r.functions, r.turn, r.status, r.fault]),
+          [
+            [1, 'PerFunctionReview', 'src/cart.ts', ['Cart.total'], 1, 200, null],
+            [2, 'BatchReview', 'src/cart.ts', ['Cart.add', 'Cart.total'], 1, 200, null],
+          ],
+        );
+        assert.equal((a.body as { model: string }).model, 'claude-sonnet-4-6');
+        const served = (await (await fetch(`${slow.url}/_requests`)).json()) as unknown[];
+        assert.deepEqual(served, JSON.parse(JSON.stringify(slow.requests)));
+        assert.equal((await fetch(`${slow.url}/_reset`, { method: 'POST' })).status, 200);
+        assert.deepEqual(slow.requests, []);
+      } finally {
+        await slow.close();
+      }
+    });
+
+    it('stops work when the client goes away', async () => {
+      const slow = await startFakeAnthropic({ latencyMs: 5_000 });
+      try {
+        const slowClient = new Anthropic({ apiKey: 'test', baseURL: slow.url, maxRetries: 0 });
+        const controller = new AbortController();
+        const pending = slowClient.messages.create(ask({ schema: PerFunctionReview, packet: cartReviewPacket }), { signal: controller.signal });
+        setTimeout(() => controller.abort(), 100);
+        assert.ok((await rejection(pending)) instanceof APIUserAbortError);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const [entry] = slow.requests;
+        assert.equal(entry.status, null);
+        assert.ok(entry.ended_at !== null && entry.ended_at - entry.started_at < 2_000);
+      } finally {
+        await slow.close();
+      }
+    });
+  });
+
+  describe('scenario validation', () => {
+    it('rejects an incoherent planted verdict with its path', () => {
+      assert.throws(
+        () => parseScenario({ files: { 'src/cart.ts': { reviews: { 'Cart.total': { A1: { verdict: 'flag' } } } } } }),
+        (err: unknown) => err instanceof ScenarioError && err.message.includes('files["src/cart.ts"].reviews["Cart.total"].A1.line: A1 is flag: line is required'),
+      );
+    });
+
+    it('rejects unknown faults and fields on one line', () => {
+      for (const bad of [{ faults: [{ kind: 'explode' }] }, { faults: [{ kind: 'status' }] }, { files: { 'a.ts': { step3: {} } } }, { fautls: [] }]) {
+        assert.throws(
+          () => parseScenario(bad, 'bad.json'),
+          (err: unknown) => err instanceof ScenarioError && err.message.startsWith('bad.json: ') && !err.message.includes('\n'),
+          JSON.stringify(bad),
+        );
+      }
+    });
+  });
+});
+
+describe('fake Anthropic function finder', () => {
+  const lines = (code: string) => code.split('\n').map((text, i) => ({ no: i + 1, text }));
+  const names = (language: string, code: string) => findFunctions(language, lines(code)).map((f) => `${f.qualified_name}:${f.visibility}:${f.start_line}`);
+
+  it('finds Python functions and methods', () => {
+    const code = ['class Cart:', '    def total(self):', '        def inner(): pass', '    def _reset(self):', '        pass', '', 'async def load(path):', '    pass'].join('\n');
+    assert.deepEqual(names('python', code), ['Cart.total:public:2', 'Cart._reset:internal:4', 'load:public:7']);
+  });
+
+  it('finds Rust, Go and Java functions', () => {
+    const rust = ['impl Cart {', '    pub fn total(&self) -> u32 {', '    }', '    fn reset(&mut self) {}', '}', 'pub(crate) async fn load() {}'].join('\n');
+    assert.deepEqual(names('rust', rust), ['Cart.total:public:2', 'Cart.reset:private:4', 'load:internal:6']);
+    const go = ['func (c *Cart) Total() int {', '}', 'func load(path string) error {', '}'].join('\n');
+    assert.deepEqual(names('go', go), ['Cart.Total:public:1', 'load:internal:3']);
+    const java = ['public class Cart {', '    public int total() {', '        return sum(items);', '    }', '    private void reset() {', '    }', '}'].join('\n');
+    assert.deepEqual(names('java', java), ['Cart.total:public:2', 'Cart.reset:private:5']);
+    const c = ['static int helper(int x);', 'static int helper(int x) {', '}', 'int main(int argc, char **argv)', '{', '}'].join('\n');
+    assert.deepEqual(names('c', c), ['helper:internal:2', 'main:public:4']);
+  });
+});
