@@ -85,6 +85,8 @@ export async function confine(path: string, ctx: ToolContext): Promise<string> {
     throw new Error(`"${path}" does not exist`);
   }
   if (!ctx.roots.some((root) => real === root || real.startsWith(root + sep))) throw new Error(`"${path}" is outside the review roots`);
+  // A symlink with an innocent name may resolve to a secrets file.
+  if (isSecretFile(real)) throw new Error(`"${path}" may hold secrets and is not readable`);
   return real;
 }
 
@@ -93,6 +95,7 @@ async function readFileTool(input: z.infer<typeof ReadFileInput>, ctx: ToolConte
   if ((await stat(real)).size > MAX_FILE_BYTES) throw new Error(`"${input.path}" is larger than 1 MiB`);
   const lines = splitLines(await readFile(real, 'utf8'));
   const start = input.start_line ?? 1;
+  if (input.end_line !== undefined && input.end_line < start) throw new Error(`end_line ${input.end_line} is before start_line ${start}`);
   const end = Math.min(input.end_line ?? start + MAX_READ_LINES - 1, start + MAX_READ_LINES - 1, lines.length);
   if (start > lines.length) throw new Error(`"${input.path}" has ${lines.length} lines`);
   return numberLines(lines.slice(start - 1, end), start);
@@ -115,11 +118,14 @@ async function grepTool(input: z.infer<typeof GrepInput>, ctx: ToolContext): Pro
   } catch (err) {
     throw new Error(`bad pattern: ${(err as Error).message}`);
   }
-  const matchGlob = input.glob ? picomatch(input.glob, { dot: true }) : () => true;
+  // A glob without a slash ("*.ts") matches file names at any depth, as in ripgrep.
+  const matchGlob = input.glob ? picomatch(input.glob.includes('/') ? input.glob : `**/${input.glob}`, { dot: true }) : () => true;
   const hits: string[] = [];
   let files = 0;
   for (const root of ctx.roots) {
-    for await (const file of walk(root)) {
+    // A review root may be a single file.
+    const candidates = (await stat(root).catch(() => null))?.isFile() ? [root] : walk(root);
+    for await (const file of candidates) {
       const rel = relative(ctx.cwd, file).split(sep).join('/');
       if (isSecretFile(file) || !matchGlob(rel)) continue;
       if (++files > MAX_GREP_FILES || hits.length >= MAX_GREP_HITS) return finish(hits, true);

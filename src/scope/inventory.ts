@@ -4,12 +4,13 @@
  * files git does not ignore), and by a plain walk elsewhere. Every file left out is counted with its reason.
  */
 import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import type { DiscoveryResult, FileEntry } from '../engine/records';
 import { companionCandidates } from './companions';
 import { excludeByContent, excludeByPath, type ExclusionReason } from './exclusions';
 import { gitListFiles, gitToplevel } from './git';
+import { isSecretFile } from './secrets';
 
 export interface InventoryOptions {
   cwd: string;
@@ -40,11 +41,18 @@ export function displayPath(cwd: string, abs: string): string {
   return rel === '' ? '.' : rel;
 }
 
+/** A file found for review: its display path, its path below the folder it was found in, and whether the user named it. */
+export interface Candidate {
+  path: string;
+  /** Relative to the review root it was found under; folder rules look only below the root the user chose. */
+  belowRoot: string;
+  explicit: boolean;
+}
+
 export async function takeInventory(paths: string[], opts: InventoryOptions): Promise<Inventory> {
   const cwd = opts.cwd;
-  const isUserExcluded = opts.excludes?.length ? picomatch(opts.excludes, { dot: true }) : () => false;
   const excluded: Exclusion[] = [];
-  const chosen = new Map<string, boolean>(); // display path → named explicitly
+  const chosen = new Map<string, Candidate>();
   const roots: string[] = [];
 
   for (const p of paths.length ? paths : ['.']) {
@@ -52,28 +60,41 @@ export async function takeInventory(paths: string[], opts: InventoryOptions): Pr
     const st = await stat(abs).catch(() => null);
     if (!st) throw new ScopeError(`no such file or folder: ${p}`);
     roots.push(displayPath(cwd, abs));
-    if (st.isFile()) chosen.set(displayPath(cwd, abs), true);
-    else if (st.isDirectory()) for (const f of await listFolder(abs, cwd, excluded)) if (!chosen.has(f)) chosen.set(f, false);
-    else throw new ScopeError(`not a file or folder: ${p}`);
+    if (st.isFile()) {
+      const path = displayPath(cwd, abs);
+      chosen.set(path, { path, belowRoot: basename(abs), explicit: true });
+    } else if (st.isDirectory()) {
+      for (const path of await listFolder(abs, cwd, excluded)) {
+        if (!chosen.has(path)) chosen.set(path, { path, belowRoot: relative(abs, resolve(cwd, path)).split(sep).join('/'), explicit: false });
+      }
+    } else throw new ScopeError(`not a file or folder: ${p}`);
   }
+  return classify([...new Set(roots)], [...chosen.values()], opts, excluded);
+}
 
+/** Applies every exclusion rule to the candidates and attaches companions: the common end of every scope. */
+export async function classify(reviewRoots: string[], candidates: Candidate[], opts: InventoryOptions, excluded: Exclusion[] = []): Promise<Inventory> {
+  const isUserExcluded = opts.excludes?.length ? picomatch(opts.excludes, { dot: true }) : () => false;
   const included: string[] = [];
-  for (const [path, explicit] of chosen) {
-    const reason = isUserExcluded(path) ? 'user_exclude' : (excludeByPath(path, explicit) ?? (await contentExclusion(resolve(cwd, path), explicit, opts.maxBytes ?? DEFAULT_MAX_BYTES)));
-    if (reason) excluded.push({ path, reason });
-    else included.push(path);
+  for (const c of candidates) {
+    const reason = isUserExcluded(c.path)
+      ? 'user_exclude'
+      : (excludeByPath(c.belowRoot, c.explicit) ?? (await contentExclusion(resolve(opts.cwd, c.path), c.explicit, opts.maxBytes ?? DEFAULT_MAX_BYTES)));
+    if (reason) excluded.push({ path: c.path, reason });
+    else included.push(c.path);
   }
   included.sort();
-
   const entries: FileEntry[] = [];
-  for (const path of included) entries.push({ path, companion_path: await findCompanion(path, cwd) });
-  return { discovery: { review_roots: [...new Set(roots)], file_entries: entries }, excluded };
+  for (const path of included) entries.push({ path, companion_path: await findCompanion(path, opts.cwd) });
+  return { discovery: { review_roots: reviewRoots, file_entries: entries }, excluded };
 }
 
 async function contentExclusion(abs: string, explicit: boolean, maxBytes: number): Promise<ExclusionReason | null> {
   try {
     const st = await stat(abs);
     if (!st.isFile()) return 'unreadable';
+    // A link named innocently may lead to a secrets file: judge the file it resolves to as well.
+    if (isSecretFile(await realpath(abs))) return 'secret';
     if (st.size > maxBytes) return 'oversized';
     const handle = await open(abs, 'r');
     try {
@@ -132,7 +153,10 @@ async function walk(dir: string, cwd: string, out: string[], excluded: Exclusion
     } else if (e.isFile()) out.push(rel);
     else if (e.isSymbolicLink()) {
       const target = await stat(full).catch(() => null);
-      if (target?.isDirectory()) await walk(full, cwd, out, excluded, seen);
+      const targetReal = target?.isDirectory() ? await realpath(full).catch(() => null) : null;
+      // A link to this folder or any folder above it (even above the walk's start) is a loop.
+      if (targetReal && (real === targetReal || real.startsWith(targetReal.endsWith(sep) ? targetReal : targetReal + sep))) excluded.push({ path: rel, reason: 'symlink_loop' });
+      else if (target?.isDirectory()) await walk(full, cwd, out, excluded, seen);
       else if (target?.isFile()) out.push(rel);
       else excluded.push({ path: rel, reason: 'unreadable' });
     }

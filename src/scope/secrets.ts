@@ -5,7 +5,8 @@ const SECRET_NAMES = [
   /^\.env(\..*)?$/i,
   /\.(pem|key|p12|pfx|jks|keystore|asc|gpg)$/i,
   /^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/i,
-  /^(credentials|secrets?)(\.[a-z]+)?$/i,
+  // Data files only: a `secrets.ts` module is code, not a secret.
+  /^(credentials|secrets?)(\.(json|ya?ml|toml|ini|env|txt|xml|properties|conf|cfg))?$/i,
   /^\.(netrc|npmrc|pypirc|htpasswd)$/i,
   /^service[-_]account.*\.json$/i,
 ];
