@@ -36,7 +36,7 @@ const builds = [
   }),
 ];
 if (tests) {
-  const entries = [...walk('test', (p) => p.endsWith('.test.ts')), ...walk('bench', (p) => p.endsWith('.ts'))];
+  const entries = [...walk('test', (p) => p.endsWith('.test.ts')), 'bench/run.ts'];
   builds.push(esbuild.build({ ...common, entryPoints: entries, outdir: 'out', outbase: '.', sourcemap: true }));
 }
 await Promise.all(builds);

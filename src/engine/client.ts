@@ -3,6 +3,7 @@
  * with our own retry loop (the SDK's is switched off so that a waiting retry gives its slot back, honours
  * retry-after, and is counted), a per-call timeout and the run's AbortSignal.
  */
+import { setMaxListeners } from 'node:events';
 import Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_BACKOFF, retryDelayMs, Semaphore, sleep, type BackoffPolicy } from './scheduler';
 import { addUsage, emptyUsage, type Usage } from './types';
@@ -37,6 +38,8 @@ export class ModelClient {
   constructor(private readonly opts: ModelClientOptions) {
     this.sdk = new Anthropic({ apiKey: opts.apiKey, ...(opts.baseURL ? { baseURL: opts.baseURL } : {}), maxRetries: 0, timeout: opts.timeoutMs });
     this.slots = new Semaphore(opts.concurrency);
+    // Every request in flight listens on the run's one signal; dozens at once is expected, not a leak.
+    setMaxListeners(0, opts.signal);
   }
 
   get signal(): AbortSignal {

@@ -1,0 +1,12 @@
+/** `npm run bench`: prints figures; nothing here is asserted. */
+import { benchStaged } from './staged';
+
+async function main(): Promise<void> {
+  console.log(await benchStaged({ files: 10, functions: 12, latencyMs: 50, faults: false }));
+  console.log(await benchStaged({ files: 10, functions: 12, latencyMs: 50, faults: true }));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
