@@ -67,6 +67,8 @@ export const FunctionRow = z.object({
   visibility: z.enum(['public', 'internal', 'private']),
   role_in_file: z.string(),
   start_line: line(),
+  /** Not in the spec's record: optional, so a diff review knows where a function ends (else: the next one's start). */
+  end_line: line().nullable().optional(),
   solo_review: z.boolean(),
 });
 export type FunctionRow = z.infer<typeof FunctionRow>;

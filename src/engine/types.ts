@@ -22,6 +22,8 @@ export interface Finding {
   source: FindingSource;
   /** Set when the challenger could not run, so the finding was kept unchallenged. */
   unchallenged?: boolean;
+  /** Diff review: a must_fix problem on lines the change did not touch. */
+  pre_existing?: boolean;
 }
 
 export interface Usage {

@@ -63,7 +63,7 @@ function renderFindings(findings: Finding[]): string[] {
 /** `file:line` - action (rationale): report line, human to-do and machine to-do at once. */
 export function findingLine(f: Finding): string {
   const where = f.locations.map(code).join(', ');
-  const notes = f.unchallenged ? ' [not challenged: the challenger failed]' : '';
+  const notes = (f.pre_existing ? ' [pre-existing: not on a changed line]' : '') + (f.unchallenged ? ' [not challenged: the challenger failed]' : '');
   return `${where} - ${trimStop(f.action)} (${trimStop(f.rationale)})${notes}`;
 }
 

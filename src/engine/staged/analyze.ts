@@ -34,6 +34,10 @@ export function checkAnalysis(a: FileAnalysis, file: FileUnderReview, step1: Ste
     if (seen.has(f.qualified_name)) errors.push(`functions.${i}: qualified_name "${f.qualified_name}" appears twice; names must be unique within the file (disambiguate overloads)`);
     seen.add(f.qualified_name);
     errors.push(...lineErrors(`functions.${i} (${f.qualified_name}) start_line`, f.start_line, lineCount));
+    if (f.end_line != null) {
+      errors.push(...lineErrors(`functions.${i} (${f.qualified_name}) end_line`, f.end_line, lineCount));
+      if (f.end_line < f.start_line) errors.push(`functions.${i} (${f.qualified_name}): end_line ${f.end_line} is before start_line ${f.start_line}`);
+    }
   });
   a.file_level_findings.forEach((f, i) => {
     if (f.priority === 'must_fix' && f.rule_id !== 'F1') errors.push(`file_level_findings.${i}: ${f.rule_id} can never be must_fix (at most should_fix)`);

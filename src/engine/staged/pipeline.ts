@@ -20,6 +20,7 @@ import { challenge } from './challenge';
 import type { FileUnderReview, LineRange, StageContext } from './context';
 import { curate } from './curate';
 import { crossFileFindings } from './crossFile';
+import { functionsTouched, keepChanged } from './diffScope';
 import { applyChallenge, findingFromFileRule, findingsFromReview, sortFindings, tiebreak } from './filters';
 import { reviewFunctions } from './review';
 import { synthesize } from './synthesize';
@@ -120,9 +121,10 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
     if (outcome.ok) {
       synthesis = outcome.value;
       const cross = tiebreak(crossFileFindings(outcome.value));
-      filtered.push(...cross.dropped);
-      for (const f of cross.kept) emit({ type: 'finding', finding: f });
-      findings.push(...cross.kept);
+      const inChange = onlyChanged(req, cross.kept);
+      filtered.push(...cross.dropped, ...inChange.dropped);
+      for (const f of inChange.kept) emit({ type: 'finding', finding: f });
+      findings.push(...inChange.kept);
     } else {
       failed.push({ step: 'synthesize', file: null, unit: 'synthesis', reason: outcome.reason });
     }
@@ -183,7 +185,8 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   if (!analysis.ok) return fail('analyze', analysis.reason);
   run.outcome.analysis = analysis.value;
 
-  const functions = analysis.value.functions;
+  const changed = file.changedRanges;
+  const functions = changed ? functionsTouched(analysis.value.functions, run.lineCount, changed) : analysis.value.functions;
   progress.total('review', functions.length);
   const reviewed = await reviewFunctions(ctx, file, step1.value, analysis.value, functions, (n) => progress.advance('review', n));
   run.outcome.functions_reviewed = reviewed.reviews.length;
@@ -196,8 +199,10 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   ];
   const scoped = dropOutOfScope(raw, step1.value);
   run.filtered.push(...scoped.dropped);
+  const inChange = onlyChanged(req, scoped.kept);
+  run.filtered.push(...inChange.dropped);
 
-  let survivors = scoped.kept;
+  let survivors = inChange.kept;
   if (survivors.length > 0) {
     progress.total('challenge', 1);
     const ruling = await challenge(ctx, file, analysis.value, survivors);
@@ -213,8 +218,10 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
     }
   }
   const decided = tiebreak(survivors);
-  run.filtered.push(...decided.dropped);
-  run.findings = decided.kept;
+  // Again after the tiebreaker: a pre-existing must_fix it demoted no longer qualifies.
+  const final = onlyChanged(req, decided.kept);
+  run.filtered.push(...decided.dropped, ...final.dropped);
+  run.findings = final.kept;
   for (const f of run.findings) emit({ type: 'finding', finding: f });
 
   if (run.failed.length > 0) {
@@ -222,6 +229,12 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
     run.outcome.reason = run.failed.map((u) => `${u.step} ${u.unit}: ${u.reason}`).join('; ');
   }
   return run;
+}
+
+/** In a diff review, the findings a change may report; all of them otherwise. */
+function onlyChanged(req: StagedRequest, findings: Finding[]): { kept: Finding[]; dropped: FilteredFinding[] } {
+  const changed = req.changedRanges;
+  return changed ? keepChanged(findings, (path) => changed.get(path)) : { kept: findings, dropped: [] };
 }
 
 /** A7 is out of scope where Step 1 saw no concurrency: such a verdict is dropped, with its reason. */

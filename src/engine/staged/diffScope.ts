@@ -1,0 +1,50 @@
+/**
+ * Diff-aware review: which functions a change touches, and which findings it may report. Steps 1–2 see
+ * the whole file; Step 3 reviews only functions whose lines overlap a change; a finding off the changed
+ * lines survives only as must_fix, marked pre-existing.
+ */
+import type { FunctionRow } from '../records';
+import type { FilteredFinding, Finding } from '../types';
+import type { LineRange } from './context';
+
+/** Each function's lines: its `end_line` where the analysis gave one, else up to the next function's start. */
+export function functionRanges(functions: FunctionRow[], lineCount: number): Map<string, LineRange> {
+  const starts = [...new Set(functions.map((f) => f.start_line))].sort((a, b) => a - b);
+  const nextStart = (line: number) => starts.find((s) => s > line) ?? lineCount + 1;
+  return new Map(
+    functions.map((f) => {
+      const end = f.end_line && f.end_line >= f.start_line ? f.end_line : nextStart(f.start_line) - 1;
+      return [f.qualified_name, [f.start_line, Math.max(f.start_line, end)] as LineRange];
+    }),
+  );
+}
+
+export function overlaps(a: LineRange, ranges: LineRange[]): boolean {
+  return ranges.some((r) => a[0] <= r[1] && r[0] <= a[1]);
+}
+
+export function functionsTouched(functions: FunctionRow[], lineCount: number, changed: LineRange[]): FunctionRow[] {
+  const ranges = functionRanges(functions, lineCount);
+  return functions.filter((f) => overlaps(ranges.get(f.qualified_name)!, changed));
+}
+
+/**
+ * Keeps findings on changed lines; a must_fix elsewhere stays, marked pre-existing; the rest are dropped.
+ * `changedIn` gives a file's changed ranges (undefined: the file is not part of the change).
+ */
+export function keepChanged(findings: Finding[], changedIn: (file: string) => LineRange[] | undefined): { kept: Finding[]; dropped: FilteredFinding[] } {
+  const kept: Finding[] = [];
+  const dropped: FilteredFinding[] = [];
+  for (const f of findings) {
+    const onChange = f.locations.some((loc) => {
+      const at = loc.lastIndexOf(':');
+      const ranges = changedIn(loc.slice(0, at));
+      const line = Number(loc.slice(at + 1));
+      return ranges !== undefined && overlaps([line, f.end_line && loc === f.locations[0] ? f.end_line : line], ranges);
+    });
+    if (onChange) kept.push(f);
+    else if (f.priority === 'must_fix') kept.push({ ...f, pre_existing: true });
+    else dropped.push({ finding: f, stage: 'diff_scope', reason: 'not on a changed line' });
+  }
+  return { kept, dropped };
+}
