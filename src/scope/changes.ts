@@ -1,0 +1,209 @@
+/**
+ * Change scopes: which files changed and which of their lines, from git (uncommitted, staged, branch) or
+ * from a GitHub pull request. Git runs from the repository top; every path shown is relative to cwd.
+ */
+import { createReadStream } from 'node:fs';
+import { lstat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { basename } from 'node:path/posix';
+import { parseDiff, type FileDiff } from './diff';
+import { ghPrDiff, ghPrView, type PullRequest } from './gh';
+import { git, GitError, gitToplevel } from './git';
+import { displayPath, ScopeError } from './inventory';
+
+export type ChangeScope =
+  | { kind: 'changes' } // uncommitted: git diff HEAD (staged + unstaged) + untracked files not ignored
+  | { kind: 'staged' } // git diff --cached
+  | { kind: 'branch'; base: string } // committed changes since the merge-base of base and HEAD
+  | { kind: 'pr'; number: number }; // through the gh CLI
+
+export interface ChangedFile {
+  path: string;
+  status: 'added' | 'modified' | 'renamed';
+  /** New-side changed lines, inclusive and 1-based; empty for a mode-only change, a pure rename or an empty file. */
+  ranges: Array<[number, number]>;
+  added: number;
+  removed: number;
+}
+
+export type SkipReason = 'deleted' | 'binary' | 'symlink' | 'submodule';
+
+export interface ChangeSet {
+  /** The repository top, relative to cwd ('.' when cwd is the top). */
+  root: string;
+  /** Reviewable files only, sorted by path. */
+  files: ChangedFile[];
+  skipped: Array<{ path: string; reason: SkipReason }>;
+  /** Added plus removed lines of every text change, lock files excluded: the gate-check count. */
+  changedLines: number;
+  description: string;
+  pr?: PullRequest;
+}
+
+export interface ChangeOptions {
+  cwd: string;
+  /** Untracked files not ignored count as added in the 'changes' scope (default true). */
+  includeUntracked?: boolean;
+  /** The environment the gh CLI runs with (PR scope); defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+const DIFF = ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-U0', '--find-renames', '--src-prefix=a/', '--dst-prefix=b/'];
+const LOCK_NAMES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'go.sum', 'packages.lock.json', 'composer.lock', 'Gemfile.lock']);
+const LOCK_PATTERN = /(\.lock|-lock\.(json|ya?ml))$/;
+const HEAD_BYTES = 8192;
+
+export function isLockFile(path: string): boolean {
+  const name = basename(path);
+  return LOCK_NAMES.has(name) || LOCK_PATTERN.test(name);
+}
+
+export async function collectChanges(scope: ChangeScope, opts: ChangeOptions): Promise<ChangeSet> {
+  const { cwd } = opts;
+  if (!(await gitToplevel(cwd))) throw new ScopeError(`${cwd} is not inside a git repository; change scopes need git`);
+  // The top as seen from cwd (not git's resolved path), so links in cwd do not skew relative paths.
+  const top = resolve(cwd, (await git(['rev-parse', '--show-cdup'], cwd)).trim() || '.');
+  const set = new Builder(cwd, top);
+  const head = await hasHead(top);
+
+  switch (scope.kind) {
+    case 'changes':
+      if (head) set.addDiff(await runGit(top, [...DIFF, 'HEAD']));
+      else await set.addWhole(await listFiles(top, '--cached')); // no commits yet: everything staged is new
+      if (opts.includeUntracked ?? true) await set.addWhole(await listFiles(top, '--others', '--exclude-standard'));
+      return set.done('uncommitted changes');
+    case 'staged':
+      if (!head) throw new ScopeError('the repository has no commits yet, so there is nothing to compare staged changes with; review the uncommitted changes instead');
+      set.addDiff(await runGit(top, [...DIFF, '--cached']));
+      return set.done('staged changes');
+    case 'branch': {
+      if (!head) throw new ScopeError(`the repository has no commits yet, so there are no changes since ${scope.base}`);
+      const mergeBase = await findMergeBase(top, scope.base);
+      set.addDiff(await runGit(top, [...DIFF, mergeBase, 'HEAD']));
+      return set.done(`changes since ${scope.base} (merge-base ${mergeBase.slice(0, 7)})`);
+    }
+    case 'pr': {
+      if (!Number.isSafeInteger(scope.number) || scope.number <= 0) throw new ScopeError(`not a pull request number: ${scope.number}`);
+      const ghOpts = { cwd: top, env: opts.env };
+      const [pr, diff] = await Promise.all([ghPrView(scope.number, ghOpts), ghPrDiff(scope.number, ghOpts)]);
+      set.addDiff(diff);
+      return { ...set.done(`PR #${pr.number}: ${pr.title}`), pr };
+    }
+  }
+}
+
+/** Fewer changed lines than `minLines` are not worth a review. */
+export function gateCheck(set: ChangeSet, minLines = 5): { passed: boolean; reason: string | null } {
+  return set.changedLines >= minLines ? { passed: true, reason: null } : { passed: false, reason: `SKIP: < ${minLines} changed lines` };
+}
+
+/** The checked-out branch, or null when HEAD is detached or cwd is not in a repository (to warn on a PR's head). */
+export async function currentBranch(cwd: string): Promise<string | null> {
+  try {
+    return (await git(['symbolic-ref', '--short', '-q', 'HEAD'], cwd)).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+class Builder {
+  private files: ChangedFile[] = [];
+  private skipped: ChangeSet['skipped'] = [];
+  private changedLines = 0;
+
+  constructor(
+    private cwd: string,
+    private top: string,
+  ) {}
+
+  private show(topRelative: string): string {
+    return displayPath(this.cwd, join(this.top, topRelative));
+  }
+
+  addDiff(text: string): void {
+    for (const d of parseDiff(text)) this.addFile(d);
+  }
+
+  private addFile(d: FileDiff): void {
+    const name = d.newPath ?? d.oldPath;
+    if (name === null) return;
+    if (!isLockFile(name)) this.changedLines += d.added + d.removed;
+    const path = this.show(name);
+    const reason = d.status === 'deleted' || d.status === 'binary' ? d.status : d.mode === '160000' ? 'submodule' : d.mode === '120000' ? 'symlink' : null;
+    if (reason) this.skipped.push({ path, reason });
+    else if (d.status !== 'deleted' && d.status !== 'binary') this.files.push({ path, status: d.status, ranges: d.ranges, added: d.added, removed: d.removed });
+  }
+
+  /** Files new to git (untracked, or staged before the first commit): every line is changed. */
+  async addWhole(topRelative: string[]): Promise<void> {
+    for (const name of topRelative) {
+      const path = this.show(name);
+      // An untracked folder is a nested repository; git lists it with a trailing slash.
+      if (name.endsWith('/')) {
+        this.skipped.push({ path, reason: 'submodule' });
+        continue;
+      }
+      const content = await readWhole(join(this.top, name));
+      if (typeof content === 'string') {
+        this.skipped.push({ path, reason: content });
+        continue;
+      }
+      if (!isLockFile(name)) this.changedLines += content.lines;
+      this.files.push({ path, status: 'added', ranges: content.lines ? [[1, content.lines]] : [], added: content.lines, removed: 0 });
+    }
+  }
+
+  done(description: string): ChangeSet {
+    const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+    const root = displayPath(this.cwd, this.top);
+    return { root, files: this.files.sort(byPath), skipped: this.skipped.sort(byPath), changedLines: this.changedLines, description };
+  }
+}
+
+/** A file's line count, streamed (an untracked file may be large), or why it is not reviewed. */
+async function readWhole(abs: string): Promise<{ lines: number } | SkipReason> {
+  const st = await lstat(abs).catch(() => null);
+  if (!st) return 'deleted'; // staged, then removed from the work tree
+  if (st.isSymbolicLink()) return 'symlink';
+  if (!st.isFile()) return 'binary';
+  let lines = 0;
+  let seen = 0;
+  let last = 0x0a;
+  for await (const chunk of createReadStream(abs) as AsyncIterable<Buffer>) {
+    if (seen < HEAD_BYTES && chunk.subarray(0, HEAD_BYTES - seen).includes(0)) return 'binary';
+    seen += chunk.length;
+    for (let at = chunk.indexOf(0x0a); at >= 0; at = chunk.indexOf(0x0a, at + 1)) lines++;
+    if (chunk.length) last = chunk[chunk.length - 1]!;
+  }
+  return { lines: last === 0x0a ? lines : lines + 1 };
+}
+
+/** Git with paths unquoted; its failures name the subcommand rather than the `-c` option. */
+async function runGit(top: string, args: string[]): Promise<string> {
+  try {
+    return await git(['-c', 'core.quotePath=false', ...args], top);
+  } catch (err) {
+    if (err instanceof GitError) throw new GitError(err.message.replace(/^git -c /, `git ${args[0]} `));
+    throw err;
+  }
+}
+
+async function listFiles(top: string, ...which: string[]): Promise<string[]> {
+  return (await runGit(top, ['ls-files', '-z', ...which])).split('\0').filter(Boolean);
+}
+
+async function hasHead(top: string): Promise<boolean> {
+  return git(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], top).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function findMergeBase(top: string, base: string): Promise<string> {
+  // A leading dash would be read as an option.
+  const sha = base.startsWith('-') ? null : await git(['rev-parse', '--verify', '-q', `${base}^{commit}`], top).then((s) => s.trim(), () => null);
+  if (!sha) throw new ScopeError(`unknown base ref "${base}": not a branch, tag or commit in this repository`);
+  const mergeBase = await git(['merge-base', sha, 'HEAD'], top).then((s) => s.trim(), () => '');
+  if (!mergeBase) throw new ScopeError(`"${base}" and HEAD have no common ancestor`);
+  return mergeBase;
+}

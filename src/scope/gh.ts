@@ -1,0 +1,69 @@
+/** Pull-request scope through the GitHub CLI (`gh`), run without a shell. */
+import { execFile } from 'node:child_process';
+import type { ChangeSet } from './changes';
+import { ScopeError } from './inventory';
+
+export interface PullRequest {
+  number: number;
+  title: string;
+  body: string;
+  /** As gh reports it: OPEN, CLOSED or MERGED. */
+  state: string;
+  isDraft: boolean;
+  baseRefName: string;
+  headRefName: string;
+}
+
+export interface GhOptions {
+  cwd: string;
+  /** The environment gh runs with (its PATH finds gh); defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+const NOT_INSTALLED = 'the GitHub CLI (gh) is not installed; install it from https://cli.github.com and run gh auth login';
+
+function gh(args: string[], opts: GhOptions): Promise<string> {
+  // No prompts and no pager: gh runs unattended here.
+  const env = { ...(opts.env ?? process.env), GH_PROMPT_DISABLED: '1', GH_PAGER: 'cat', NO_COLOR: '1' };
+  return new Promise((resolve, reject) => {
+    execFile('gh', args, { cwd: opts.cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
+      if (!err) return resolve(stdout);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new ScopeError(NOT_INSTALLED));
+      const why = (stderr || err.message).trim().split('\n')[0];
+      reject(new ScopeError(`gh ${args.slice(0, 3).join(' ')} failed: ${why}`));
+    });
+  });
+}
+
+export async function ghPrView(num: number, opts: GhOptions): Promise<PullRequest> {
+  const out = await gh(['pr', 'view', String(num), '--json', 'number,title,body,state,isDraft,baseRefName,headRefName'], opts);
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(out) as Record<string, unknown>;
+  } catch {
+    throw new ScopeError(`gh pr view ${num} returned something that is not JSON`);
+  }
+  const str = (k: string) => (typeof raw[k] === 'string' ? raw[k] : '');
+  return {
+    number: typeof raw.number === 'number' ? raw.number : num,
+    title: str('title'),
+    body: str('body'),
+    state: str('state').toUpperCase(),
+    isDraft: raw.isDraft === true,
+    baseRefName: str('baseRefName'),
+    headRefName: str('headRefName'),
+  };
+}
+
+/** The PR's unified diff (base to head), paths relative to the repository top. */
+export function ghPrDiff(num: number, opts: GhOptions): Promise<string> {
+  return gh(['pr', 'diff', String(num), '--color', 'never'], opts);
+}
+
+/** Why a PR change set should not be reviewed unless forced: merged, closed or draft. */
+export function prSkipReason(set: ChangeSet): string | null {
+  if (!set.pr) return null;
+  if (set.pr.state === 'MERGED' || set.pr.state === 'CLOSED') return `SKIP: PR is ${set.pr.state}`;
+  if (set.pr.isDraft) return 'SKIP: PR is draft';
+  return null;
+}
