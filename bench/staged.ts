@@ -26,8 +26,10 @@ export async function benchStaged(opts: { files: number; functions: number; late
   try {
     const job: ReviewJob = {
       cwd,
-      paths: ['src'],
+      scope: { kind: 'paths', paths: ['src'] },
       excludes: [],
+      includeUntracked: true,
+      force: false,
       contextFiles: [],
       models: resolveStepModels(),
       concurrency: 8,

@@ -1,7 +1,8 @@
 /** The `skeptic` command line: the same engine and reports as the extension, headless. */
 import { GitError } from './scope/git';
 import { ScopeError } from './scope/inventory';
-import { reviewCommand } from './cli/review';
+import { planCommand } from './cli/plan';
+import { reviewCommand, type CliIo } from './cli/review';
 import { EXIT, USAGE, UsageError } from './cli/usage';
 
 export async function main(argv: string[]): Promise<number> {
@@ -13,10 +14,13 @@ export async function main(argv: string[]): Promise<number> {
     controller.abort(new Error('interrupted'));
   };
   process.on('SIGINT', onInterrupt);
+  const io: CliIo = { cwd: process.cwd(), env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, signal: controller.signal };
   try {
     switch (command) {
       case 'review':
-        return await reviewCommand(rest, { cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr, signal: controller.signal });
+        return await reviewCommand(rest, io);
+      case 'plan':
+        return await planCommand(rest, io);
       case undefined:
       case '-h':
       case '--help':

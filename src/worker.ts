@@ -24,6 +24,10 @@ async function run(job: Parameters<typeof executeJob>[0]): Promise<void> {
   try {
     const prepared = await prepareJob(job);
     post({ type: 'prepared', files: prepared.inventory.discovery.file_entries.length, companions: prepared.companions, excluded: prepared.inventory.excluded.length });
+    if (prepared.scope.skip && !job.force) {
+      post({ type: 'skipped', reason: prepared.scope.skip });
+      return;
+    }
     assertReviewable(prepared);
     await executeJob(job, prepared, (event) => post({ type: 'event', event }), controller.signal);
     post({ type: 'finished' });

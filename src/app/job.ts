@@ -8,12 +8,17 @@ import type { ContextFile } from '../engine/layout';
 import { STAGED_STEPS, type StepModels } from '../engine/models';
 import { runStagedReview } from '../engine/staged/pipeline';
 import { loadContextFiles } from '../scope/contextFiles';
-import { ScopeError, takeInventory, type Inventory } from '../scope/inventory';
+import { ScopeError, type Inventory } from '../scope/inventory';
+import { resolveScope, ScopeSpec, type ResolvedScope } from './scope';
 
 export const ReviewJob = z.object({
   cwd: z.string(),
-  paths: z.array(z.string()),
+  scope: ScopeSpec,
   excludes: z.array(z.string()).default([]),
+  /** Untracked files count as changes in the uncommitted scope. */
+  includeUntracked: z.boolean().default(true),
+  /** Review even when the gate check says a change is not worth it. */
+  force: z.boolean().default(false),
   contextFiles: z.array(z.string()).default([]),
   models: z.record(z.enum(STAGED_STEPS as [string, ...string[]]), z.string()),
   concurrency: z.number().int().min(1).max(64),
@@ -24,18 +29,22 @@ export const ReviewJob = z.object({
   baseURL: z.string().optional(),
 });
 export type ReviewJob = z.infer<typeof ReviewJob>;
+export type ReviewJobInput = z.input<typeof ReviewJob>;
 
 export interface PreparedJob {
+  scope: ResolvedScope;
   inventory: Inventory;
   context: ContextFile[];
   companions: number;
 }
 
-export async function prepareJob(job: Pick<ReviewJob, 'cwd' | 'paths' | 'excludes' | 'contextFiles'>): Promise<PreparedJob> {
-  const inventory = await takeInventory(job.paths, { cwd: job.cwd, excludes: job.excludes });
+/** Step 0 and the project context: everything before the first model call. Needs no API key. */
+export async function prepareJob(job: Pick<ReviewJob, 'cwd' | 'scope' | 'excludes' | 'contextFiles' | 'includeUntracked'>): Promise<PreparedJob> {
+  const scope = await resolveScope(job.scope, { cwd: job.cwd, excludes: job.excludes, includeUntracked: job.includeUntracked });
   const context = await loadContextFiles(job.cwd, job.contextFiles);
+  const inventory = scope.inventory;
   const companions = inventory.discovery.file_entries.filter((e) => e.companion_path).length;
-  return { inventory, context, companions };
+  return { scope, inventory, context, companions };
 }
 
 /** Fails with a ScopeError when nothing is left to review, so no run starts and no report is written. */
@@ -64,6 +73,7 @@ export function executeJob(job: ReviewJob, prepared: PreparedJob, emit: EmitFn, 
       maxAttempts: job.maxAttempts,
       effort: job.effort,
       contextFiles: prepared.context,
+      ...(prepared.scope.changedRanges ? { changedRanges: prepared.scope.changedRanges } : {}),
       signal,
     },
     emit,

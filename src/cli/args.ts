@@ -1,10 +1,15 @@
-/** Parses and checks `skeptic review` arguments into a job (minus the key, which comes from the environment). */
+/** Parses and checks `skeptic review` / `skeptic plan` arguments (the key comes from the environment). */
 import { parseArgs } from 'node:util';
+import type { ScopeSpec } from '../app/scope';
 import { resolveStepModels, STAGED_STEPS, type StagedStep } from '../engine/models';
 import { UsageError } from './usage';
 
 export interface ReviewArgs {
-  paths: string[];
+  scope: ScopeSpec;
+  includeUntracked: boolean;
+  force: boolean;
+  /** Ask before running when the estimate exceeds this many model calls. */
+  confirmOver: number;
   out?: string;
   json?: string;
   models: Record<StagedStep, string>;
@@ -18,6 +23,7 @@ export interface ReviewArgs {
 }
 
 const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+export const DEFAULT_CONFIRM_OVER = 300;
 
 export function parseReviewArgs(argv: string[]): ReviewArgs {
   let parsed;
@@ -37,6 +43,13 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
         exclude: { type: 'string', multiple: true },
         'context-file': { type: 'string', multiple: true },
         yes: { type: 'boolean', short: 'y' },
+        changes: { type: 'boolean' },
+        staged: { type: 'boolean' },
+        base: { type: 'string' },
+        pr: { type: 'string' },
+        'no-untracked': { type: 'boolean' },
+        force: { type: 'boolean' },
+        'confirm-over': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -48,7 +61,10 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
   const effort = v.effort;
   if (effort !== undefined && !(EFFORTS as readonly string[]).includes(effort)) throw new UsageError(`--effort must be one of ${EFFORTS.join(', ')}`);
   return {
-    paths: parsed.positionals,
+    scope: scopeOf(parsed.positionals, v),
+    includeUntracked: !v['no-untracked'],
+    force: v.force ?? false,
+    confirmOver: wholeNumber('--confirm-over', v['confirm-over'], DEFAULT_CONFIRM_OVER, 0, 1_000_000),
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v.json !== undefined ? { json: v.json } : {}),
     models: resolveStepModels(nonEmpty('--model', v.model), parseStepModels(v['step-model'] ?? [])),
@@ -84,4 +100,15 @@ function parseStepModels(pairs: string[]): Partial<Record<StagedStep, string>> {
     out[step as StagedStep] = model;
   }
   return out;
+}
+
+function scopeOf(paths: string[], v: { changes?: boolean; staged?: boolean; base?: string; pr?: string }): ScopeSpec {
+  const chosen = [v.changes && '--changes', v.staged && '--staged', v.base !== undefined && '--base', v.pr !== undefined && '--pr'].filter(Boolean);
+  if (chosen.length > 1) throw new UsageError(`${chosen.join(' and ')} cannot be combined; choose one change scope`);
+  if (chosen.length === 1 && paths.length > 0) throw new UsageError(`${chosen[0]} reviews a change; it takes no paths (got ${paths.join(' ')})`);
+  if (v.changes) return { kind: 'changes' };
+  if (v.staged) return { kind: 'staged' };
+  if (v.base !== undefined) return { kind: 'branch', base: nonEmpty('--base', v.base)! };
+  if (v.pr !== undefined) return { kind: 'pr', number: wholeNumber('--pr', v.pr, 0, 1, Number.MAX_SAFE_INTEGER) };
+  return { kind: 'paths', paths };
 }

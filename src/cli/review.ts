@@ -1,15 +1,19 @@
-/** `skeptic review`: Step 0, then the staged pipeline, then the report files. Returns the exit code. */
+/** `skeptic review`: Step 0, the gate and cost checks, the staged pipeline, then the report files. */
 import { relative, sep } from 'node:path';
-import { assertReviewable, executeJob, prepareJob, type ReviewJob } from '../app/job';
+import { createInterface } from 'node:readline/promises';
+import { estimateRun } from '../app/estimate';
+import { assertReviewable, executeJob, prepareJob, type PreparedJob, type ReviewJob } from '../app/job';
 import { writeOutputs } from '../app/output';
 import type { StagedResult } from '../engine/events';
-import { parseReviewArgs } from './args';
+import { currentBranch } from '../scope/changes';
+import { parseReviewArgs, type ReviewArgs } from './args';
 import { consoleReporter } from './console';
 import { EXIT, USAGE, UsageError } from './usage';
 
 export interface CliIo {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   /** Aborts when the user interrupts (Ctrl-C). */
@@ -26,8 +30,10 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
   if (!apiKey) throw new UsageError('no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), from https://console.anthropic.com/settings/keys');
   const job: ReviewJob = {
     cwd: io.cwd,
-    paths: args.paths,
+    scope: args.scope,
     excludes: args.excludes,
+    includeUntracked: args.includeUntracked,
+    force: args.force,
     contextFiles: args.contextFiles,
     models: args.models,
     concurrency: args.concurrency,
@@ -39,14 +45,19 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
   };
 
   const prepared = await prepareJob(job);
-  const files = prepared.inventory.discovery.file_entries.length;
-  io.stdout.write(`${files} files under review, ${prepared.companions} companions discovered.\n`);
+  io.stdout.write(`${prepared.inventory.discovery.file_entries.length} files under review, ${prepared.companions} companions discovered.\n`);
+  if (prepared.scope.skip && !args.force) {
+    io.stdout.write(`${prepared.scope.skip}\n`);
+    return EXIT.ok;
+  }
   assertReviewable(prepared);
+  await warnOnPrBranch(prepared, io);
   if (args.effort === 'max') io.stderr.write('warning: max effort risks overthinking on straightforward code\n');
+  if (!(await confirmCost(prepared, args, io))) return EXIT.ok;
 
   const result = await executeJob(job, prepared, consoleReporter(io.stderr), io.signal);
   if (result.stopped && !result.files.some((f) => f.analysis || f.status === 'skipped')) {
-    // Nothing finished: no report, and the reason is a setup problem (bad key, unknown model) or an early stop.
+    // Nothing finished: no report. Either the user stopped it, or the API refused the run (bad key, unknown model).
     if (io.signal.aborted) return EXIT.interrupted;
     throw new UsageError(result.stopped);
   }
@@ -54,6 +65,31 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
   io.stdout.write(summary(result, relative(io.cwd, written.reportPath).split(sep).join('/')));
   if (io.signal.aborted) return EXIT.interrupted;
   return result.failed.length > 0 || result.stopped ? EXIT.incomplete : EXIT.ok;
+}
+
+/** Large runs need a yes: --yes, or an answer at the terminal. Without a terminal, say how to proceed. */
+async function confirmCost(prepared: PreparedJob, args: ReviewArgs, io: CliIo): Promise<boolean> {
+  if (args.yes) return true;
+  const estimate = await estimateRun(io.cwd, prepared.inventory.discovery.file_entries, prepared.context, prepared.scope.changedRanges);
+  if (estimate.calls <= args.confirmOver) return true;
+  const what = `this review is estimated at ${estimate.calls} model calls and ~${Math.round(estimate.inputTokens / 1000)}k input tokens (over the confirmation threshold of ${args.confirmOver})`;
+  if (!io.stdin.isTTY) throw new UsageError(`${what}; pass --yes to run it, or narrow the scope`);
+  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  try {
+    const answer = await rl.question(`${what}. Proceed? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+async function warnOnPrBranch(prepared: PreparedJob, io: CliIo): Promise<void> {
+  const pr = prepared.scope.changes?.pr;
+  if (!pr) return;
+  const branch = await currentBranch(io.cwd);
+  if (branch !== pr.headRefName) {
+    io.stderr.write(`warning: PR #${pr.number} is on ${pr.headRefName}, but ${branch ?? 'a detached HEAD'} is checked out; files are read from the working tree\n`);
+  }
 }
 
 function summary(result: StagedResult, reportPath: string): string {

@@ -7,6 +7,17 @@ export const USAGE = `skeptic — code review by LLM sub-agents that try to disp
 
 Usage:
   skeptic review [PATH…] [options]    review files and folders (default: .)
+  skeptic review --changes|--staged|--base REF|--pr N [options]    review a change
+  skeptic plan [same scope options]   list what would be reviewed and estimate the cost (no key needed)
+
+Scope options:
+  --changes              uncommitted changes (git diff HEAD) plus untracked files
+  --no-untracked         with --changes: leave untracked files out
+  --staged               staged changes only
+  --base REF             the branch's changes since its merge-base with REF
+  --pr N                 a GitHub pull request, through the gh CLI
+  --force                review a change even under 5 changed lines, or a draft/merged/closed PR
+  --exclude GLOB         leave matching files out (repeatable)
 
 Review options:
   --out FILE.md          report path (default: code-review-{scope}.md; never overwritten: -v2, -v3…)
@@ -16,9 +27,9 @@ Review options:
   --concurrency N        concurrent model requests (default 8)
   --timeout SECONDS      per request attempt (default 300)
   --effort LEVEL         low | medium | high | xhigh | max (default: the model's)
-  --exclude GLOB         leave matching files out (repeatable)
   --context-file FILE    extra project context for every call (repeatable)
   --yes                  do not ask before a large run
+  --confirm-over N       ask first when the estimate exceeds N model calls (default 300)
   -h, --help             this text
 
 Environment:

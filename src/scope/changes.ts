@@ -5,10 +5,10 @@
 import { createReadStream } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { basename } from 'node:path/posix';
 import { parseDiff, type FileDiff } from './diff';
 import { ghPrDiff, ghPrView, type PullRequest } from './gh';
 import { git, GitError, gitToplevel } from './git';
+import { isLockFile } from './exclusions';
 import { displayPath, ScopeError } from './inventory';
 
 export type ChangeScope =
@@ -49,14 +49,8 @@ export interface ChangeOptions {
 }
 
 const DIFF = ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-U0', '--find-renames', '--src-prefix=a/', '--dst-prefix=b/'];
-const LOCK_NAMES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'go.sum', 'packages.lock.json', 'composer.lock', 'Gemfile.lock']);
-const LOCK_PATTERN = /(\.lock|-lock\.(json|ya?ml))$/;
 const HEAD_BYTES = 8192;
 
-export function isLockFile(path: string): boolean {
-  const name = basename(path);
-  return LOCK_NAMES.has(name) || LOCK_PATTERN.test(name);
-}
 
 export async function collectChanges(scope: ChangeScope, opts: ChangeOptions): Promise<ChangeSet> {
   const { cwd } = opts;

@@ -19,6 +19,13 @@ export const BUILD_DIRS = new Set(['dist', 'build', 'out', 'target', 'obj', 'cov
 export const VENDOR_DIRS = new Set(['node_modules', 'vendor', 'third_party', 'third-party', 'external', 'bower_components', 'Pods']);
 
 const LOCK_FILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'Cargo.lock', 'poetry.lock', 'Pipfile.lock', 'uv.lock', 'Gemfile.lock', 'composer.lock', 'go.sum', 'mix.lock', 'flake.lock', 'packages.lock.json']);
+const LOCK_PATTERN = /(\.lock|-lock\.(json|ya?ml))$/;
+
+/** Dependency lock files: machine-written, never reviewed, not counted as changed lines. */
+export function isLockFile(path: string): boolean {
+  const name = basename(path);
+  return LOCK_FILES.has(name) || LOCK_PATTERN.test(name);
+}
 const GENERATED_NAMES = [/\.min\.(js|css|mjs)$/, /\.(map|snap)$/, /\.pb\.(go|cc|h)$/, /_pb2(_grpc)?\.py$/, /\.g\.(dart|cs)$/, /\.designer\.cs$/, /\.generated\.\w+$/];
 const BINARY_EXT = /\.(png|jpe?g|gif|bmp|ico|webp|tiff?|pdf|zip|gz|tgz|bz2|xz|7z|rar|jar|war|class|o|obj|a|so|dylib|dll|exe|wasm|woff2?|ttf|otf|eot|mp[34]|mov|avi|wav|flac|ogg|sqlite|db|bin|dat|pyc|vsix)$/i;
 /** Marker comments tools write at the top of generated files. */
@@ -37,7 +44,7 @@ export function excludeByPath(path: string, explicit: boolean): ExclusionReason 
   if (dirs.some((d) => VENDOR_DIRS.has(d))) return 'vendored';
   if (dirs.some((d) => BUILD_DIRS.has(d))) return 'build_output';
   const name = basename(path);
-  if (LOCK_FILES.has(name)) return 'lock_file';
+  if (isLockFile(name)) return 'lock_file';
   if (GENERATED_NAMES.some((re) => re.test(name))) return 'generated';
   return null;
 }

@@ -3,7 +3,8 @@
  * derived from the packet and the source blocks, so an unplanted run still flows through every stage.
  */
 import type { BatchReview, ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record, SynthesisResult } from '../../src/engine/records';
-import { findFunctions } from './functions';
+import { findFunctions } from '../../src/scope/functionFinder';
+import { extensionOf, languageOf } from '../../src/scope/languages';
 import { minimalValue } from './generic';
 import { isObject, list, text, type Json, type ParsedRequest, type SourceBlock } from './request';
 import type { LoadedScenario, PlantedFile } from './scenario';
@@ -35,24 +36,6 @@ export function buildRecord(req: ParsedRequest, scenario: LoadedScenario): unkno
 export function primarySource(req: ParsedRequest): SourceBlock | undefined {
   const primaries = req.sources.filter((s) => s.role === 'primary');
   return primaries.find((s) => s.path === req.file) ?? primaries[0];
-}
-
-const LANGUAGES: Record<string, string> = {
-  ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript',
-  js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
-  py: 'python', rs: 'rust', go: 'go', java: 'java', kt: 'kotlin', cs: 'csharp', rb: 'ruby', php: 'php', swift: 'swift',
-  c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', cxx: 'cpp', hpp: 'cpp', hh: 'cpp', sh: 'shell',
-  md: 'markdown', json: 'json', yaml: 'yaml', yml: 'yaml', toml: 'toml',
-};
-
-function extensionOf(path: string): string {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  return base.includes('.') ? base.slice(base.lastIndexOf('.') + 1).toLowerCase() : '';
-}
-
-function languageOf(path: string): string {
-  const ext = extensionOf(path);
-  return LANGUAGES[ext] ?? (ext || 'unknown');
 }
 
 function primaryKindOf(path: string): PrimaryKind {
@@ -87,7 +70,7 @@ function step1(req: ParsedRequest, planted: PlantedFile): Step1Record {
     include_in_pipeline: REVIEW_AS[kind] !== 'skip',
     language,
     approx_line_count: lines,
-    appearance: `A ${lines ?? 'short'}-line ${language} file (${kind.replace(/_/g, ' ')}), as seen by the fake.`,
+    appearance: `A ${lines === null ? '' : `${lines}-line `}${language} file (${kind.replace(/_/g, ' ')}), as seen by the fake.`,
     primary_entrypoints: [],
     external_touchpoints: [],
     concurrency_present: false,

@@ -3,6 +3,7 @@
  * packet (last ```json fence of the first user turn) and the source blocks the defaults are built from.
  */
 import { z } from 'zod';
+import type { SourceLine } from '../../src/scope/functionFinder';
 
 export type Json = Record<string, unknown>;
 
@@ -22,10 +23,7 @@ export const MessagesBody = z.looseObject({
 });
 export type MessagesBody = z.infer<typeof MessagesBody>;
 
-export interface SourceLine {
-  no: number;
-  text: string;
-}
+export type { SourceLine };
 export interface SourceBlock {
   path: string;
   role: string;

@@ -11,7 +11,7 @@ import {
   Step1Record,
   SynthesisResult,
 } from '../../src/engine/records';
-import { findFunctions } from '../fake-anthropic/functions';
+import { findFunctions } from '../../src/scope/functionFinder';
 import { parseScenario, ScenarioError, type Scenario } from '../fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 
@@ -545,17 +545,20 @@ describe('fake Anthropic server', () => {
     });
 
     it('stops work when the client goes away', async () => {
-      const slow = await startFakeAnthropic({ latencyMs: 5_000 });
+      const slow = await startFakeAnthropic({ latencyMs: 300, minCacheTokens: 1 });
       try {
         const slowClient = new Anthropic({ apiKey: 'test', baseURL: slow.url, maxRetries: 0 });
+        const params = ask({ schema: PerFunctionReview, packet: cartReviewPacket });
         const controller = new AbortController();
-        const pending = slowClient.messages.create(ask({ schema: PerFunctionReview, packet: cartReviewPacket }), { signal: controller.signal });
-        setTimeout(() => controller.abort(), 100);
+        const pending = slowClient.messages.create(params, { signal: controller.signal });
+        setTimeout(() => controller.abort(), 50);
         assert.ok((await rejection(pending)) instanceof APIUserAbortError);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await new Promise((resolve) => setTimeout(resolve, 400));
         const [entry] = slow.requests;
         assert.equal(entry.status, null);
-        assert.ok(entry.ended_at !== null && entry.ended_at - entry.started_at < 2_000);
+        assert.ok(entry.ended_at !== null && entry.ended_at - entry.started_at < 250);
+        // Had the abandoned call run to the end, it would have cached its prefix.
+        assert.equal((await slowClient.messages.create(params)).usage.cache_read_input_tokens, 0);
       } finally {
         await slow.close();
       }

@@ -1,10 +1,15 @@
 /**
- * Finds the functions of a source file with simple per-language regexes, for the default FileAnalysis.
+ * Finds the functions of a source file with simple per-language regexes: for run estimates (no model yet)
+ * and the fake API's default FileAnalysis.
  * Only top-level declarations (column 0) and direct members of a top-level class/impl count: nested
  * closures and local helpers would make the default function list noisy, not more plausible.
  */
-import type { FunctionRow } from '../../src/engine/records';
-import type { SourceLine } from './request';
+import type { FunctionRow } from '../engine/records';
+
+export interface SourceLine {
+  no: number;
+  text: string;
+}
 
 type Visibility = FunctionRow['visibility'];
 interface Declaration {

@@ -1,0 +1,87 @@
+/**
+ * What a staged run will cost, before any call: model calls and tokens per step, from the inventory alone.
+ * Function counts come from a per-language heuristic; diff reviews count only the functions a change
+ * touches. An estimate, said as one: it sizes a run, it does not bill it.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { LineRange } from '../engine/staged/context';
+import { functionsTouched } from '../engine/staged/diffScope';
+import { MAX_BATCH } from '../engine/staged/batching';
+import { SYSTEM_PROMPTS } from '../engine/staged/prompts';
+import { splitLines } from '../engine/source';
+import type { FileEntry } from '../engine/records';
+import { findFunctions } from '../scope/functionFinder';
+import { languageOf } from '../scope/languages';
+import type { ContextFile } from '../engine/layout';
+
+export interface StepEstimate {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface Estimate {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  functions: number;
+  byStep: Record<keyof typeof SYSTEM_PROMPTS, StepEstimate>;
+}
+
+/** Share of functions the analysis typically marks for a solo review, and of files that reach the challenge. */
+const SOLO_SHARE = 0.25;
+const CHALLENGED_SHARE = 0.5;
+const PACKET_TOKENS = 300;
+const OUT = { curate: 350, analyzeBase: 250, analyzePerFunction: 80, perFunction: 900, challenge: 600, synthesisBase: 1500, synthesisPerFile: 250 };
+
+const tokens = (chars: number) => Math.ceil(chars / 4);
+
+export async function estimateRun(cwd: string, entries: FileEntry[], context: ContextFile[], changed?: Map<string, LineRange[]>): Promise<Estimate> {
+  const sys = Object.fromEntries(Object.entries(SYSTEM_PROMPTS).map(([k, v]) => [k, tokens(v.length)])) as Record<keyof typeof SYSTEM_PROMPTS, number>;
+  const ctx = tokens(context.reduce((n, c) => n + c.text.length, 0));
+  const step = (): StepEstimate => ({ calls: 0, inputTokens: 0, outputTokens: 0 });
+  const by = { curate: step(), analyze: step(), review: step(), challenge: step(), synthesize: step() };
+  const add = (s: StepEstimate, calls: number, inputEach: number, outputEach: number) => {
+    s.calls += calls;
+    s.inputTokens += calls * inputEach;
+    s.outputTokens += calls * outputEach;
+  };
+
+  let functions = 0;
+  let challenged = 0;
+  for (const entry of entries) {
+    const text = await readFile(resolve(cwd, entry.path), 'utf8');
+    const companion = entry.companion_path ? await readFile(resolve(cwd, entry.companion_path), 'utf8').catch(() => '') : '';
+    const lines = splitLines(text);
+    // The numbered source block adds about two tokens a line.
+    const fileBlock = tokens(text.length + companion.length) + 2 * (lines.length + splitLines(companion).length);
+    const prefix = ctx + fileBlock + PACKET_TOKENS;
+    let found = findFunctions(languageOf(entry.path), lines.map((t, i) => ({ no: i + 1, text: t })));
+    const ranges = changed?.get(entry.path);
+    if (ranges) found = functionsTouched(found, lines.length, ranges);
+    const n = found.length;
+    functions += n;
+    add(by.curate, 1, sys.curate + prefix, OUT.curate);
+    add(by.analyze, 1, sys.analyze + prefix, OUT.analyzeBase + OUT.analyzePerFunction * n);
+    const solo = Math.ceil(n * SOLO_SHARE);
+    const batches = Math.ceil((n - solo) / MAX_BATCH);
+    add(by.review, solo, sys.review + prefix, OUT.perFunction);
+    if (batches) add(by.review, batches, sys.review + prefix, OUT.perFunction * Math.min(MAX_BATCH, Math.ceil((n - solo) / batches)));
+    if (n > 0) challenged += CHALLENGED_SHARE;
+    if (n > 0) by.challenge.inputTokens += CHALLENGED_SHARE * (sys.challenge + prefix);
+  }
+  by.challenge.calls = Math.ceil(challenged);
+  by.challenge.outputTokens = by.challenge.calls * OUT.challenge;
+  by.challenge.inputTokens = Math.round(by.challenge.inputTokens);
+  if (entries.length) add(by.synthesize, 1, sys.synthesize + ctx + 600 * entries.length, OUT.synthesisBase + OUT.synthesisPerFile * entries.length);
+
+  const all = Object.values(by);
+  return {
+    calls: all.reduce((n, s) => n + s.calls, 0),
+    inputTokens: all.reduce((n, s) => n + s.inputTokens, 0),
+    outputTokens: all.reduce((n, s) => n + s.outputTokens, 0),
+    functions,
+    byStep: by,
+  };
+}

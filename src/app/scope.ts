@@ -1,0 +1,54 @@
+/**
+ * From what the user asked for to what gets reviewed: either paths (Step 0 over files and folders) or a
+ * change scope (the files a change touched, with their changed lines, through the same exclusion rules).
+ */
+import { z } from 'zod';
+import type { LineRange } from '../engine/staged/context';
+import { collectChanges, gateCheck, type ChangeSet } from '../scope/changes';
+import { prSkipReason } from '../scope/gh';
+import { classify, takeInventory, type Inventory } from '../scope/inventory';
+import { relative, resolve, sep } from 'node:path';
+
+export const ScopeSpec = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('paths'), paths: z.array(z.string()) }),
+  z.object({ kind: z.literal('changes') }),
+  z.object({ kind: z.literal('staged') }),
+  z.object({ kind: z.literal('branch'), base: z.string().min(1) }),
+  z.object({ kind: z.literal('pr'), number: z.number().int().positive() }),
+]);
+export type ScopeSpec = z.infer<typeof ScopeSpec>;
+
+export interface ScopeOptions {
+  cwd: string;
+  excludes: string[];
+  includeUntracked: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ResolvedScope {
+  inventory: Inventory;
+  description: string;
+  /** Change scopes only. */
+  changedRanges?: Map<string, LineRange[]>;
+  changes?: ChangeSet;
+  /** Why a change scope is not worth reviewing ("SKIP: …"), unless forced. */
+  skip: string | null;
+}
+
+export async function resolveScope(spec: ScopeSpec, opts: ScopeOptions): Promise<ResolvedScope> {
+  if (spec.kind === 'paths') {
+    const inventory = await takeInventory(spec.paths, { cwd: opts.cwd, excludes: opts.excludes });
+    return { inventory, description: inventory.discovery.review_roots.join(', '), skip: null };
+  }
+  const changes = await collectChanges(spec, { cwd: opts.cwd, includeUntracked: opts.includeUntracked, ...(opts.env ? { env: opts.env } : {}) });
+  const top = resolve(opts.cwd, changes.root);
+  // Files whose change has no lines (a pure rename, a mode change) have nothing to review.
+  const candidates = changes.files
+    .filter((f) => f.ranges.length > 0)
+    .map((f) => ({ path: f.path, belowRoot: relative(top, resolve(opts.cwd, f.path)).split(sep).join('/'), explicit: false }));
+  const inventory = await classify([changes.root], candidates, { cwd: opts.cwd, excludes: opts.excludes });
+  const reviewed = new Set(inventory.discovery.file_entries.map((e) => e.path));
+  const changedRanges = new Map(changes.files.filter((f) => reviewed.has(f.path)).map((f) => [f.path, f.ranges]));
+  const gate = gateCheck(changes);
+  return { inventory, description: changes.description, changedRanges, changes, skip: prSkipReason(changes) ?? gate.reason };
+}

@@ -1,0 +1,41 @@
+/** `skeptic plan`: Step 0 and the cost estimate, without an API key or any model call. */
+import { estimateRun } from '../app/estimate';
+import { prepareJob } from '../app/job';
+import { parseReviewArgs } from './args';
+import type { CliIo } from './review';
+import { EXIT, USAGE } from './usage';
+
+const EXAMPLES_PER_REASON = 10;
+
+export async function planCommand(argv: string[], io: CliIo): Promise<number> {
+  const args = parseReviewArgs(argv);
+  if (args.help) {
+    io.stdout.write(USAGE);
+    return EXIT.ok;
+  }
+  const prepared = await prepareJob({ cwd: io.cwd, scope: args.scope, excludes: args.excludes, contextFiles: args.contextFiles, includeUntracked: args.includeUntracked });
+  const { discovery, excluded } = prepared.inventory;
+  const out: string[] = [`Scope: ${prepared.scope.description}`];
+  if (prepared.scope.changes) out.push(`Changed lines: ${prepared.scope.changes.changedLines}${prepared.scope.skip ? ` — ${prepared.scope.skip}${args.force ? ' (forced)' : ''}` : ''}`);
+  out.push(`${discovery.file_entries.length} files under review, ${prepared.companions} companions discovered.`);
+  for (const e of discovery.file_entries) out.push(`  ${e.path}${e.companion_path ? `  (companion ${e.companion_path})` : ''}`);
+
+  const byReason = new Map<string, string[]>();
+  for (const e of excluded) byReason.set(e.reason, [...(byReason.get(e.reason) ?? []), e.path]);
+  out.push(`Excluded: ${excluded.length}`);
+  for (const [reason, paths] of [...byReason].sort((a, b) => b[1].length - a[1].length)) {
+    out.push(`  ${reason.replace(/_/g, ' ')}: ${paths.length}`);
+    for (const p of paths.slice(0, EXAMPLES_PER_REASON)) out.push(`    ${p}`);
+    if (paths.length > EXAMPLES_PER_REASON) out.push(`    … and ${paths.length - EXAMPLES_PER_REASON} more`);
+  }
+  for (const s of prepared.scope.changes?.skipped ?? []) out.push(`  not reviewed (${s.reason}): ${s.path}`);
+  if (prepared.context.length) out.push(`Context files: ${prepared.context.map((c) => c.path).join(', ')}`);
+
+  const est = await estimateRun(io.cwd, discovery.file_entries, prepared.context, prepared.scope.changedRanges);
+  const k = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  out.push(`Estimate: ${est.calls} model calls · ~${k(est.inputTokens)} input tokens · ~${k(est.outputTokens)} output tokens (${est.functions} functions)`);
+  for (const [step, s] of Object.entries(est.byStep)) out.push(`  ${step}: ${s.calls} calls · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out`);
+  if (est.calls > args.confirmOver) out.push(`A review of this scope asks for confirmation (over ${args.confirmOver} calls): pass --yes.`);
+  io.stdout.write(out.join('\n') + '\n');
+  return EXIT.ok;
+}

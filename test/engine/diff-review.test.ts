@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StagedJsonReport } from '../../src/report/json';
+import type { Scenario } from '../fake-anthropic/scenario';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { FIXTURES, loadJson, runCli } from '../helpers/cli';
+import { TempRepo } from '../helpers/git-repo';
+
+/** The shop fixture committed in a fresh repository, then edited in Cart.total (lines 17-18) and parsePrice (line 11). */
+function editedShop(): TempRepo {
+  const repo = new TempRepo();
+  cpSync(join(FIXTURES, 'shop'), repo.path('shop'), { recursive: true });
+  repo.commit('shop');
+  const edit = (file: string, lines: Record<number, string>) => {
+    const text = readFileSync(repo.path(file), 'utf8').split('\n');
+    for (const [n, line] of Object.entries(lines)) text[Number(n) - 1] = line;
+    writeFileSync(repo.path(file), text.join('\n'));
+  };
+  edit('shop/cart.ts', {
+    17: '    for (let i = 0; i <= this.items.length; i += 1) {',
+    18: '      sum += Math.round(this.items[i].price * this.items[i].qty * 100) / 100; // cents',
+  });
+  edit('shop/price.ts', { 11: "  return Number(text.replace('$', '').trim());" });
+  return repo;
+}
+
+describe('diff review through the CLI against the fake API', function () {
+  this.timeout(60_000);
+  let server: FakeAnthropic;
+  let scenario: Scenario;
+
+  before(async () => {
+    scenario = JSON.parse(readFileSync(join(FIXTURES, 'shop.scenario.json'), 'utf8')) as Scenario;
+    // A must_fix documentation finding far from the change: kept, marked pre-existing.
+    const price = scenario.files!['shop/price.ts']!;
+    price.step2!.file_level_findings = [
+      ...(price.step2!.file_level_findings ?? []),
+      { rule_id: 'F1', confidence: 'high', priority: 'must_fix', location: 'shop/price.ts:1', action: 'Fix the doc: round() rounds half to even.', rationale: 'Callers rely on half-up rounding the doc promises.' },
+    ];
+    server = await startFakeAnthropic({ scenario });
+  });
+  after(() => server.close());
+  beforeEach(() => server.reset());
+
+  const review = (cwd: string, ...args: string[]) =>
+    runCli(['review', ...args, '--json', 'result.json'], { cwd, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+
+  it('reviews only the functions a change touches and reports only on changed lines', async () => {
+    const repo = editedShop();
+    const run = await review(repo.dir, '--changes');
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^2 files under review, 1 companions discovered\.$/m);
+
+    const step3 = server.requests.filter((r) => r.record === 'PerFunctionReview' || r.record === 'BatchReview');
+    assert.deepEqual(step3.map((r) => `${r.file} ${r.functions.join(',')}`).sort(), ['shop/cart.ts Cart.total', 'shop/price.ts parsePrice']);
+    const packet = JSON.stringify(step3.find((r) => r.file === 'shop/cart.ts')!.body);
+    assert.match(packet, /\\"changed_ranges\\": \[\\n\s+\[\\n\s+17,\\n\s+18\\n/);
+
+    const json = await loadJson<StagedJsonReport>(join(repo.dir, 'result.json'));
+    assert.deepEqual(json.findings.map((f) => `${f.file}:${f.line} ${f.rule_id} ${f.priority}`).sort(), [
+      'shop/cart.ts:17 A1 must_fix',
+      'shop/price.ts:1 F1 must_fix',
+      'shop/price.ts:11 A1 should_fix',
+      'shop/price.ts:3 G1 should_fix',
+    ]);
+    assert.deepEqual(json.review_roots, ['.']);
+    const report = readFileSync(join(repo.dir, `code-review-${json.report_path!.slice('code-review-'.length, -3)}.md`), 'utf8');
+    assert.match(report, /`shop\/price\.ts:1` - .*\[pre-existing: not on a changed line\]/);
+    assert.doesNotMatch(report, /`shop\/cart\.ts:17` - .*pre-existing/);
+  });
+
+  it('skips a change under five lines unless forced', async () => {
+    const repo = new TempRepo();
+    cpSync(join(FIXTURES, 'shop'), repo.path('shop'), { recursive: true });
+    repo.commit('shop');
+    writeFileSync(repo.path('shop/price.ts'), readFileSync(repo.path('shop/price.ts'), 'utf8').replace("'$'", "'€'"));
+    const skipped = await review(repo.dir, '--changes');
+    assert.equal(skipped.code, 0, skipped.stderr);
+    assert.match(skipped.stdout, /^SKIP: < 5 changed lines$/m);
+    assert.equal(server.requests.length, 0);
+
+    // Only price.ts is in scope: the planted cross-file finding would cite a file this review does not cover.
+    server.setScenario({ ...scenario, synthesis: { cross_file_findings: [] } });
+    const forced = await review(repo.dir, '--changes', '--force');
+    server.setScenario(scenario);
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.ok(server.requests.some((r) => r.record === 'BatchReview' && r.functions.includes('parsePrice')));
+  });
+
+  it('says clearly when a change scope is not in a git repository', async () => {
+    const repo = new TempRepo({ init: false });
+    const run = await review(repo.dir, '--staged');
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /not inside a git repository/);
+  });
+
+  it('plans without a key: files, exclusions and an estimate', async () => {
+    const repo = editedShop();
+    repo.write('shop/package-lock.json', '{}\n');
+    const run = await runCli(['plan', '--changes'], { cwd: repo.dir });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Scope: uncommitted changes$/m);
+    assert.match(run.stdout, /^ {2}shop\/cart\.ts {2}\(companion shop\/cart\.test\.ts\)$/m);
+    assert.match(run.stdout, /^ {2}lock file: 1$/m);
+    assert.match(run.stdout, /^Estimate: \d+ model calls/m);
+    assert.equal(server.requests.length, 0);
+  });
+});
