@@ -125,27 +125,20 @@ const Verdicts = z
     });
   });
 
+/** One function's review: the unit of Step 3, alone (solo) or inside a batch. */
+const functionReview = () => ({
+  function_qualified_name: z.string(),
+  start_line: line(),
+  verdicts: Verdicts,
+});
+
 export const PerFunctionReview = z
-  .object({
-    file_path: z.string(),
-    function_qualified_name: z.string(),
-    start_line: line(),
-    verdicts: Verdicts,
-  })
+  .object({ file_path: z.string(), ...functionReview() })
   .meta({ title: 'PerFunctionReview' });
 export type PerFunctionReview = z.infer<typeof PerFunctionReview>;
 
 export const BatchReview = z
-  .object({
-    file_path: z.string(),
-    reviews: z.array(
-      z.object({
-        function_qualified_name: z.string(),
-        start_line: line(),
-        verdicts: Verdicts,
-      }),
-    ),
-  })
+  .object({ file_path: z.string(), reviews: z.array(z.object(functionReview())) })
   .meta({ title: 'BatchReview' });
 export type BatchReview = z.infer<typeof BatchReview>;
 

@@ -1,23 +1,16 @@
 /** Step 2: the file's story, its function inventory and the file-level rules F1–F3, in one read. */
-import { userContent } from '../layout';
 import { FileAnalysis, type Step1Record } from '../records';
 import type { UnitOutcome } from '../runner';
 import type { SourceFile } from '../source';
-import { SYSTEM_PROMPTS } from './prompts';
-import { lineErrors, MAX_TOKENS, type FileUnderReview, type StageContext } from './context';
+import { fileCall, lineErrors, type FileUnderReview, type StageContext } from './context';
 import { parseLocation } from './filters';
 
 
 export async function analyze(ctx: StageContext, file: FileUnderReview, step1: Step1Record): Promise<UnitOutcome<FileAnalysis>> {
-  const outcome = await ctx.runner.run({
-    step: 'analyze',
+  const outcome = await fileCall(ctx, file, 'analyze', {
     label: `Step 2 analyze ${file.entry.path}`,
-    model: ctx.models.analyze,
-    system: SYSTEM_PROMPTS.analyze,
     record: FileAnalysis,
-    content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, packet: { ...step1, companion_path: file.entry.companion_path } }),
-    tools: true,
-    maxTokens: MAX_TOKENS,
+    packet: { ...step1, companion_path: file.entry.companion_path },
     check: (a) => checkAnalysis(a, file, step1),
   });
   return outcome.ok ? { ...outcome, value: { ...outcome.value, file_path: file.entry.path } } : outcome;

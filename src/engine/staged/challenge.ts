@@ -1,10 +1,8 @@
 /** Step 4: a fresh sub-agent defends the file against its findings; it may only disqualify or downgrade. */
-import { userContent } from '../layout';
 import { ChallengeResult, type FileAnalysis } from '../records';
 import type { UnitOutcome } from '../runner';
 import type { Finding } from '../types';
-import { SYSTEM_PROMPTS } from './prompts';
-import { MAX_TOKENS, type FileUnderReview, type StageContext } from './context';
+import { fileCall, type FileUnderReview, type StageContext } from './context';
 import { isDowngrade } from './filters';
 
 export async function challenge(ctx: StageContext, file: FileUnderReview, analysis: FileAnalysis, findings: Finding[]): Promise<UnitOutcome<ChallengeResult>> {
@@ -23,15 +21,10 @@ export async function challenge(ctx: StageContext, file: FileUnderReview, analys
       priority: f.priority,
     })),
   };
-  return ctx.runner.run({
-    step: 'challenge',
+  return fileCall(ctx, file, 'challenge', {
     label: `Step 4 challenge ${file.entry.path}`,
-    model: ctx.models.challenge,
-    system: SYSTEM_PROMPTS.challenge,
     record: ChallengeResult,
-    content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, packet }),
-    tools: true,
-    maxTokens: MAX_TOKENS,
+    packet,
     check: (r) => checkChallenge(r, findings),
   });
 }

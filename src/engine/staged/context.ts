@@ -1,9 +1,11 @@
 /** What every staged step needs: the runner, the models, the project context, and the file at hand. */
-import type { ContextFile } from '../layout';
-import type { StepModels } from '../models';
+import type { z } from 'zod';
+import { userContent, type ContextFile } from '../layout';
+import type { StagedStep, StepModels } from '../models';
 import type { FileEntry } from '../records';
-import type { SubAgentRunner } from '../runner';
+import type { SubAgentRunner, UnitOutcome } from '../runner';
 import type { SourceFile } from '../source';
+import { SYSTEM_PROMPTS } from './prompts';
 
 export interface StageContext {
   runner: SubAgentRunner;
@@ -28,4 +30,24 @@ export const MAX_TOKENS = 16_000;
 /** Errors for cited lines that do not exist in a file of `lineCount` lines. */
 export function lineErrors(what: string, line: number | null, lineCount: number): string[] {
   return line !== null && (line < 1 || line > lineCount) ? [`${what}: line ${line} does not exist (the file has ${lineCount} lines)`] : [];
+}
+
+/** A sub-agent call about one file: the stage's prompt and model, the file and its companion, then the packet. */
+export function fileCall<T>(
+  ctx: StageContext,
+  file: FileUnderReview,
+  step: Exclude<StagedStep, 'synthesize'>,
+  call: { label: string; record: z.ZodType<T>; packet: object; check?: (value: T) => string[] },
+): Promise<UnitOutcome<T>> {
+  return ctx.runner.run({
+    step,
+    label: call.label,
+    model: ctx.models[step],
+    system: SYSTEM_PROMPTS[step],
+    record: call.record,
+    content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, packet: call.packet }),
+    tools: true,
+    maxTokens: MAX_TOKENS,
+    ...(call.check ? { check: call.check } : {}),
+  });
 }

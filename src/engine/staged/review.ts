@@ -2,11 +2,9 @@
  * Step 3: the 8-rule review of a file's functions — one call per solo function, one per batch of up
  * to 8 — then the completeness check, which re-runs every function no reply answered for, solo.
  */
-import { userContent } from '../layout';
 import { BatchReview, PerFunctionReview, type FileAnalysis, type FunctionRow, type Step1Record, type Verdict } from '../records';
 import type { FailedUnit } from '../types';
-import { SYSTEM_PROMPTS } from './prompts';
-import { lineErrors, MAX_TOKENS, type FileUnderReview, type StageContext } from './context';
+import { fileCall, lineErrors, type FileUnderReview, type StageContext } from './context';
 import { missingFunctions, planReviews } from './batching';
 
 export interface ReviewOutcome {
@@ -72,15 +70,10 @@ interface UnitResult {
 
 async function reviewSolo(ctx: StageContext, file: FileUnderReview, crumbs: object, fn: FunctionRow): Promise<UnitResult> {
   const label = `Step 3 review ${file.entry.path} ${fn.qualified_name}`;
-  const outcome = await ctx.runner.run({
-    step: 'review',
+  const outcome = await fileCall(ctx, file, 'review', {
     label,
-    model: ctx.models.review,
-    system: SYSTEM_PROMPTS.review,
     record: PerFunctionReview,
-    content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, packet: { ...crumbs, ...functionFields(fn) } }),
-    tools: true,
-    maxTokens: MAX_TOKENS,
+    packet: { ...crumbs, ...functionFields(fn) },
     check: (r) => verdictLineErrors(r.function_qualified_name, r.verdicts, file),
   });
   if (!outcome.ok) return { reviews: [], failed: [{ step: 'review', file: file.entry.path, unit: fn.qualified_name, reason: outcome.reason }] };
@@ -91,15 +84,10 @@ async function reviewSolo(ctx: StageContext, file: FileUnderReview, crumbs: obje
 /** A failed batch is not reported here: its functions are missing, and the completeness check re-runs them. */
 async function reviewBatch(ctx: StageContext, file: FileUnderReview, crumbs: object, batch: FunctionRow[]): Promise<UnitResult> {
   const asked = new Set(batch.map((f) => f.qualified_name));
-  const outcome = await ctx.runner.run({
-    step: 'review',
+  const outcome = await fileCall(ctx, file, 'review', {
     label: `Step 3 review ${file.entry.path} batch of ${batch.length}`,
-    model: ctx.models.review,
-    system: SYSTEM_PROMPTS.review,
     record: BatchReview,
-    content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, packet: { ...crumbs, functions: batch.map(functionFields) } }),
-    tools: true,
-    maxTokens: MAX_TOKENS,
+    packet: { ...crumbs, functions: batch.map(functionFields) },
     check: (b) => checkBatch(b, asked, file),
   });
   if (!outcome.ok) return { reviews: [], failed: [] };
