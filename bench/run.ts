@@ -1,9 +1,11 @@
 /** `npm run bench`: prints figures; nothing here is asserted. */
+import { benchPlan } from './plan';
 import { benchStaged } from './staged';
 
 async function main(): Promise<void> {
   console.log(await benchStaged({ files: 10, functions: 12, latencyMs: 50, faults: false }));
   console.log(await benchStaged({ files: 10, functions: 12, latencyMs: 50, faults: true }));
+  console.log(await benchPlan(20_000));
 }
 
 main().catch((err: unknown) => {

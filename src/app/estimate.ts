@@ -14,6 +14,7 @@ import type { FileEntry } from '../engine/records';
 import { findFunctions } from '../scope/functionFinder';
 import { languageOf } from '../scope/languages';
 import type { ContextFile } from '../engine/layout';
+import { Semaphore } from '../engine/scheduler';
 
 export interface StepEstimate {
   calls: number;
@@ -48,19 +49,12 @@ export async function estimateRun(cwd: string, entries: FileEntry[], context: Co
     s.outputTokens += calls * outputEach;
   };
 
+  const io = new Semaphore(64);
+  const sizes = await Promise.all(entries.map((entry) => io.run(() => measure(cwd, entry, changed?.get(entry.path)))));
   let functions = 0;
   let challenged = 0;
-  for (const entry of entries) {
-    const text = await readFile(resolve(cwd, entry.path), 'utf8');
-    const companion = entry.companion_path ? await readFile(resolve(cwd, entry.companion_path), 'utf8').catch(() => '') : '';
-    const lines = splitLines(text);
-    // The numbered source block adds about two tokens a line.
-    const fileBlock = tokens(text.length + companion.length) + 2 * (lines.length + splitLines(companion).length);
+  for (const { fileBlock, functions: n } of sizes) {
     const prefix = ctx + fileBlock + PACKET_TOKENS;
-    let found = findFunctions(languageOf(entry.path), lines.map((t, i) => ({ no: i + 1, text: t })));
-    const ranges = changed?.get(entry.path);
-    if (ranges) found = functionsTouched(found, lines.length, ranges);
-    const n = found.length;
     functions += n;
     add(by.curate, 1, sys.curate + prefix, OUT.curate);
     add(by.analyze, 1, sys.analyze + prefix, OUT.analyzeBase + OUT.analyzePerFunction * n);
@@ -68,8 +62,10 @@ export async function estimateRun(cwd: string, entries: FileEntry[], context: Co
     const batches = Math.ceil((n - solo) / MAX_BATCH);
     add(by.review, solo, sys.review + prefix, OUT.perFunction);
     if (batches) add(by.review, batches, sys.review + prefix, OUT.perFunction * Math.min(MAX_BATCH, Math.ceil((n - solo) / batches)));
-    if (n > 0) challenged += CHALLENGED_SHARE;
-    if (n > 0) by.challenge.inputTokens += CHALLENGED_SHARE * (sys.challenge + prefix);
+    if (n > 0) {
+      challenged += CHALLENGED_SHARE;
+      by.challenge.inputTokens += CHALLENGED_SHARE * (sys.challenge + prefix);
+    }
   }
   by.challenge.calls = Math.ceil(challenged);
   by.challenge.outputTokens = by.challenge.calls * OUT.challenge;
@@ -84,4 +80,15 @@ export async function estimateRun(cwd: string, entries: FileEntry[], context: Co
     functions,
     byStep: by,
   };
+}
+
+/** A file's source-block size in tokens and the number of functions a review would cover. */
+async function measure(cwd: string, entry: FileEntry, ranges: LineRange[] | undefined): Promise<{ fileBlock: number; functions: number }> {
+  const text = await readFile(resolve(cwd, entry.path), 'utf8');
+  const companion = entry.companion_path ? await readFile(resolve(cwd, entry.companion_path), 'utf8').catch(() => '') : '';
+  const lines = splitLines(text);
+  // The numbered source block adds about two tokens a line.
+  const fileBlock = tokens(text.length + companion.length) + 2 * (lines.length + splitLines(companion).length);
+  const found = findFunctions(languageOf(entry.path), lines.map((t, i) => ({ no: i + 1, text: t })));
+  return { fileBlock, functions: (ranges ? functionsTouched(found, lines.length, ranges) : found).length };
 }

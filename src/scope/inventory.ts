@@ -10,6 +10,7 @@ import type { DiscoveryResult, FileEntry } from '../engine/records';
 import { companionCandidates } from './companions';
 import { excludeByContent, excludeByPath, type ExclusionReason } from './exclusions';
 import { gitListFiles, gitToplevel } from './git';
+import { Semaphore } from '../engine/scheduler';
 import { isSecretFile } from './secrets';
 
 export interface InventoryOptions {
@@ -34,6 +35,8 @@ export class ScopeError extends Error {}
 
 export const DEFAULT_MAX_BYTES = 256 * 1024;
 const HEAD_BYTES = 8192;
+/** File operations in flight at once while taking stock of a large tree. */
+const IO_PARALLEL = 64;
 
 /** Forward-slash path relative to cwd: the spelling every record and report uses. */
 export function displayPath(cwd: string, abs: string): string {
@@ -75,17 +78,23 @@ export async function takeInventory(paths: string[], opts: InventoryOptions): Pr
 /** Applies every exclusion rule to the candidates and attaches companions: the common end of every scope. */
 export async function classify(reviewRoots: string[], candidates: Candidate[], opts: InventoryOptions, excluded: Exclusion[] = []): Promise<Inventory> {
   const isUserExcluded = opts.excludes?.length ? picomatch(opts.excludes, { dot: true }) : () => false;
+  const io = new Semaphore(IO_PARALLEL);
+  const reasons = await Promise.all(
+    candidates.map((c) =>
+      isUserExcluded(c.path)
+        ? 'user_exclude'
+        : (excludeByPath(c.belowRoot, c.explicit) ?? io.run(() => contentExclusion(resolve(opts.cwd, c.path), c.explicit, opts.maxBytes ?? DEFAULT_MAX_BYTES))),
+    ),
+  );
   const included: string[] = [];
-  for (const c of candidates) {
-    const reason = isUserExcluded(c.path)
-      ? 'user_exclude'
-      : (excludeByPath(c.belowRoot, c.explicit) ?? (await contentExclusion(resolve(opts.cwd, c.path), c.explicit, opts.maxBytes ?? DEFAULT_MAX_BYTES)));
+  candidates.forEach((c, i) => {
+    const reason = reasons[i];
     if (reason) excluded.push({ path: c.path, reason });
     else included.push(c.path);
-  }
+  });
   included.sort();
-  const entries: FileEntry[] = [];
-  for (const path of included) entries.push({ path, companion_path: await findCompanion(path, opts.cwd) });
+  const dirs = new DirCache(opts.cwd);
+  const entries: FileEntry[] = await Promise.all(included.map(async (path) => ({ path, companion_path: await io.run(() => findCompanion(path, dirs)) })));
   return { discovery: { review_roots: reviewRoots, file_entries: entries }, excluded };
 }
 
@@ -108,26 +117,49 @@ async function contentExclusion(abs: string, explicit: boolean, maxBytes: number
   }
 }
 
-async function findCompanion(path: string, cwd: string): Promise<string | null> {
+async function findCompanion(path: string, dirs: DirCache): Promise<string | null> {
   for (const candidate of companionCandidates(path)) {
     if (candidate === path || isAbsolute(candidate) || candidate.startsWith('..')) continue;
-    const st = await stat(resolve(cwd, candidate)).catch(() => null);
-    if (st?.isFile() && !excludeByPath(candidate, true)) return candidate;
+    if ((await dirs.isFile(candidate)) && !excludeByPath(candidate, true)) return candidate;
   }
   return null;
+}
+
+/** Folder listings read once each: companion lookups on a large tree would otherwise stat thousands of misses. */
+class DirCache {
+  private readonly listings = new Map<string, Promise<Map<string, boolean>>>();
+  constructor(private readonly cwd: string) {}
+
+  async isFile(path: string): Promise<boolean> {
+    const slash = path.lastIndexOf('/');
+    const dir = slash < 0 ? '.' : path.slice(0, slash);
+    let listing = this.listings.get(dir);
+    if (!listing) {
+      listing = readdir(resolve(this.cwd, dir), { withFileTypes: true }).then(
+        (entries) => new Map(entries.map((e) => [e.name, e.isFile() || e.isSymbolicLink()])),
+        () => new Map<string, boolean>(),
+      );
+      this.listings.set(dir, listing);
+    }
+    if (!(await listing).get(path.slice(slash + 1))) return false;
+    // A link counts only when it leads to a regular file.
+    return (await stat(resolve(this.cwd, path)).catch(() => null))?.isFile() ?? false;
+  }
 }
 
 async function listFolder(abs: string, cwd: string, excluded: Exclusion[]): Promise<string[]> {
   const top = await gitToplevel(abs);
   if (top) {
     const files = await gitListFiles(abs);
+    const io = new Semaphore(IO_PARALLEL);
+    const kinds = await Promise.all(files.map((f) => (f.includes('\uFFFD') ? null : io.run(() => lstat(join(abs, f)).catch(() => null)))));
     const out: string[] = [];
-    for (const f of files) {
+    files.forEach((f, i) => {
       const full = join(abs, f);
       if (f.includes('\uFFFD')) excluded.push({ path: displayPath(cwd, full), reason: 'non_utf8_name' });
       // A tracked file deleted in the work tree, or a tracked symlink, is not reviewable content.
-      else if ((await lstat(full).catch(() => null))?.isFile()) out.push(displayPath(cwd, full));
-    }
+      else if (kinds[i]?.isFile()) out.push(displayPath(cwd, full));
+    });
     return out;
   }
   const out: string[] = [];
