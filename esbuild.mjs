@@ -1,7 +1,8 @@
-// Bundles the extension, the worker, the CLI and the fake Messages API server into dist/;
-// with --tests, also every test and benchmark into out/ (prompts load through the same text loader).
+// Bundles the extension, the worker, the CLI and the fake Messages API server into dist/; with
+// --production, minified and without source maps (what the .vsix ships); with --tests, also every test,
+// the extension-host suite and the benchmarks into out/. Prompts load as text through the same loader.
 import * as esbuild from 'esbuild';
-import { chmodSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -18,26 +19,29 @@ const common = {
   logLevel: 'warning',
 };
 
-// test/fixtures holds code under review, not tests.
+// test/fixtures holds code under review, and test/e2e runs under its own Node: neither is bundled here.
+const SKIP = new Set([join('test', 'fixtures'), join('test', 'e2e')]);
 function walk(dir, pick) {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
-    if (p === join('test', 'fixtures')) return [];
+    if (SKIP.has(p)) return [];
     return statSync(p).isDirectory() ? walk(p, pick) : pick(p) ? [p] : [];
   });
 }
 
 const builds = [
-  esbuild.build({
-    ...common,
-    entryPoints: { cli: 'src/cli.ts', worker: 'src/worker.ts', 'fake-anthropic': 'test/fake-anthropic/main.ts' },
-    outdir: 'dist',
-    banner: { js: '#!/usr/bin/env node' },
-  }),
+  esbuild.build({ ...common, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
+  esbuild.build({ ...common, entryPoints: { worker: 'src/worker.ts', 'fake-anthropic': 'test/fake-anthropic/main.ts' }, outdir: 'dist' }),
+  esbuild.build({ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] }),
 ];
 if (tests) {
-  const entries = [...walk('test', (p) => p.endsWith('.test.ts')), 'bench/run.ts'];
-  builds.push(esbuild.build({ ...common, entryPoints: entries, outdir: 'out', outbase: '.', sourcemap: true }));
+  const unit = walk('test', (p) => p.endsWith('.test.ts') && !p.startsWith(join('test', 'integration')));
+  builds.push(esbuild.build({ ...common, entryPoints: [...unit, 'bench/run.ts'], outdir: 'out', outbase: '.', sourcemap: true }));
+  const integration = walk(join('test', 'integration'), (p) => p.endsWith('.ts'));
+  if (integration.length) {
+    builds.push(esbuild.build({ ...common, entryPoints: integration, outdir: 'out', outbase: '.', sourcemap: true, external: ['vscode', 'mocha', '@vscode/test-electron'] }));
+  }
 }
 await Promise.all(builds);
 chmodSync('dist/cli.js', 0o755);

@@ -1,0 +1,35 @@
+/**
+ * The extension's command ids and setting keys, declared once. package.json contributes the same names;
+ * a unit test checks that the two lists agree in both directions.
+ */
+export const COMMANDS = {
+  reviewFiles: 'skeptic.reviewFiles',
+  reviewChanges: 'skeptic.reviewChanges',
+  reviewStaged: 'skeptic.reviewStaged',
+  reviewBranch: 'skeptic.reviewBranch',
+  cancel: 'skeptic.cancelReview',
+  showReport: 'skeptic.showLastReport',
+  clear: 'skeptic.clearFindings',
+  setApiKey: 'skeptic.setApiKey',
+} as const;
+
+/** Keys under the `skeptic.` section. */
+export const SETTINGS = {
+  model: 'model',
+  modelPerStep: 'modelPerStep',
+  maxConcurrency: 'maxConcurrency',
+  effort: 'effort',
+  baseUrl: 'baseUrl',
+  excludes: 'excludes',
+  contextFiles: 'contextFiles',
+  reportFolder: 'reportFolder',
+  confirmThreshold: 'confirmThreshold',
+  severityMap: 'severityMap',
+  includeUntracked: 'includeUntracked',
+} as const;
+
+export const SECRET_API_KEY = 'skeptic.anthropicApiKey';
+export const REPORT_VIEW_TYPE = 'skeptic.report';
+
+/** Model calls above which a run asks first (the CLI's --confirm-over default is the same figure). */
+export const DEFAULT_CONFIRM_THRESHOLD = 300;

@@ -1,0 +1,29 @@
+/** The Anthropic API key: kept in SecretStorage (never settings or logs), with the environment as a fallback. */
+import * as vscode from 'vscode';
+import { COMMANDS, SECRET_API_KEY } from '../app/contributions';
+import type { Notices } from './notices';
+
+export async function apiKey(secrets: vscode.SecretStorage): Promise<string | undefined> {
+  return (await secrets.get(SECRET_API_KEY))?.trim() || process.env.ANTHROPIC_API_KEY?.trim() || undefined;
+}
+
+export async function promptForApiKey(secrets: vscode.SecretStorage, notices: Notices): Promise<boolean> {
+  const key = await vscode.window.showInputBox({
+    title: 'Skeptic: Anthropic API key',
+    prompt: 'Stored in VS Code secret storage, never in settings.',
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim().length < 10 ? 'That does not look like an API key.' : undefined),
+  });
+  if (!key) return false;
+  await secrets.store(SECRET_API_KEY, key.trim());
+  void notices.info('Skeptic: API key saved.');
+  return true;
+}
+
+/** The error a review without a key shows, with the fix one click away. Does not wait for the user. */
+export function offerToSetKey(message: string, notices: Notices): void {
+  void notices.error(message, 'Set API Key').then((choice) => {
+    if (choice === 'Set API Key') void vscode.commands.executeCommand(COMMANDS.setApiKey);
+  });
+}

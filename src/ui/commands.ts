@@ -1,0 +1,37 @@
+/** Registers every Skeptic command. The ids come from src/app/contributions.ts, as package.json's do. */
+import * as vscode from 'vscode';
+import { COMMANDS } from '../app/contributions';
+import { promptForApiKey } from './apiKey';
+import type { FindingsView } from './diagnostics';
+import type { Notices } from './notices';
+import type { ReviewController } from './reviewController';
+import type { ReviewStatus } from './statusBar';
+import { folderForChanges, pickBase, requestsForUris, selectedUris } from './targets';
+
+export function registerCommands(context: vscode.ExtensionContext, controller: ReviewController, findings: FindingsView, status: ReviewStatus, notices: Notices): vscode.Disposable[] {
+  const runAll = async (requests: ReturnType<typeof requestsForUris>) => {
+    if (requests.length === 0) return void notices.info('Skeptic: select files or folders to review.');
+    for (const r of requests) await controller.run(r);
+  };
+  const changes = (kind: 'changes' | 'staged') => async (arg: unknown) => {
+    const folder = await folderForChanges(arg);
+    if (folder) await controller.run({ folder, scope: { kind } });
+  };
+  return [
+    vscode.commands.registerCommand(COMMANDS.reviewFiles, (clicked: unknown, selection: unknown) => runAll(requestsForUris(selectedUris(clicked, selection)))),
+    vscode.commands.registerCommand(COMMANDS.reviewChanges, changes('changes')),
+    vscode.commands.registerCommand(COMMANDS.reviewStaged, changes('staged')),
+    vscode.commands.registerCommand(COMMANDS.reviewBranch, async (arg: unknown) => {
+      const folder = await folderForChanges(arg);
+      const base = folder && (await pickBase(folder, notices));
+      if (folder && base) await controller.run({ folder, scope: { kind: 'branch', base } });
+    }),
+    vscode.commands.registerCommand(COMMANDS.cancel, () => controller.cancel()),
+    vscode.commands.registerCommand(COMMANDS.showReport, () => controller.showLastReport()),
+    vscode.commands.registerCommand(COMMANDS.clear, () => {
+      findings.clear();
+      status.hide();
+    }),
+    vscode.commands.registerCommand(COMMANDS.setApiKey, () => promptForApiKey(context.secrets, notices)),
+  ];
+}

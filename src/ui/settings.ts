@@ -1,0 +1,47 @@
+/**
+ * Skeptic's settings, read per resource through typed keys. In an untrusted workspace the settings that
+ * choose where code is sent or what is read (endpoint, models, context files) come from user settings only.
+ */
+import * as vscode from 'vscode';
+import { DEFAULT_CONFIRM_THRESHOLD, SETTINGS } from '../app/contributions';
+
+
+export interface UiSettings {
+  model: string;
+  modelPerStep: Record<string, string>;
+  maxConcurrency: number;
+  effort: '' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  baseUrl: string;
+  excludes: string[];
+  contextFiles: string[];
+  reportFolder: string;
+  confirmThreshold: number;
+  severityMap: Record<string, string>;
+  includeUntracked: boolean;
+}
+
+const RESTRICTED = new Set<string>([SETTINGS.baseUrl, SETTINGS.model, SETTINGS.modelPerStep, SETTINGS.contextFiles]);
+
+export function readSettings(scope: vscode.ConfigurationScope | undefined): UiSettings {
+  const config = vscode.workspace.getConfiguration('skeptic', scope);
+  const get = <T>(key: string, fallback: T): T => {
+    if (!vscode.workspace.isTrusted && RESTRICTED.has(key)) {
+      const seen = config.inspect<T>(key);
+      return seen?.globalValue ?? seen?.defaultValue ?? fallback;
+    }
+    return config.get<T>(key, fallback);
+  };
+  return {
+    model: get(SETTINGS.model, ''),
+    modelPerStep: get(SETTINGS.modelPerStep, {}),
+    maxConcurrency: get(SETTINGS.maxConcurrency, 8),
+    effort: get(SETTINGS.effort, ''),
+    baseUrl: get(SETTINGS.baseUrl, ''),
+    excludes: get(SETTINGS.excludes, []),
+    contextFiles: get(SETTINGS.contextFiles, []),
+    reportFolder: get(SETTINGS.reportFolder, ''),
+    confirmThreshold: get(SETTINGS.confirmThreshold, DEFAULT_CONFIRM_THRESHOLD),
+    severityMap: get(SETTINGS.severityMap, {}),
+    includeUntracked: get(SETTINGS.includeUntracked, true),
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Runs one review in dist/worker.js and relays its messages. The extension host never does review work
+ * itself; a worker that crashes or stops answering is reported, never waited on forever.
+ */
+import { Worker } from 'node:worker_threads';
+import * as vscode from 'vscode';
+import type { HostMessage } from '../app/protocol';
+import { WorkerMessage } from '../app/workerMessages';
+
+/** After a cancel, how long the worker gets to return what it finished before it is stopped. */
+const CANCEL_GRACE_MS = 5000;
+
+export type WorkerOutcome = { kind: 'finished' } | { kind: 'skipped'; reason: string } | { kind: 'failed'; message: string; setup: boolean } | { kind: 'crashed'; message: string };
+
+export class ReviewWorker implements vscode.Disposable {
+  private readonly worker: Worker;
+  private settled = false;
+  private cancelTimer: NodeJS.Timeout | undefined;
+  readonly done: Promise<WorkerOutcome>;
+
+  constructor(script: string, onMessage: (m: WorkerMessage) => void) {
+    this.worker = new Worker(script);
+    this.done = new Promise((resolve) => {
+      const settle = (o: WorkerOutcome) => {
+        if (this.settled) return;
+        this.settled = true;
+        clearTimeout(this.cancelTimer);
+        resolve(o);
+        void this.worker.terminate();
+      };
+      this.worker.on('message', (raw: unknown) => {
+        const parsed = WorkerMessage.safeParse(raw);
+        if (!parsed.success) return settle({ kind: 'crashed', message: `unexpected message from the worker: ${parsed.error.issues[0]?.message}` });
+        const m = parsed.data;
+        if (m.type === 'finished') settle({ kind: 'finished' });
+        else if (m.type === 'skipped') settle({ kind: 'skipped', reason: m.reason });
+        else if (m.type === 'failed') settle({ kind: 'failed', message: m.message, setup: m.setup });
+        else onMessage(m);
+      });
+      this.worker.on('error', (err) => settle({ kind: 'crashed', message: err.message }));
+      this.worker.on('exit', (code) => settle({ kind: 'crashed', message: `the review worker exited (code ${code}) before it finished` }));
+    });
+  }
+
+  send(message: HostMessage): void {
+    if (!this.settled) this.worker.postMessage(message);
+  }
+
+  /** Asks the worker to stop; it returns what it finished, or is stopped after a grace period. */
+  cancel(): void {
+    if (this.settled) return;
+    this.send({ type: 'cancel' });
+    this.cancelTimer ??= setTimeout(() => void this.worker.terminate(), CANCEL_GRACE_MS);
+  }
+
+  dispose(): void {
+    clearTimeout(this.cancelTimer);
+    void this.worker.terminate();
+  }
+}

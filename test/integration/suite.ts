@@ -1,0 +1,122 @@
+/**
+ * Skeptic in a real extension host, against the project's fake Messages API (started here, in-process):
+ * commands, diagnostics from a review, a diff review, cancel, a missing key, the report webview.
+ * The workspace is a folder holding a copy of test/fixtures/shop (the launchers provide it).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { COMMANDS } from '../../src/app/contributions';
+import type { SkepticApi } from '../../src/extension';
+import type { Scenario } from '../fake-anthropic/scenario';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+
+const REPO = join(__dirname, '../../..');
+const EXTENSION_ID = 'skeptic-dev.skeptic';
+
+describe('Skeptic in VS Code', () => {
+  let server: FakeAnthropic;
+  let scenario: Scenario;
+  let api: SkepticApi;
+  let folder: string;
+  const uri = (rel: string) => vscode.Uri.file(join(folder, rel));
+  const diagnostics = (rel: string) => vscode.languages.getDiagnostics(uri(rel)).filter((d) => d.source === 'Skeptic');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: folder, encoding: 'utf8' });
+
+  before(async () => {
+    folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    scenario = JSON.parse(readFileSync(join(REPO, 'test/fixtures/shop.scenario.json'), 'utf8')) as Scenario;
+    server = await startFakeAnthropic({ scenario });
+    process.env.ANTHROPIC_BASE_URL = server.url;
+    process.env.ANTHROPIC_API_KEY = 'integration-key';
+    try {
+      git('rev-parse', '--git-dir');
+    } catch {
+      git('init', '-q');
+      git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', '-A');
+      git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'fixture');
+    }
+    api = (await vscode.extensions.getExtension<SkepticApi>(EXTENSION_ID)!.activate())!;
+  });
+  after(() => server.close());
+  beforeEach(() => {
+    server.setScenario(scenario);
+    server.reset();
+  });
+
+  it('registers every command', async () => {
+    const registered = new Set(await vscode.commands.getCommands(true));
+    for (const id of Object.values(COMMANDS)) assert.ok(registered.has(id), id);
+  });
+
+  it('"Review These Files" fills the Problems panel with the surviving findings', async () => {
+    await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop'), [uri('shop')]);
+    const cart = diagnostics('shop/cart.ts');
+    const at = (ds: vscode.Diagnostic[]) => ds.map((d) => `${d.range.start.line} ${String(d.code)} ${vscode.DiagnosticSeverity[d.severity]}`).sort();
+    assert.deepEqual(at(cart), ['11 A2 Information', '16 A1 Error', '31 A6 Information']);
+    assert.deepEqual(at(diagnostics('shop/price.ts')), ['10 A1 Warning', '2 G1 Warning', '5 F1 Information', '6 A1 Warning']);
+    const g1 = diagnostics('shop/price.ts').find((d) => d.code === 'G1')!;
+    assert.equal(g1.relatedInformation?.[0]?.location.uri.fsPath, uri('shop/cart.ts').fsPath);
+    assert.equal(g1.relatedInformation?.[0]?.location.range.start.line, 17);
+    assert.match(cart.find((d) => d.code === 'A1')!.message, /^Loop while i < this\.items\.length\. \(/);
+  });
+
+  it('opens the report in a webview', () => {
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+    assert.ok(tabs.some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('skeptic.report')), tabs.map((t) => t.label).join(', '));
+  });
+
+  it('"Review Uncommitted Changes" reports only on changed lines', async () => {
+    const edit = (rel: string, lines: Record<number, string>) => {
+      const text = readFileSync(join(folder, rel), 'utf8').split('\n');
+      for (const [n, line] of Object.entries(lines)) text[Number(n) - 1] = line;
+      writeFileSync(join(folder, rel), text.join('\n'));
+    };
+    edit('shop/cart.ts', { 17: '    for (let i = 0; i <= this.items.length; i += 1) {', 18: '      sum += Math.round(this.items[i].price * this.items[i].qty * 100) / 100; // cents' });
+    edit('shop/price.ts', { 11: "  return Number(text.replace('$', '').trim());" });
+    try {
+      await vscode.commands.executeCommand(COMMANDS.reviewChanges, { rootUri: vscode.Uri.file(folder) });
+      assert.deepEqual(diagnostics('shop/cart.ts').map((d) => `${d.range.start.line} ${String(d.code)}`), ['16 A1']);
+      assert.deepEqual(diagnostics('shop/price.ts').map((d) => `${d.range.start.line} ${String(d.code)}`).sort(), ['10 A1', '2 G1']);
+      const step3 = server.requests.filter((r) => r.record === 'PerFunctionReview' || r.record === 'BatchReview');
+      assert.deepEqual(step3.map((r) => r.functions.join(',')).sort(), ['Cart.total', 'parsePrice']);
+    } finally {
+      git('checkout', '--', '.');
+    }
+  });
+
+  it('"Cancel Review" stops the run and keeps the findings already made', async () => {
+    server.setScenario({ ...scenario, faults: [{ kind: 'slow', ms: 30_000, times: -1, match: { file: 'shop/cart.ts', record: 'PerFunctionReview' } }] });
+    await vscode.commands.executeCommand(COMMANDS.clear);
+    const review = vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop'), [uri('shop')]);
+    await until(() => diagnostics('shop/price.ts').length > 0, 30_000, 'price.ts findings before the cancel');
+    await vscode.commands.executeCommand(COMMANDS.cancel);
+    await review;
+    assert.ok(diagnostics('shop/price.ts').length >= 3, 'findings made before the cancel stay');
+    assert.deepEqual(diagnostics('shop/cart.ts'), []);
+    assert.ok(server.requests.some((r) => r.record === 'PerFunctionReview' && r.status === null), 'in-flight calls were aborted');
+  });
+
+  it('asks for an API key instead of failing when none is set', async () => {
+    delete process.env.ANTHROPIC_API_KEY;
+    try {
+      await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop/price.ts'), [uri('shop/price.ts')]);
+      const last = api.notices.at(-1);
+      assert.equal(last?.level, 'error');
+      assert.match(last!.message, /needs an Anthropic API key/);
+      assert.equal(server.requests.length, 0);
+    } finally {
+      process.env.ANTHROPIC_API_KEY = 'integration-key';
+    }
+  });
+});
+
+async function until(ok: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
