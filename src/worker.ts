@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import { estimateRun } from './app/estimate';
+import { estimateJob } from './app/estimate';
 import { assertReviewable, executeJob, prepareJob, type ReviewJob } from './app/job';
 import { writeOutputs } from './app/output';
 import { HostMessage, type WorkerMessage } from './app/protocol';
@@ -39,7 +39,7 @@ async function run(job: ReviewJob, confirmOver: number | null, reportDir: string
     if (prepared.scope.skip && !job.force) return post({ type: 'skipped', reason: prepared.scope.skip });
     assertReviewable(prepared);
     if (confirmOver !== null) {
-      const estimate = await estimateRun(job.cwd, entries, prepared.context, prepared.scope.changedRanges);
+      const estimate = await estimateJob(job, prepared);
       if (estimate.calls > confirmOver) {
         await new Promise<void>((resolve) => {
           proceed = resolve;

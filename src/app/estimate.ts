@@ -1,7 +1,7 @@
 /**
- * What a staged run will cost, before any call: model calls and tokens per step, from the inventory alone.
- * Function counts come from a per-language heuristic; diff reviews count only the functions a change
- * touches. An estimate, said as one: it sizes a run, it does not bill it.
+ * What a run will cost, before any call: model calls and tokens per step (staged) or per role (lenses),
+ * from the inventory alone. Staged function counts come from a per-language heuristic; diff reviews count
+ * only the functions a change touches. An estimate, said as one: it sizes a run, it does not bill it.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -15,6 +15,13 @@ import { findFunctions } from '../scope/functionFinder';
 import { languageOf } from '../scope/languages';
 import type { ContextFile } from '../engine/layout';
 import { Semaphore } from '../engine/scheduler';
+import { sourceTokens } from '../engine/lenses/chunks';
+import { planTarget } from '../engine/lenses/plan';
+import { BRIEFS, LENS_SYSTEM, VALIDATOR_SYSTEM } from '../engine/lenses/prompts';
+import { CROSS_REPO } from '../engine/lenses/reviewers';
+import { loadTarget } from '../engine/lenses/target';
+import { MAX_VALIDATORS } from '../engine/lenses/validators';
+import { lensRequest, type PreparedJob, type ReviewJob } from './job';
 
 export interface StepEstimate {
   calls: number;
@@ -91,4 +98,58 @@ async function measure(cwd: string, entry: FileEntry, ranges: LineRange[] | unde
   const fileBlock = tokens(text.length + companion.length) + 2 * (lines.length + splitLines(companion).length);
   const found = findFunctions(languageOf(entry.path), lines.map((t, i) => ({ no: i + 1, text: t })));
   return { fileBlock, functions: (ranges ? functionsTouched(found, lines.length, ranges) : found).length };
+}
+
+export interface LensEstimate {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Per role: each reviewer, the validators (an upper bound: one per CRITICAL/HIGH finding, at most ten), the cross-repo check. */
+  byRole: Record<string, StepEstimate>;
+  /** Parts the scopes split into under the token budget, over all targets. */
+  parts: number;
+}
+
+/** Tool definitions and the output schema, which every lens call carries before its system prompt. */
+const LENS_FIXED_TOKENS = 700;
+const LENS_OUT = { review: 1500, validator: 60, crossRepo: 1000, perFileListed: 20 };
+
+export async function estimateLensRun(cwd: string, req: ReturnType<typeof lensRequest>): Promise<LensEstimate> {
+  const byRole: Record<string, StepEstimate> = {};
+  const add = (role: string, inputEach: number, outputEach: number) => {
+    const s = (byRole[role] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
+    s.calls++;
+    s.inputTokens += inputEach;
+    s.outputTokens += outputEach;
+  };
+  const system = LENS_FIXED_TOKENS + tokens(LENS_SYSTEM.length);
+  const plans = await Promise.all(req.targets.map(async (spec) => planTarget((await loadTarget(cwd, spec)).target, req)));
+  let largestPart = 0;
+  for (const { target, routing, parts } of plans) {
+    const context = tokens(target.context.reduce((n, c) => n + c.text.length, 0));
+    for (const part of parts) {
+      const size = part.chunk.files.reduce((n, f) => n + sourceTokens(f), 0);
+      largestPart = Math.max(largestPart, context + size);
+      for (const reviewer of routing.reviewers) add(reviewer, system + context + size + tokens(BRIEFS[reviewer].length) + PACKET_TOKENS, LENS_OUT.review);
+    }
+  }
+  if (req.fullFanout) for (let i = 0; i < MAX_VALIDATORS; i++) add('validator', LENS_FIXED_TOKENS + tokens(VALIDATOR_SYSTEM.length) + largestPart + PACKET_TOKENS, LENS_OUT.validator);
+  if (plans.length > 1) {
+    const files = plans.reduce((n, p) => n + p.target.files.length, 0);
+    add(CROSS_REPO, system + tokens(BRIEFS[CROSS_REPO].length) + PACKET_TOKENS + LENS_OUT.perFileListed * files, LENS_OUT.crossRepo);
+  }
+  const all = Object.values(byRole);
+  return {
+    calls: all.reduce((n, s) => n + s.calls, 0),
+    inputTokens: all.reduce((n, s) => n + s.inputTokens, 0),
+    outputTokens: all.reduce((n, s) => n + s.outputTokens, 0),
+    byRole,
+    parts: plans.reduce((n, p) => n + p.parts.length, 0),
+  };
+}
+
+/** Either mode's estimate, for the confirmation a large run asks for. */
+export function estimateJob(job: ReviewJob, prepared: PreparedJob): Promise<Estimate | LensEstimate> {
+  if (job.mode === 'lenses') return estimateLensRun(job.cwd, lensRequest(job, prepared));
+  return estimateRun(job.cwd, prepared.inventory.discovery.file_entries, prepared.context, prepared.scope.changedRanges);
 }

@@ -1,19 +1,47 @@
 /**
  * A review job: everything a run needs, as plain data that can cross the worker boundary, and the two
- * phases every surface (CLI, worker) runs: prepare (Step 0, no model) and execute (the pipeline).
+ * phases every surface (CLI, worker) runs: prepare (Step 0, no model) and execute (the pipeline of the
+ * job's mode, staged or lenses).
  */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import picomatch from 'picomatch';
 import { z } from 'zod';
-import type { EmitFn, StagedResult } from '../engine/events';
+import type { EmitFn, ReviewResult } from '../engine/events';
 import type { ContextFile } from '../engine/layout';
+import { DEFAULT_LENS_EFFORT, resolveLensModels } from '../engine/lenses/models';
+import { runLensReview } from '../engine/lenses/pipeline';
+import { LENS_ROLES } from '../engine/lenses/reviewers';
+import { defaultMaxReviewers, MAX_REVIEWERS } from '../engine/lenses/routing';
+import type { LensTargetSpec } from '../engine/lenses/target';
 import { STAGED_STEPS, type StepModels } from '../engine/models';
 import { runStagedReview } from '../engine/staged/pipeline';
+import type { ChangeSet } from '../scope/changes';
 import { loadContextFiles } from '../scope/contextFiles';
-import { ScopeError, type Inventory } from '../scope/inventory';
+import { displayPath, ScopeError, type Inventory } from '../scope/inventory';
 import { resolveScope, ScopeSpec, type ResolvedScope } from './scope';
+
+export const LensOptions = z.object({
+  fullFanout: z.boolean().default(false),
+  /** Default: 3, or every reviewer with full fan-out. */
+  maxReviewers: z.number().int().min(1).max(MAX_REVIEWERS).optional(),
+  /** Spec or acceptance file for the spec-compliance reviewer (and shared context). */
+  spec: z.string().min(1).optional(),
+  /** Rubric whose criteria assigned to the code reviewer get marked PASS or FAIL. */
+  rubric: z.string().min(1).optional(),
+  /** Model overrides per role; the rest keep the lens defaults. */
+  models: z.partialRecord(z.enum(LENS_ROLES), z.string().min(1)).default({}),
+  /** With a change scope: each path names a repository reviewed on its own changes (cwd-relative). */
+  repositories: z.array(z.string().min(1)).default([]),
+});
+export type LensOptions = z.infer<typeof LensOptions>;
 
 export const ReviewJob = z.object({
   cwd: z.string(),
   scope: ScopeSpec,
+  /** Absent: staged. */
+  mode: z.enum(['staged', 'lenses']).optional(),
+  lens: LensOptions.optional(),
   excludes: z.array(z.string()).default([]),
   /** Untracked files count as changes in the uncommitted scope. */
   includeUntracked: z.boolean().default(true),
@@ -31,20 +59,96 @@ export const ReviewJob = z.object({
 export type ReviewJob = z.infer<typeof ReviewJob>;
 export type ReviewJobInput = z.input<typeof ReviewJob>;
 
-export interface PreparedJob {
+/** One repository of a multi-repo lens run, its scope resolved with cwd-relative paths. */
+export interface PreparedRepository {
+  path: string;
   scope: ResolvedScope;
-  inventory: Inventory;
+  /** The repository's own context files (CLAUDE.md, …), beyond the shared ones. */
   context: ContextFile[];
-  companions: number;
 }
 
+export interface PreparedJob {
+  /** For a multi-repo run: the repositories merged (files, changed lines, a skip only when all skip). */
+  scope: ResolvedScope;
+  inventory: Inventory;
+  /** Shared project context, with the spec and rubric files last when given. */
+  context: ContextFile[];
+  companions: number;
+  repositories?: PreparedRepository[];
+  spec: ContextFile | null;
+  rubric: ContextFile | null;
+}
+
+type PrepareInput = Pick<ReviewJob, 'cwd' | 'scope' | 'excludes' | 'contextFiles' | 'includeUntracked' | 'lens'>;
+
 /** Step 0 and the project context: everything before the first model call. Needs no API key. */
-export async function prepareJob(job: Pick<ReviewJob, 'cwd' | 'scope' | 'excludes' | 'contextFiles' | 'includeUntracked'>): Promise<PreparedJob> {
-  const scope = await resolveScope(job.scope, { cwd: job.cwd, excludes: job.excludes, includeUntracked: job.includeUntracked });
-  const context = await loadContextFiles(job.cwd, job.contextFiles);
+export async function prepareJob(job: PrepareInput): Promise<PreparedJob> {
+  const lens = job.lens;
+  const named = async (what: string, path: string | undefined) => {
+    if (path === undefined) return undefined;
+    if (!(await stat(resolve(job.cwd, path)).catch(() => null))?.isFile()) throw new ScopeError(`${what} file not found: ${path}`);
+    return displayPath(job.cwd, resolve(job.cwd, path));
+  };
+  const specPath = await named('spec', lens?.spec);
+  const rubricPath = await named('rubric', lens?.rubric);
+  const context = await loadContextFiles(job.cwd, [...job.contextFiles, ...[specPath, rubricPath].filter((p): p is string => p !== undefined)]);
+  const find = (path: string | undefined) => context.find((c) => c.path === path) ?? null;
+  const repositories = lens?.repositories.length ? await prepareRepositories(job, lens.repositories) : undefined;
+  const scope = repositories ? mergeRepositories(repositories) : await resolveScope(job.scope, { cwd: job.cwd, excludes: job.excludes, includeUntracked: job.includeUntracked });
   const inventory = scope.inventory;
   const companions = inventory.discovery.file_entries.filter((e) => e.companion_path).length;
-  return { scope, inventory, context, companions };
+  return { scope, inventory, context, companions, ...(repositories ? { repositories } : {}), spec: find(specPath), rubric: find(rubricPath) };
+}
+
+/** Each repository's change scope, resolved inside it, then every path made relative to cwd again. */
+async function prepareRepositories(job: PrepareInput, paths: string[]): Promise<PreparedRepository[]> {
+  if (job.scope.kind === 'paths') throw new ScopeError('repositories are reviewed on their changes: add --changes, --staged or --base REF');
+  if (job.scope.kind === 'pr') throw new ScopeError('a pull request belongs to one repository: review it from inside that repository, without repository paths');
+  const excluded = job.excludes.length ? picomatch(job.excludes, { dot: true }) : () => false;
+  return Promise.all(
+    [...new Set(paths)].map(async (path) => {
+      const dir = resolve(job.cwd, path);
+      if (!(await stat(dir).catch(() => null))?.isDirectory()) throw new ScopeError(`no such repository folder: ${path}`);
+      const at = (p: string) => displayPath(job.cwd, resolve(dir, p));
+      const own = await resolveScope(job.scope, { cwd: dir, excludes: [], includeUntracked: job.includeUntracked });
+      const entries = own.inventory.discovery.file_entries.map((e) => ({ path: at(e.path), companion_path: e.companion_path && at(e.companion_path) }));
+      const inventory: Inventory = {
+        discovery: { review_roots: own.inventory.discovery.review_roots.map(at), file_entries: entries.filter((e) => !excluded(e.path)) },
+        excluded: [...own.inventory.excluded.map((e) => ({ ...e, path: at(e.path) })), ...entries.filter((e) => excluded(e.path)).map((e) => ({ path: e.path, reason: 'user_exclude' as const }))],
+      };
+      const changes = own.changes && rebaseChanges(own.changes, at);
+      const changedRanges = new Map([...(own.changedRanges ?? [])].map(([p, r]) => [at(p), r]));
+      const scope: ResolvedScope = { ...own, inventory, description: `${own.description} in ${path}`, changedRanges, ...(changes ? { changes } : {}) };
+      const context = (await loadContextFiles(dir)).map((c) => ({ ...c, path: at(c.path) }));
+      return { path: displayPath(job.cwd, dir), scope, context };
+    }),
+  );
+}
+
+function rebaseChanges(set: ChangeSet, at: (p: string) => string): ChangeSet {
+  return { ...set, root: at(set.root), files: set.files.map((f) => ({ ...f, path: at(f.path) })), skipped: set.skipped.map((s) => ({ ...s, path: at(s.path) })) };
+}
+
+/** The repositories as one scope, for the surfaces that count files and changed lines before a run. */
+function mergeRepositories(repos: PreparedRepository[]): ResolvedScope {
+  const scopes = repos.map((r) => r.scope);
+  const files = scopes.flatMap((s) => s.inventory.discovery.file_entries);
+  const kind = scopes[0]?.changes?.description ?? 'changes';
+  const changes: ChangeSet = {
+    root: '.',
+    files: scopes.flatMap((s) => s.changes?.files ?? []),
+    skipped: scopes.flatMap((s) => s.changes?.skipped ?? []),
+    changedLines: scopes.reduce((n, s) => n + (s.changes?.changedLines ?? 0), 0),
+    description: `${kind} in ${repos.map((r) => r.path).join(', ')}`,
+  };
+  return {
+    inventory: { discovery: { review_roots: repos.map((r) => r.path), file_entries: files }, excluded: scopes.flatMap((s) => s.inventory.excluded) },
+    description: changes.description,
+    changedRanges: new Map(scopes.flatMap((s) => [...(s.changedRanges ?? [])])),
+    changes,
+    // The run is skipped only when every repository is; the others are reviewed without the skipped ones.
+    skip: scopes.every((s) => s.skip) ? (scopes[0]?.skip ?? null) : null,
+  };
 }
 
 /** Fails with a ScopeError when nothing is left to review, so no run starts and no report is written. */
@@ -60,22 +164,54 @@ export function summarizeExclusions(inventory: Inventory): string {
   return [...counts].map(([reason, n]) => `${n} ${reason.replace(/_/g, ' ')}`).join(', ');
 }
 
-export function executeJob(job: ReviewJob, prepared: PreparedJob, emit: EmitFn, signal: AbortSignal): Promise<StagedResult> {
+export function executeJob(job: ReviewJob, prepared: PreparedJob, emit: EmitFn, signal: AbortSignal): Promise<ReviewResult> {
+  const common = { cwd: job.cwd, apiKey: job.apiKey, baseURL: job.baseURL, concurrency: job.concurrency, timeoutMs: job.timeoutMs, maxAttempts: job.maxAttempts, signal };
+  if (job.mode === 'lenses') return runLensReview({ ...common, ...lensRequest(job, prepared) }, emit);
   return runStagedReview(
     {
-      cwd: job.cwd,
+      ...common,
       discovery: prepared.inventory.discovery,
       models: job.models as StepModels,
-      apiKey: job.apiKey,
-      baseURL: job.baseURL,
-      concurrency: job.concurrency,
-      timeoutMs: job.timeoutMs,
-      maxAttempts: job.maxAttempts,
       effort: job.effort,
       contextFiles: prepared.context,
       ...(prepared.scope.changedRanges ? { changedRanges: prepared.scope.changedRanges } : {}),
-      signal,
     },
     emit,
   );
+}
+
+/** The lens-specific part of a lens run's request. */
+export function lensRequest(job: Pick<ReviewJob, 'lens' | 'force' | 'effort'>, prepared: PreparedJob) {
+  const lens = LensOptions.parse(job.lens ?? {});
+  const repos = prepared.repositories;
+  const reviewed = repos ? repos.filter((r) => job.force || !r.scope.skip) : [];
+  const targets = repos ? reviewed.map((r) => targetSpec(r.path, r.scope, [...prepared.context, ...r.context])) : [targetSpec(null, prepared.scope, prepared.context)];
+  const forced = (repos ? reviewed.map((r) => r.scope) : [prepared.scope]).flatMap((s) => (s.skip ? [s.skip] : []));
+  return {
+    targets,
+    context: prepared.context,
+    description: prepared.scope.description,
+    models: resolveLensModels(undefined, lens.models),
+    fullFanout: lens.fullFanout,
+    maxReviewers: lens.maxReviewers ?? defaultMaxReviewers(lens.fullFanout),
+    specFile: prepared.spec?.path ?? null,
+    rubric: prepared.rubric && { path: prepared.rubric.path, text: prepared.rubric.text },
+    gate: forced.length ? { passed: false, reason: `${forced.join('; ')} (reviewed anyway: --force)` } : { passed: true, reason: null },
+    skippedRepositories: (repos ?? []).filter((r) => !reviewed.includes(r)).map((r) => ({ repository: r.path, reason: r.scope.skip ?? '' })),
+    effort: job.effort ?? DEFAULT_LENS_EFFORT,
+  };
+}
+
+function targetSpec(repository: string | null, scope: ResolvedScope, context: ContextFile[]): LensTargetSpec {
+  const pr = scope.changes?.pr;
+  return {
+    repository,
+    description: scope.description,
+    reviewRoots: scope.inventory.discovery.review_roots,
+    paths: scope.inventory.discovery.file_entries.map((e) => e.path),
+    ...(scope.changedRanges ? { changedRanges: scope.changedRanges } : {}),
+    ...(scope.changes ? { changedLines: scope.changes.changedLines } : {}),
+    ...(pr ? { pr: { number: pr.number, title: pr.title, body: pr.body } } : {}),
+    context,
+  };
 }

@@ -1,8 +1,10 @@
-/** Writes a finished run's markdown report (never over an existing one) and, if asked, its JSON. */
+/** Writes a finished run's markdown report (never over an existing one) and, if asked, its JSON; either mode. */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
-import type { StagedResult } from '../engine/events';
+import type { ReviewResult } from '../engine/events';
 import { stagedJson } from '../report/json';
+import { lensJson } from '../report/lensJson';
+import { renderLensReport } from '../report/lensMarkdown';
 import { renderStagedReport } from '../report/markdown';
 import { defaultReportName, scopeName, scopeSlug, writeNewReport } from '../report/naming';
 
@@ -21,17 +23,22 @@ export interface WrittenOutputs {
   jsonPath?: string;
 }
 
-export async function writeOutputs(result: StagedResult, opts: OutputOptions): Promise<WrittenOutputs> {
+/** A multi-repo lens run is named for what it is, not after its first repository. */
+const MULTI_REPO_NAME = 'cross-repo';
+
+export async function writeOutputs(result: ReviewResult, opts: OutputOptions): Promise<WrittenOutputs> {
   const rootIsFile = (await stat(resolve(opts.cwd, result.reviewRoots[0] ?? '.')).catch(() => null))?.isFile() ?? false;
-  const name = scopeName(result.reviewRoots, opts.cwd, rootIsFile);
+  const name = result.mode === 'lenses' && result.targets.length > 1 ? MULTI_REPO_NAME : scopeName(result.reviewRoots, opts.cwd, rootIsFile);
   const date = (opts.now ?? new Date()).toISOString().slice(0, 10);
   const target = opts.out ? resolve(opts.cwd, opts.out) : resolve(opts.cwd, opts.reportDir ?? '.', defaultReportName(scopeSlug(name)));
   await mkdir(dirname(target), { recursive: true });
-  const reportPath = await writeNewReport(target, renderStagedReport(result, { name, date }));
+  const markdown = result.mode === 'lenses' ? renderLensReport(result, { name, date }) : renderStagedReport(result, { name, date });
+  const reportPath = await writeNewReport(target, markdown);
   if (!opts.json) return { reportPath };
   const jsonPath = resolve(opts.cwd, opts.json);
   await mkdir(dirname(jsonPath), { recursive: true });
   const shown = relative(opts.cwd, reportPath).split(sep).join('/');
-  await writeFile(jsonPath, JSON.stringify(stagedJson(result, shown), null, 2) + '\n', 'utf8');
+  const json = result.mode === 'lenses' ? lensJson(result, { date, reportPath: shown }) : stagedJson(result, shown);
+  await writeFile(jsonPath, JSON.stringify(json, null, 2) + '\n', 'utf8');
   return { reportPath, jsonPath };
 }

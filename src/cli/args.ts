@@ -1,11 +1,18 @@
 /** Parses and checks `skeptic review` / `skeptic plan` arguments (the key comes from the environment). */
 import { parseArgs } from 'node:util';
+import type { LensOptions } from '../app/job';
 import type { ScopeSpec } from '../app/scope';
+import { resolveLensModels, type LensModels } from '../engine/lenses/models';
+import { LENS_ROLES, type LensRole } from '../engine/lenses/reviewers';
+import { MAX_REVIEWERS } from '../engine/lenses/routing';
 import { resolveStepModels, STAGED_STEPS, type StagedStep } from '../engine/models';
 import { UsageError } from './usage';
 
 export interface ReviewArgs {
   scope: ScopeSpec;
+  mode: 'staged' | 'lenses';
+  /** Lens mode only. */
+  lens?: LensOptions;
   includeUntracked: boolean;
   force: boolean;
   /** Ask before running when the estimate exceeds this many model calls. */
@@ -50,6 +57,12 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
         'no-untracked': { type: 'boolean' },
         force: { type: 'boolean' },
         'confirm-over': { type: 'string' },
+        mode: { type: 'string' },
+        'full-fanout': { type: 'boolean' },
+        'max-reviewers': { type: 'string' },
+        spec: { type: 'string' },
+        rubric: { type: 'string' },
+        'reviewer-model': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -57,11 +70,19 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     throw new UsageError((err as Error).message);
   }
   const v = parsed.values;
+  const mode = v.mode ?? 'staged';
+  if (mode !== 'staged' && mode !== 'lenses') throw new UsageError(`--mode must be staged or lenses, got "${mode}"`);
+  const lensOnly = [v['full-fanout'] && '--full-fanout', v['max-reviewers'] !== undefined && '--max-reviewers', v.spec !== undefined && '--spec', v.rubric !== undefined && '--rubric', v['reviewer-model'] && '--reviewer-model'].filter(Boolean);
+  if (mode === 'staged' && lensOnly.length) throw new UsageError(`${lensOnly.join(', ')} ${lensOnly.length > 1 ? 'need' : 'needs'} --mode lenses`);
+  if (mode === 'lenses' && v['step-model']) throw new UsageError('--step-model is for staged mode; in lens mode use --reviewer-model NAME=ID');
   if (v.out !== undefined && !v.out.endsWith('.md')) throw new UsageError(`--out must name a .md file, got "${v.out}"`);
   const effort = v.effort;
   if (effort !== undefined && !(EFFORTS as readonly string[]).includes(effort)) throw new UsageError(`--effort must be one of ${EFFORTS.join(', ')}`);
+  const { scope, repositories } = scopeOf(parsed.positionals, v, mode);
   return {
-    scope: scopeOf(parsed.positionals, v),
+    scope,
+    mode,
+    ...(mode === 'lenses' ? { lens: lensOptions(v, repositories) } : {}),
     includeUntracked: !v['no-untracked'],
     force: v.force ?? false,
     confirmOver: wholeNumber('--confirm-over', v['confirm-over'], DEFAULT_CONFIRM_OVER, 0, 1_000_000),
@@ -102,13 +123,40 @@ function parseStepModels(pairs: string[]): Partial<Record<StagedStep, string>> {
   return out;
 }
 
-function scopeOf(paths: string[], v: { changes?: boolean; staged?: boolean; base?: string; pr?: string }): ScopeSpec {
+/** In lens mode, paths given with a change scope name repositories, each reviewed on its own changes. */
+function scopeOf(paths: string[], v: { changes?: boolean; staged?: boolean; base?: string; pr?: string }, mode: ReviewArgs['mode']): { scope: ScopeSpec; repositories: string[] } {
   const chosen = [v.changes && '--changes', v.staged && '--staged', v.base !== undefined && '--base', v.pr !== undefined && '--pr'].filter(Boolean);
   if (chosen.length > 1) throw new UsageError(`${chosen.join(' and ')} cannot be combined; choose one change scope`);
-  if (chosen.length === 1 && paths.length > 0) throw new UsageError(`${chosen[0]} reviews a change; it takes no paths (got ${paths.join(' ')})`);
-  if (v.changes) return { kind: 'changes' };
-  if (v.staged) return { kind: 'staged' };
-  if (v.base !== undefined) return { kind: 'branch', base: nonEmpty('--base', v.base)! };
-  if (v.pr !== undefined) return { kind: 'pr', number: wholeNumber('--pr', v.pr, 0, 1, Number.MAX_SAFE_INTEGER) };
-  return { kind: 'paths', paths };
+  if (chosen.length === 0) return { scope: { kind: 'paths', paths }, repositories: [] };
+  if (paths.length > 0 && mode !== 'lenses') throw new UsageError(`${chosen[0]} reviews a change; it takes no paths (got ${paths.join(' ')}); with --mode lenses, paths name repositories`);
+  if (paths.length > 0 && v.pr !== undefined) throw new UsageError(`--pr reviews one repository's pull request; it takes no repository paths (got ${paths.join(' ')})`);
+  if (v.changes) return { scope: { kind: 'changes' }, repositories: paths };
+  if (v.staged) return { scope: { kind: 'staged' }, repositories: paths };
+  if (v.base !== undefined) return { scope: { kind: 'branch', base: nonEmpty('--base', v.base)! }, repositories: paths };
+  return { scope: { kind: 'pr', number: wholeNumber('--pr', v.pr, 0, 1, Number.MAX_SAFE_INTEGER) }, repositories: [] };
+}
+
+function lensOptions(v: { model?: string; 'full-fanout'?: boolean; 'max-reviewers'?: string; spec?: string; rubric?: string; 'reviewer-model'?: string[] }, repositories: string[]): LensOptions {
+  const fullFanout = v['full-fanout'] ?? false;
+  return {
+    fullFanout,
+    ...(v['max-reviewers'] !== undefined ? { maxReviewers: wholeNumber('--max-reviewers', v['max-reviewers'], 0, 1, MAX_REVIEWERS) } : {}),
+    ...(v.spec !== undefined ? { spec: nonEmpty('--spec', v.spec)! } : {}),
+    ...(v.rubric !== undefined ? { rubric: nonEmpty('--rubric', v.rubric)! } : {}),
+    models: resolveLensModels(nonEmpty('--model', v.model), parseReviewerModels(v['reviewer-model'] ?? [])),
+    repositories,
+  };
+}
+
+function parseReviewerModels(pairs: string[]): Partial<LensModels> {
+  const out: Partial<LensModels> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    const [name, model] = at < 0 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)];
+    if (!LENS_ROLES.includes(name as LensRole) || !model.trim()) {
+      throw new UsageError(`--reviewer-model takes NAME=ID with NAME one of ${LENS_ROLES.join(', ')}, got "${pair}"`);
+    }
+    out[name as LensRole] = model;
+  }
+  return out;
 }

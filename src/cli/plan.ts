@@ -1,7 +1,7 @@
 /** `skeptic plan`: Step 0 and the cost estimate, without an API key or any model call. */
-import { estimateRun } from '../app/estimate';
-import { prepareJob } from '../app/job';
-import { parseReviewArgs } from './args';
+import { estimateLensRun, estimateRun, type Estimate, type LensEstimate } from '../app/estimate';
+import { lensRequest, prepareJob, type PreparedJob } from '../app/job';
+import { parseReviewArgs, type ReviewArgs } from './args';
 import type { CliIo } from './review';
 import { EXIT, USAGE } from './usage';
 
@@ -13,7 +13,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(USAGE);
     return EXIT.ok;
   }
-  const prepared = await prepareJob({ cwd: io.cwd, scope: args.scope, excludes: args.excludes, contextFiles: args.contextFiles, includeUntracked: args.includeUntracked });
+  const prepared = await prepareJob({ cwd: io.cwd, scope: args.scope, excludes: args.excludes, contextFiles: args.contextFiles, includeUntracked: args.includeUntracked, ...(args.lens ? { lens: args.lens } : {}) });
   const { discovery, excluded } = prepared.inventory;
   const out: string[] = [`Scope: ${prepared.scope.description}`];
   if (prepared.scope.changes) out.push(`Changed lines: ${prepared.scope.changes.changedLines}${prepared.scope.skip ? ` — ${prepared.scope.skip}${args.force ? ' (forced)' : ''}` : ''}`);
@@ -31,11 +31,24 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   for (const s of prepared.scope.changes?.skipped ?? []) out.push(`  not reviewed (${s.reason}): ${s.path}`);
   if (prepared.context.length) out.push(`Context files: ${prepared.context.map((c) => c.path).join(', ')}`);
 
-  const est = await estimateRun(io.cwd, discovery.file_entries, prepared.context, prepared.scope.changedRanges);
-  const k = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
-  out.push(`Estimate: ${est.calls} model calls · ~${k(est.inputTokens)} input tokens · ~${k(est.outputTokens)} output tokens (${est.functions} functions)`);
-  for (const [step, s] of Object.entries(est.byStep)) out.push(`  ${step}: ${s.calls} calls · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out`);
+  const est = args.mode === 'lenses' ? await lensLines(io.cwd, args, prepared, out) : await stagedLines(io.cwd, prepared, out);
   if (est.calls > args.confirmOver) out.push(`A review of this scope asks for confirmation (over ${args.confirmOver} calls): pass --yes.`);
   io.stdout.write(out.join('\n') + '\n');
   return EXIT.ok;
+}
+
+const k = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+
+async function stagedLines(cwd: string, prepared: PreparedJob, out: string[]): Promise<Estimate> {
+  const est = await estimateRun(cwd, prepared.inventory.discovery.file_entries, prepared.context, prepared.scope.changedRanges);
+  out.push(`Estimate: ${est.calls} model calls · ~${k(est.inputTokens)} input tokens · ~${k(est.outputTokens)} output tokens (${est.functions} functions)`);
+  for (const [step, s] of Object.entries(est.byStep)) out.push(`  ${step}: ${s.calls} calls · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out`);
+  return est;
+}
+
+async function lensLines(cwd: string, args: ReviewArgs, prepared: PreparedJob, out: string[]): Promise<LensEstimate> {
+  const est = await estimateLensRun(cwd, lensRequest({ lens: args.lens, force: args.force, effort: args.effort }, prepared));
+  out.push(`Estimate (lens mode): ${est.calls} model calls · ~${k(est.inputTokens)} input tokens before cache reads · ~${k(est.outputTokens)} output tokens (${est.parts} parts)`);
+  for (const [role, s] of Object.entries(est.byRole)) out.push(`  ${role}: ${role === 'validator' ? 'up to ' : ''}${s.calls} calls · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out`);
+  return est;
 }

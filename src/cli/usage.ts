@@ -8,6 +8,7 @@ export const USAGE = `skeptic — code review by LLM sub-agents that try to disp
 Usage:
   skeptic review [PATH…] [options]    review files and folders (default: .)
   skeptic review --changes|--staged|--base REF|--pr N [options]    review a change
+  skeptic review --mode lenses --changes|--staged|--base REF REPO…  review each repository's changes, then across them
   skeptic plan [same scope options]   list what would be reviewed and estimate the cost (no key needed)
 
 Scope options:
@@ -20,17 +21,32 @@ Scope options:
   --exclude GLOB         leave matching files out (repeatable)
 
 Review options:
+  --mode MODE            staged (default: the five-step pipeline) | lenses (parallel reviewers, faster)
   --out FILE.md          report path (default: code-review-{scope}.md; never overwritten: -v2, -v3…)
   --json FILE            also write the machine-readable result
   --model ID             model for every step (default: per-step defaults)
-  --step-model STEP=ID   model for one step: curate, analyze, review, challenge, synthesize (repeatable)
+  --step-model STEP=ID   staged mode: model for one step: curate, analyze, review, challenge, synthesize (repeatable)
   --concurrency N        concurrent model requests (default 8)
   --timeout SECONDS      per request attempt (default 300)
-  --effort LEVEL         low | medium | high | xhigh | max (default: the model's)
+  --effort LEVEL         low | medium | high | xhigh | max (default: the model's; xhigh in lens mode)
   --context-file FILE    extra project context for every call (repeatable)
   --yes                  do not ask before a large run
   --confirm-over N       ask first when the estimate exceeds N model calls (default 300)
   -h, --help             this text
+
+Lens mode (--mode lenses):
+  security, logic and performance review the scope in parallel; each re-checks its own findings and keeps
+  those it rates 3 or more out of 5. Findings at one file:line are merged.
+  --full-fanout          also route types, silent-failures, spec-compliance, comments and tests reviewers
+                         where the scope calls for them, then validate each CRITICAL/HIGH finding (up to 10)
+  --max-reviewers N      cap on reviewers (default 3; 8 with --full-fanout)
+  --reviewer-model NAME=ID  model for one role: security, logic, performance, types, silent-failures,
+                         spec-compliance, comments, tests, validator, cross-repo (repeatable; --model sets all)
+  --spec FILE            spec or acceptance criteria for the spec-compliance reviewer (a PR's description
+                         serves when none is given)
+  --rubric FILE          mark the criteria tagged "Evaluator: skeptic" PASS or FAIL in the report
+  REPO…                  with a change scope: repositories, each reviewed on its own changes, plus a
+                         cross-repository check and one merged report
 
 Environment:
   ANTHROPIC_API_KEY      required for review

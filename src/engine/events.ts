@@ -1,4 +1,8 @@
-/** The stream a review emits: progress, findings as they survive, and the final result. */
+/** The stream a review emits, in either mode: progress, findings as they survive, and the final result. */
+import type { MergedFinding } from './lenses/findings';
+import type { RubricResult } from './lenses/rubric';
+import type { RoutingDecision } from './lenses/routing';
+import type { ValidationSummary } from './lenses/validators';
 import type { FileAnalysis, Step1Record, SynthesisResult } from './records';
 import type { FailedUnit, FilteredFinding, Finding, Usage } from './types';
 
@@ -34,15 +38,70 @@ export interface StagedResult {
   stopped?: string;
 }
 
+/** One reviewed scope of a lens run: the whole scope, or one repository of a multi-repo run. */
+export interface LensTargetOutcome {
+  /** The repository's path relative to cwd; null for a single scope. */
+  repository: string | null;
+  description: string;
+  files: string[];
+  /** Why each reviewer was (or was not) routed to this scope. */
+  routing: RoutingDecision[];
+  reviewers: string[];
+  /** Reviewers that failed after their retries and repairs (on at least one part of the scope). */
+  missingReviewers: string[];
+  /** Parts the scope was split into under the token budget. */
+  parts: number;
+}
+
+export interface LensResult {
+  mode: 'lenses';
+  /** The review target, as the scope describes it. */
+  scope: string;
+  reviewRoots: string[];
+  /** Per file: reviewed, or failed (unreadable, or every reviewer failed on its part); the same shape as staged mode's. */
+  files: FileOutcome[];
+  /** Model per role that ran (reviewers, validator, cross-repo). */
+  models: Record<string, string>;
+  effort: string | null;
+  targets: LensTargetOutcome[];
+  /** Every reviewer that ran, and those of them that went missing, across targets. */
+  reviewers: string[];
+  missingReviewers: string[];
+  /** The lens records behind `findings`, merged and in report order (cross-repo ones apart). */
+  lensFindings: MergedFinding[];
+  crossRepo: MergedFinding[];
+  /** The same findings as the shared type, for diagnostics. */
+  findings: Finding[];
+  /** Findings the confidence floor removed (self-critique), per reviewer. */
+  lowConfidence: Record<string, number>;
+  /** Change scopes: findings below HIGH that were not on a changed line. */
+  outsideChange: number;
+  validation: ValidationSummary;
+  gateCheck: { passed: boolean; reason: string | null };
+  skippedRepositories: Array<{ repository: string; reason: string }>;
+  /** Where the spec came from ("spec.md", "PR #12 description"), if there was one. */
+  spec: string | null;
+  rubric: RubricResult | null;
+  failed: FailedUnit[];
+  usage: Usage;
+  usageByStep: Record<string, Usage>;
+  retries: number;
+  repairs: number;
+  stopped?: string;
+}
+
+export type ReviewResult = StagedResult | LensResult;
+
 export type ProgressStep = 'curate' | 'analyze' | 'review' | 'challenge' | 'synthesize';
+export type LensProgressStep = 'reviewers' | 'validators' | 'cross-repo';
 
 export type ReviewEvent =
   | { type: 'inventory'; files: number; companions: number }
-  | { type: 'progress'; step: ProgressStep; done: number; total: number; message: string }
+  | { type: 'progress'; step: ProgressStep | LensProgressStep; done: number; total: number; message: string }
   | { type: 'finding'; finding: Finding }
   | { type: 'file'; outcome: FileOutcome }
   | { type: 'retry'; label: string; attempt: number; delayMs: number; reason: string }
   | { type: 'warning'; message: string }
-  | { type: 'done'; result: StagedResult };
+  | { type: 'done'; result: ReviewResult };
 
 export type EmitFn = (event: ReviewEvent) => void;

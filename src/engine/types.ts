@@ -1,8 +1,8 @@
 /** The engine's public shapes: what goes in (ReviewRequest), what comes out (ReviewEvent, ReviewResult). */
 import type { Confidence, Priority } from './records';
 
-/** Where a finding came from in the staged pipeline. */
-export type FindingSource = 'file_rule' | 'function_rule' | 'cross_file';
+/** Where a finding came from: a staged rule set (file, function, cross-file), a lens reviewer, or the cross-repo check. */
+export type FindingSource = 'file_rule' | 'function_rule' | 'cross_file' | 'lens' | 'cross_repo';
 
 /** The one finding type every surface (diagnostics, JSON, reports) is built from. */
 export interface Finding {
@@ -24,6 +24,8 @@ export interface Finding {
   unchallenged?: boolean;
   /** Diff review: a must_fix problem on lines the change did not touch. */
   pre_existing?: boolean;
+  /** Multi-repo lens review: the repository (cwd-relative) the finding belongs to. */
+  repository?: string;
 }
 
 export interface Usage {

@@ -29,7 +29,8 @@ function matches({ match }: Fault, req: ParsedRequest): boolean {
   return (
     (match.record === undefined || match.record === req.record) &&
     (match.file === undefined || match.file === req.file) &&
-    (match.function === undefined || req.functions.includes(match.function))
+    (match.function === undefined || req.functions.includes(match.function)) &&
+    (match.reviewer === undefined || match.reviewer === req.reviewer)
   );
 }
 

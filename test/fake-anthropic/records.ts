@@ -2,6 +2,7 @@
  * Builds the record a request asks for: what the scenario planted for that file over a plausible default
  * derived from the packet and the source blocks, so an unplanted run still flows through every stage.
  */
+import type { LensReview, LensValidation } from '../../src/engine/lenses/records';
 import type { BatchReview, ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record, SynthesisResult } from '../../src/engine/records';
 import { findFunctions } from '../../src/scope/functionFinder';
 import { extensionOf, languageOf } from '../../src/scope/languages';
@@ -27,6 +28,11 @@ export function buildRecord(req: ParsedRequest, scenario: LoadedScenario): unkno
       return challengeResult(req, planted);
     case 'SynthesisResult':
       return { ...synthesis(req.packet), ...scenario.synthesis } satisfies SynthesisResult;
+    case 'LensReview':
+      // A LensReview of another shape (a test's own schema) gets the generic value.
+      return isObject(req.schema?.properties) && 'findings' in req.schema.properties ? lensReview(req, scenario) : unknownRecord(req);
+    case 'LensValidation':
+      return lensValidation(req, scenario);
     default:
       return unknownRecord(req);
   }
@@ -163,6 +169,33 @@ function synthesis(packet: Json): SynthesisResult {
     cross_cutting_analysis: 'The fake sees no cross-cutting pattern.',
     cross_file_findings: [],
   };
+}
+
+/**
+ * A lens reviewer's planted findings, stock text filled in; only those in files the call was shown
+ * (a split scope or one repository of several), or all of them for a call that shows no source (cross-repo).
+ */
+function lensReview(req: ParsedRequest, scenario: LoadedScenario): LensReview {
+  const planted = scenario.lenses[req.reviewer ?? ''] ?? [];
+  const shown = new Set(req.sources.map((s) => s.path));
+  return {
+    findings: planted
+      .filter((f) => shown.size === 0 || shown.has(f.file))
+      .map((f) => ({
+        severity: 'MEDIUM',
+        title: `Planted ${req.reviewer ?? 'lens'} finding`,
+        evidence: 'Planted by the scenario.',
+        recommendation: 'Fix the planted issue.',
+        confidence: 4,
+        ...f,
+      })),
+  };
+}
+
+function lensValidation(req: ParsedRequest, scenario: LoadedScenario): LensValidation {
+  const line = lineOf(req.packet, 'line');
+  const plant = scenario.validations.find((v) => v.file === req.file && v.line === line);
+  return { verdict: plant?.verdict ?? 'VALIDATED', reason: plant?.reason ?? (plant?.verdict === 'REJECTED' ? 'Planted: the code does not do that.' : 'Fake validator: the cited code shows it.') };
 }
 
 /** An unknown title: a minimal value of its schema, echoing the packet's strings (e.g. file_path) by name. */

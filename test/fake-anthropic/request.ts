@@ -45,6 +45,8 @@ export interface ParsedRequest {
   file: string | null;
   /** The solo packet's function, or the batch's functions, in packet order. */
   functions: string[];
+  /** Lens mode: the packet's reviewer (security, logic, …, cross-repo). */
+  reviewer: string | null;
   /** Number of user turns: 1 on the first call, more on tool-result and repair turns. */
   turn: number;
 }
@@ -72,6 +74,7 @@ export function parseRequest(body: MessagesBody): ParsedRequest {
     sources: texts.flatMap(parseSources),
     file: text(packet, 'path') ?? text(packet, 'file_path'),
     functions: solo ? [solo] : batch,
+    reviewer: text(packet, 'reviewer'),
     turn: body.messages.filter((m) => m.role === 'user').length,
   };
 }

@@ -1,9 +1,11 @@
 /**
- * The scenario file: records planted per file, synthesis overrides and faults. Planted parts are checked
- * against the engine's own record schemas, so a typo fails at load time with a path, not mid-benchmark.
+ * The scenario file: records planted per file, synthesis overrides, lens findings per reviewer, validator
+ * verdicts and faults. Planted parts are checked against the engine's own record schemas, so a typo fails
+ * at load time with a path, not mid-benchmark.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { LensFinding, LensValidation } from '../../src/engine/lenses/records';
 import { FileAnalysis, FunctionRuleId, PerFunctionReview, Priority, Step1Record, SynthesisResult, Verdict } from '../../src/engine/records';
 import { plantedVerdicts } from './verdicts';
 
@@ -41,7 +43,16 @@ const PlantedFile = z.strictObject({
 });
 export type PlantedFile = z.infer<typeof PlantedFile>;
 
-const Match = z.strictObject({ record: z.string().optional(), file: z.string().optional(), function: z.string().optional() });
+/** A lens finding as a scenario plants it: where it is, and whatever else the test cares about. */
+const PlantedLensFinding = LensFinding.partial().required({ file: true, line: true }).strict();
+export type PlantedLensFinding = z.infer<typeof PlantedLensFinding>;
+
+/** A validator's answer for the finding at file:line (unplanted findings are VALIDATED). */
+const PlantedValidation = z.strictObject({ file: z.string(), line: z.number().int(), verdict: LensValidation.shape.verdict, reason: LensValidation.shape.reason.optional() });
+export type PlantedValidation = z.infer<typeof PlantedValidation>;
+
+/** `reviewer` matches a lens call's packet (security, logic, …, cross-repo). */
+const Match = z.strictObject({ record: z.string().optional(), file: z.string().optional(), function: z.string().optional(), reviewer: z.string().optional() });
 const faultBase = {
   match: Match.default({}),
   times: z
@@ -65,6 +76,9 @@ export type Fault = z.infer<typeof Fault>;
 const ScenarioSchema = z.strictObject({
   files: z.record(z.string(), PlantedFile).default({}),
   synthesis: SynthesisResult.partial().strict().optional(),
+  /** Lens mode: each reviewer's findings; a reviewer call returns those in the files it was shown. */
+  lenses: z.record(z.string(), z.array(PlantedLensFinding)).default({}),
+  validations: z.array(PlantedValidation).default([]),
   faults: z.array(Fault).default([]),
 });
 /** What a scenario file (or a test) writes; defaults not yet applied. */

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { estimateTokens, PromptCache } from './cache';
+import { estimateTokens, PromptCache, type CacheUsage } from './cache';
 import { FaultBook } from './faults';
 import { reply, type ContentBlock } from './reply';
 import { isObject, MessagesBody, parseRequest } from './request';
@@ -20,12 +20,15 @@ export interface LoggedRequest {
   record: string | null;
   file: string | null;
   functions: string[];
+  reviewer: string | null;
   turn: number;
   /** null when no answer was sent: a `drop` fault, or the client went away first. */
   status: number | null;
   fault: Fault['kind'] | null;
   /** The parsed request JSON; null when the body was not JSON. */
   body: unknown;
+  /** The usage answered (with the cache accounting); null when no message was sent. */
+  usage: (CacheUsage & { output_tokens: number }) | null;
 }
 
 export interface FakeAnthropicOptions {
@@ -67,7 +70,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   };
 
   async function messages(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const entry: LoggedRequest = { seq: ++seq, started_at: Date.now(), ended_at: null, record: null, file: null, functions: [], turn: 0, status: null, fault: null, body: null };
+    const entry: LoggedRequest = { seq: ++seq, started_at: Date.now(), ended_at: null, record: null, file: null, functions: [], reviewer: null, turn: 0, status: null, fault: null, body: null, usage: null };
     requests.push(entry);
     const end = (status: number | null) => {
       if (entry.ended_at !== null) return;
@@ -95,7 +98,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     }
 
     const parsed = parseRequest(body.data);
-    Object.assign(entry, { record: parsed.record, file: parsed.file, functions: parsed.functions, turn: parsed.turn });
+    Object.assign(entry, { record: parsed.record, file: parsed.file, functions: parsed.functions, reviewer: parsed.reviewer, turn: parsed.turn });
     const fault = faults.take(parsed);
     entry.fault = fault?.kind ?? null;
     const outcome = reply(parsed, scenario, fault);
@@ -110,6 +113,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       end(apiError(res, outcome.status, outcome.type, outcome.message, headers));
     } else {
       const usage = cache.account(body.data);
+      entry.usage = { ...usage, output_tokens: outputTokens(outcome.content) };
       const message = {
         id: `msg_fake_${randomBytes(12).toString('hex')}`,
         type: 'message',
@@ -119,8 +123,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         stop_reason: outcome.stopReason,
         stop_sequence: null,
         usage: {
-          ...usage,
-          output_tokens: outputTokens(outcome.content),
+          ...entry.usage,
           cache_creation: { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
           service_tier: 'standard',
         },

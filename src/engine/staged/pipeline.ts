@@ -5,14 +5,13 @@
  */
 import { readFile, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { FatalApiError, ModelClient } from '../client';
+import { ReviewRun, type RunOptions } from '../reviewRun';
 import type { EmitFn, FileOutcome, StagedResult } from '../events';
 import { Progress } from './progress';
 import type { ContextFile } from '../layout';
 import type { StepModels } from '../models';
 import type { DiscoveryResult, FileEntry, Step1Record, SynthesisResult } from '../records';
 import { SubAgentRunner } from '../runner';
-import type { BackoffPolicy } from '../scheduler';
 import { toSourceFile } from '../source';
 import type { FailedUnit, FilteredFinding, Finding } from '../types';
 import { analyze } from './analyze';
@@ -25,22 +24,15 @@ import { applyChallenge, findingFromFileRule, findingsFromReview, sortFindings, 
 import { reviewFunctions } from './review';
 import { synthesize } from './synthesize';
 
-export interface StagedRequest {
+export interface StagedRequest extends RunOptions {
   /** Paths in the discovery are relative to this folder. */
   cwd: string;
   discovery: DiscoveryResult;
   models: StepModels;
-  apiKey: string;
-  baseURL?: string;
-  concurrency: number;
-  timeoutMs: number;
-  maxAttempts: number;
-  backoff?: BackoffPolicy;
   effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
   contextFiles: ContextFile[];
   /** For a diff review: each file's changed line ranges. */
   changedRanges?: Map<string, LineRange[]>;
-  signal: AbortSignal;
 }
 
 interface FileRun {
@@ -53,44 +45,17 @@ interface FileRun {
 }
 
 export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise<StagedResult> {
-  const run = new AbortController();
-  const stopOnOuter = () => run.abort(req.signal.reason);
-  req.signal.addEventListener('abort', stopOnOuter, { once: true });
-  let fatal: string | undefined;
-
-  const client = new ModelClient({
-    apiKey: req.apiKey,
-    baseURL: req.baseURL,
-    concurrency: req.concurrency,
-    timeoutMs: req.timeoutMs,
-    maxAttempts: req.maxAttempts,
-    backoff: req.backoff,
-    signal: run.signal,
-    onRetry: (info) => emit({ type: 'retry', ...info }),
-  });
+  const run = new ReviewRun(req, emit);
   const roots = req.discovery.review_roots.map((r) => resolve(req.cwd, r));
-  const runner = new SubAgentRunner(client, { cwd: req.cwd, roots: await realRoots(roots) }, req.effort);
+  const runner = new SubAgentRunner(run.client, { cwd: req.cwd, roots: await realRoots(roots) }, req.effort);
   const ctx: StageContext = { runner, models: req.models, context: req.contextFiles };
   const progress = new Progress(emit);
   const entries = req.discovery.file_entries;
   progress.total('curate', entries.length);
 
-  /** Runs one unit of work; a fatal API answer stops the whole run, cancellation ends the file quietly. */
-  const guarded = async <T>(work: () => Promise<T>, onStop: (reason: string) => T): Promise<T> => {
-    try {
-      return await work();
-    } catch (err) {
-      if (err instanceof FatalApiError) {
-        fatal ??= `the API refused the run: ${err.message}`;
-        run.abort(err);
-      } else if (!run.signal.aborted) throw err;
-      return onStop(fatal ?? 'cancelled before this file finished');
-    }
-  };
-
   const fileRuns = await Promise.all(
     entries.map((entry) =>
-      guarded(
+      run.guard(
         () => reviewFile(ctx, req, entry, progress, emit),
         (reason) => stoppedFile(entry, reason),
       ),
@@ -103,9 +68,9 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const failed = fileRuns.flatMap((f) => f.failed);
   let synthesis: SynthesisResult | null = null;
   const analysed = fileRuns.filter((f) => f.outcome.analysis);
-  if (analysed.length > 0 && !run.signal.aborted) {
+  if (analysed.length > 0 && !run.aborted) {
     progress.total('synthesize', 1);
-    const outcome = await guarded(
+    const outcome = await run.guard(
       () =>
         synthesize(ctx, {
           reviewRoots: req.discovery.review_roots,
@@ -130,7 +95,6 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
     }
   }
 
-  req.signal.removeEventListener('abort', stopOnOuter);
   const result: StagedResult = {
     mode: 'staged',
     models: req.models,
@@ -140,12 +104,8 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
     filtered,
     failed,
     synthesis,
-    usage: client.usage,
-    usageByStep: Object.fromEntries(client.usageByStep),
-    retries: client.retries,
-    repairs: runner.repairs,
     recovered: fileRuns.reduce((n, f) => n + f.recovered, 0),
-    ...(fatal ? { stopped: fatal } : req.signal.aborted ? { stopped: 'cancelled' } : {}),
+    ...run.close(runner.repairs),
   };
   emit({ type: 'done', result });
   return result;

@@ -1,0 +1,134 @@
+/**
+ * The three kinds of lens call — a reviewer over one part of a scope, a validator over one finding, the
+ * cross-repo check — each through the shared SubAgentRunner, with the citation check that sends a reply
+ * citing a file outside the scope, or a line that does not exist, back for repair.
+ */
+import type { ContextFile } from '../layout';
+import type { SubAgentRunner, UnitOutcome } from '../runner';
+import type { SourceFile } from '../source';
+import { lineErrors } from '../staged/context';
+import type { Chunk } from './chunks';
+import type { MergedFinding } from './findings';
+import { contextPrefix, lensContent, sharedPrefix } from './layout';
+import type { LensModels } from './models';
+import { BRIEFS, LENS_SYSTEM, VALIDATOR_SYSTEM } from './prompts';
+import { LensReview, LensValidation, type LensFinding } from './records';
+import { CROSS_REPO, type ReviewerName } from './reviewers';
+import type { LensTarget } from './target';
+
+export interface LensCallContext {
+  /** Reviewers and the cross-repo check, at the run's effort. */
+  runner: SubAgentRunner;
+  /** Validators: the small model, at its default effort. */
+  validatorRunner: SubAgentRunner;
+  models: LensModels;
+}
+
+/** A reviewer's findings run long on a big scope; a validator answers in one line. */
+const REVIEW_MAX_TOKENS = 32_000;
+const VALIDATOR_MAX_TOKENS = 1_024;
+const MAX_LISTED_FILES = 20;
+
+/** One part of a target, with the prefix every call over it shares. */
+export interface Part {
+  target: LensTarget;
+  chunk: Chunk;
+  prefix: ReturnType<typeof sharedPrefix>;
+}
+
+export function partOf(target: LensTarget, chunk: Chunk): Part {
+  return { target, chunk, prefix: sharedPrefix(target, chunk) };
+}
+
+export function partLabel(part: Part): string {
+  const repo = part.target.repository ? ` ${part.target.repository}` : '';
+  return `${repo}${part.chunk.of > 1 ? ` part ${part.chunk.index}/${part.chunk.of}` : ''}`;
+}
+
+function packetBase(part: Part) {
+  const { target, chunk } = part;
+  return {
+    review_target: target.description,
+    pr_title: target.pr?.title ?? '',
+    pr_description: target.pr?.body ?? '',
+    ...(target.repository ? { repository: target.repository } : {}),
+    ...(chunk.of > 1 ? { part: `${chunk.index}/${chunk.of}` } : {}),
+  };
+}
+
+export function reviewPart(ctx: LensCallContext, part: Part, reviewer: ReviewerName): Promise<UnitOutcome<LensReview>> {
+  return ctx.runner.run({
+    label: `lens ${reviewer}${partLabel(part)}`,
+    step: reviewer,
+    model: ctx.models[reviewer],
+    system: LENS_SYSTEM,
+    record: LensReview,
+    content: lensContent(part.prefix, BRIEFS[reviewer], { reviewer, ...packetBase(part) }),
+    tools: true,
+    maxTokens: REVIEW_MAX_TOKENS,
+    check: (r) => citationErrors(r.findings, part.chunk.files),
+  });
+}
+
+export function validateFinding(ctx: LensCallContext, part: Part, f: MergedFinding): Promise<UnitOutcome<LensValidation>> {
+  return ctx.validatorRunner.run({
+    label: `validator ${f.file}:${f.line}`,
+    step: 'validator',
+    model: ctx.models.validator,
+    system: VALIDATOR_SYSTEM,
+    record: LensValidation,
+    content: lensContent(part.prefix, null, {
+      file_path: f.file,
+      line: f.line,
+      severity: f.severity,
+      title: f.title,
+      evidence: f.evidence,
+      raised_by: f.reviewers,
+      ...packetBase(part),
+    }),
+    tools: true,
+    maxTokens: VALIDATOR_MAX_TOKENS,
+  });
+}
+
+/** The per-repository picture the cross-repo check reasons over: changed files and the findings kept. */
+export interface RepositorySummary {
+  target: LensTarget;
+  findings: MergedFinding[];
+}
+
+export function crossRepoCheck(ctx: LensCallContext, context: ContextFile[], description: string, repos: RepositorySummary[]): Promise<UnitOutcome<LensReview>> {
+  const packet = {
+    reviewer: CROSS_REPO,
+    review_target: description,
+    repositories: repos.map(({ target, findings }) => ({
+      repository: target.repository,
+      scope: target.description,
+      changed_files: target.files.map((f) => ({ path: f.path, changed_ranges: target.changedRanges?.get(f.path) ?? [] })),
+      findings: findings.map((f) => ({ severity: f.severity, file: f.file, line: f.line, title: f.title })),
+    })),
+  };
+  return ctx.runner.run({
+    label: 'cross-repo check',
+    step: CROSS_REPO,
+    model: ctx.models[CROSS_REPO],
+    system: LENS_SYSTEM,
+    record: LensReview,
+    content: lensContent(contextPrefix(context), BRIEFS[CROSS_REPO], packet),
+    tools: true,
+    maxTokens: REVIEW_MAX_TOKENS,
+    check: (r) => citationErrors(r.findings, repos.flatMap((x) => x.target.files)),
+  });
+}
+
+/** Every finding must cite a file it was shown, at a line that exists. */
+export function citationErrors(findings: LensFinding[], files: SourceFile[]): string[] {
+  const lineCounts = new Map(files.map((f) => [f.path, f.lines.length]));
+  return findings.flatMap((f, i) => {
+    const count = lineCounts.get(f.file);
+    if (count !== undefined) return lineErrors(`findings.${i} (${f.file})`, f.line, count);
+    const shown = [...lineCounts.keys()];
+    const list = shown.slice(0, MAX_LISTED_FILES).join(', ') + (shown.length > MAX_LISTED_FILES ? `, … (${shown.length} in all)` : '');
+    return [`findings.${i}: "${f.file}" is not among the files under review; cite one of: ${list}`];
+  });
+}

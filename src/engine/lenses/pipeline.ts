@@ -1,0 +1,202 @@
+/**
+ * Lens mode: the routed reviewers run in parallel over every part of every target, each reply passes the
+ * confidence floor; findings are kept to the change, merged per file:line, validated (full fan-out),
+ * checked across repositories (multi-repo), and marked against a rubric. A reviewer that fails after its
+ * retries and repairs is named as missing; the rest of the review stands.
+ */
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ReviewRun, type RunOptions } from '../reviewRun';
+import type { EmitFn, FileOutcome, LensProgressStep, LensResult, LensTargetOutcome } from '../events';
+import type { ContextFile } from '../layout';
+import { SubAgentRunner, type UnitOutcome } from '../runner';
+import type { FailedUnit } from '../types';
+import { crossRepoCheck, partLabel, reviewPart, validateFinding, type LensCallContext, type Part } from './calls';
+import { applyConfidenceFloor, keepOnChange, mergeFindings, severityCounts, sortFindings, toFinding, type MergedFinding, type RaisedFinding } from './findings';
+import type { LensModels } from './models';
+import { planTarget, type Planned, type PlanOptions } from './plan';
+import { markRubric } from './rubric';
+import { CROSS_REPO, type ReviewerName } from './reviewers';
+import { loadTarget, type LensTargetSpec } from './target';
+import { applyValidation, pickForValidation, summarizeValidation } from './validators';
+import type { LensFinding } from './records';
+
+export interface LensRequest extends PlanOptions, RunOptions {
+  cwd: string;
+  /** One per repository in a multi-repo run; otherwise one. */
+  targets: LensTargetSpec[];
+  /** The project context every target shares (the cross-repo check sees only this). */
+  context: ContextFile[];
+  description: string;
+  models: LensModels;
+  rubric: { path: string; text: string } | null;
+  gate: { passed: boolean; reason: string | null };
+  /** Repositories the gate check left out of a multi-repo run. */
+  skippedRepositories: Array<{ repository: string; reason: string }>;
+  effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+}
+
+interface ReviewedUnit {
+  part: Part;
+  reviewer: ReviewerName;
+  raised: RaisedFinding[];
+  lowConfidence: number;
+  failed?: FailedUnit;
+}
+
+export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<LensResult> {
+  const run = new ReviewRun(req, emit);
+  const roots = await Promise.all(req.targets.flatMap((t) => t.reviewRoots).map((r) => realpath(resolve(req.cwd, r)).catch(() => resolve(req.cwd, r))));
+  const toolCtx = { cwd: req.cwd, roots };
+  const ctx: LensCallContext = { runner: new SubAgentRunner(run.client, toolCtx, req.effort), validatorRunner: new SubAgentRunner(run.client, toolCtx), models: req.models };
+  const progress = progressOf(emit);
+
+  /** A fatal API answer stops the whole run; cancellation ends a unit quietly. */
+  const guarded = <T>(work: () => Promise<UnitOutcome<T>>) => run.guard(work, (reason): UnitOutcome<T> => ({ ok: false, reason }));
+
+  const loaded = await Promise.all(req.targets.map((t) => loadTarget(req.cwd, t)));
+  const failed = loaded.flatMap((l) => l.failed);
+  const plans = loaded.map(({ target }) => planTarget(target, req));
+
+  // Reviewers: every (target, reviewer, part) at once; the client's concurrency limit paces them.
+  const units = plans.flatMap((p) => p.routing.reviewers.flatMap((reviewer) => p.parts.map((part) => ({ part, reviewer }))));
+  progress.total('reviewers', units.length);
+  const reviewed = await Promise.all(
+    units.map(async ({ part, reviewer }): Promise<ReviewedUnit> => {
+      const outcome = await guarded(() => reviewPart(ctx, part, reviewer));
+      progress.advance('reviewers');
+      const unit = { part, reviewer, raised: [], lowConfidence: 0 };
+      if (!outcome.ok) return { ...unit, failed: { step: reviewer, file: null, unit: `lens ${reviewer}${partLabel(part)}`, reason: outcome.reason } };
+      const floor = applyConfidenceFloor(outcome.value.findings);
+      return { ...unit, raised: floor.kept.map((finding) => ({ reviewer, repository: part.target.repository, finding })), lowConfidence: floor.dropped };
+    }),
+  );
+  failed.push(...reviewed.flatMap((u) => (u.failed ? [u.failed] : [])));
+
+  let outsideChange = 0;
+  const perTarget = plans.map((p) => {
+    const mine = reviewed.filter((u) => u.part.target === p.target);
+    const inChange = keepOnChange(mergeFindings(mine.flatMap((u) => u.raised)), p.target.changedRanges);
+    outsideChange += inChange.dropped;
+    return { plan: p, findings: inChange.kept, missing: [...new Set(mine.filter((u) => u.failed).map((u) => u.reviewer))] };
+  });
+  const merged = sortFindings(perTarget.flatMap((t) => t.findings));
+
+  // Validators (full fan-out): one per CRITICAL/HIGH finding, over the part that holds its file.
+  let final = merged;
+  if (req.fullFanout && !run.aborted) {
+    const chosen = pickForValidation(merged);
+    progress.total('validators', chosen.length);
+    const partFor = new Map(plans.flatMap((p) => p.parts.flatMap((part) => part.chunk.files.map((f) => [f.path, part] as const))));
+    const verdicts = new Map(
+      await Promise.all(
+        chosen.map(async (f) => {
+          const outcome = await guarded(() => validateFinding(ctx, partFor.get(f.file)!, f));
+          progress.advance('validators');
+          return [f, applyValidation(f, outcome)] as const;
+        }),
+      ),
+    );
+    final = sortFindings(merged.map((f) => verdicts.get(f) ?? f));
+  }
+  const validation = summarizeValidation(merged, final, req.fullFanout);
+
+  // The cross-repo check: one call over every repository's changes and findings.
+  let crossRepo: MergedFinding[] = [];
+  const lowConfidence = countLowConfidence(reviewed);
+  if (plans.length > 1 && !run.aborted) {
+    progress.total('cross-repo', 1);
+    const summaries = perTarget.map((t) => ({ target: t.plan.target, findings: final.filter((f) => f.repository === t.plan.target.repository) }));
+    const outcome = await guarded(() => crossRepoCheck(ctx, req.context, req.description, summaries));
+    progress.advance('cross-repo');
+    if (outcome.ok) {
+      const floor = applyConfidenceFloor(outcome.value.findings);
+      if (floor.dropped) lowConfidence[CROSS_REPO] = floor.dropped;
+      crossRepo = ownedFindings(floor.kept, plans);
+    } else failed.push({ step: CROSS_REPO, file: null, unit: 'cross-repo check', reason: outcome.reason });
+  }
+
+  const all = sortFindings([...final, ...crossRepo]);
+  const findings = all.map(toFinding);
+  for (const finding of findings) emit({ type: 'finding', finding });
+
+  const targets: LensTargetOutcome[] = perTarget.map(({ plan, missing }) => ({
+    repository: plan.target.repository,
+    description: plan.target.description,
+    files: plan.target.files.map((f) => f.path),
+    routing: plan.routing.decisions,
+    reviewers: plan.routing.reviewers,
+    missingReviewers: missing,
+    parts: plan.parts.length,
+  }));
+  const result: LensResult = {
+    mode: 'lenses',
+    scope: req.description,
+    reviewRoots: req.targets.flatMap((t) => t.reviewRoots),
+    files: fileOutcomes(req.targets, reviewed, failed),
+    models: usedModels(req, targets, validation.performed),
+    effort: req.effort ?? null,
+    targets,
+    reviewers: [...new Set(targets.flatMap((t) => t.reviewers))],
+    missingReviewers: [...new Set([...targets.flatMap((t) => t.missingReviewers), ...(failed.some((u) => u.step === CROSS_REPO) ? [CROSS_REPO] : [])])],
+    lensFindings: final,
+    crossRepo,
+    findings,
+    lowConfidence,
+    outsideChange,
+    validation,
+    gateCheck: req.gate,
+    skippedRepositories: req.skippedRepositories,
+    spec: req.specFile ?? (req.targets.length === 1 && req.targets[0]!.pr?.body.trim() ? `PR #${req.targets[0]!.pr.number} description` : null),
+    rubric: req.rubric ? markRubric(req.rubric.path, req.rubric.text, severityCounts(all)) : null,
+    failed,
+    ...run.close(ctx.runner.repairs + ctx.validatorRunner.repairs),
+  };
+  emit({ type: 'done', result });
+  return result;
+}
+
+/** Cross-repo findings, each attributed to the repository of the file it cites. */
+function ownedFindings(kept: LensFinding[], plans: Planned[]): MergedFinding[] {
+  const owner = new Map(plans.flatMap((p) => p.target.files.map((f) => [f.path, p.target.repository] as const)));
+  return mergeFindings(kept.map((finding) => ({ reviewer: CROSS_REPO, repository: owner.get(finding.file) ?? null, finding })));
+}
+
+/** A file is reviewed when at least one reviewer finished the part that holds it. */
+function fileOutcomes(specs: LensTargetSpec[], units: ReviewedUnit[], failed: FailedUnit[]): FileOutcome[] {
+  const covered = new Set(units.filter((u) => !u.failed).flatMap((u) => u.part.chunk.files.map((f) => f.path)));
+  const unread = new Map(failed.filter((u) => u.step === 'read').map((u) => [u.file, u.reason]));
+  return specs.flatMap((t) =>
+    t.paths.map((path): FileOutcome => {
+      const reason = unread.get(path) ?? (covered.has(path) ? undefined : 'every reviewer failed on it');
+      return { path, companion_path: null, status: reason ? 'failed' : 'reviewed', functions_reviewed: 0, ...(reason ? { reason } : {}) };
+    }),
+  );
+}
+
+function countLowConfidence(units: ReviewedUnit[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const u of units) if (u.lowConfidence) counts[u.reviewer] = (counts[u.reviewer] ?? 0) + u.lowConfidence;
+  return counts;
+}
+
+function usedModels(req: LensRequest, targets: LensTargetOutcome[], validated: boolean): Record<string, string> {
+  const roles = [...new Set(targets.flatMap((t) => t.reviewers)), ...(validated ? ['validator'] : []), ...(targets.length > 1 ? [CROSS_REPO] : [])];
+  return Object.fromEntries(roles.map((r) => [r, req.models[r as keyof LensModels]]));
+}
+
+const TITLES: Record<LensProgressStep, string> = { reviewers: 'Reviewers', validators: 'Validators', 'cross-repo': 'Cross-repo check' };
+
+/** "Reviewers · 2/3 done": counters whose totals are known before each phase starts. */
+function progressOf(emit: EmitFn) {
+  const counts = new Map<LensProgressStep, { done: number; total: number }>();
+  const get = (step: LensProgressStep) => counts.get(step) ?? counts.set(step, { done: 0, total: 0 }).get(step)!;
+  return {
+    total: (step: LensProgressStep, n: number) => void (get(step).total += n),
+    advance(step: LensProgressStep) {
+      const c = get(step);
+      c.done++;
+      emit({ type: 'progress', step, done: c.done, total: c.total, message: `${TITLES[step]} · ${c.done}/${c.total} done` });
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/** What one lens review covers: a scope (or, in a multi-repo run, one repository's changes), loaded. */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { ContextFile } from '../layout';
+import { Semaphore } from '../scheduler';
+import { toSourceFile, type SourceFile } from '../source';
+import type { LineRange } from '../staged/context';
+import type { FailedUnit } from '../types';
+
+export interface PullRequestInfo {
+  number: number;
+  title: string;
+  body: string;
+}
+
+export interface LensTargetSpec {
+  /** The repository's path relative to cwd in a multi-repo run; null for a single scope. */
+  repository: string | null;
+  /** What is reviewed, e.g. "uncommitted changes" or "src, lib". */
+  description: string;
+  reviewRoots: string[];
+  /** Files under review, relative to cwd, sorted. */
+  paths: string[];
+  /** Change scopes: each file's changed lines, and the gate-check count of changed lines. */
+  changedRanges?: Map<string, LineRange[]>;
+  changedLines?: number;
+  pr?: PullRequestInfo;
+  /** Project context (and the spec and rubric files) shared by every call on this target. */
+  context: ContextFile[];
+}
+
+export interface LensTarget extends Omit<LensTargetSpec, 'paths'> {
+  files: SourceFile[];
+}
+
+const io = new Semaphore(32);
+
+/** Reads every file; one that cannot be read is left out and reported as a failed unit. */
+export async function loadTarget(cwd: string, spec: LensTargetSpec): Promise<{ target: LensTarget; failed: FailedUnit[] }> {
+  const failed: FailedUnit[] = [];
+  const read = await Promise.all(
+    spec.paths.map((path) =>
+      io.run(() => readFile(resolve(cwd, path), 'utf8')).then(
+        (text) => toSourceFile(path, text),
+        (err: Error) => void failed.push({ step: 'read', file: path, unit: path, reason: `could not read the file (${err.message})` }),
+      ),
+    ),
+  );
+  const { paths: _paths, ...rest } = spec;
+  return { target: { ...rest, files: read.filter((f): f is SourceFile => f !== undefined) }, failed };
+}

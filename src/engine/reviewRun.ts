@@ -1,0 +1,64 @@
+/**
+ * What every review run shares, whatever its mode: the model client on the run's own AbortSignal (which
+ * follows the caller's), the guard that turns a fatal API answer (bad key, unknown model) into a stop of
+ * the whole run, and the figures and stop reason every result reports.
+ */
+import { FatalApiError, ModelClient } from './client';
+import type { EmitFn } from './events';
+import type { BackoffPolicy } from './scheduler';
+import type { Usage } from './types';
+
+export interface RunOptions {
+  apiKey: string;
+  baseURL?: string;
+  concurrency: number;
+  timeoutMs: number;
+  maxAttempts: number;
+  backoff?: BackoffPolicy;
+  /** The caller's: aborting it cancels the run. */
+  signal: AbortSignal;
+}
+
+export class ReviewRun {
+  readonly client: ModelClient;
+  private readonly controller = new AbortController();
+  private readonly outer: AbortSignal;
+  private readonly follow = () => this.controller.abort(this.outer.reason);
+  private fatal: string | undefined;
+
+  constructor(opts: RunOptions, emit: EmitFn) {
+    this.outer = opts.signal;
+    this.outer.addEventListener('abort', this.follow, { once: true });
+    this.client = new ModelClient({ ...opts, signal: this.controller.signal, onRetry: (info) => emit({ type: 'retry', ...info }) });
+  }
+
+  get aborted(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  /** Runs one unit of work; `onStop` gives its outcome when the run stops under it (fatal answer or cancel). */
+  async guard<T>(work: () => Promise<T>, onStop: (reason: string) => T): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof FatalApiError) {
+        this.fatal ??= `the API refused the run: ${err.message}`;
+        this.controller.abort(err);
+      } else if (!this.aborted) throw err;
+      return onStop(this.fatal ?? 'cancelled before this unit finished');
+    }
+  }
+
+  /** The figures and stop reason of a finished run; also detaches from the caller's signal. */
+  close(repairs: number): { usage: Usage; usageByStep: Record<string, Usage>; retries: number; repairs: number; stopped?: string } {
+    this.outer.removeEventListener('abort', this.follow);
+    const stopped = this.fatal ?? (this.outer.aborted ? 'cancelled' : undefined);
+    return {
+      usage: this.client.usage,
+      usageByStep: Object.fromEntries(this.client.usageByStep),
+      retries: this.client.retries,
+      repairs,
+      ...(stopped ? { stopped } : {}),
+    };
+  }
+}
