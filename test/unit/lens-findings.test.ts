@@ -76,7 +76,7 @@ describe('lens findings', () => {
       assert.equal(f.rationale, 'Swallowed error: The catch block is empty.');
       assert.equal(f.repository, 'api');
       assert.equal(f.pre_existing, true);
-      assert.equal(toFinding(merged({ reviewers: ['cross-repo'] })).source, 'cross_file');
+      assert.equal(toFinding(merged({ reviewers: ['cross-repo'] })).source, 'cross_repo');
     });
   });
 
