@@ -7,6 +7,8 @@ export const COMMANDS = {
   reviewChanges: 'skeptic.reviewChanges',
   reviewStaged: 'skeptic.reviewStaged',
   reviewBranch: 'skeptic.reviewBranch',
+  quickReviewFiles: 'skeptic.quickReviewFiles',
+  quickReviewChanges: 'skeptic.quickReviewChanges',
   cancel: 'skeptic.cancelReview',
   showReport: 'skeptic.showLastReport',
   clear: 'skeptic.clearFindings',
@@ -26,6 +28,8 @@ export const SETTINGS = {
   confirmThreshold: 'confirmThreshold',
   severityMap: 'severityMap',
   includeUntracked: 'includeUntracked',
+  fullFanout: 'quickReview.fullFanout',
+  reviewerModels: 'quickReview.reviewerModels',
 } as const;
 
 export const SECRET_API_KEY = 'skeptic.anthropicApiKey';

@@ -13,9 +13,9 @@ export function registerCommands(context: vscode.ExtensionContext, controller: R
     if (requests.length === 0) return void notices.info('Skeptic: select files or folders to review.');
     for (const r of requests) await controller.run(r);
   };
-  const changes = (kind: 'changes' | 'staged') => async (arg: unknown) => {
+  const changes = (kind: 'changes' | 'staged', mode?: 'lenses') => async (arg: unknown) => {
     const folder = await folderForChanges(arg);
-    if (folder) await controller.run({ folder, scope: { kind } });
+    if (folder) await controller.run({ folder, ...(mode ? { mode } : {}), scope: { kind } });
   };
   return [
     vscode.commands.registerCommand(COMMANDS.reviewFiles, (clicked: unknown, selection: unknown) => runAll(requestsForUris(selectedUris(clicked, selection)))),
@@ -26,6 +26,8 @@ export function registerCommands(context: vscode.ExtensionContext, controller: R
       const base = folder && (await pickBase(folder, notices));
       if (folder && base) await controller.run({ folder, scope: { kind: 'branch', base } });
     }),
+    vscode.commands.registerCommand(COMMANDS.quickReviewFiles, (clicked: unknown, selection: unknown) => runAll(requestsForUris(selectedUris(clicked, selection), 'lenses'))),
+    vscode.commands.registerCommand(COMMANDS.quickReviewChanges, changes('changes', 'lenses')),
     vscode.commands.registerCommand(COMMANDS.cancel, () => controller.cancel()),
     vscode.commands.registerCommand(COMMANDS.showReport, () => controller.showLastReport()),
     vscode.commands.registerCommand(COMMANDS.clear, () => {

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ReviewJob } from '../app/job';
 import type { WorkerMessage } from '../app/workerMessages';
 import type { ReviewEvent } from '../engine/events';
+import { LENS_ROLES } from '../engine/lenses/reviewers';
 import { resolveStepModels, STAGED_STEPS, type StagedStep } from '../engine/models';
 import { apiKey, offerToSetKey } from './apiKey';
 import type { FindingsView } from './diagnostics';
@@ -88,6 +89,7 @@ export class ReviewController implements vscode.Disposable {
       includeUntracked: s.includeUntracked,
       force: false,
       models: resolveStepModels(s.model || undefined, perStep),
+      ...(request.mode === 'lenses' ? { mode: 'lenses' as const, lens: this.lensOptions(s) } : {}),
       concurrency: Math.min(64, Math.max(1, Math.floor(s.maxConcurrency) || 8)),
       timeoutMs: 300_000,
       maxAttempts: 6,
@@ -95,6 +97,13 @@ export class ReviewController implements vscode.Disposable {
       apiKey: key,
       ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
     };
+  }
+
+  /** Quick Review: the reviewer models from settings (a single model setting overrides them all, as in the CLI). */
+  private lensOptions(s: UiSettings): NonNullable<ReviewJob['lens']> {
+    const roles = new Set<string>(LENS_ROLES);
+    const models = s.model ? Object.fromEntries(LENS_ROLES.map((r) => [r, s.model])) : Object.fromEntries(Object.entries(s.reviewerModels).filter(([role, id]) => roles.has(role) && typeof id === 'string' && id));
+    return { fullFanout: s.fullFanout, models, repositories: [] };
   }
 
   private async onMessage(m: WorkerMessage, request: RerunRequest, settings: UiSettings, worker: ReviewWorker, tracker: RunTracker): Promise<void> {

@@ -18,9 +18,11 @@ export interface UiSettings {
   confirmThreshold: number;
   severityMap: Record<string, string>;
   includeUntracked: boolean;
+  fullFanout: boolean;
+  reviewerModels: Record<string, string>;
 }
 
-const RESTRICTED = new Set<string>([SETTINGS.baseUrl, SETTINGS.model, SETTINGS.modelPerStep, SETTINGS.contextFiles]);
+const RESTRICTED = new Set<string>([SETTINGS.baseUrl, SETTINGS.model, SETTINGS.modelPerStep, SETTINGS.contextFiles, SETTINGS.reviewerModels]);
 
 export function readSettings(scope: vscode.ConfigurationScope | undefined): UiSettings {
   const config = vscode.workspace.getConfiguration('skeptic', scope);
@@ -43,5 +45,7 @@ export function readSettings(scope: vscode.ConfigurationScope | undefined): UiSe
     confirmThreshold: get(SETTINGS.confirmThreshold, DEFAULT_CONFIRM_THRESHOLD),
     severityMap: get(SETTINGS.severityMap, {}),
     includeUntracked: get(SETTINGS.includeUntracked, true),
+    fullFanout: get(SETTINGS.fullFanout, false),
+    reviewerModels: get(SETTINGS.reviewerModels, {}),
   };
 }

@@ -6,14 +6,14 @@ import type { Notices } from './notices';
 import type { RerunRequest } from './requests';
 
 /** Files and folders grouped by the workspace folder that holds them: each is reviewed within its own folder. */
-export function requestsForUris(uris: vscode.Uri[]): RerunRequest[] {
+export function requestsForUris(uris: vscode.Uri[], mode?: 'lenses'): RerunRequest[] {
   const byFolder = new Map<string, string[]>();
   for (const uri of uris.filter((u) => u.scheme === 'file')) {
     const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? dirname(uri.fsPath);
     const rel = relative(folder, uri.fsPath).split(sep).join('/') || '.';
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), rel]);
   }
-  return [...byFolder].map(([folder, paths]) => ({ folder, scope: { kind: 'paths', paths } }));
+  return [...byFolder].map(([folder, paths]) => ({ folder, ...(mode ? { mode } : {}), scope: { kind: 'paths', paths } }));
 }
 
 /** The arguments VS Code passes to an Explorer / editor command: the clicked item and the whole selection. */
