@@ -34,6 +34,8 @@ export interface StagedResult {
   repairs: number;
   /** Functions the completeness check found unanswered and re-ran solo. */
   recovered: number;
+  /** What a salvaged reply left out, for the report's notes. */
+  notes: string[];
   /** Set when the run stopped early: cancelled, or the API refused the run as a whole. */
   stopped?: string;
 }

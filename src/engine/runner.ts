@@ -27,9 +27,14 @@ export interface UnitSpec<T> {
   maxTokens: number;
   /** Checks the schema cannot express (lines exist, the right functions answered). Returns errors. */
   check?: (value: T) => string[];
+  /**
+   * When repairs are used up and the last reply still fails `check`: keep what is sound and say what was
+   * left out (e.g. a synthesis whose one bad cross-file finding should not cost the whole synthesis).
+   */
+  salvage?: (value: T) => { value: T; leftOut: string[] };
 }
 
-export type UnitOutcome<T> = { ok: true; value: T; repairs: number } | { ok: false; reason: string };
+export type UnitOutcome<T> = { ok: true; value: T; repairs: number; leftOut?: string[] } | { ok: false; reason: string };
 
 export const MAX_REPAIRS = 2;
 const MAX_TOOL_TURNS = 8;
@@ -68,7 +73,11 @@ export class SubAgentRunner {
 
       const errors = this.accept(spec, reply);
       if (errors.ok) return { ok: true, value: errors.value, repairs };
-      if (repairs >= MAX_REPAIRS) return { ok: false, reason: `reply rejected after ${MAX_REPAIRS} repair turns: ${errors.errors.join('; ')}` };
+      if (repairs >= MAX_REPAIRS) {
+        const saved = errors.parsed !== undefined && spec.salvage ? spec.salvage(errors.parsed) : undefined;
+        if (saved) return { ok: true, value: saved.value, repairs, leftOut: saved.leftOut };
+        return { ok: false, reason: `reply rejected after ${MAX_REPAIRS} repair turns: ${errors.errors.join('; ')}` };
+      }
       repairs++;
       this.repairs++;
       turns.push({ role: 'user', content: this.repairTurn(reply, errors.errors) });
@@ -105,14 +114,15 @@ export class SubAgentRunner {
     };
   }
 
-  private accept<T>(spec: UnitSpec<T>, reply: Message): { ok: true; value: T } | { ok: false; errors: string[] } {
+  /** The record, or the errors against it; `parsed` is the schema-valid record that failed only the semantic check. */
+  private accept<T>(spec: UnitSpec<T>, reply: Message): { ok: true; value: T } | { ok: false; errors: string[]; parsed?: T } {
     if (reply.stop_reason === 'max_tokens') return { ok: false, errors: ['the reply was cut off at max_tokens; answer with a shorter record (one sentence per action and rationale)'] };
     const raw = recordPayload(reply, recordTitle(spec.record));
     if (!raw.ok) return raw;
     const parsed = spec.record.safeParse(raw.value);
     if (!parsed.success) return { ok: false, errors: formatIssues(parsed.error) };
     const semantic = spec.check?.(parsed.data) ?? [];
-    return semantic.length ? { ok: false, errors: semantic } : { ok: true, value: parsed.data };
+    return semantic.length ? { ok: false, errors: semantic, parsed: parsed.data } : { ok: true, value: parsed.data };
   }
 
   private async serveTools(calls: Anthropic.Messages.ToolUseBlock[], exhausted: boolean): Promise<ContentBlock[]> {

@@ -44,7 +44,7 @@ export class ReviewController implements vscode.Disposable {
     const settings = readSettings(vscode.Uri.file(request.folder));
     const job = this.job(request, settings, key);
     const tracker = new RunTracker();
-    const worker: ReviewWorker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath, (m) => void this.onMessage(m, request, settings, worker, tracker));
+    const worker: ReviewWorker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath, (m) => tracker.pending.push(this.onMessage(m, request, settings, worker, tracker)));
     this.running = worker;
     try {
       const outcome = await vscode.window.withProgress(
@@ -53,7 +53,12 @@ export class ReviewController implements vscode.Disposable {
           tracker.progress = progress;
           token.onCancellationRequested(() => worker.cancel());
           worker.send({ type: 'start', job, confirmOver: settings.confirmThreshold, ...(settings.reportFolder ? { reportDir: join(request.folder, settings.reportFolder) } : {}) });
-          return worker.done;
+          const done = await worker.done;
+          // Handlers still at work (showing the report, asking to confirm) finish before the run counts as over.
+          for (const r of await Promise.allSettled(tracker.pending)) {
+            if (r.status === 'rejected') this.log.appendLine(`error: ${r.reason instanceof Error ? (r.reason.stack ?? r.reason.message) : String(r.reason)}`);
+          }
+          return done;
         },
       );
       await this.conclude(outcome, tracker);
@@ -127,7 +132,11 @@ export class ReviewController implements vscode.Disposable {
       case 'report': {
         const state: PanelState = { reportPath: m.path, cwd: request.folder, rerun: request };
         await this.context.workspaceState.update(LAST_REPORT, state);
-        await this.report.show(state, m.markdown);
+        try {
+          await this.report.show(state, m.markdown);
+        } catch (err) {
+          void this.notices.error(`Skeptic wrote ${m.path} but could not show it: ${(err as Error).message}`);
+        }
         return;
       }
     }
@@ -181,6 +190,7 @@ export class ReviewController implements vscode.Disposable {
 /** What one run has shown so far. */
 class RunTracker {
   progress: vscode.Progress<{ message?: string }> | undefined;
+  readonly pending: Array<Promise<void>> = [];
   findings = 0;
   failedUnits = 0;
   stopped: string | undefined;

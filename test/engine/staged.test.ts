@@ -185,6 +185,20 @@ describe('staged review through the CLI against the fake API', function () {
     assert.equal(server.requests.filter((r) => r.record === 'PerFunctionReview' && r.functions[0] === 'Cart.save').length, 6);
   });
 
+  it('keeps the synthesis when one cross-file finding cites a file outside the review, and says so', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const run = await runCli(['review', 'shop/cart.ts', '--json', 'result.json'], { cwd, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /warning: cross-file finding G1 .* left out: locations\.0: "shop\/price\.ts" is not one of the reviewed files/);
+    const report = await readFile(join(cwd, 'code-review-cart.md'), 'utf8');
+    assert.match(report, /^A small cart with one crash path and loose money parsing\.$/m);
+    assert.match(report, /^- cross-file finding G1 .* left out/m);
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    assert.ok(!json.findings.some((f) => f.rule_id.startsWith('G')));
+    // Two repair turns were tried first.
+    assert.equal(server.requests.filter((r) => r.record === 'SynthesisResult').length, 3);
+  });
+
   it('exits 2 without a key and writes nothing', async () => {
     const cwd = await fixtureWorkspace('shop');
     const run = await runCli(['review', 'shop', '--json', 'result.json'], { cwd, env: { ANTHROPIC_BASE_URL: server.url } });

@@ -29,7 +29,8 @@ describe('Skeptic in VS Code', () => {
     folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     scenario = JSON.parse(readFileSync(join(REPO, 'test/fixtures/shop.scenario.json'), 'utf8')) as Scenario;
     server = await startFakeAnthropic({ scenario });
-    process.env.ANTHROPIC_BASE_URL = server.url;
+    // This suite's own fake server, whatever endpoint a launcher configured: the tests read its request log.
+    await vscode.workspace.getConfiguration('skeptic').update('baseUrl', server.url, vscode.ConfigurationTarget.Global);
     process.env.ANTHROPIC_API_KEY = 'integration-key';
     try {
       git('rev-parse', '--git-dir');
@@ -40,7 +41,10 @@ describe('Skeptic in VS Code', () => {
     }
     api = (await vscode.extensions.getExtension<SkepticApi>(EXTENSION_ID)!.activate())!;
   });
-  after(() => server.close());
+  after(async () => {
+    await vscode.workspace.getConfiguration('skeptic').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await server.close();
+  });
   beforeEach(() => {
     server.setScenario(scenario);
     server.reset();
@@ -63,9 +67,11 @@ describe('Skeptic in VS Code', () => {
     assert.match(cart.find((d) => d.code === 'A1')!.message, /^Loop while i < this\.items\.length\. \(/);
   });
 
-  it('opens the report in a webview', () => {
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs);
-    assert.ok(tabs.some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('skeptic.report')), tabs.map((t) => t.label).join(', '));
+  it('opens the report in a webview', async () => {
+    // The tab model reaches the extension host a moment after the panel is created.
+    const reportTab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('skeptic.report'));
+    await until(() => reportTab() !== undefined, 10_000, 'the report tab');
+    assert.match(reportTab()!.label, /^Skeptic: code-review-shop(-v\d+)?\.md$/);
   });
 
   it('"Review Uncommitted Changes" reports only on changed lines', async () => {

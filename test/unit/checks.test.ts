@@ -3,7 +3,7 @@ import { checkAnalysis } from '../../src/engine/staged/analyze';
 import { checkChallenge } from '../../src/engine/staged/challenge';
 import type { FileUnderReview } from '../../src/engine/staged/context';
 import { checkBatch } from '../../src/engine/staged/review';
-import { checkSynthesis } from '../../src/engine/staged/synthesize';
+import { checkSynthesis, salvageSynthesis } from '../../src/engine/staged/synthesize';
 import { toSourceFile } from '../../src/engine/source';
 import { finding, step1, verdicts } from '../helpers/records';
 
@@ -73,5 +73,14 @@ describe('semantic checks', () => {
     assert.match(checkSynthesis(s(['src/b.ts:5']), counts).join(), /does not exist/);
     assert.match(checkSynthesis(s(['src/c.ts:1']), counts).join(), /not one of the reviewed files/);
     assert.match(checkSynthesis(s(['src/a.ts']), counts).join(), /must be "path:line"/);
+  });
+
+  it('synthesis salvage keeps the sound cross-file findings and names the rest', () => {
+    const g = (rule_id: 'G1' | 'G2', locations: string[]) => ({ rule_id, confidence: 'high' as const, priority: 'should_fix' as const, locations, action: `act ${rule_id}`, rationale: 'r' });
+    const result = { verdict_one_line: 'v', executive_summary: 's', file_groups: [], file_profiles: [], cross_cutting_analysis: 'c', cross_file_findings: [g('G1', ['src/a.ts:3']), g('G2', ['src/a.ts:3', 'src/zzz.ts:1'])] };
+    const { value, leftOut } = salvageSynthesis(result, new Map([['src/a.ts', 10]]));
+    assert.deepEqual(value.cross_file_findings.map((f) => f.rule_id), ['G1']);
+    assert.equal(value.verdict_one_line, 'v');
+    assert.deepEqual(leftOut, ['cross-file finding G2 "act G2" left out: locations.1: "src/zzz.ts" is not one of the reviewed files']);
   });
 });

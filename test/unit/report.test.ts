@@ -50,6 +50,7 @@ function sampleResult(): StagedResult {
     retries: 1,
     repairs: 2,
     recovered: 1,
+    notes: ['cross-file finding G2 "Rename" left out: locations.0: "shop/x.ts" is not one of the reviewed files'],
   };
 }
 

@@ -67,6 +67,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const filtered = fileRuns.flatMap((f) => f.filtered);
   const failed = fileRuns.flatMap((f) => f.failed);
   let synthesis: SynthesisResult | null = null;
+  const notes: string[] = [];
   const analysed = fileRuns.filter((f) => f.outcome.analysis);
   if (analysed.length > 0 && !run.aborted) {
     progress.total('synthesize', 1);
@@ -85,6 +86,10 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
     progress.advance('synthesize');
     if (outcome.ok) {
       synthesis = outcome.value;
+      for (const note of outcome.leftOut ?? []) {
+        notes.push(note);
+        emit({ type: 'warning', message: note });
+      }
       const cross = tiebreak(crossFileFindings(outcome.value));
       const inChange = onlyChanged(req, cross.kept);
       filtered.push(...cross.dropped, ...inChange.dropped);
@@ -105,6 +110,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
     failed,
     synthesis,
     recovered: fileRuns.reduce((n, f) => n + f.recovered, 0),
+    notes,
     ...run.close(runner.repairs),
   };
   emit({ type: 'done', result });

@@ -33,7 +33,19 @@ export async function synthesize(ctx: StageContext, input: SynthesisInput): Prom
     tools: false,
     maxTokens: MAX_TOKENS,
     check: (r) => checkSynthesis(r, input.lineCounts),
+    salvage: (r) => salvageSynthesis(r, input.lineCounts),
   });
+}
+
+/** Keeps the synthesis and the cross-file findings whose places check out; names the ones left out. */
+export function salvageSynthesis(result: SynthesisResult, lineCounts: Map<string, number>): { value: SynthesisResult; leftOut: string[] } {
+  const leftOut: string[] = [];
+  const kept = result.cross_file_findings.filter((f) => {
+    const errors = checkSynthesis({ ...result, cross_file_findings: [f] }, lineCounts);
+    if (errors.length) leftOut.push(`cross-file finding ${f.rule_id} "${f.action}" left out: ${errors.join('; ').replace(/cross_file_findings\.0\./g, '')}`);
+    return errors.length === 0;
+  });
+  return { value: { ...result, cross_file_findings: kept }, leftOut };
 }
 
 export function synthesisPacket(input: SynthesisInput) {
