@@ -36,6 +36,7 @@ const SHOW_REPORT = /(^|: )Show Last Report$/;
 const PROGRESS = /Skeptic|Review|Step \d/i;
 const FILE_LINE = /([\w.\-/]+\.\w+):(\d+)/;
 const REPORT_TAB = /Skeptic: code-review-/;
+const PLANTED = { message: /^Loop while i < this\.items\.length\./, line: 17 };
 
 export async function runUiSuite({ page, shot, step }) {
   await step('the workbench shows the fixture workspace', async () => {
@@ -71,7 +72,8 @@ export async function runUiSuite({ page, shot, step }) {
 
   let finding;
   await step(`the Problems panel lists findings with source "${SOURCE}"`, async () => {
-    finding = await waitForProblem(page, { source: SOURCE, file: basename(FILE) });
+    // The shop scenario plants this must-fix finding at cart.ts line 17: the row must say exactly that.
+    finding = await waitForProblem(page, { source: SOURCE, file: basename(FILE), message: PLANTED.message, line: PLANTED.line, col: 1 });
     const all = (await readProblems(page)).filter((p) => p.source === SOURCE);
     if (all.some((p) => !p.line || !p.col)) throw new Error(`a Skeptic row without [Ln, Col]: ${JSON.stringify(all)}`);
     await shot('problems-panel');
