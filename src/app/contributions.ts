@@ -28,6 +28,7 @@ export const SETTINGS = {
   confirmThreshold: 'confirmThreshold',
   severityMap: 'severityMap',
   includeUntracked: 'includeUntracked',
+  cacheResults: 'cacheResults',
   fullFanout: 'quickReview.fullFanout',
   reviewerModels: 'quickReview.reviewerModels',
 } as const;

@@ -4,7 +4,7 @@
  * job's mode, staged or lenses).
  */
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { EmitFn, ReviewResult } from '../engine/events';
@@ -55,6 +55,8 @@ export const ReviewJob = z.object({
   effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
   apiKey: z.string().min(1),
   baseURL: z.string().optional(),
+  /** Keep finished units here and reuse them for unchanged input (see src/engine/resultCache.ts). */
+  cacheDir: z.string().optional(),
 });
 export type ReviewJob = z.infer<typeof ReviewJob>;
 export type ReviewJobInput = z.input<typeof ReviewJob>;
@@ -79,10 +81,11 @@ export interface PreparedJob {
   rubric: ContextFile | null;
 }
 
-type PrepareInput = Pick<ReviewJob, 'cwd' | 'scope' | 'excludes' | 'contextFiles' | 'includeUntracked' | 'lens'>;
+type PrepareInput = Pick<ReviewJob, 'cwd' | 'scope' | 'excludes' | 'contextFiles' | 'includeUntracked' | 'lens' | 'cacheDir'>;
 
 /** Step 0 and the project context: everything before the first model call. Needs no API key. */
-export async function prepareJob(job: PrepareInput): Promise<PreparedJob> {
+export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
+  const job = { ...input, excludes: [...input.excludes, ...cacheExcludes(input)] };
   const lens = job.lens;
   const named = async (what: string, path: string | undefined) => {
     if (path === undefined) return undefined;
@@ -151,6 +154,13 @@ function mergeRepositories(repos: PreparedRepository[]): ResolvedScope {
   };
 }
 
+/** A result cache inside the folder under review is Skeptic's own data, never code to review. */
+function cacheExcludes(job: PrepareInput): string[] {
+  if (!job.cacheDir) return [];
+  const rel = relative(job.cwd, resolve(job.cwd, job.cacheDir)).split(sep).join('/');
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? [`${rel}/**`] : [];
+}
+
 /** Fails with a ScopeError when nothing is left to review, so no run starts and no report is written. */
 export function assertReviewable(prepared: PreparedJob): void {
   if (prepared.inventory.discovery.file_entries.length > 0) return;
@@ -165,7 +175,7 @@ export function summarizeExclusions(inventory: Inventory): string {
 }
 
 export function executeJob(job: ReviewJob, prepared: PreparedJob, emit: EmitFn, signal: AbortSignal): Promise<ReviewResult> {
-  const common = { cwd: job.cwd, apiKey: job.apiKey, baseURL: job.baseURL, concurrency: job.concurrency, timeoutMs: job.timeoutMs, maxAttempts: job.maxAttempts, signal };
+  const common = { cwd: job.cwd, apiKey: job.apiKey, baseURL: job.baseURL, concurrency: job.concurrency, timeoutMs: job.timeoutMs, maxAttempts: job.maxAttempts, signal, ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}) };
   if (job.mode === 'lenses') return runLensReview({ ...common, ...lensRequest(job, prepared) }, emit);
   return runStagedReview(
     {

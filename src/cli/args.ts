@@ -25,6 +25,8 @@ export interface ReviewArgs {
   effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
   excludes: string[];
   contextFiles: string[];
+  /** Reuse finished units kept here (and keep new ones). */
+  cacheDir?: string;
   yes: boolean;
   help: boolean;
 }
@@ -49,6 +51,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
         effort: { type: 'string' },
         exclude: { type: 'string', multiple: true },
         'context-file': { type: 'string', multiple: true },
+        'cache-dir': { type: 'string' },
         yes: { type: 'boolean', short: 'y' },
         changes: { type: 'boolean' },
         staged: { type: 'boolean' },
@@ -94,6 +97,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     ...(effort ? { effort: effort as ReviewArgs['effort'] } : {}),
     excludes: v.exclude ?? [],
     contextFiles: v['context-file'] ?? [],
+    ...(v['cache-dir'] !== undefined ? { cacheDir: nonEmpty('--cache-dir', v['cache-dir'])! } : {}),
     yes: v.yes ?? false,
     help: v.help ?? false,
   };

@@ -13,7 +13,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(USAGE);
     return EXIT.ok;
   }
-  const prepared = await prepareJob({ cwd: io.cwd, scope: args.scope, excludes: args.excludes, contextFiles: args.contextFiles, includeUntracked: args.includeUntracked, ...(args.lens ? { lens: args.lens } : {}) });
+  const prepared = await prepareJob({ cwd: io.cwd, scope: args.scope, excludes: args.excludes, contextFiles: args.contextFiles, includeUntracked: args.includeUntracked, ...(args.lens ? { lens: args.lens } : {}), ...(args.cacheDir ? { cacheDir: args.cacheDir } : {}) });
   const { discovery, excluded } = prepared.inventory;
   const out: string[] = [`Scope: ${prepared.scope.description}`];
   if (prepared.scope.changes) out.push(`Changed lines: ${prepared.scope.changes.changedLines}${prepared.scope.skip ? ` — ${prepared.scope.skip}${args.force ? ' (forced)' : ''}` : ''}`);

@@ -1,5 +1,5 @@
 /** `skeptic review`: Step 0, the gate and cost checks, the pipeline of the chosen mode, then the report files. */
-import { relative, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { estimateJob } from '../app/estimate';
 import { assertReviewable, executeJob, prepareJob, type PreparedJob, type ReviewJob } from '../app/job';
@@ -36,6 +36,7 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     includeUntracked: args.includeUntracked,
     force: args.force,
     contextFiles: args.contextFiles,
+    ...(args.cacheDir ? { cacheDir: resolve(io.cwd, args.cacheDir) } : {}),
     models: args.models,
     concurrency: args.concurrency,
     timeoutMs: args.timeoutMs,

@@ -29,6 +29,8 @@ Review options:
   --concurrency N        concurrent model requests (default 8)
   --timeout SECONDS      per request attempt (default 300)
   --effort LEVEL         low | medium | high | xhigh | max (default: the model's; xhigh in lens mode)
+  --cache-dir DIR        keep finished units in DIR and reuse them when the code, prompt and model are
+                         unchanged (a rerun costs no calls; an interrupted run resumes)
   --context-file FILE    extra project context for every call (repeatable)
   --yes                  do not ask before a large run
   --confirm-over N       ask first when the estimate exceeds N model calls (default 300)

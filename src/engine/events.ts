@@ -32,6 +32,8 @@ export interface StagedResult {
   usageByStep: Record<string, Usage>;
   retries: number;
   repairs: number;
+  /** Units answered from the result cache (no call made). */
+  cacheHits: number;
   /** Functions the completeness check found unanswered and re-ran solo. */
   recovered: number;
   /** What a salvaged reply left out, for the report's notes. */
@@ -89,6 +91,8 @@ export interface LensResult {
   usageByStep: Record<string, Usage>;
   retries: number;
   repairs: number;
+  /** Units answered from the result cache (no call made). */
+  cacheHits: number;
   stopped?: string;
 }
 

@@ -5,7 +5,10 @@
  */
 import { FatalApiError, ModelClient } from './client';
 import type { EmitFn } from './events';
+import { ResultCache } from './resultCache';
+import { SubAgentRunner, type Effort } from './runner';
 import type { BackoffPolicy } from './scheduler';
+import type { ToolContext } from './tools';
 import type { Usage } from './types';
 
 export interface RunOptions {
@@ -17,6 +20,8 @@ export interface RunOptions {
   backoff?: BackoffPolicy;
   /** The caller's: aborting it cancels the run. */
   signal: AbortSignal;
+  /** Where finished units are kept between runs (see ResultCache); none: every unit is asked anew. */
+  cacheDir?: string;
 }
 
 export class ReviewRun {
@@ -25,11 +30,21 @@ export class ReviewRun {
   private readonly outer: AbortSignal;
   private readonly follow = () => this.controller.abort(this.outer.reason);
   private fatal: string | undefined;
+  private readonly cache: ResultCache | undefined;
+  private readonly runners: SubAgentRunner[] = [];
 
   constructor(opts: RunOptions, emit: EmitFn) {
     this.outer = opts.signal;
     this.outer.addEventListener('abort', this.follow, { once: true });
     this.client = new ModelClient({ ...opts, signal: this.controller.signal, onRetry: (info) => emit({ type: 'retry', ...info }) });
+    this.cache = opts.cacheDir ? new ResultCache(opts.cacheDir) : undefined;
+  }
+
+  /** A sub-agent runner on this run's client and result cache; its repairs and cache hits count in close(). */
+  runner(toolCtx: ToolContext, effort?: Effort): SubAgentRunner {
+    const runner = new SubAgentRunner(this.client, toolCtx, { ...(effort ? { effort } : {}), ...(this.cache ? { cache: this.cache } : {}) });
+    this.runners.push(runner);
+    return runner;
   }
 
   get aborted(): boolean {
@@ -50,14 +65,15 @@ export class ReviewRun {
   }
 
   /** The figures and stop reason of a finished run; also detaches from the caller's signal. */
-  close(repairs: number): { usage: Usage; usageByStep: Record<string, Usage>; retries: number; repairs: number; stopped?: string } {
+  close(): { usage: Usage; usageByStep: Record<string, Usage>; retries: number; repairs: number; cacheHits: number; stopped?: string } {
     this.outer.removeEventListener('abort', this.follow);
     const stopped = this.fatal ?? (this.outer.aborted ? 'cancelled' : undefined);
     return {
       usage: this.client.usage,
       usageByStep: Object.fromEntries(this.client.usageByStep),
       retries: this.client.retries,
-      repairs,
+      repairs: this.runners.reduce((n, r) => n + r.repairs, 0),
+      cacheHits: this.runners.reduce((n, r) => n + r.cacheHits, 0),
       ...(stopped ? { stopped } : {}),
     };
   }

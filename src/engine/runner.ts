@@ -8,6 +8,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { z } from 'zod';
 import { describeApiError, FatalApiError, refusesStructuredOutput, type Message, type MessageParams, type ModelClient } from './client';
+import { ResultCache } from './resultCache';
 import { runTool, TOOL_DEFINITIONS, type ToolContext } from './tools';
 
 type ContentBlock = Anthropic.Messages.ContentBlockParam;
@@ -36,6 +37,8 @@ export interface UnitSpec<T> {
 
 export type UnitOutcome<T> = { ok: true; value: T; repairs: number; leftOut?: string[] } | { ok: false; reason: string };
 
+export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
 export const MAX_REPAIRS = 2;
 const MAX_TOOL_TURNS = 8;
 
@@ -43,14 +46,36 @@ export class SubAgentRunner {
   /** Flips to forced `submit_<record>` tool calls once the API refuses structured outputs. */
   private structured = true;
   repairs = 0;
+  cacheHits = 0;
+  private readonly effort: Effort | undefined;
+  private readonly cache: ResultCache | undefined;
 
   constructor(
     private readonly client: ModelClient,
     private readonly toolCtx: ToolContext,
-    private readonly effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max',
-  ) {}
+    opts: { effort?: Effort; cache?: ResultCache } = {},
+  ) {
+    this.effort = opts.effort;
+    this.cache = opts.cache;
+  }
 
+  /** A unit answered before (same model, prompt, schema and input) comes from the result cache; a new one is stored. */
   async run<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
+    const key = this.cache && ResultCache.key({ model: spec.model, system: spec.system, schema: jsonSchemaOf(spec.record), content: spec.content, effort: this.effort ?? null, tools: spec.tools });
+    if (this.cache && key) {
+      const stored = spec.record.safeParse(await this.cache.get(key));
+      if (stored.success && (spec.check?.(stored.data) ?? []).length === 0) {
+        this.cacheHits++;
+        return { ok: true, value: stored.data, repairs: 0 };
+      }
+    }
+    const outcome = await this.converse(spec);
+    // A salvaged reply is not stored: the next run gets another chance at the whole record.
+    if (this.cache && key && outcome.ok && !outcome.leftOut) await this.cache.put(key, outcome.value);
+    return outcome;
+  }
+
+  private async converse<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
     const turns: MessageTurn[] = [{ role: 'user', content: spec.content }];
     let repairs = 0;
     let toolTurns = 0;

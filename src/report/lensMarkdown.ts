@@ -135,7 +135,7 @@ function renderNotes(result: LensResult): string[] {
   const u = result.usage;
   const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
   notes.push(
-    `- ${u.calls} model calls (${Object.entries(result.models).map(([role, model]) => `${role}: ${model}`).join(', ')}${result.effort ? `; effort ${result.effort}` : ''}); ${result.repairs} replies repaired; ${result.retries} API retries.`,
+    `- ${u.calls} model calls (${Object.entries(result.models).map(([role, model]) => `${role}: ${model}`).join(', ')}${result.effort ? `; effort ${result.effort}` : ''}); ${result.repairs} replies repaired; ${result.retries} API retries${result.cacheHits ? `; ${result.cacheHits} units answered from the result cache` : ''}.`,
     `- Tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read (${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of the prompt), ${u.cache_creation_input_tokens} cache write.`,
   );
   return notes;

@@ -87,7 +87,7 @@ function renderNotes(result: StagedResult): string[] {
   const u = result.usage;
   return [
     `- Filtered out: ${count('challenge')} disqualified by the challenger, ${count('tiebreaker')} by the confidence tiebreaker, ${count('rule_scope')} out of rule scope, ${count('diff_scope')} outside the change.`,
-    `- ${result.recovered} functions re-run solo by the completeness check; ${result.repairs} replies repaired; ${result.retries} API retries.`,
+    `- ${result.recovered} functions re-run solo by the completeness check; ${result.repairs} replies repaired; ${result.retries} API retries${result.cacheHits ? `; ${result.cacheHits} units answered from the result cache` : ''}.`,
     `- ${u.calls} model calls; tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write.`,
     ...result.notes.map((n) => `- ${n}`),
   ];

@@ -11,6 +11,7 @@ export type ExclusionReason =
   | 'oversized'
   | 'secret'
   | 'user_exclude'
+  | 'review_report'
   | 'unreadable'
   | 'symlink_loop'
   | 'non_utf8_name';
@@ -45,6 +46,8 @@ export function excludeByPath(path: string, explicit: boolean): ExclusionReason 
   if (dirs.some((d) => BUILD_DIRS.has(d))) return 'build_output';
   const name = basename(path);
   if (isLockFile(name)) return 'lock_file';
+  // Skeptic's own reports (code-review-{scope}.md, -v2…): output of a review, not input to the next.
+  if (/^code-review-.+\.md$/.test(name)) return 'review_report';
   if (GENERATED_NAMES.some((re) => re.test(name))) return 'generated';
   return null;
 }

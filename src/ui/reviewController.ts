@@ -101,6 +101,7 @@ export class ReviewController implements vscode.Disposable {
       ...(s.effort ? { effort: s.effort } : {}),
       apiKey: key,
       ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
+      ...(s.cacheResults ? { cacheDir: vscode.Uri.joinPath(this.context.globalStorageUri, 'results').fsPath } : {}),
     };
   }
 

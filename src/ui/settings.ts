@@ -18,6 +18,7 @@ export interface UiSettings {
   confirmThreshold: number;
   severityMap: Record<string, string>;
   includeUntracked: boolean;
+  cacheResults: boolean;
   fullFanout: boolean;
   reviewerModels: Record<string, string>;
 }
@@ -45,6 +46,7 @@ export function readSettings(scope: vscode.ConfigurationScope | undefined): UiSe
     confirmThreshold: get(SETTINGS.confirmThreshold, DEFAULT_CONFIRM_THRESHOLD),
     severityMap: get(SETTINGS.severityMap, {}),
     includeUntracked: get(SETTINGS.includeUntracked, true),
+    cacheResults: get(SETTINGS.cacheResults, true),
     fullFanout: get(SETTINGS.fullFanout, false),
     reviewerModels: get(SETTINGS.reviewerModels, {}),
   };

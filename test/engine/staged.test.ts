@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StagedJsonReport } from '../../src/report/json';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
@@ -197,6 +197,36 @@ describe('staged review through the CLI against the fake API', function () {
     assert.ok(!json.findings.some((f) => f.rule_id.startsWith('G')));
     // Two repair turns were tried first.
     assert.equal(server.requests.filter((r) => r.record === 'SynthesisResult').length, 3);
+  });
+
+  it('with --cache-dir, a rerun of unchanged code makes no calls, and an edit re-asks only what it touches', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const first = await review(cwd, ['--cache-dir', '.skeptic-cache']);
+    assert.equal(first.code, 0, first.stderr);
+    const calls = server.requests.length;
+    const findings = (await loadJson<Json>(join(cwd, 'result.json'))).findings.map(key).sort();
+
+    server.reset();
+    const second = await review(cwd, ['--cache-dir', '.skeptic-cache']);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(server.requests.length, 0);
+    assert.deepEqual((await loadJson<Json>(join(cwd, 'result.json'))).findings.map(key).sort(), findings);
+    assert.match(await readFile(join(cwd, 'code-review-shop-v2.md'), 'utf8'), new RegExp(`${calls} units answered from the result cache`));
+
+    // A cache inside the folder under review is never reviewed itself.
+    const plan = await runCli(['plan', '.', '--cache-dir', 'shop/.cache'], { cwd });
+    assert.doesNotMatch(plan.stdout, /\.cache\//);
+
+    // A cache inside the folder under review is never reviewed itself.
+    assert.match((await runCli(['plan', '.'], { cwd })).stdout, /^ {2}\.skeptic-cache\//m);
+    assert.doesNotMatch((await runCli(['plan', '.', '--cache-dir', '.skeptic-cache'], { cwd })).stdout, /^ {2}\.skeptic-cache\//m);
+
+    server.reset();
+    await writeFile(join(cwd, 'shop/price.ts'), (await readFile(join(cwd, 'shop/price.ts'), 'utf8')) + '\nexport const VERSION = 2;\n');
+    const third = await review(cwd, ['--cache-dir', '.skeptic-cache']);
+    assert.equal(third.code, 0, third.stderr);
+    const asked = new Set(server.requests.map((r) => r.file ?? 'synthesis'));
+    assert.deepEqual([...asked].sort(), ['shop/price.ts', 'synthesis']);
   });
 
   it('exits 2 without a key and writes nothing', async () => {

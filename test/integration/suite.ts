@@ -31,6 +31,8 @@ describe('Skeptic in VS Code', () => {
     server = await startFakeAnthropic({ scenario });
     // This suite's own fake server, whatever endpoint a launcher configured: the tests read its request log.
     await vscode.workspace.getConfiguration('skeptic').update('baseUrl', server.url, vscode.ConfigurationTarget.Global);
+    // Each test plants its own faults for the same files: answers kept from an earlier test would hide them.
+    await vscode.workspace.getConfiguration('skeptic').update('cacheResults', false, vscode.ConfigurationTarget.Global);
     process.env.ANTHROPIC_API_KEY = 'integration-key';
     try {
       git('rev-parse', '--git-dir');
@@ -43,6 +45,7 @@ describe('Skeptic in VS Code', () => {
   });
   after(async () => {
     await vscode.workspace.getConfiguration('skeptic').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('skeptic').update('cacheResults', undefined, vscode.ConfigurationTarget.Global);
     await server.close();
   });
   beforeEach(() => {

@@ -74,6 +74,7 @@ function sampleResult(): LensResult {
     usageByStep: {},
     retries: 1,
     repairs: 2,
+    cacheHits: 0,
   };
 }
 

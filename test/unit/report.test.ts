@@ -49,6 +49,7 @@ function sampleResult(): StagedResult {
     usageByStep: {},
     retries: 1,
     repairs: 2,
+    cacheHits: 3,
     recovered: 1,
     notes: ['cross-file finding G2 "Rename" left out: locations.0: "shop/x.ts" is not one of the reviewed files'],
   };

@@ -24,6 +24,8 @@ describe('scope rules', () => {
     assert.deepEqual(whole.discovery.file_entries.map((e) => e.path), ['src/bin/main.rs']);
     assert.deepEqual(whole.excluded, [{ path: 'dist/sub/a.js', reason: 'build_output' }]);
     assert.equal(excludeByPath('node_modules/x/index.js', false), 'vendored');
+    assert.equal(excludeByPath('code-review-shop-v2.md', false), 'review_report');
+    assert.equal(excludeByPath('docs/code-review-guidelines.txt', false), null);
   });
 
   it('recognises generated headers, not the word "generated" in prose', () => {

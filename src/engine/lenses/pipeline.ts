@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { ReviewRun, type RunOptions } from '../reviewRun';
 import type { EmitFn, FileOutcome, LensProgressStep, LensResult, LensTargetOutcome } from '../events';
 import type { ContextFile } from '../layout';
-import { SubAgentRunner, type UnitOutcome } from '../runner';
+import type { UnitOutcome } from '../runner';
 import type { FailedUnit } from '../types';
 import { crossRepoCheck, partLabel, reviewPart, validateFinding, type LensCallContext, type Part } from './calls';
 import { applyConfidenceFloor, keepOnChange, mergeFindings, severityCounts, sortFindings, toFinding, type MergedFinding, type RaisedFinding } from './findings';
@@ -48,7 +48,7 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
   const run = new ReviewRun(req, emit);
   const roots = await Promise.all(req.targets.flatMap((t) => t.reviewRoots).map((r) => realpath(resolve(req.cwd, r)).catch(() => resolve(req.cwd, r))));
   const toolCtx = { cwd: req.cwd, roots };
-  const ctx: LensCallContext = { runner: new SubAgentRunner(run.client, toolCtx, req.effort), validatorRunner: new SubAgentRunner(run.client, toolCtx), models: req.models };
+  const ctx: LensCallContext = { runner: run.runner(toolCtx, req.effort), validatorRunner: run.runner(toolCtx), models: req.models };
   const progress = progressOf(emit);
 
   /** A fatal API answer stops the whole run; cancellation ends a unit quietly. */
@@ -150,7 +150,7 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
     spec: req.specFile ?? (req.targets.length === 1 && req.targets[0]!.pr?.body.trim() ? `PR #${req.targets[0]!.pr.number} description` : null),
     rubric: req.rubric ? markRubric(req.rubric.path, req.rubric.text, severityCounts(all)) : null,
     failed,
-    ...run.close(ctx.runner.repairs + ctx.validatorRunner.repairs),
+    ...run.close(),
   };
   emit({ type: 'done', result });
   return result;

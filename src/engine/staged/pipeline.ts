@@ -11,7 +11,6 @@ import { Progress } from './progress';
 import type { ContextFile } from '../layout';
 import type { StepModels } from '../models';
 import type { DiscoveryResult, FileEntry, Step1Record, SynthesisResult } from '../records';
-import { SubAgentRunner } from '../runner';
 import { toSourceFile } from '../source';
 import type { FailedUnit, FilteredFinding, Finding } from '../types';
 import { analyze } from './analyze';
@@ -47,7 +46,7 @@ interface FileRun {
 export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise<StagedResult> {
   const run = new ReviewRun(req, emit);
   const roots = req.discovery.review_roots.map((r) => resolve(req.cwd, r));
-  const runner = new SubAgentRunner(run.client, { cwd: req.cwd, roots: await realRoots(roots) }, req.effort);
+  const runner = run.runner({ cwd: req.cwd, roots: await realRoots(roots) }, req.effort);
   const ctx: StageContext = { runner, models: req.models, context: req.contextFiles };
   const progress = new Progress(emit);
   const entries = req.discovery.file_entries;
@@ -111,7 +110,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
     synthesis,
     recovered: fileRuns.reduce((n, f) => n + f.recovered, 0),
     notes,
-    ...run.close(runner.repairs),
+    ...run.close(),
   };
   emit({ type: 'done', result });
   return result;
