@@ -249,10 +249,14 @@ export async function waitForActiveEditor(page, name, { timeoutMs = DEFAULT_TIME
 // -------------------------------------------------------------------------------------- Problems panel
 
 /** Opens the Problems panel (Ctrl+Shift+M) unless it is already showing. */
-export async function openProblems(page, { timeoutMs = 10_000 } = {}) {
-  if (await visible(page, S.markersPanel)) return;
-  await page.keyboard.press('Control+Shift+M');
-  await until('the Problems panel to open (Ctrl+Shift+M)', () => visible(page, S.markersPanel), { timeoutMs });
+export async function openProblems(page, { timeoutMs = 20_000 } = {}) {
+  // The shortcut is lost when focus sits in a webview or a closing toast: press it again until the panel shows.
+  await until('the Problems panel to open (Ctrl+Shift+M)', async () => {
+    if (await visible(page, S.markersPanel)) return true;
+    await page.locator(S.workbench).first().focus().catch(() => undefined);
+    await page.keyboard.press('Control+Shift+M');
+    return until('the panel after Ctrl+Shift+M', () => visible(page, S.markersPanel), { timeoutMs: 2000 }).then(() => true, () => false);
+  }, { timeoutMs });
 }
 
 /**
@@ -367,16 +371,20 @@ export async function openFileFromExplorer(page, relPath, { timeoutMs = DEFAULT_
 
 /** Right-clicks `relPath` in the Explorer and chooses the context-menu item labelled exactly `label` (or matching a RegExp). */
 export async function explorerContextMenu(page, relPath, label, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
-  const row = await revealInExplorer(page, relPath, { timeoutMs });
-  await row.click({ button: 'right' });
-  await until('the Explorer context menu to open', () => visible(page, S.menu), { timeoutMs: 10_000 });
   // Menus render in an open shadow root: playwright's CSS engine pierces it.
   const entry = page
     .locator('.monaco-menu .action-item:not(.disabled)')
     .filter({ has: page.locator('.action-label', { hasText: label instanceof RegExp ? label : new RegExp(`^\\s*${escapeRe(label)}\\s*$`) }) });
   const item = entry.locator('.action-label');
-  await until(`context-menu item "${label}"`, async () => (await item.count()) > 0, {
-    timeoutMs: 10_000,
+  // Right after load an extension's menu items may not be registered yet: close the menu and open it again.
+  await until(`context-menu item "${label}"`, async () => {
+    if (await visible(page, S.menu)) await page.keyboard.press('Escape');
+    const row = await revealInExplorer(page, relPath, { timeoutMs });
+    await row.click({ button: 'right' });
+    await until('the Explorer context menu to open', () => visible(page, S.menu), { timeoutMs: 10_000 });
+    return until(`"${label}" in the open menu`, async () => (await item.count()) > 0, { timeoutMs: 2000 }).then(() => true, () => false);
+  }, {
+    timeoutMs: 30_000,
     seen: async () => JSON.stringify((await page.locator('.monaco-menu .action-label').allTextContents()).map((t) => t.trim()).filter(Boolean)),
   });
   // A click right after the menu opened is sometimes swallowed (the menu stays open with the item
