@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../src/app/contributions';
 import type { SkepticApi } from '../../src/extension';
@@ -41,7 +42,10 @@ describe('Skeptic in VS Code', () => {
       git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', '-A');
       git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'fixture');
     }
+    const started = performance.now();
     api = (await vscode.extensions.getExtension<SkepticApi>(EXTENSION_ID)!.activate())!;
+    // A figure for the record (not asserted): what activation costs the extension host.
+    console.log(`skeptic activation took ${(performance.now() - started).toFixed(1)} ms`);
   });
   after(async () => {
     await vscode.workspace.getConfiguration('skeptic').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
