@@ -110,20 +110,22 @@ export class SubAgentRunner {
   }
 
   private async send<T>(spec: UnitSpec<T>, messages: MessageTurn[]): Promise<Message> {
+    // Decided per request: calls already in flight when the first refusal arrives switch over too.
+    const structured = this.structured;
     try {
-      return await this.client.create(this.params(spec, messages), spec.label, spec.step);
+      return await this.client.create(this.params(spec, messages, structured), spec.label, spec.step);
     } catch (err) {
-      if (!this.structured || !refusesStructuredOutput(err)) throw err;
+      if (!structured || !refusesStructuredOutput(err)) throw err;
       this.structured = false;
-      return this.client.create(this.params(spec, messages), spec.label, spec.step);
+      return this.client.create(this.params(spec, messages, false), spec.label, spec.step);
     }
   }
 
-  private params<T>(spec: UnitSpec<T>, messages: MessageTurn[]): MessageParams {
+  private params<T>(spec: UnitSpec<T>, messages: MessageTurn[], structured: boolean): MessageParams {
     const system: Anthropic.Messages.TextBlockParam[] = [{ type: 'text', text: spec.system, cache_control: { type: 'ephemeral' } }];
     const base = { model: spec.model, max_tokens: spec.maxTokens, system, messages };
     const effort = this.effort ? { effort: this.effort } : {};
-    if (this.structured) {
+    if (structured) {
       return {
         ...base,
         ...(spec.tools ? { tools: TOOL_DEFINITIONS } : {}),

@@ -169,6 +169,26 @@ describe('staged review through the CLI against the fake API', function () {
     assert.equal(server.requests.filter((r) => r.turn === 2).length, 3);
   });
 
+  it('falls back to forced submit tools where structured outputs are refused, with the same findings', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    server.setScenario({ ...scenario, faults: [{ kind: 'no_structured_output', times: -1 }] });
+    const run = await review(cwd);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual((await loadJson<Json>(join(cwd, 'result.json'))).findings.map(key).sort(), EXPECTED);
+    // Only the first calls (in flight together) were refused; every answered call asked through a forced submit tool.
+    type Body = { output_config?: { format?: unknown }; tool_choice?: { type: string; name: string } };
+    const refused = server.requests.filter((r) => r.status === 400);
+    assert.ok(refused.length >= 1 && refused.length <= 4, `${refused.length} refused`);
+    for (const r of refused) assert.ok((r.body as Body).output_config?.format);
+    const answered = server.requests.filter((r) => r.status === 200);
+    assert.ok(answered.length >= 14);
+    for (const r of answered) {
+      const body = r.body as Body;
+      assert.equal(body.output_config?.format, undefined);
+      assert.deepEqual(body.tool_choice, { type: 'tool', name: `submit_${r.record}` });
+    }
+  });
+
   it('reports a unit that keeps failing, keeps the rest, and exits 3', async () => {
     const cwd = await fixtureWorkspace('shop');
     server.setScenario({ ...scenario, faults: [{ kind: 'invalid_json', times: -1, match: { record: 'PerFunctionReview', function: 'Cart.save' } }] });

@@ -23,6 +23,9 @@ export function reply(req: ParsedRequest, scenario: LoadedScenario, fault: Fault
       return { kind: 'error', status: fault.status, type: errorTypeOf(fault.status), message: `fake-anthropic: planted ${fault.status} fault`, retryAfter: fault.retry_after };
     case 'drop':
       return { kind: 'drop' };
+    case 'no_structured_output':
+      if (!req.submitTool) return { kind: 'error', status: 400, type: errorTypeOf(400), message: 'output_config.format: structured outputs are not supported for this model' };
+      break;
     case 'invalid_json':
       return text(NOT_JSON);
     case 'tool_use':

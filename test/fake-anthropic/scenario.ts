@@ -64,6 +64,8 @@ const faultBase = {
 const Fault = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('status'), ...faultBase, status: z.number().int().min(400).max(599), retry_after: z.number().min(0).optional() }),
   z.strictObject({ kind: z.literal('drop'), ...faultBase }),
+  /** A model or gateway without structured outputs: 400 for requests with output_config.format, normal answers to forced submit tools. */
+  z.strictObject({ kind: z.literal('no_structured_output'), ...faultBase }),
   z.strictObject({ kind: z.literal('slow'), ...faultBase, ms: z.number().int().min(0) }),
   z.strictObject({ kind: z.literal('invalid_json'), ...faultBase }),
   z.strictObject({ kind: z.literal('schema_invalid'), ...faultBase }),
