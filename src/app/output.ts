@@ -1,4 +1,4 @@
-/** Writes a finished run's markdown report (never over an existing one) and, if asked, its JSON; either mode. */
+/** Writes a finished run's markdown report (never over an existing one) and, if asked, its JSON and SARIF; either mode. */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { ReviewResult } from '../engine/events';
@@ -6,6 +6,7 @@ import { stagedJson } from '../report/json';
 import { lensJson } from '../report/lensJson';
 import { renderLensReport } from '../report/lensMarkdown';
 import { renderStagedReport } from '../report/markdown';
+import { toSarif } from '../report/sarif';
 import { defaultReportName, scopeName, scopeSlug, writeNewReport } from '../report/naming';
 
 export interface OutputOptions {
@@ -14,6 +15,7 @@ export interface OutputOptions {
   out?: string;
   reportDir?: string;
   json?: string;
+  sarif?: string;
   now?: Date;
 }
 
@@ -34,11 +36,16 @@ export async function writeOutputs(result: ReviewResult, opts: OutputOptions): P
   await mkdir(dirname(target), { recursive: true });
   const markdown = result.mode === 'lenses' ? renderLensReport(result, { name, date }) : renderStagedReport(result, { name, date });
   const reportPath = await writeNewReport(target, markdown);
-  if (!opts.json) return { reportPath };
-  const jsonPath = resolve(opts.cwd, opts.json);
-  await mkdir(dirname(jsonPath), { recursive: true });
   const shown = relative(opts.cwd, reportPath).split(sep).join('/');
-  const json = result.mode === 'lenses' ? lensJson(result, { date, reportPath: shown }) : stagedJson(result, shown);
-  await writeFile(jsonPath, JSON.stringify(json, null, 2) + '\n', 'utf8');
-  return { reportPath, jsonPath };
+  const json = result.mode === 'lenses' ? () => lensJson(result, { date, reportPath: shown }) : () => stagedJson(result, shown);
+  const jsonPath = opts.json ? await writeJson(resolve(opts.cwd, opts.json), json()) : undefined;
+  if (opts.sarif) await writeJson(resolve(opts.cwd, opts.sarif), toSarif(result));
+  return { reportPath, ...(jsonPath ? { jsonPath } : {}) };
+}
+
+/** Machine outputs are rewritten on every run: they describe the latest review, and name its report. */
+async function writeJson(path: string, value: unknown): Promise<string> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify(value, null, 2) + '\n', 'utf8');
+  return path;
 }

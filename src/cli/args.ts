@@ -19,6 +19,7 @@ export interface ReviewArgs {
   confirmOver: number;
   out?: string;
   json?: string;
+  sarif?: string;
   models: Record<StagedStep, string>;
   concurrency: number;
   timeoutMs: number;
@@ -44,6 +45,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
       options: {
         out: { type: 'string' },
         json: { type: 'string' },
+        sarif: { type: 'string' },
         model: { type: 'string' },
         'step-model': { type: 'string', multiple: true },
         concurrency: { type: 'string' },
@@ -91,6 +93,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     confirmOver: wholeNumber('--confirm-over', v['confirm-over'], DEFAULT_CONFIRM_OVER, 0, 1_000_000),
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v.json !== undefined ? { json: v.json } : {}),
+    ...(v.sarif !== undefined ? { sarif: nonEmpty('--sarif', v.sarif)! } : {}),
     models: resolveStepModels(nonEmpty('--model', v.model), parseStepModels(v['step-model'] ?? [])),
     concurrency: wholeNumber('--concurrency', v.concurrency, 8, 1, 64),
     timeoutMs: wholeNumber('--timeout', v.timeout, 300, 1, 3600) * 1000,

@@ -63,7 +63,7 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     if (io.signal.aborted) return EXIT.interrupted;
     throw new UsageError(result.stopped);
   }
-  const written = await writeOutputs(result, { cwd: io.cwd, ...(args.out ? { out: args.out } : {}), ...(args.json ? { json: args.json } : {}) });
+  const written = await writeOutputs(result, { cwd: io.cwd, ...(args.out ? { out: args.out } : {}), ...(args.json ? { json: args.json } : {}), ...(args.sarif ? { sarif: args.sarif } : {}) });
   const shown = relative(io.cwd, written.reportPath).split(sep).join('/');
   io.stdout.write(result.mode === 'lenses' ? lensSummary(result, shown) : stagedSummary(result, shown));
   if (io.signal.aborted) return EXIT.interrupted;

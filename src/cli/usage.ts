@@ -24,6 +24,7 @@ Review options:
   --mode MODE            staged (default: the five-step pipeline) | lenses (parallel reviewers, faster)
   --out FILE.md          report path (default: code-review-{scope}.md; never overwritten: -v2, -v3…)
   --json FILE            also write the machine-readable result
+  --sarif FILE           also write the findings as SARIF 2.1.0 (code-scanning tools)
   --model ID             model for every step (default: per-step defaults)
   --step-model STEP=ID   staged mode: model for one step: curate, analyze, review, challenge, synthesize (repeatable)
   --concurrency N        concurrent model requests (default 8)

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StagedJsonReport } from '../../src/report/json';
+import { SarifLog } from '../../src/report/sarif';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import type { Scenario } from '../fake-anthropic/scenario';
 import { FIXTURES, fixtureWorkspace, loadJson, runCli } from '../helpers/cli';
@@ -66,6 +67,15 @@ describe('staged review through the CLI against the fake API', function () {
     assert.match(report, /^# Code Review: shop$/m);
     assert.match(report, /^1\. `shop\/cart\.ts:17` - Loop while i < this\.items\.length \(/m);
     assert.match(report, /`shop\/price\.ts:3`, `shop\/cart\.ts:18` - Call round\(\)/);
+  });
+
+  it('writes SARIF for code-scanning tools with --sarif', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--sarif', 'out/skeptic.sarif']);
+    assert.equal(run.code, 0, run.stderr);
+    const log = SarifLog.parse(await loadJson(join(cwd, 'out/skeptic.sarif')));
+    const results = log.runs[0]!.results.map((r) => `${r.locations[0]!.physicalLocation.artifactLocation.uri}:${r.locations[0]!.physicalLocation.region.startLine} ${r.ruleId} ${r.level}`);
+    assert.deepEqual(results.sort(), EXPECTED.map((e) => e.replace('must_fix', 'error').replace('should_fix', 'warning').replace('nice_to_have', 'note')).sort());
   });
 
   it('re-runs a function its batch left out, solo, and self-challenge is in every review prompt', async () => {
