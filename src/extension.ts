@@ -5,7 +5,7 @@ import { registerCommands } from './ui/commands';
 import { FindingsView } from './ui/diagnostics';
 import { Notices, type Notice } from './ui/notices';
 import { ReportPanel } from './ui/reportPanel';
-import { ReviewController } from './ui/reviewController';
+import { LAST_REPORT, ReviewController } from './ui/reviewController';
 import { ReviewStatus } from './ui/statusBar';
 
 /** What the extension exports: the messages it has shown (for integration tests and other extensions). */
@@ -18,7 +18,7 @@ export function activate(context: vscode.ExtensionContext): SkepticApi {
   const findings = new FindingsView();
   const status = new ReviewStatus();
   // The report's Re-run button calls back into the controller, which shows reports in the panel.
-  const report: ReportPanel = new ReportPanel(context.extensionUri, (request) => controller.run(request), notices);
+  const report: ReportPanel = new ReportPanel(context.extensionUri, (request) => controller.run(request), notices, () => context.workspaceState.get(LAST_REPORT));
   const controller = new ReviewController(context, findings, status, report, notices);
   context.subscriptions.push(
     findings,

@@ -30,6 +30,8 @@ export class ReportPanel implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly rerun: (request: RerunRequest) => Promise<void>,
     private readonly notices: Notices,
+    /** The last report of this workspace, for a restore whose panel state was not saved (web hosts may drop it on reload). */
+    private readonly lastReport: () => unknown,
   ) {}
 
   /** Shows (or refreshes) the panel with the report at `state.reportPath`. */
@@ -42,13 +44,12 @@ export class ReportPanel implements vscode.Disposable {
   /** For VS Code's serializer: takes over a panel restored after a reload. */
   async restore(panel: vscode.WebviewPanel, saved: unknown): Promise<void> {
     const state = PanelState.safeParse(saved);
+    const fallback = PanelState.safeParse(this.lastReport());
     this.adopt(panel);
     panel.webview.options = this.options();
-    if (!state.success) {
-      panel.webview.html = '<p>This Skeptic report could not be restored. Run "Skeptic: Show Last Report".</p>';
-      return;
-    }
-    await this.render(state.data);
+    if (state.success) await this.render(state.data);
+    else if (fallback.success) await this.render(fallback.data);
+    else panel.webview.html = '<p>This Skeptic report could not be restored. Run "Skeptic: Show Last Report".</p>';
   }
 
   dispose(): void {

@@ -18,7 +18,7 @@ import { readSettings, type UiSettings } from './settings';
 import type { ReviewStatus } from './statusBar';
 import { ReviewWorker, type WorkerOutcome } from './workerHost';
 
-const LAST_REPORT = 'skeptic.lastReport';
+export const LAST_REPORT = 'skeptic.lastReport';
 
 export class ReviewController implements vscode.Disposable {
   private running: ReviewWorker | undefined;

@@ -25,6 +25,7 @@ import {
   waitForCursor,
   waitForProblem,
   waitForSelectionStart,
+  waitForWorkbench,
 } from './workbench.mjs';
 
 const FILE = process.env.SKEPTIC_E2E_UI_FILE || 'shop/cart.ts';
@@ -115,5 +116,15 @@ export async function runUiSuite({ page, shot, step }) {
   await step('the command palette finds "Review Uncommitted Changes"', async () => {
     const labels = await paletteEntries(page, 'Review Uncommitted Changes', { expect: UNCOMMITTED });
     await until('a palette label for Review Uncommitted Changes', () => labels.some((l) => UNCOMMITTED.test(l)), { timeoutMs: 1000 });
+  });
+
+  await step('the report comes back after a window reload', async () => {
+    await page.reload();
+    await waitForWorkbench(page);
+    const reportTab = page.locator('.tabs-container .tab', { hasText: REPORT_TAB });
+    await until('the report tab after the reload', async () => (await reportTab.count()) > 0, { timeoutMs: 30_000 });
+    await reportTab.first().click();
+    await findWebviewFrame(page, FILE_LINE, { timeoutMs: 30_000 });
+    await shot('report-restored');
   });
 }
