@@ -1,12 +1,15 @@
 /** `npm run bench`: prints figures; nothing here is asserted. */
-import { benchLenses } from './lenses';
 import { benchPlan } from './plan';
-import { benchStaged } from './staged';
+import { benchReview, TYPICAL_FAULTS } from './review';
+
+const size = { files: 10, functions: 12, latencyMs: 50 };
+const lens = { fullFanout: false, models: {}, repositories: [] };
 
 async function main(): Promise<void> {
-  console.log(await benchStaged({ files: 10, functions: 12, latencyMs: 50, faults: false }));
-  console.log(await benchStaged({ files: 10, functions: 12, latencyMs: 50, faults: true }));
-  console.log(await benchLenses({ files: 10, functions: 12, latencyMs: 50 }));
+  console.log(await benchReview({ title: 'staged clean', ...size }));
+  console.log(await benchReview({ title: 'staged with faults', ...size, scenario: TYPICAL_FAULTS }));
+  console.log(await benchReview({ title: 'lenses (default reviewers)', ...size, lens }));
+  console.log(await benchReview({ title: 'lenses, full fan-out', ...size, lens: { ...lens, fullFanout: true } }));
   console.log(await benchPlan(20_000));
 }
 

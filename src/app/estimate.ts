@@ -79,13 +79,15 @@ export async function estimateRun(cwd: string, entries: FileEntry[], context: Co
   by.challenge.inputTokens = Math.round(by.challenge.inputTokens);
   if (entries.length) add(by.synthesize, 1, sys.synthesize + ctx + 600 * entries.length, OUT.synthesisBase + OUT.synthesisPerFile * entries.length);
 
-  const all = Object.values(by);
+  return { ...totals(Object.values(by)), functions, byStep: by };
+}
+
+/** A run's totals over its steps or roles. */
+function totals(parts: StepEstimate[]): StepEstimate {
   return {
-    calls: all.reduce((n, s) => n + s.calls, 0),
-    inputTokens: all.reduce((n, s) => n + s.inputTokens, 0),
-    outputTokens: all.reduce((n, s) => n + s.outputTokens, 0),
-    functions,
-    byStep: by,
+    calls: parts.reduce((n, s) => n + s.calls, 0),
+    inputTokens: parts.reduce((n, s) => n + s.inputTokens, 0),
+    outputTokens: parts.reduce((n, s) => n + s.outputTokens, 0),
   };
 }
 
@@ -138,14 +140,7 @@ export async function estimateLensRun(cwd: string, req: ReturnType<typeof lensRe
     const files = plans.reduce((n, p) => n + p.target.files.length, 0);
     add(CROSS_REPO, system + tokens(BRIEFS[CROSS_REPO].length) + PACKET_TOKENS + LENS_OUT.perFileListed * files, LENS_OUT.crossRepo);
   }
-  const all = Object.values(byRole);
-  return {
-    calls: all.reduce((n, s) => n + s.calls, 0),
-    inputTokens: all.reduce((n, s) => n + s.inputTokens, 0),
-    outputTokens: all.reduce((n, s) => n + s.outputTokens, 0),
-    byRole,
-    parts: plans.reduce((n, p) => n + p.parts.length, 0),
-  };
+  return { ...totals(Object.values(byRole)), byRole, parts: plans.reduce((n, p) => n + p.parts.length, 0) };
 }
 
 /** Either mode's estimate, for the confirmation a large run asks for. */

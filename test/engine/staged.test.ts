@@ -3,9 +3,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StagedJsonReport } from '../../src/report/json';
 import { SarifLog } from '../../src/report/sarif';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
-import type { Scenario } from '../fake-anthropic/scenario';
-import { FIXTURES, fixtureWorkspace, loadJson, runCli } from '../helpers/cli';
+import { useFakeServer } from '../helpers/fakeServer';
+import { fixtureWorkspace, loadJson, runCli } from '../helpers/cli';
 
 type Json = StagedJsonReport;
 const key = (f: Json['findings'][number]) => `${f.file}:${f.line} ${f.rule_id} ${f.priority}`;
@@ -23,21 +22,10 @@ const EXPECTED = [
 
 describe('staged review through the CLI against the fake API', function () {
   this.timeout(60_000);
-  let server: FakeAnthropic;
-  let scenario: Scenario;
-
-  before(async () => {
-    scenario = JSON.parse(await readFile(join(FIXTURES, 'shop.scenario.json'), 'utf8')) as Scenario;
-    server = await startFakeAnthropic({ scenario });
-  });
-  after(() => server.close());
-  beforeEach(() => {
-    server.setScenario(scenario);
-    server.reset();
-  });
+  const fake = useFakeServer();
 
   const review = (cwd: string, args: string[] = []) =>
-    runCli(['review', 'shop', '--json', 'result.json', ...args], { cwd, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url } });
+    runCli(['review', 'shop', '--json', 'result.json', ...args], { cwd, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url } });
 
   it('gives every planted finding its fate, and writes the report and the JSON', async () => {
     const cwd = await fixtureWorkspace('shop');
@@ -61,7 +49,7 @@ describe('staged review through the CLI against the fake API', function () {
     assert.equal(byPath['shop/cart.ts']!.status, 'reviewed');
     assert.equal(byPath['shop/cart.ts']!.companion_path, 'shop/cart.test.ts');
     assert.equal(byPath['shop/cart.ts']!.functions_reviewed, 5);
-    assert.equal(json.usage.calls, server.requests.length);
+    assert.equal(json.usage.calls, fake.server.requests.length);
 
     const report = await readFile(join(cwd, 'code-review-shop.md'), 'utf8');
     assert.match(report, /^# Code Review: shop$/m);
@@ -80,17 +68,17 @@ describe('staged review through the CLI against the fake API', function () {
 
   it('re-runs a function its batch left out, solo, and self-challenge is in every review prompt', async () => {
     const cwd = await fixtureWorkspace('shop');
-    server.setScenario({ ...scenario, faults: [{ kind: 'omit_functions', match: { record: 'BatchReview', file: 'shop/cart.ts' }, functions: ['Cart.clear'] }] });
+    fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'omit_functions', match: { record: 'BatchReview', file: 'shop/cart.ts' }, functions: ['Cart.clear'] }] });
     const run = await review(cwd);
     assert.equal(run.code, 0, run.stderr);
-    const cart = server.requests.filter((r) => r.file === 'shop/cart.ts');
+    const cart = fake.server.requests.filter((r) => r.file === 'shop/cart.ts');
     const batch = cart.find((r) => r.record === 'BatchReview')!;
     assert.deepEqual(batch.functions, ['Cart.add', 'Cart.clear', 'Cart.count']);
     const solos = cart.filter((r) => r.record === 'PerFunctionReview').map((r) => r.functions[0]);
     assert.deepEqual(solos.sort(), ['Cart.clear', 'Cart.save', 'Cart.total']);
     const clearSolo = cart.find((r) => r.record === 'PerFunctionReview' && r.functions[0] === 'Cart.clear')!;
     assert.ok(clearSolo.started_at >= batch.ended_at!, 'the completeness re-run comes after the batch');
-    for (const r of server.requests.filter((q) => q.record === 'PerFunctionReview' || q.record === 'BatchReview')) {
+    for (const r of fake.server.requests.filter((q) => q.record === 'PerFunctionReview' || q.record === 'BatchReview')) {
       assert.match(systemText(r.body), /Self-challenge/);
     }
     const json = await loadJson<Json>(join(cwd, 'result.json'));
@@ -100,7 +88,7 @@ describe('staged review through the CLI against the fake API', function () {
   it('sends synthesis records only: no source, no tools', async () => {
     const cwd = await fixtureWorkspace('shop');
     await review(cwd);
-    const synth = server.requests.filter((r) => r.record === 'SynthesisResult');
+    const synth = fake.server.requests.filter((r) => r.record === 'SynthesisResult');
     assert.equal(synth.length, 1);
     const body = JSON.stringify(synth[0]!.body);
     const sourceTag = /<untrusted_source_[0-9a-f]{8} /;
@@ -108,21 +96,21 @@ describe('staged review through the CLI against the fake API', function () {
     for (const line of ['this.items[i].price', "text.replace('$', '')", 'JSON.stringify(this.items)']) assert.ok(!body.includes(JSON.stringify(line).slice(1, -1)), `source line leaked: ${line}`);
     assert.equal((synth[0]!.body as { tools?: unknown }).tools, undefined);
     // ... while the per-file calls do carry the source.
-    const step3 = server.requests.find((r) => r.record === 'PerFunctionReview')!;
+    const step3 = fake.server.requests.find((r) => r.record === 'PerFunctionReview')!;
     assert.ok(sourceTag.test(JSON.stringify(step3.body)));
   });
 
   it('puts the spec field names in one fenced json packet per call', async () => {
     const cwd = await fixtureWorkspace('shop');
     await review(cwd);
-    const packetOf = (r: (typeof server.requests)[number]) => {
+    const packetOf = (r: (typeof fake.server.requests)[number]) => {
       const blocks = (r.body as { messages: Array<{ content: Array<{ text?: string }> }> }).messages[0]!.content;
       const text = blocks[blocks.length - 1]!.text!;
       const fences = text.match(/```json\n([\s\S]*?)\n```/g)!;
       assert.equal(fences.length, 1);
       return JSON.parse(/```json\n([\s\S]*?)\n```/.exec(text)![1]!) as Record<string, unknown>;
     };
-    const first = (record: string) => server.requests.find((r) => r.record === record && r.file === 'shop/cart.ts')!;
+    const first = (record: string) => fake.server.requests.find((r) => r.record === record && r.file === 'shop/cart.ts')!;
     assert.deepEqual(Object.keys(packetOf(first('Step1Record'))).sort(), ['companion_path', 'path']);
     assert.deepEqual(Object.keys(packetOf(first('PerFunctionReview'))).sort(), [
       'brutal_one_line', 'companion_path', 'concurrency_present', 'file_path', 'function_qualified_name', 'invariants', 'kind', 'risk_flags', 'role_in_file', 'start_line', 'visibility',
@@ -139,7 +127,7 @@ describe('staged review through the CLI against the fake API', function () {
   it('does not challenge an all-clean file', async () => {
     const cwd = await fixtureWorkspace('shop');
     await review(cwd);
-    const challenged = server.requests.filter((r) => r.record === 'ChallengeResult').map((r) => r.file).sort();
+    const challenged = fake.server.requests.filter((r) => r.record === 'ChallengeResult').map((r) => r.file).sort();
     assert.deepEqual(challenged, ['shop/cart.ts', 'shop/price.ts']);
   });
 
@@ -156,8 +144,8 @@ describe('staged review through the CLI against the fake API', function () {
 
   it('ends a run full of faults with the same findings as a clean run', async () => {
     const cwd = await fixtureWorkspace('shop');
-    server.setScenario({
-      ...scenario,
+    fake.server.setScenario({
+      ...fake.scenario,
       faults: [
         { kind: 'status', status: 429, retry_after: 0.05, match: { record: 'Step1Record', file: 'shop/cart.ts' } },
         { kind: 'status', status: 529, match: { record: 'FileAnalysis', file: 'shop/price.ts' } },
@@ -173,24 +161,24 @@ describe('staged review through the CLI against the fake API', function () {
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.deepEqual(json.findings.map(key).sort(), EXPECTED);
     assert.equal((run.stderr.match(/^retry /gm) ?? []).length, 4, run.stderr);
-    const statuses = server.requests.map((r) => r.status);
+    const statuses = fake.server.requests.map((r) => r.status);
     assert.ok(statuses.includes(429) && statuses.includes(529) && statuses.includes(500) && statuses.includes(null));
     // Three replies were rejected and repaired: a repair turn is a second user turn.
-    assert.equal(server.requests.filter((r) => r.turn === 2).length, 3);
+    assert.equal(fake.server.requests.filter((r) => r.turn === 2).length, 3);
   });
 
   it('falls back to forced submit tools where structured outputs are refused, with the same findings', async () => {
     const cwd = await fixtureWorkspace('shop');
-    server.setScenario({ ...scenario, faults: [{ kind: 'no_structured_output', times: -1 }] });
+    fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'no_structured_output', times: -1 }] });
     const run = await review(cwd);
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual((await loadJson<Json>(join(cwd, 'result.json'))).findings.map(key).sort(), EXPECTED);
     // Only the first calls (in flight together) were refused; every answered call asked through a forced submit tool.
     type Body = { output_config?: { format?: unknown }; tool_choice?: { type: string; name: string } };
-    const refused = server.requests.filter((r) => r.status === 400);
+    const refused = fake.server.requests.filter((r) => r.status === 400);
     assert.ok(refused.length >= 1 && refused.length <= 4, `${refused.length} refused`);
     for (const r of refused) assert.ok((r.body as Body).output_config?.format);
-    const answered = server.requests.filter((r) => r.status === 200);
+    const answered = fake.server.requests.filter((r) => r.status === 200);
     assert.ok(answered.length >= 14);
     for (const r of answered) {
       const body = r.body as Body;
@@ -201,7 +189,7 @@ describe('staged review through the CLI against the fake API', function () {
 
   it('reports a unit that keeps failing, keeps the rest, and exits 3', async () => {
     const cwd = await fixtureWorkspace('shop');
-    server.setScenario({ ...scenario, faults: [{ kind: 'invalid_json', times: -1, match: { record: 'PerFunctionReview', function: 'Cart.save' } }] });
+    fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'invalid_json', times: -1, match: { record: 'PerFunctionReview', function: 'Cart.save' } }] });
     const run = await review(cwd);
     assert.equal(run.code, 3, run.stderr);
     const json = await loadJson<Json>(join(cwd, 'result.json'));
@@ -212,12 +200,12 @@ describe('staged review through the CLI against the fake API', function () {
     const report = await readFile(join(cwd, 'code-review-shop.md'), 'utf8');
     assert.match(report, /## Not Reviewed\n\n- `shop\/cart\.ts` — review Cart\.save failed: reply rejected after 2 repair turns/);
     // First try plus the completeness re-run, each with two repairs.
-    assert.equal(server.requests.filter((r) => r.record === 'PerFunctionReview' && r.functions[0] === 'Cart.save').length, 6);
+    assert.equal(fake.server.requests.filter((r) => r.record === 'PerFunctionReview' && r.functions[0] === 'Cart.save').length, 6);
   });
 
   it('keeps the synthesis when one cross-file finding cites a file outside the review, and says so', async () => {
     const cwd = await fixtureWorkspace('shop');
-    const run = await runCli(['review', 'shop/cart.ts', '--json', 'result.json'], { cwd, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    const run = await runCli(['review', 'shop/cart.ts', '--json', 'result.json'], { cwd, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.server.url } });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /warning: cross-file finding G1 .* left out: locations\.0: "shop\/price\.ts" is not one of the reviewed files/);
     const report = await readFile(join(cwd, 'code-review-cart.md'), 'utf8');
@@ -226,20 +214,20 @@ describe('staged review through the CLI against the fake API', function () {
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.ok(!json.findings.some((f) => f.rule_id.startsWith('G')));
     // Two repair turns were tried first.
-    assert.equal(server.requests.filter((r) => r.record === 'SynthesisResult').length, 3);
+    assert.equal(fake.server.requests.filter((r) => r.record === 'SynthesisResult').length, 3);
   });
 
   it('with --cache-dir, a rerun of unchanged code makes no calls, and an edit re-asks only what it touches', async () => {
     const cwd = await fixtureWorkspace('shop');
     const first = await review(cwd, ['--cache-dir', '.skeptic-cache']);
     assert.equal(first.code, 0, first.stderr);
-    const calls = server.requests.length;
+    const calls = fake.server.requests.length;
     const findings = (await loadJson<Json>(join(cwd, 'result.json'))).findings.map(key).sort();
 
-    server.reset();
+    fake.server.reset();
     const second = await review(cwd, ['--cache-dir', '.skeptic-cache']);
     assert.equal(second.code, 0, second.stderr);
-    assert.equal(server.requests.length, 0);
+    assert.equal(fake.server.requests.length, 0);
     assert.deepEqual((await loadJson<Json>(join(cwd, 'result.json'))).findings.map(key).sort(), findings);
     assert.match(await readFile(join(cwd, 'code-review-shop-v2.md'), 'utf8'), new RegExp(`${calls} units answered from the result cache`));
 
@@ -251,26 +239,26 @@ describe('staged review through the CLI against the fake API', function () {
     assert.match((await runCli(['plan', '.'], { cwd })).stdout, /^ {2}\.skeptic-cache\//m);
     assert.doesNotMatch((await runCli(['plan', '.', '--cache-dir', '.skeptic-cache'], { cwd })).stdout, /^ {2}\.skeptic-cache\//m);
 
-    server.reset();
+    fake.server.reset();
     await writeFile(join(cwd, 'shop/price.ts'), (await readFile(join(cwd, 'shop/price.ts'), 'utf8')) + '\nexport const VERSION = 2;\n');
     const third = await review(cwd, ['--cache-dir', '.skeptic-cache']);
     assert.equal(third.code, 0, third.stderr);
-    const asked = new Set(server.requests.map((r) => r.file ?? 'synthesis'));
+    const asked = new Set(fake.server.requests.map((r) => r.file ?? 'synthesis'));
     assert.deepEqual([...asked].sort(), ['shop/price.ts', 'synthesis']);
   });
 
   it('exits 2 without a key and writes nothing', async () => {
     const cwd = await fixtureWorkspace('shop');
-    const run = await runCli(['review', 'shop', '--json', 'result.json'], { cwd, env: { ANTHROPIC_BASE_URL: server.url } });
+    const run = await runCli(['review', 'shop', '--json', 'result.json'], { cwd, env: { ANTHROPIC_BASE_URL: fake.server.url } });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /^skeptic: no API key: set ANTHROPIC_API_KEY/m);
     assert.deepEqual((await readdir(cwd)).sort(), ['shop']);
-    assert.equal(server.requests.length, 0);
+    assert.equal(fake.server.requests.length, 0);
   });
 
   it('exits 2 with the reason when the API refuses the key, and writes no report', async () => {
     const cwd = await fixtureWorkspace('shop');
-    server.setScenario({ ...scenario, faults: [{ kind: 'status', status: 401, times: -1 }] });
+    fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'status', status: 401, times: -1 }] });
     const run = await review(cwd);
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /HTTP 401/);
@@ -284,7 +272,7 @@ describe('staged review through the CLI against the fake API', function () {
       assert.equal(run.code, 2, args.join(' '));
       assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
     }
-    const missing = await runCli(['review', 'nope'], { cwd, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    const missing = await runCli(['review', 'nope'], { cwd, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.server.url } });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /no such file or folder: nope/);
   });

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { HostMessage } from '../../src/app/protocol';
 import type { WorkerMessage } from '../../src/app/workerMessages';
 import { resolveStepModels } from '../../src/engine/models';
-import type { Scenario } from '../fake-anthropic/scenario';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
-import { FIXTURES, fixtureWorkspace, REPO } from '../helpers/cli';
+import { useFakeServer } from '../helpers/fakeServer';
+import { fixtureWorkspace, REPO } from '../helpers/cli';
 
 /** Runs dist/worker.js as the extension does and collects what it posts, until it finishes or fails. */
 function runWorker(start: HostMessage, onMessage: (m: WorkerMessage, worker: Worker) => void = () => undefined): Promise<WorkerMessage[]> {
@@ -26,15 +24,7 @@ function runWorker(start: HostMessage, onMessage: (m: WorkerMessage, worker: Wor
 
 describe('the review worker thread', function () {
   this.timeout(60_000);
-  let server: FakeAnthropic;
-  let scenario: Scenario;
-
-  before(async () => {
-    scenario = JSON.parse(await readFile(join(FIXTURES, 'shop.scenario.json'), 'utf8')) as Scenario;
-    server = await startFakeAnthropic({ scenario });
-  });
-  after(() => server.close());
-  beforeEach(() => server.reset());
+  const fake = useFakeServer();
 
   const start = (cwd: string, confirmOver: number | null = null): HostMessage => ({
     type: 'start',
@@ -50,7 +40,7 @@ describe('the review worker thread', function () {
       timeoutMs: 30_000,
       maxAttempts: 3,
       apiKey: 'worker-key',
-      baseURL: server.url,
+      baseURL: fake.server.url,
     },
     confirmOver,
   });
@@ -77,13 +67,13 @@ describe('the review worker thread', function () {
     const confirm = seen.find((m) => m.type === 'confirm');
     assert.ok(confirm && confirm.type === 'confirm' && confirm.calls > 1);
     assert.equal(seen.at(-1)!.type, 'finished');
-    assert.equal(server.requests.length, 0);
+    assert.equal(fake.server.requests.length, 0);
   });
 
   it('cancels in-flight calls and keeps the findings already made', async () => {
     const cwd = await fixtureWorkspace('shop');
     // price.ts finishes quickly; cart.ts's calls hang long enough to be cancelled.
-    server.setScenario({ ...scenario, faults: [{ kind: 'slow', ms: 20_000, times: -1, match: { file: 'shop/cart.ts', record: 'PerFunctionReview' } }] });
+    fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'slow', ms: 20_000, times: -1, match: { file: 'shop/cart.ts', record: 'PerFunctionReview' } }] });
     let cancelled = false;
     const seen = await runWorker(start(cwd), (m, w) => {
       const priceDone = m.type === 'event' && m.event.type === 'finding' && m.event.finding.file === 'shop/price.ts';
@@ -92,7 +82,7 @@ describe('the review worker thread', function () {
         w.postMessage({ type: 'cancel' } satisfies HostMessage);
       }
     });
-    server.setScenario(scenario);
+    fake.server.setScenario(fake.scenario);
     assert.ok(cancelled);
     const done = seen.find((m) => m.type === 'event' && m.event.type === 'done');
     assert.ok(done && done.type === 'event' && done.event.type === 'done');
@@ -102,6 +92,6 @@ describe('the review worker thread', function () {
     assert.ok(!result.findings.some((f) => f.file === 'shop/cart.ts' && f.source !== 'cross_file'));
     assert.equal(result.files.find((f) => f.path === 'shop/cart.ts')!.status, 'failed');
     assert.ok(seen.some((m) => m.type === 'report'), 'a partial report is written');
-    assert.ok(server.requests.some((r) => r.record === 'PerFunctionReview' && r.status === null), 'the hanging calls were aborted, not awaited');
+    assert.ok(fake.server.requests.some((r) => r.record === 'PerFunctionReview' && r.status === null), 'the hanging calls were aborted, not awaited');
   });
 });

@@ -1,0 +1,70 @@
+/**
+ * Runs a whole review in-process against the fake Messages API over a synthetic project and prints its
+ * figures: calls, wall time, retries and repairs, tokens and the prompt-cache read share (overall and per
+ * step or reviewer). Either mode, with or without injected faults.
+ */
+import { performance } from 'node:perf_hooks';
+import { executeJob, prepareJob, type ReviewJob } from '../src/app/job';
+import { resolveStepModels } from '../src/engine/models';
+import type { Scenario } from '../test/fake-anthropic/scenario';
+import { startFakeAnthropic } from '../test/fake-anthropic/server';
+import { syntheticProject } from './project';
+
+export interface ReviewBench {
+  title: string;
+  files: number;
+  functions: number;
+  latencyMs: number;
+  scenario?: Scenario;
+  /** Lens mode when set. */
+  lens?: ReviewJob['lens'];
+}
+
+/** Faults a long run meets in practice: rate limits, overload, dropped connections, malformed replies. */
+export const TYPICAL_FAULTS: Scenario = {
+  faults: [
+    { kind: 'status', status: 429, retry_after: 0.2, times: 3 },
+    { kind: 'status', status: 529, times: 2 },
+    { kind: 'drop', times: 2 },
+    { kind: 'invalid_json', times: 2 },
+    { kind: 'schema_invalid', times: 2 },
+  ],
+};
+
+export async function benchReview(b: ReviewBench): Promise<string> {
+  const cwd = await syntheticProject(b.files, b.functions);
+  const server = await startFakeAnthropic({ scenario: b.scenario ?? {}, latencyMs: b.latencyMs });
+  try {
+    const job: ReviewJob = {
+      cwd,
+      scope: { kind: 'paths', paths: ['src'] },
+      ...(b.lens ? { mode: 'lenses' as const, lens: b.lens } : {}),
+      excludes: [],
+      includeUntracked: true,
+      force: false,
+      contextFiles: [],
+      models: resolveStepModels(),
+      concurrency: 8,
+      timeoutMs: 60_000,
+      maxAttempts: 6,
+      apiKey: 'bench',
+      baseURL: server.url,
+    };
+    const t0 = performance.now();
+    const result = await executeJob(job, await prepareJob(job), () => undefined, new AbortController().signal);
+    const seconds = (performance.now() - t0) / 1000;
+    const u = result.usage;
+    const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+    const share = (x: typeof u) => pct(x.cache_read_input_tokens, x.input_tokens + x.cache_read_input_tokens + x.cache_creation_input_tokens);
+    return [
+      `${b.title}: ${b.files} files × ${b.functions} functions, ${b.latencyMs} ms latency`,
+      `  wall ${seconds.toFixed(2)} s · ${u.calls} calls · ${result.retries} retries · ${result.repairs} repairs · ${result.failed.length} failed units`,
+      `  prompt tokens ${prompt} (cache read ${pct(u.cache_read_input_tokens, prompt)}, cache write ${pct(u.cache_creation_input_tokens, prompt)}) · output ${u.output_tokens}`,
+      `  by ${b.lens ? 'reviewer' : 'step'}: ${Object.entries(result.usageByStep).map(([s, x]) => `${s} ${x.calls} calls / ${share(x)} read`).join(', ')}`,
+    ].join('\n');
+  } finally {
+    await server.close();
+  }
+}
+
+const pct = (part: number, whole: number) => `${whole ? ((100 * part) / whole).toFixed(1) : '0.0'}%`;
