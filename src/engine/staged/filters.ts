@@ -2,8 +2,8 @@
  * The deterministic parts of the staged pipeline's noise control: turning verdicts into findings,
  * applying the challenger's rulings, and the confidence tiebreaker. Every removal is recorded.
  */
-import type { ChallengeResult, FileLevelFinding, PerFunctionReview, Priority } from '../records';
-import type { Finding, FilteredFinding } from '../types';
+import type { ChallengeResult, Confidence, FileLevelFinding, PerFunctionReview, Priority } from '../records';
+import type { Finding, FilteredFinding, FindingSource } from '../types';
 
 const RANK: Record<Priority, number> = { must_fix: 3, should_fix: 2, nice_to_have: 1 };
 
@@ -38,19 +38,12 @@ export function findingFromFileRule(f: FileLevelFinding, file: string): Finding 
   const parsed = parseLocation(f.location);
   const at = parsed?.path ?? file; // the analysis check admits only the file or its companion
   const line = parsed?.line ?? 1; // "file-wide" findings point at the top of the file
-  return {
-    file: at,
-    line,
-    ...(parsed?.end ? { end_line: parsed.end } : {}),
-    locations: [`${at}:${line}`],
-    rule_id: f.rule_id,
-    priority: f.priority,
-    confidence: f.confidence,
-    function: null,
-    action: f.action,
-    rationale: f.rationale,
-    source: 'file_rule',
-  };
+  return { ...ruleFinding(f, 'file_rule'), file: at, line, ...(parsed?.end ? { end_line: parsed.end } : {}), locations: [`${at}:${line}`] };
+}
+
+/** What a file-level or cross-file rule's record says, as a Finding's fields; the caller places it. */
+export function ruleFinding(f: { rule_id: string; priority: Priority; confidence: Confidence; action: string; rationale: string }, source: FindingSource) {
+  return { rule_id: f.rule_id, priority: f.priority, confidence: f.confidence, function: null, action: f.action, rationale: f.rationale, source };
 }
 
 export interface ParsedLocation {
