@@ -61,7 +61,7 @@ export class SubAgentRunner {
 
   /** A unit answered before (same model, prompt, schema and input) comes from the result cache; a new one is stored. */
   async run<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
-    const key = this.cache && ResultCache.key({ model: spec.model, system: spec.system, schema: jsonSchemaOf(spec.record), content: spec.content, effort: this.effort ?? null, tools: spec.tools });
+    const key = this.cache && this.cacheKey(spec);
     if (this.cache && key) {
       const stored = spec.record.safeParse(await this.cache.get(key));
       if (stored.success && (spec.check?.(stored.data) ?? []).length === 0) {
@@ -73,6 +73,23 @@ export class SubAgentRunner {
     // A salvaged reply is not stored: the next run gets another chance at the whole record.
     if (this.cache && key && outcome.ok && !outcome.leftOut) await this.cache.put(key, outcome.value);
     return outcome;
+  }
+
+  /**
+   * Sends the unit's request cut to one output token, only so its cached prefix gets written; the reply is
+   * not used. Best effort: a failure just means the calls that follow write the prefix themselves.
+   */
+  async prime<T>(spec: UnitSpec<T>): Promise<void> {
+    if (this.cache && (await this.cache.get(this.cacheKey(spec))) !== undefined) return;
+    try {
+      await this.client.create(this.params({ ...spec, maxTokens: 1 }, [{ role: 'user', content: spec.content }], this.structured), `${spec.label} (cache prime)`, spec.step);
+    } catch (err) {
+      if (err instanceof FatalApiError || this.client.signal.aborted) throw err;
+    }
+  }
+
+  private cacheKey<T>(spec: UnitSpec<T>): string {
+    return ResultCache.key({ model: spec.model, system: spec.system, schema: jsonSchemaOf(spec.record), content: spec.content, effort: this.effort ?? null, tools: spec.tools });
   }
 
   private async converse<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {

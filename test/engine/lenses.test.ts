@@ -35,7 +35,9 @@ const SHOP: Scenario = {
 const body = (r: LoggedRequest) => r.body as Body;
 const lastBlock = (r: LoggedRequest) => body(r).messages[0]!.content.at(-1)!.text!;
 const packetOf = (r: LoggedRequest) => JSON.parse(/```json\n([\s\S]*?)\n```/.exec(lastBlock(r))![1]!) as Record<string, unknown>;
-const reviews = (server: FakeAnthropic) => server.requests.filter((r) => r.record === 'LensReview' && r.reviewer !== 'cross-repo');
+/** A prime is the one-token call that writes a shared prefix to the cache before reviewers on its model start. */
+const isPrime = (r: LoggedRequest) => (r.body as { max_tokens?: number }).max_tokens === 1;
+const reviews = (server: FakeAnthropic) => server.requests.filter((r) => r.record === 'LensReview' && r.reviewer !== 'cross-repo' && !isPrime(r));
 const key = (f: Json['findings'][number]) => `${f.file}:${f.line} ${f.severity} ${f.reviewers.join('+')}`;
 
 describe('lens mode through the CLI against the fake API', function () {
@@ -62,7 +64,11 @@ describe('lens mode through the CLI against the fake API', function () {
 
     const calls = reviews(server);
     assert.deepEqual(calls.map((r) => r.reviewer).sort(), ['logic', 'performance', 'security']);
-    for (const a of calls) for (const b of calls) if (a !== b) assert.ok(a.started_at < b.ended_at!, `${a.reviewer} started before ${b.reviewer} ended`);
+    // In parallel: the reviewers sharing a primed prefix with each other, the one on its own model with the prime.
+    const overlap = (a: LoggedRequest, b: LoggedRequest, what: string) => assert.ok(a.started_at < b.ended_at! && b.started_at < a.ended_at!, what);
+    const by = Object.fromEntries(calls.map((r) => [r.reviewer, r]));
+    overlap(by.security!, by.logic!, 'security and logic overlap');
+    overlap(by.performance!, server.requests.find(isPrime)!, 'performance runs while the prime writes the opus prefix');
     assert.deepEqual(Object.fromEntries(calls.map((r) => [r.reviewer, body(r).model])), { security: 'claude-opus-5-5', logic: 'claude-opus-5-5', performance: 'claude-sonnet-5-5' });
 
     // One system prompt, one tool list, one output schema, and the same user blocks up to the brief.
@@ -84,24 +90,30 @@ describe('lens mode through the CLI against the fake API', function () {
       assert.equal(body(r).output_config!.effort, 'xhigh');
     }
 
-    // Per model, every call but the first reads the shared prefix from the cache.
-    for (const model of ['claude-opus-5-5', 'claude-sonnet-5-5']) {
-      const mine = calls.filter((r) => body(r).model === model);
-      assert.equal(mine.filter((r) => r.usage!.cache_read_input_tokens > 0).length, mine.length - 1, model);
+    // Security and logic share a model: one prime writes their prefix first, and both read it. Performance
+    // is alone on its model, so nothing is primed for it.
+    const primes = server.requests.filter(isPrime);
+    assert.deepEqual(primes.map((r) => body(r).model), ['claude-opus-5-5']);
+    const opus = calls.filter((r) => body(r).model === 'claude-opus-5-5');
+    for (const r of opus) {
+      assert.ok(r.started_at >= primes[0]!.ended_at!, `${r.reviewer} started after the prime`);
+      assert.ok(r.usage!.cache_read_input_tokens > 0, `${r.reviewer} read the cache`);
     }
+    assert.deepEqual(body(primes[0]!).messages[0]!.content.slice(0, -1), prefix);
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.ok(json.usage.cache_read_input_tokens > 0);
-    assert.match(run.stdout, /3 model calls, cache read \d+% of prompt tokens/);
+    assert.match(run.stdout, /4 model calls, cache read \d+% of prompt tokens/);
   });
 
-  it('with one model for all, every reviewer call after the first reads the cache; max effort warns', async () => {
+  it('with one model for all, one prime writes the prefix and every reviewer call reads it; max effort warns', async () => {
     const cwd = await fixtureWorkspace('shop');
     const run = await review(cwd, ['--model', 'claude-test-1', '--effort', 'max']);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /warning: max effort risks overthinking/);
     const calls = reviews(server).sort((a, b) => a.seq - b.seq);
     assert.ok(calls.every((r) => body(r).model === 'claude-test-1' && body(r).output_config!.effort === 'max'));
-    assert.deepEqual(calls.map((r) => r.usage!.cache_read_input_tokens > 0), [false, true, true]);
+    assert.deepEqual(calls.map((r) => r.usage!.cache_read_input_tokens > 0), [true, true, true]);
+    assert.equal(server.requests.filter(isPrime).length, 1);
   });
 
   it('keeps confident findings, drops the rest, merges one line across reviewers, and writes the report', async () => {

@@ -4,7 +4,7 @@
  * citing a file outside the scope, or a line that does not exist, back for repair.
  */
 import type { ContextFile } from '../layout';
-import type { SubAgentRunner, UnitOutcome } from '../runner';
+import type { SubAgentRunner, UnitOutcome, UnitSpec } from '../runner';
 import type { SourceFile } from '../source';
 import { lineErrors } from '../staged/context';
 import type { Chunk } from './chunks';
@@ -57,7 +57,20 @@ function packetBase(part: Part) {
 }
 
 export function reviewPart(ctx: LensCallContext, part: Part, reviewer: ReviewerName): Promise<UnitOutcome<LensReview>> {
-  return ctx.runner.run({
+  return ctx.runner.run(reviewSpec(ctx, part, reviewer));
+}
+
+/**
+ * Writes the part's shared prefix to the prompt cache with a one-token call, so reviewers on the same model
+ * started next read it instead of each writing it (the API makes a cache entry readable only once a
+ * response to it has begun).
+ */
+export function primePart(ctx: LensCallContext, part: Part, reviewer: ReviewerName): Promise<void> {
+  return ctx.runner.prime(reviewSpec(ctx, part, reviewer));
+}
+
+function reviewSpec(ctx: LensCallContext, part: Part, reviewer: ReviewerName): UnitSpec<LensReview> {
+  return {
     label: `lens ${reviewer}${partLabel(part)}`,
     step: reviewer,
     model: ctx.models[reviewer],
@@ -67,7 +80,7 @@ export function reviewPart(ctx: LensCallContext, part: Part, reviewer: ReviewerN
     tools: true,
     maxTokens: REVIEW_MAX_TOKENS,
     check: (r) => citationErrors(r.findings, part.chunk.files),
-  });
+  };
 }
 
 export function validateFinding(ctx: LensCallContext, part: Part, f: MergedFinding): Promise<UnitOutcome<LensValidation>> {

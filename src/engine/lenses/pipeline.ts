@@ -11,7 +11,7 @@ import type { EmitFn, FileOutcome, LensProgressStep, LensResult, LensTargetOutco
 import type { ContextFile } from '../layout';
 import type { UnitOutcome } from '../runner';
 import type { FailedUnit } from '../types';
-import { crossRepoCheck, partLabel, reviewPart, validateFinding, type LensCallContext, type Part } from './calls';
+import { crossRepoCheck, partLabel, primePart, reviewPart, validateFinding, type LensCallContext, type Part } from './calls';
 import { applyConfidenceFloor, keepOnChange, mergeFindings, severityCounts, sortFindings, toFinding, type MergedFinding, type RaisedFinding } from './findings';
 import type { LensModels } from './models';
 import { planTarget, type Planned, type PlanOptions } from './plan';
@@ -58,11 +58,22 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
   const failed = loaded.flatMap((l) => l.failed);
   const plans = loaded.map(({ target }) => planTarget(target, req));
 
-  // Reviewers: every (target, reviewer, part) at once; the client's concurrency limit paces them.
+  // Reviewers: every (target, reviewer, part) at once; the client's concurrency limit paces them. Where
+  // several reviewers share a part and a model, one primed call writes their common prefix first.
   const units = plans.flatMap((p) => p.routing.reviewers.flatMap((reviewer) => p.parts.map((part) => ({ part, reviewer }))));
   progress.total('reviewers', units.length);
+  const primed = new Map<Part, Map<string, Promise<void>>>();
+  const primeFor = (part: Part, reviewer: ReviewerName): Promise<void> => {
+    const model = ctx.models[reviewer];
+    if (units.filter((u) => u.part === part && ctx.models[u.reviewer] === model).length < 2) return Promise.resolve();
+    const byModel = primed.get(part) ?? new Map<string, Promise<void>>();
+    primed.set(part, byModel);
+    if (!byModel.has(model)) byModel.set(model, run.guard(() => primePart(ctx, part, reviewer), () => undefined));
+    return byModel.get(model)!;
+  };
   const reviewed = await Promise.all(
     units.map(async ({ part, reviewer }): Promise<ReviewedUnit> => {
+      await primeFor(part, reviewer);
       const outcome = await guarded(() => reviewPart(ctx, part, reviewer));
       progress.advance('reviewers');
       const unit = { part, reviewer, raised: [], lowConfidence: 0 };
