@@ -27,6 +27,13 @@ const MAX_GREP_HITS = 100;
 const MAX_GREP_FILES = 5000;
 const MAX_FILE_BYTES = 1 << 20;
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn']);
+/**
+ * The grep pattern comes from a model, which the code under review may have talked into anything: a
+ * quantified group that itself repeats ("(a+)+", "(.*x)*") or a backreference can backtrack for minutes and
+ * would stall the whole review thread. Such patterns are refused, with a message the model can act on.
+ */
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,?\d*\})(?:[^()\\]|\\.)*\)\s*(?:[+*]|\{\d+,?\d*\})/;
+const BACKREFERENCE = /\\[1-9]|\\k</;
 
 const ReadFileInput = z.object({ path: z.string(), start_line: z.number().int().min(1).optional(), end_line: z.number().int().min(1).optional() });
 const GrepInput = z.object({ pattern: z.string().min(1).max(500), glob: z.string().optional() });
@@ -112,6 +119,9 @@ async function listDirTool(input: z.infer<typeof ListDirInput>, ctx: ToolContext
 }
 
 async function grepTool(input: z.infer<typeof GrepInput>, ctx: ToolContext): Promise<string> {
+  if (NESTED_QUANTIFIER.test(input.pattern) || BACKREFERENCE.test(input.pattern)) {
+    throw new Error('pattern refused: nested quantifiers and backreferences can run for minutes; search for a plainer pattern');
+  }
   let re: RegExp;
   try {
     re = new RegExp(input.pattern);

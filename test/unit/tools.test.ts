@@ -158,3 +158,18 @@ describe('engine/tools', () => {
     });
   });
 });
+
+describe('grep pattern safety', () => {
+  it('refuses patterns that can backtrack for minutes, and keeps ordinary ones', async () => {
+    const ctx = { cwd: process.cwd(), roots: [process.cwd()] };
+    for (const pattern of ['(a+)+$', '(.*x)*', '(\\w{2,})+b', '(x)\\1']) {
+      const out = await runTool('grep', { pattern, glob: 'package.json' }, ctx);
+      assert.ok(out.is_error, pattern);
+      assert.match(out.content, /pattern refused/);
+    }
+    for (const pattern of ['"name"', 'function \\w+\\(', '(foo|bar)+', '[a-z]+\\d*', 'a{2,3}']) {
+      const out = await runTool('grep', { pattern, glob: 'package.json' }, ctx);
+      assert.ok(!out.is_error || !/pattern refused/.test(out.content), `${pattern}: ${out.content}`);
+    }
+  });
+});
