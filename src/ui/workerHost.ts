@@ -3,7 +3,8 @@
  * itself; a worker that crashes or stops answering is reported, never waited on forever.
  */
 import { Worker } from 'node:worker_threads';
-import * as vscode from 'vscode';
+// Types only: this module runs nothing of VS Code, so plain mocha can test it.
+import type { Disposable } from 'vscode';
 import type { HostMessage } from '../app/protocol';
 import { WorkerMessage } from '../app/workerMessages';
 
@@ -12,13 +13,17 @@ const CANCEL_GRACE_MS = 5000;
 
 export type WorkerOutcome = { kind: 'finished' } | { kind: 'skipped'; reason: string } | { kind: 'failed'; message: string; setup: boolean } | { kind: 'crashed'; message: string };
 
-export class ReviewWorker implements vscode.Disposable {
+export class ReviewWorker implements Disposable {
   private readonly worker: Worker;
   private settled = false;
   private cancelTimer: NodeJS.Timeout | undefined;
   readonly done: Promise<WorkerOutcome>;
 
-  constructor(script: string, onMessage: (m: WorkerMessage) => void) {
+  constructor(
+    script: string,
+    onMessage: (m: WorkerMessage) => void,
+    private readonly cancelGraceMs = CANCEL_GRACE_MS,
+  ) {
     this.worker = new Worker(script);
     this.done = new Promise((resolve) => {
       const settle = (o: WorkerOutcome) => {
@@ -50,7 +55,7 @@ export class ReviewWorker implements vscode.Disposable {
   cancel(): void {
     if (this.settled) return;
     this.send({ type: 'cancel' });
-    this.cancelTimer ??= setTimeout(() => void this.worker.terminate(), CANCEL_GRACE_MS);
+    this.cancelTimer ??= setTimeout(() => void this.worker.terminate(), this.cancelGraceMs);
   }
 
   dispose(): void {
