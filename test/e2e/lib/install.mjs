@@ -113,9 +113,18 @@ export function codeServerVersion(p) {
   }
 }
 
+/**
+ * The environment without what a parent `npm run` exported: npm reads `npm_config_*` variables as its own
+ * configuration, so an inherited `npm_config_user_agent` ("… node/v20 …") would make the child npm, running
+ * on Node 24, describe itself as Node 20 — and code-server's postinstall rejects that.
+ */
+export function withoutParentNpm(env) {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD'));
+}
+
 function envWithNode24(p, extra = {}) {
   return {
-    ...process.env,
+    ...withoutParentNpm(process.env),
     PATH: `${p.node24Bin}${delimiter}${process.env.PATH}`,
     npm_config_nodedir: p.node24Pkg,
     npm_config_audit: 'false',
