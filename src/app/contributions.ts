@@ -36,5 +36,5 @@ export const SETTINGS = {
 export const SECRET_API_KEY = 'skeptic.anthropicApiKey';
 export const REPORT_VIEW_TYPE = 'skeptic.report';
 
-/** Model calls above which a run asks first (the CLI's --confirm-over default is the same figure). */
+/** Model calls above which a run asks first: the CLI's --confirm-over and the extension's setting default. */
 export const DEFAULT_CONFIRM_THRESHOLD = 300;

@@ -7,6 +7,7 @@ import { LENS_ROLES, type LensRole } from '../engine/lenses/reviewers';
 import { MAX_REVIEWERS } from '../engine/lenses/routing';
 import { resolveStepModels, STAGED_STEPS, type StagedStep } from '../engine/models';
 import { UsageError } from './usage';
+import { DEFAULT_CONFIRM_THRESHOLD } from '../app/contributions';
 
 export interface ReviewArgs {
   scope: ScopeSpec;
@@ -33,7 +34,6 @@ export interface ReviewArgs {
 }
 
 const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
-export const DEFAULT_CONFIRM_OVER = 300;
 
 export function parseReviewArgs(argv: string[]): ReviewArgs {
   let parsed;
@@ -90,7 +90,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     ...(mode === 'lenses' ? { lens: lensOptions(v, repositories) } : {}),
     includeUntracked: !v['no-untracked'],
     force: v.force ?? false,
-    confirmOver: wholeNumber('--confirm-over', v['confirm-over'], DEFAULT_CONFIRM_OVER, 0, 1_000_000),
+    confirmOver: wholeNumber('--confirm-over', v['confirm-over'], DEFAULT_CONFIRM_THRESHOLD, 0, 1_000_000),
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v.json !== undefined ? { json: v.json } : {}),
     ...(v.sarif !== undefined ? { sarif: nonEmpty('--sarif', v.sarif)! } : {}),
