@@ -5,6 +5,11 @@
 // The settings the runner writes make the DOM predictable: explorer.compactFolders=false (one row per
 // folder), problems.defaultViewMode="tree", workbench.startupEditor="none".
 
+import { fatal, until } from './lib/wait.mjs';
+
+// The suites wait through these too.
+export { fatal, until };
+
 const S = {
   workbench: '.monaco-workbench',
   statusbar: '.monaco-workbench .part.statusbar',
@@ -32,41 +37,6 @@ function labelIs(label, want) {
   return want instanceof RegExp ? want.test(label) : label === want;
 }
 
-/**
- * Polls `check` (returning a truthy value when done) until `timeoutMs`; the error names `what` and
- * `seen()`. A check that throws an error marked `fatal: true` (see `fatal()`) ends the wait at once.
- */
-export async function until(what, check, { timeoutMs = DEFAULT_TIMEOUT, intervalMs = 150, seen } = {}) {
-  const deadline = Date.now() + timeoutMs;
-  let lastErr;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v) return v;
-      lastErr = undefined;
-    } catch (err) {
-      if (err.fatal) throw err; // the condition can no longer become true: stop waiting
-      lastErr = err;
-    }
-    if (Date.now() >= deadline) {
-      let extra = '';
-      if (seen) {
-        try {
-          extra = `; seen: ${await seen()}`;
-        } catch (err) {
-          extra = `; (could not read state: ${err.message})`;
-        }
-      }
-      throw new Error(`timed out after ${(timeoutMs / 1000).toFixed(0)} s waiting for ${what}${extra}${lastErr ? `; last error: ${lastErr.message.split('\n')[0]}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
-
-/** An error that stops an `until` at once (the awaited condition can no longer come true). */
-export function fatal(message) {
-  return Object.assign(new Error(message), { fatal: true });
-}
 
 async function visible(page, selector) {
   return page.locator(selector).first().isVisible().catch(() => false);

@@ -23,25 +23,6 @@ function signalGroup(pgid, signal) {
   }
 }
 
-/** Polls `check` until it returns a truthy value; an error with `fatal: true` ends the wait at once. */
-export async function waitFor(what, check, { timeoutMs, intervalMs = 200 } = {}) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (err) {
-      if (err.fatal) throw err; // the condition can no longer become true: stop waiting
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}${last ? ` (last error: ${last.message})` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
-
 /** Stops one process group: SIGTERM, then SIGKILL after graceMs if any member is still alive. */
 export async function stopGroup(pgid, graceMs = 5000) {
   if (!groups.has(pgid) && !groupAlive(pgid)) return;
