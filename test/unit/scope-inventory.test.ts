@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { ScopeError, takeInventory, type Inventory } from '../../src/scope/inventory';
+import { put } from '../helpers/tree';
 
-async function put(root: string, path: string, content: string | Buffer = `// ${path}\nconst x = 1;\n`): Promise<void> {
-  const abs = join(root, ...path.split('/'));
-  await mkdir(dirname(abs), { recursive: true });
-  await writeFile(abs, content);
-}
 
 const paths = (inv: Inventory) => inv.discovery.file_entries.map((e) => e.path);
 const reasons = (inv: Inventory) => Object.fromEntries(inv.excluded.map((e) => [e.path, e.reason]));

@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { confine, runTool, TOOL_DEFINITIONS, type ToolContext } from '../../src/engine/tools';
+import { put } from '../helpers/tree';
 
-async function put(root: string, path: string, content: string): Promise<void> {
-  const abs = join(root, ...path.split('/'));
-  await mkdir(dirname(abs), { recursive: true });
-  await writeFile(abs, content);
-}
 
 const lines = (s: string) => s.split('\n').sort();
 
