@@ -80,13 +80,18 @@ function recordOf(message: Message): unknown {
   return JSON.parse(block.text);
 }
 
-const cartReviewPacket = {
+/** The file breadcrumbs every Step 3 packet carries. */
+const cartCrumbs = {
   file_path: 'src/cart.ts',
   companion_path: null,
   brutal_one_line: 'A cart.',
   invariants: [],
   risk_flags: [],
   concurrency_present: false,
+};
+
+const cartReviewPacket = {
+  ...cartCrumbs,
   function_qualified_name: 'Cart.total',
   kind: 'method',
   visibility: 'public',
@@ -95,12 +100,7 @@ const cartReviewPacket = {
 };
 
 const cartBatchPacket = {
-  file_path: 'src/cart.ts',
-  companion_path: null,
-  brutal_one_line: 'A cart.',
-  invariants: [],
-  risk_flags: [],
-  concurrency_present: false,
+  ...cartCrumbs,
   functions: [
     { function_qualified_name: 'Cart.add', kind: 'method', visibility: 'public', role_in_file: 'adds', start_line: 6 },
     { function_qualified_name: 'Cart.total', kind: 'method', visibility: 'public', role_in_file: 'sums', start_line: 10 },
