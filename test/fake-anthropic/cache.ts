@@ -1,7 +1,10 @@
 /**
- * Prompt-cache accounting, close enough to the real API for tests of the engine's cache layout: the
- * prompt is a prefix of parts (tools, output schema, system blocks, message blocks); every block with
- * `cache_control` is a breakpoint whose prefix gets cached; a later request reads the longest cached one.
+ * Prompt-cache accounting as strict as the real API, for measuring the engine's cache layout: the prompt
+ * is a prefix of parts (tools, output schema, system blocks, message blocks); every block with
+ * `cache_control` is a breakpoint (at most 4 per request) whose prefix gets written; a request reads the
+ * longest readable prefix ending at a breakpoint or up to 20 blocks before one (the API's lookback).
+ * A written prefix becomes readable only once its writer's response has begun (`commit`), so calls that
+ * start together all pay to write the same prefix; prefixes under the minimum are never cached.
  */
 import { createHash } from 'node:crypto';
 import { isObject, type MessagesBody } from './request';
@@ -12,35 +15,65 @@ export interface CacheUsage {
   cache_read_input_tokens: number;
 }
 
+export const MAX_BREAKPOINTS = 4;
+/** How many blocks before a breakpoint the API looks for a cached prefix. */
+const LOOKBACK_BLOCKS = 20;
+
+export class CacheError extends Error {}
+
+export interface Accounted {
+  usage: CacheUsage;
+  /** The prefixes this request writes; readable by others once `commit`ted. */
+  writes: string[];
+}
+
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
 export class PromptCache {
-  private readonly cached = new Set<string>();
+  private readonly readable = new Set<string>();
 
   constructor(private readonly minTokens: number) {}
 
-  account(body: MessagesBody): CacheUsage {
+  /** Throws CacheError for a request the API would refuse (more than 4 breakpoints). */
+  account(body: MessagesBody): Accounted {
+    const parts = promptParts(body);
+    const marked = parts.filter((p) => isObject(p) && p.cache_control).length;
+    if (marked > MAX_BREAKPOINTS) throw new CacheError(`A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${marked}.`);
     const hash = createHash('sha256').update(canonical(body.model));
-    const breakpoints: { key: string; tokens: number }[] = [];
+    const prefixes: { key: string; tokens: number; breakpoint: boolean }[] = [];
     let total = 0;
-    for (const part of promptParts(body)) {
+    for (const part of parts) {
       const serialized = canonical(withoutCacheControl(part));
       hash.update(`\n${serialized}`);
       total += estimateTokens(serialized);
-      if (isObject(part) && part.cache_control) breakpoints.push({ key: hash.copy().digest('hex'), tokens: total });
+      prefixes.push({ key: hash.copy().digest('hex'), tokens: total, breakpoint: isObject(part) && Boolean(part.cache_control) });
     }
-    // Prefixes under the minimum are never cached; the rest are in ascending order.
-    const cacheable = breakpoints.filter((b) => b.tokens >= this.minTokens);
-    const read = cacheable.filter((b) => this.cached.has(b.key)).at(-1)?.tokens ?? 0;
-    const written = Math.max(0, (cacheable.at(-1)?.tokens ?? 0) - read);
-    for (const b of cacheable) this.cached.add(b.key);
-    return { input_tokens: total - read - written, cache_creation_input_tokens: written, cache_read_input_tokens: read };
+    const cacheable = (i: number) => prefixes[i]!.tokens >= this.minTokens;
+    const breakpoints = prefixes.flatMap((p, i) => (p.breakpoint && cacheable(i) ? [i] : []));
+    let read = 0;
+    for (const bp of breakpoints) {
+      for (let i = bp; i >= 0 && i > bp - LOOKBACK_BLOCKS; i--) {
+        if (cacheable(i) && this.readable.has(prefixes[i]!.key)) {
+          read = Math.max(read, prefixes[i]!.tokens);
+          break;
+        }
+      }
+    }
+    const last = breakpoints.at(-1);
+    const written = last === undefined ? 0 : Math.max(0, prefixes[last]!.tokens - read);
+    const writes = written > 0 ? breakpoints.map((i) => prefixes[i]!.key).filter((k) => !this.readable.has(k)) : [];
+    return { usage: { input_tokens: total - read - written, cache_creation_input_tokens: written, cache_read_input_tokens: read }, writes };
+  }
+
+  /** The writer's response has begun: its prefixes are readable from now on. */
+  commit(writes: string[]): void {
+    for (const key of writes) this.readable.add(key);
   }
 
   clear(): void {
-    this.cached.clear();
+    this.readable.clear();
   }
 }
 

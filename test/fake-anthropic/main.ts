@@ -1,5 +1,5 @@
 /**
- * `node dist/fake-anthropic.js --port N --scenario FILE [--latency MS] [--log FILE.jsonl]`
+ * `node dist/fake-anthropic.js --port N --scenario FILE [--latency MS] [--ms-per-token MS] [--log FILE.jsonl]`
  * Serves the fake Messages API until SIGINT/SIGTERM; point the CLI's base URL at the printed address.
  */
 import { createWriteStream } from 'node:fs';
@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadScenario, type LoadedScenario } from './scenario';
 import { startFakeAnthropic } from './server';
 
-const USAGE = 'usage: fake-anthropic [--port N] [--scenario FILE] [--latency MS] [--log FILE.jsonl]';
+const USAGE = 'usage: fake-anthropic [--port N] [--scenario FILE] [--latency MS] [--ms-per-token MS] [--log FILE.jsonl]';
 
 function fail(reason: string): never {
   console.error(`fake-anthropic: ${reason}`);
@@ -22,10 +22,10 @@ function count(flag: string, value: string | undefined): number | undefined {
 }
 
 async function main(): Promise<void> {
-  let values: { port?: string; scenario?: string; latency?: string; log?: string };
+  let values: { port?: string; scenario?: string; latency?: string; 'ms-per-token'?: string; log?: string };
   try {
     ({ values } = parseArgs({
-      options: { port: { type: 'string' }, scenario: { type: 'string' }, latency: { type: 'string' }, log: { type: 'string' } },
+      options: { port: { type: 'string' }, scenario: { type: 'string' }, latency: { type: 'string' }, 'ms-per-token': { type: 'string' }, log: { type: 'string' } },
     }));
   } catch (err) {
     fail(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   const server = await startFakeAnthropic({
     port: count('port', values.port),
     latencyMs: count('latency', values.latency),
+    msPerOutputToken: count('ms-per-token', values['ms-per-token']),
     scenario,
     onLogged: log && ((entry) => log.write(`${JSON.stringify(entry)}\n`)),
   });

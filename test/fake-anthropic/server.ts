@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { estimateTokens, PromptCache, type CacheUsage } from './cache';
+import { CacheError, estimateTokens, PromptCache, type Accounted, type CacheUsage } from './cache';
 import { FaultBook } from './faults';
 import { reply, type ContentBlock } from './reply';
 import { isObject, MessagesBody, parseRequest } from './request';
@@ -15,6 +15,8 @@ import { parseScenario, type Fault, type Scenario } from './scenario';
 export interface LoggedRequest {
   seq: number;
   started_at: number;
+  /** When the response began (its cache writes became readable); null until then, and for errors. */
+  began_at: number | null;
   /** null while in flight. */
   ended_at: number | null;
   record: string | null;
@@ -35,8 +37,10 @@ export interface FakeAnthropicOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   scenario?: Scenario;
-  /** Delay before every answer to /v1/messages. */
+  /** Delay before every answer to /v1/messages begins (time to the first token). */
   latencyMs?: number;
+  /** Then, for a message, this much per output token before it is sent whole (default 0). */
+  msPerOutputToken?: number;
   /** Prefixes shorter than this are never cached (the API's minimum cacheable prompt). */
   minCacheTokens?: number;
   /** Called when a logged request ends, e.g. to write the log out as it grows. */
@@ -70,7 +74,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   };
 
   async function messages(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const entry: LoggedRequest = { seq: ++seq, started_at: Date.now(), ended_at: null, record: null, file: null, functions: [], reviewer: null, turn: 0, status: null, fault: null, body: null, usage: null };
+    const entry: LoggedRequest = { seq: ++seq, started_at: Date.now(), began_at: null, ended_at: null, record: null, file: null, functions: [], reviewer: null, turn: 0, status: null, fault: null, body: null, usage: null };
     requests.push(entry);
     const end = (status: number | null) => {
       if (entry.ended_at !== null) return;
@@ -97,6 +101,14 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       return end(apiError(res, 400, 'invalid_request_error', why));
     }
 
+    let accounted: Accounted;
+    try {
+      accounted = cache.account(body.data);
+    } catch (err) {
+      if (err instanceof CacheError) return end(apiError(res, 400, 'invalid_request_error', err.message));
+      throw err;
+    }
+
     const parsed = parseRequest(body.data);
     Object.assign(entry, { record: parsed.record, file: parsed.file, functions: parsed.functions, reviewer: parsed.reviewer, turn: parsed.turn });
     const fault = faults.take(parsed);
@@ -112,8 +124,13 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       const headers = outcome.retryAfter === undefined ? {} : { 'retry-after': String(outcome.retryAfter) };
       end(apiError(res, outcome.status, outcome.type, outcome.message, headers));
     } else {
-      const usage = cache.account(body.data);
+      const { usage, writes } = accounted;
       entry.usage = { ...usage, output_tokens: outputTokens(outcome.content) };
+      // The response has begun: what it wrote is readable from now on, while the rest of it is generated.
+      cache.commit(writes);
+      entry.began_at = Date.now();
+      const generating = entry.usage.output_tokens * (opts.msPerOutputToken ?? 0);
+      if (generating > 0 && !(await wait(generating, gone.signal))) return;
       const message = {
         id: `msg_fake_${randomBytes(12).toString('hex')}`,
         type: 'message',

@@ -487,6 +487,53 @@ describe('fake Anthropic server', () => {
       server.reset();
       assert.equal((await client.messages.create(long)).usage.cache_read_input_tokens, 0);
     });
+
+    it('makes a written prefix readable only once its response has begun: calls that start together all write it', async () => {
+      const slow = await startFakeAnthropic({ latencyMs: 150, msPerOutputToken: 1 });
+      try {
+        const slowClient = new Anthropic({ apiKey: 'test', baseURL: slow.url, maxRetries: 0 });
+        const params = ask({ schema: PerFunctionReview, packet: cartReviewPacket, system: longSystem });
+        const first = slowClient.messages.create(params);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const together = await slowClient.messages.create(params);
+        assert.equal(together.usage.cache_read_input_tokens, 0, 'the first call had not begun its response');
+        assert.equal(together.usage.cache_creation_input_tokens, (await first).usage.cache_creation_input_tokens);
+        const [writer] = slow.requests;
+        assert.ok(writer!.began_at !== null && writer!.ended_at! - writer!.began_at >= writer!.usage!.output_tokens, 'output time follows the first token');
+        assert.equal((await slowClient.messages.create(params)).usage.cache_read_input_tokens, together.usage.cache_creation_input_tokens);
+      } finally {
+        await slow.close();
+      }
+    });
+
+    it('refuses more than 4 breakpoints, as the API does', async () => {
+      const marked = (text: string): ContentBlockParam => ({ type: 'text', text, cache_control: { type: 'ephemeral' } });
+      const base = ask({ schema: PerFunctionReview, packet: cartReviewPacket });
+      const four = { ...base, messages: [{ role: 'user' as const, content: [marked('a'), marked('b'), marked(packetText(cartReviewPacket))] }] };
+      assert.equal((await client.messages.create(four)).type, 'message');
+      const five = { ...four, messages: [{ role: 'user' as const, content: [marked('a'), marked('b'), marked('c'), marked(packetText(cartReviewPacket))] }] };
+      const err = await rejection(client.messages.create(five));
+      assert.ok(err instanceof APIError && err.status === 400);
+      assert.match(err.message, /maximum of 4 blocks with cache_control.*Found 5/);
+    });
+
+    it('reads a prefix cached at an earlier breakpoint up to 20 blocks back (a moved breakpoint still hits)', async () => {
+      const turn1 = ask({ schema: PerFunctionReview, packet: cartReviewPacket, system: longSystem });
+      const packet = turn1.messages[0]!.content as ContentBlockParam[];
+      const withPacketCached = { ...turn1, messages: [{ role: 'user' as const, content: [...packet.slice(0, -1), { ...packet.at(-1)!, cache_control: { type: 'ephemeral' as const } }] }] };
+      const first = await client.messages.create(withPacketCached);
+      const repair = {
+        ...turn1,
+        messages: [
+          ...turn1.messages,
+          { role: 'assistant' as const, content: 'not json' },
+          { role: 'user' as const, content: [{ type: 'text' as const, text: 'Answer again.', cache_control: { type: 'ephemeral' as const } }] },
+        ],
+      };
+      const second = await client.messages.create(repair);
+      assert.equal(second.usage.cache_read_input_tokens, first.usage.cache_creation_input_tokens);
+      assert.ok((second.usage.cache_creation_input_tokens ?? 0) > 0, 'the new turn is written');
+    });
   });
 
   describe('protocol', () => {

@@ -1,0 +1,219 @@
+/**
+ * `npm run bench:cache [-- --runs N] [-- --tree DIR]`: the built CLI, run as a user runs it (no cache flags),
+ * against the fake Messages API with strict prompt-cache accounting and a latency model, over a generated
+ * skewed tree (or a copy of a real one). Prints, per cold run and as medians: the share of prompt tokens
+ * read from cache, first file finished ÷ wall time, wall time ÷ a lower bound from the calls' own durations,
+ * startup (spawn → first request), the estimate ÷ calls made and dollars; then the calls a rerun of the
+ * unchanged tree makes and the calls after a one-line edit in one function. Prints; asserts nothing.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { costUsd } from '../src/model/pricing';
+import { findFunctions } from '../src/scope/functionFinder';
+import { languageOf } from '../src/scope/languages';
+import type { Scenario } from '../test/fake-anthropic/scenario';
+import { startFakeAnthropic, type FakeAnthropic, type LoggedRequest } from '../test/fake-anthropic/server';
+
+const REPO = resolve(__dirname, '../..');
+const CLI = join(REPO, 'dist/cli.js');
+/** The latency model: time to the first token, then generation per output token. */
+const LATENCY = { firstTokenMs: 300, msPerOutputToken: 0.1 };
+const CONCURRENCY = 8;
+
+const STEP_OF: Record<string, string> = {
+  Step1Record: 'curate',
+  FileAnalysis: 'analyze',
+  PerFunctionReview: 'review',
+  BatchReview: 'review',
+  ChallengeResult: 'challenge',
+  SynthesisResult: 'synthesize',
+};
+
+/** 30 TypeScript modules with Zipf-like sizes (62 functions down to 2), a test file for every third, and a CLAUDE.md. */
+async function skewedTree(): Promise<{ root: string; scenario: Scenario; edit: string }> {
+  const root = await mkdtemp(join(tmpdir(), 'skeptic-skewed-'));
+  await mkdir(join(root, 'src'), { recursive: true });
+  const files: Scenario['files'] = {};
+  for (let f = 0; f < 30; f++) {
+    const count = Math.max(2, Math.round(62 / (f + 1) ** 0.9));
+    const body = [`/** Module ${f}: ledger arithmetic used by the billing service. */`, ''];
+    for (let g = 0; g < count; g++) {
+      body.push(`/** Applies rule ${g} of module ${f} to a ledger row and returns the adjusted amount in cents. */`);
+      body.push(`export function m${f}f${g}(row: { amount: number; rate: number; tags: string[] }, k: number): number {`, '  let acc = 0;');
+      for (let l = 0; l < 9; l++) body.push(`  acc += Math.round((row.amount * row.rate + ${l}) * k) - (row.tags.length > ${l} ? ${l} : 0);`);
+      body.push('  return acc;', '}', '');
+    }
+    await writeFile(join(root, 'src', `mod${f}.ts`), body.join('\n'));
+    // One planted finding per module, so the challenge step runs as it does on real code.
+    files[`src/mod${f}.ts`] = { reviews: { [`m${f}f0`]: { A1: { verdict: 'flag', line: 4 } } } };
+    if (f % 3 === 0) {
+      const tests = [`import { m${f}f0 } from './mod${f}';`, ''];
+      for (let t = 0; t < Math.min(count, 6); t++) tests.push(`export function test${t}(): void {`, `  if (m${f}f0({ amount: ${t}, rate: 1, tags: [] }, 1) < 0) throw new Error('negative');`, '}', '');
+      await writeFile(join(root, 'src', `mod${f}.test.ts`), tests.join('\n'));
+    }
+  }
+  const conventions = Array.from({ length: 60 }, (_, i) => `- Convention ${i}: amounts are integer cents; rates are basis points; never round twice in one path.`);
+  await writeFile(join(root, 'CLAUDE.md'), `# Billing service conventions\n\n${conventions.join('\n')}\n`);
+  gitInit(root);
+  return { root, scenario: { files }, edit: 'src/mod0.ts' };
+}
+
+/** A copy of a real tree, as its own git repository; the edit goes into the first file with a companion. */
+async function realTree(dir: string): Promise<{ root: string; scenario: Scenario; edit: string }> {
+  const root = await mkdtemp(join(tmpdir(), 'skeptic-real-'));
+  await cp(resolve(dir), root, { recursive: true, filter: (p) => !/\/(node_modules|__pycache__|\.git)(\/|$)/.test(p) });
+  gitInit(root);
+  const plan = execFileSync(process.execPath, [CLI, 'plan'], { cwd: root, encoding: 'utf8' });
+  const edit = /^\s+(\S+)\s+\(companion /m.exec(plan)?.[1] ?? /^\s+(\S+\.\w+)$/m.exec(plan)?.[1];
+  if (!edit) throw new Error(`no reviewable file found under ${dir}`);
+  return { root, scenario: {}, edit };
+}
+
+function gitInit(root: string): void {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A');
+  git('-c', 'user.email=bench@skeptic', '-c', 'user.name=bench', 'commit', '-qm', 'tree');
+}
+
+/** One line inside the body of the file's largest function gets a trailing comment. */
+async function editOneFunction(root: string, path: string): Promise<string> {
+  const file = join(root, path);
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  const fns = findFunctions(languageOf(path), lines.map((text, i) => ({ no: i + 1, text })));
+  const spans = fns.map((f, i) => ({ name: f.qualified_name, start: f.start_line, end: (fns[i + 1]?.start_line ?? lines.length + 1) - 1 }));
+  const target = spans.sort((a, b) => b.end - b.start - (a.end - a.start))[0];
+  if (!target) throw new Error(`no function found in ${path}`);
+  const at = target.start; // the definition line itself: always inside the function
+  lines[at - 1] = `${lines[at - 1]} ${languageOf(path) === 'python' ? '#' : '//'} edited by the bench`;
+  await writeFile(file, lines.join('\n'));
+  return `${path} ${target.name} (line ${at})`;
+}
+
+interface CliRun {
+  wallMs: number;
+  startupMs: number | null;
+  calls: LoggedRequest[];
+  code: number | null;
+  stderr: string;
+}
+
+async function runCli(server: FakeAnthropic, cwd: string, cacheHome: string): Promise<CliRun> {
+  const from = server.requests.length;
+  const t0 = Date.now();
+  const child = spawn(process.execPath, [CLI, 'review', '--yes', '--json', 'skeptic-result.json'], {
+    cwd,
+    env: { ...process.env, ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, XDG_CACHE_HOME: cacheHome },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.resume();
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  const wallMs = Date.now() - t0;
+  const calls = server.requests.slice(from).map((r) => ({ ...r, started_at: r.started_at - t0, ended_at: (r.ended_at ?? t0) - t0, began_at: r.began_at && r.began_at - t0 }));
+  return { wallMs, startupMs: calls[0]?.started_at ?? null, calls, code, stderr };
+}
+
+interface ColdFigures {
+  readShare: number;
+  firstFileShare: number;
+  overBound: number;
+  startupMs: number | null;
+  calls: number;
+  wallMs: number;
+  cost: number;
+}
+
+function coldFigures(run: CliRun): ColdFigures {
+  const answered = run.calls.filter((c) => c.usage);
+  const sum = (f: (c: LoggedRequest) => number) => answered.reduce((n, c) => n + f(c), 0);
+  const prompt = sum((c) => c.usage!.input_tokens + c.usage!.cache_read_input_tokens + c.usage!.cache_creation_input_tokens);
+  const duration = (c: LoggedRequest) => c.ended_at! - c.started_at;
+  // A file is done when its last call ends; files that never reached Step 2 (skipped as docs or config) do not count.
+  const byFile = new Map<string, LoggedRequest[]>();
+  for (const c of answered) if (c.file && c.record !== 'SynthesisResult') byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
+  const reviewed = [...byFile.values()].filter((cs) => cs.some((c) => c.record === 'FileAnalysis'));
+  const firstDone = Math.min(...reviewed.map((cs) => Math.max(...cs.map((c) => c.ended_at!))));
+  // Lower bound: the longest file chain (its steps in sequence, each as long as its longest call) plus
+  // synthesis, or all the calls' time spread perfectly over the slots, whichever is longer.
+  const chain = (cs: LoggedRequest[]) =>
+    ['curate', 'analyze', 'review', 'challenge'].reduce((n, step) => n + Math.max(0, ...cs.filter((c) => STEP_OF[c.record ?? ''] === step).map(duration)), 0);
+  const synthesis = Math.max(0, ...answered.filter((c) => c.record === 'SynthesisResult').map(duration));
+  const bound = Math.max(Math.max(0, ...reviewed.map(chain)) + synthesis, sum(duration) / CONCURRENCY);
+  const cost = sum((c) => costUsd((c.body as { model: string }).model, c.usage!) ?? 0);
+  return {
+    readShare: sum((c) => c.usage!.cache_read_input_tokens) / prompt,
+    firstFileShare: firstDone / run.wallMs,
+    overBound: run.wallMs / bound,
+    startupMs: run.startupMs,
+    calls: run.calls.length,
+    wallMs: run.wallMs,
+    cost,
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+function planned(root: string): { calls: number; dollars: string | null } {
+  const out = execFileSync(process.execPath, [CLI, 'plan'], { cwd: root, encoding: 'utf8' });
+  return { calls: Number(/Estimate: (\d+) model calls/.exec(out)?.[1] ?? NaN), dollars: /(\$[\d.]+)/.exec(out)?.[1] ?? null };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, tree: { type: 'string' } } });
+  const runs = Number(values.runs);
+  const tree = values.tree ? await realTree(values.tree) : await skewedTree();
+  const server = await startFakeAnthropic({ scenario: tree.scenario, latencyMs: LATENCY.firstTokenMs, msPerOutputToken: LATENCY.msPerOutputToken });
+  const cacheHome = await mkdtemp(join(tmpdir(), 'skeptic-bench-cache-'));
+  try {
+    console.log(`${values.tree ? `real tree ${values.tree}` : 'skewed tree (30 files)'} · concurrency ${CONCURRENCY} · ${LATENCY.firstTokenMs} ms to first token + ${LATENCY.msPerOutputToken} ms/token · ${runs} cold runs`);
+    const estimate = planned(tree.root);
+    const cold: ColdFigures[] = [];
+    for (let i = 0; i < runs; i++) {
+      // A cold run: no result cache, an empty prompt cache, and no outputs of an earlier run in the tree.
+      server.reset();
+      await rm(cacheHome, { recursive: true, force: true });
+      execFileSync('git', ['clean', '-fdxq'], { cwd: tree.root });
+      const run = await runCli(server, tree.root, cacheHome);
+      if (run.code !== 0) throw new Error(`the CLI exited ${run.code}: ${run.stderr.trim().split('\n').at(-1)}`);
+      const f = coldFigures(run);
+      cold.push(f);
+      console.log(
+        `  run ${i + 1}: ${f.calls} calls · wall ${(f.wallMs / 1000).toFixed(1)} s · cache read ${pct(f.readShare)} · first file done ${f.firstFileShare.toFixed(2)} of wall · wall ÷ lower bound ${f.overBound.toFixed(2)} · startup ${f.startupMs} ms · $${f.cost.toFixed(2)}`,
+      );
+    }
+    const rerun = await runCli(server, tree.root, cacheHome);
+    const edited = await editOneFunction(tree.root, tree.edit);
+    const oneEdit = await runCli(server, tree.root, cacheHome);
+    const editSteps = new Map<string, number>();
+    for (const c of oneEdit.calls) {
+      const key = `${STEP_OF[c.record ?? ''] ?? c.record}${c.file === tree.edit ? '' : c.file ? ' (other files)' : ''}`;
+      editSteps.set(key, (editSteps.get(key) ?? 0) + 1);
+    }
+    const m = (f: (c: ColdFigures) => number) => median(cold.map(f));
+    console.log(
+      [
+        'medians:',
+        `  cache-read share            ${pct(m((c) => c.readShare))}`,
+        `  first file done ÷ wall      ${m((c) => c.firstFileShare).toFixed(2)}`,
+        `  wall ÷ lower bound          ${m((c) => c.overBound).toFixed(2)}`,
+        `  startup (spawn → 1st call)  ${m((c) => c.startupMs ?? NaN)} ms`,
+        `  estimate ÷ calls            ${(estimate.calls / m((c) => c.calls)).toFixed(2)} (${estimate.calls} estimated, ${m((c) => c.calls)} made)${estimate.dollars ? ` · estimated ${estimate.dollars} vs $${m((c) => c.cost).toFixed(2)} at list prices` : ` · $${m((c) => c.cost).toFixed(2)} at list prices`}`,
+        `  rerun calls (no flags)      ${rerun.calls.length}`,
+        `  one-edit calls              ${oneEdit.calls.length}  (edited ${edited}; by step: ${[...editSteps].map(([k, n]) => `${k} ×${n}`).join(', ')})`,
+      ].join('\n'),
+    );
+  } finally {
+    await server.close();
+    await rm(cacheHome, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
