@@ -29,6 +29,7 @@ export const SETTINGS = {
   severityMap: 'severityMap',
   includeUntracked: 'includeUntracked',
   cacheResults: 'cacheResults',
+  prices: 'prices',
   fullFanout: 'quickReview.fullFanout',
   reviewerModels: 'quickReview.reviewerModels',
 } as const;

@@ -17,6 +17,7 @@ import type { LensTargetSpec } from '../engine/lenses/target';
 import { STAGED_STEPS, type StepModels } from '../engine/models';
 import { runStagedReview } from '../engine/staged/pipeline';
 import type { ChangeSet } from '../scope/changes';
+import { PriceOverrides } from '../model/pricing';
 import { loadContextFiles } from '../scope/contextFiles';
 import { displayPath, ScopeError, type Inventory } from '../scope/inventory';
 import { resolveScope, ScopeSpec, type ResolvedScope } from './scope';
@@ -57,6 +58,8 @@ export const ReviewJob = z.object({
   baseURL: z.string().optional(),
   /** Keep finished units here and reuse them for unchanged input (see src/engine/resultCache.ts). */
   cacheDir: z.string().optional(),
+  /** Per-model price overrides for the cost figures (src/model/pricing.ts). */
+  prices: PriceOverrides.optional(),
 });
 export type ReviewJob = z.infer<typeof ReviewJob>;
 export type ReviewJobInput = z.input<typeof ReviewJob>;
@@ -175,7 +178,7 @@ export function summarizeExclusions(inventory: Inventory): string {
 }
 
 export function executeJob(job: ReviewJob, prepared: PreparedJob, emit: EmitFn, signal: AbortSignal): Promise<ReviewResult> {
-  const common = { cwd: job.cwd, apiKey: job.apiKey, baseURL: job.baseURL, concurrency: job.concurrency, timeoutMs: job.timeoutMs, maxAttempts: job.maxAttempts, signal, ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}) };
+  const common = { cwd: job.cwd, apiKey: job.apiKey, baseURL: job.baseURL, concurrency: job.concurrency, timeoutMs: job.timeoutMs, maxAttempts: job.maxAttempts, signal, ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}), ...(job.prices ? { prices: job.prices } : {}) };
   if (job.mode === 'lenses') return runLensReview({ ...common, ...lensRequest(job, prepared) }, emit);
   return runStagedReview(
     {

@@ -29,6 +29,8 @@ export interface ReviewArgs {
   contextFiles: string[];
   /** Reuse finished units kept here (and keep new ones). */
   cacheDir?: string;
+  /** A JSON file of price overrides per model (see src/model/pricing.ts). */
+  pricesFile?: string;
   yes: boolean;
   help: boolean;
 }
@@ -54,6 +56,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
         exclude: { type: 'string', multiple: true },
         'context-file': { type: 'string', multiple: true },
         'cache-dir': { type: 'string' },
+        prices: { type: 'string' },
         yes: { type: 'boolean', short: 'y' },
         changes: { type: 'boolean' },
         staged: { type: 'boolean' },
@@ -101,6 +104,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     excludes: v.exclude ?? [],
     contextFiles: v['context-file'] ?? [],
     ...(v['cache-dir'] !== undefined ? { cacheDir: nonEmpty('--cache-dir', v['cache-dir'])! } : {}),
+    ...(v.prices !== undefined ? { pricesFile: nonEmpty('--prices', v.prices)! } : {}),
     yes: v.yes ?? false,
     help: v.help ?? false,
   };

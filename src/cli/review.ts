@@ -1,4 +1,5 @@
 /** `skeptic review`: Step 0, the gate and cost checks, the pipeline of the chosen mode, then the report files. */
+import { describeCost } from '../model/pricing';
 import { relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { estimateJob } from '../app/estimate';
@@ -8,6 +9,7 @@ import type { LensResult, ReviewResult, StagedResult } from '../engine/events';
 import { currentBranch } from '../scope/changes';
 import { parseReviewArgs, type ReviewArgs } from './args';
 import { consoleReporter } from './console';
+import { loadPrices } from './prices';
 import { EXIT, USAGE, UsageError } from './usage';
 
 export interface CliIo {
@@ -28,6 +30,7 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
   }
   const apiKey = io.env.ANTHROPIC_API_KEY?.trim();
   if (!apiKey) throw new UsageError('no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), from https://console.anthropic.com/settings/keys');
+  const prices = await loadPrices(io.cwd, args.pricesFile);
   const job: ReviewJob = {
     cwd: io.cwd,
     scope: args.scope,
@@ -37,6 +40,7 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     force: args.force,
     contextFiles: args.contextFiles,
     ...(args.cacheDir ? { cacheDir: resolve(io.cwd, args.cacheDir) } : {}),
+    ...(prices ? { prices } : {}),
     models: args.models,
     concurrency: args.concurrency,
     timeoutMs: args.timeoutMs,
@@ -106,7 +110,7 @@ function lensSummary(result: LensResult, reportPath: string): string {
   const u = result.usage;
   const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
   const lines = [
-    `${all.length} findings (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info); ${u.calls} model calls, cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens.`,
+    `${all.length} findings (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info); ${u.calls} model calls (cost ${describeCost(u.cost_usd)}), cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens.`,
   ];
   if (result.validation.performed) lines.push(`Validation: ${result.validation.rejected} rejected, ${result.validation.timeouts} not validated.`);
   if (result.missingReviewers.length) lines.push(`Missing reviewers: ${result.missingReviewers.join(', ')}; the report names them.`);
@@ -118,7 +122,7 @@ function lensSummary(result: LensResult, reportPath: string): string {
 function stagedSummary(result: StagedResult, reportPath: string): string {
   const by = (p: string) => result.findings.filter((f) => f.priority === p).length;
   const lines = [
-    `${result.findings.length} findings (${by('must_fix')} must fix, ${by('should_fix')} should fix, ${by('nice_to_have')} nice to have); ${result.usage.calls} model calls.`,
+    `${result.findings.length} findings (${by('must_fix')} must fix, ${by('should_fix')} should fix, ${by('nice_to_have')} nice to have); ${result.usage.calls} model calls, cost ${describeCost(result.usage.cost_usd)}.`,
   ];
   if (result.failed.length) lines.push(`${result.failed.length} units failed; the report lists them under Not Reviewed.`);
   lines.push(`Report: ${reportPath}`);

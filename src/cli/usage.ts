@@ -33,6 +33,8 @@ Review options:
   --cache-dir DIR        keep finished units in DIR and reuse them when the code, prompt and model are
                          unchanged (a rerun costs no calls; an interrupted run resumes)
   --context-file FILE    extra project context for every call (repeatable)
+  --prices FILE          JSON price overrides in dollars per million tokens, by model ID or family:
+                         {"opus": {"input": 5, "output": 25}} (cost figures use a dated list otherwise)
   --yes                  do not ask before a large run
   --confirm-over N       ask first when the estimate exceeds N model calls (default 300)
   -h, --help             this text

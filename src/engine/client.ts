@@ -5,6 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import Anthropic from '@anthropic-ai/sdk';
+import { costUsd, type PriceOverrides } from '../model/pricing';
 import { DEFAULT_BACKOFF, retryDelayMs, Semaphore, sleep, type BackoffPolicy } from './scheduler';
 import { addUsage, emptyUsage, type Usage } from './types';
 
@@ -22,6 +23,18 @@ export interface ModelClientOptions {
   signal: AbortSignal;
   backoff?: BackoffPolicy;
   onRetry?: (info: { label: string; attempt: number; delayMs: number; reason: string }) => void;
+  /** After every answered call: what it used, and the run's totals so far. */
+  onCall?: (info: CallInfo) => void;
+  /** Price overrides per model for the cost figures. */
+  prices?: PriceOverrides;
+}
+
+export interface CallInfo {
+  label: string;
+  step: string;
+  model: string;
+  usage: Usage;
+  totals: Usage;
 }
 
 /** The API refused in a way no retry or other unit can fix (bad key, unknown model): the run stops. */
@@ -53,10 +66,12 @@ export class ModelClient {
       signal.throwIfAborted();
       try {
         const message = await this.slots.run(() => this.sdk.messages.create(params, { signal }), signal);
-        const used = { calls: 1, ...tokenUsage(message.usage) };
+        const tokens = tokenUsage(message.usage);
+        const used: Usage = { calls: 1, ...tokens, cost_usd: costUsd(params.model, tokens, this.opts.prices) };
         addUsage(this.usage, used);
         if (!this.usageByStep.has(step)) this.usageByStep.set(step, emptyUsage());
         addUsage(this.usageByStep.get(step)!, used);
+        this.opts.onCall?.({ label, step, model: params.model, usage: used, totals: { ...this.usage } });
         return message;
       } catch (err) {
         signal.throwIfAborted();
@@ -72,7 +87,7 @@ export class ModelClient {
   }
 }
 
-function tokenUsage(u: Anthropic.Messages.Usage): Partial<Usage> {
+function tokenUsage(u: Anthropic.Messages.Usage): Omit<Usage, 'calls' | 'cost_usd'> {
   return {
     input_tokens: u.input_tokens ?? 0,
     output_tokens: u.output_tokens ?? 0,

@@ -3,6 +3,7 @@
  * follows the caller's), the guard that turns a fatal API answer (bad key, unknown model) into a stop of
  * the whole run, and the figures and stop reason every result reports.
  */
+import type { PriceOverrides } from '../model/pricing';
 import { FatalApiError, ModelClient } from './client';
 import type { EmitFn } from './events';
 import { ResultCache } from './resultCache';
@@ -22,6 +23,8 @@ export interface RunOptions {
   signal: AbortSignal;
   /** Where finished units are kept between runs (see ResultCache); none: every unit is asked anew. */
   cacheDir?: string;
+  /** Price overrides per model for the run's cost figures. */
+  prices?: PriceOverrides;
 }
 
 export class ReviewRun {
@@ -36,7 +39,7 @@ export class ReviewRun {
   constructor(opts: RunOptions, emit: EmitFn) {
     this.outer = opts.signal;
     this.outer.addEventListener('abort', this.follow, { once: true });
-    this.client = new ModelClient({ ...opts, signal: this.controller.signal, onRetry: (info) => emit({ type: 'retry', ...info }) });
+    this.client = new ModelClient({ ...opts, signal: this.controller.signal, onRetry: (info) => emit({ type: 'retry', ...info }), onCall: (info) => emit({ type: 'call', ...info }) });
     this.cache = opts.cacheDir ? new ResultCache(opts.cacheDir) : undefined;
   }
 

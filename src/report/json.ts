@@ -36,6 +36,8 @@ export const StagedJsonReport = z.object({
     output_tokens: z.number().int(),
     cache_read_input_tokens: z.number().int(),
     cache_creation_input_tokens: z.number().int(),
+    /** Dollars at the dated price table's rates; null when a model had no price. */
+    cost_usd: z.number().nonnegative().nullable(),
   }),
   report_path: z.string().nullable(),
 });

@@ -62,7 +62,7 @@ export const LensJsonReport = z.object({
       items: z.array(z.object({ line: z.number().int().min(1), text: z.string(), status: z.enum(['PASS', 'FAIL']) })),
     })
     .nullable(),
-  usage: z.object({ calls: count(), input_tokens: count(), output_tokens: count(), cache_read_input_tokens: count(), cache_creation_input_tokens: count() }),
+  usage: z.object({ calls: count(), input_tokens: count(), output_tokens: count(), cache_read_input_tokens: count(), cache_creation_input_tokens: count(), cost_usd: z.number().nonnegative().nullable() }),
   report_path: z.string().nullable(),
 });
 export type LensJsonReport = z.infer<typeof LensJsonReport>;

@@ -3,6 +3,7 @@
  * per-file summary, recommendations; plus validation counts, missing reviewers, the rubric, and for a
  * multi-repo run a section per repository and one for cross-repo issues. Pure: same result, same text.
  */
+import { describeCost } from '../model/pricing';
 import type { LensResult } from '../engine/events';
 import { isSevere, severityCounts, SEVERITY_RANK, sortFindings, type MergedFinding } from '../engine/lenses/findings';
 import { SEVERITIES, type Severity } from '../engine/lenses/records';
@@ -136,7 +137,7 @@ function renderNotes(result: LensResult): string[] {
   const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
   notes.push(
     `- ${u.calls} model calls (${Object.entries(result.models).map(([role, model]) => `${role}: ${model}`).join(', ')}${result.effort ? `; effort ${result.effort}` : ''}); ${result.repairs} replies repaired; ${result.retries} API retries${result.cacheHits ? `; ${result.cacheHits} units answered from the result cache` : ''}.`,
-    `- Tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read (${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of the prompt), ${u.cache_creation_input_tokens} cache write.`,
+    `- Tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read (${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of the prompt), ${u.cache_creation_input_tokens} cache write; cost ${describeCost(u.cost_usd)}.`,
   );
   return notes;
 }

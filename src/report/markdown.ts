@@ -1,4 +1,5 @@
 /** The staged report (Step 6), in the spec's structure. Pure: same result in, same text out. */
+import { describeCost } from '../model/pricing';
 import type { StagedResult } from '../engine/events';
 import type { Priority } from '../engine/records';
 import { PRIORITY_ORDER } from '../engine/staged/filters';
@@ -88,7 +89,7 @@ function renderNotes(result: StagedResult): string[] {
   return [
     `- Filtered out: ${count('challenge')} disqualified by the challenger, ${count('tiebreaker')} by the confidence tiebreaker, ${count('rule_scope')} out of rule scope, ${count('diff_scope')} outside the change.`,
     `- ${result.recovered} functions re-run solo by the completeness check; ${result.repairs} replies repaired; ${result.retries} API retries${result.cacheHits ? `; ${result.cacheHits} units answered from the result cache` : ''}.`,
-    `- ${u.calls} model calls; tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write.`,
+    `- ${u.calls} model calls; tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write; cost ${describeCost(u.cost_usd)}.`,
     ...result.notes.map((n) => `- ${n}`),
   ];
 }

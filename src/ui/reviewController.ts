@@ -2,6 +2,7 @@
  * Starts reviews from what the user chose, runs each in a worker, and routes what comes back: progress to
  * the notification and status bar, findings to the Problems panel as they survive, the report to the webview.
  */
+import { describeCost } from '../model/pricing';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ReviewJob } from '../app/job';
@@ -101,6 +102,7 @@ export class ReviewController implements vscode.Disposable {
       ...(s.effort ? { effort: s.effort } : {}),
       apiKey: key,
       ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
+      ...(Object.keys(s.prices).length ? { prices: s.prices } : {}),
       ...(s.cacheResults ? { cacheDir: vscode.Uri.joinPath(this.context.globalStorageUri, 'results').fsPath } : {}),
     };
   }
@@ -160,6 +162,7 @@ export class ReviewController implements vscode.Disposable {
         this.log.appendLine(`warning: ${e.message}`);
         return;
       case 'done':
+        this.log.appendLine(`${e.result.usage.calls} model calls, cost ${describeCost(e.result.usage.cost_usd)}`);
         tracker.failedUnits = e.result.failed.length;
         tracker.stopped = e.result.stopped;
         for (const u of e.result.failed) this.log.appendLine(`not reviewed: ${u.file ?? 'synthesis'} ${u.step} ${u.unit}: ${u.reason}`);

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { DEFAULT_CONFIRM_THRESHOLD, SETTINGS } from '../app/contributions';
+import { ModelPrice, type PriceOverrides } from '../model/pricing';
 
 
 export interface UiSettings {
@@ -21,6 +22,8 @@ export interface UiSettings {
   cacheResults: boolean;
   fullFanout: boolean;
   reviewerModels: Record<string, string>;
+  /** Valid entries of skeptic.prices (a malformed one is ignored, the list price stands). */
+  prices: PriceOverrides;
 }
 
 const RESTRICTED = new Set<string>([SETTINGS.baseUrl, SETTINGS.model, SETTINGS.modelPerStep, SETTINGS.contextFiles, SETTINGS.reviewerModels]);
@@ -49,5 +52,9 @@ export function readSettings(scope: vscode.ConfigurationScope | undefined): UiSe
     cacheResults: get(SETTINGS.cacheResults, true),
     fullFanout: get(SETTINGS.fullFanout, false),
     reviewerModels: get(SETTINGS.reviewerModels, {}),
+    prices: Object.fromEntries(Object.entries(get<Record<string, unknown>>(SETTINGS.prices, {})).flatMap(([model, price]) => {
+      const parsed = ModelPrice.safeParse(price);
+      return parsed.success ? [[model, parsed.data]] : [];
+    })),
   };
 }

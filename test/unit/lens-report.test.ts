@@ -70,7 +70,7 @@ function sampleResult(): LensResult {
     spec: 'docs/spec.md',
     rubric: markRubric('docs/rubric.md', '- [ ] Totals are exact (Evaluator: skeptic)\n- [ ] Docs (Evaluator: human)', counts),
     failed: [{ step: 'performance', file: null, unit: 'lens performance', reason: 'reply rejected after 2 repair turns: the reply is not valid JSON' }],
-    usage: { ...emptyUsage(), calls: 9, input_tokens: 1200, output_tokens: 300, cache_read_input_tokens: 6000, cache_creation_input_tokens: 2800 },
+    usage: { ...emptyUsage(), calls: 9, input_tokens: 1200, output_tokens: 300, cache_read_input_tokens: 6000, cache_creation_input_tokens: 2800, cost_usd: null },
     usageByStep: {},
     retries: 1,
     repairs: 2,

@@ -1,0 +1,20 @@
+/** `--prices FILE`: price overrides per model from a JSON file, checked before any call. */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parsePriceOverrides, type PriceOverrides } from '../model/pricing';
+import { UsageError } from './usage';
+
+export async function loadPrices(cwd: string, file: string | undefined): Promise<PriceOverrides | undefined> {
+  if (file === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(resolve(cwd, file), 'utf8'));
+  } catch (err) {
+    throw new UsageError(`--prices ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return parsePriceOverrides(value, `--prices ${file}`);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * What tokens cost: a dated table of list prices per model family (US dollars per million tokens), which a
+ * user can override per model (a setting in the extension, `--prices FILE` in the CLI) when the list
+ * changes or a contract differs. Cache writes (5-minute) cost 1.25× input and cache reads 0.1× unless a
+ * price says otherwise. A model the table does not know has no price: its cost is null, never a guess.
+ */
+import { z } from 'zod';
+
+/** The day the table below was checked against the published list prices. */
+export const PRICES_AS_OF = '2026-11-01';
+
+export const ModelPrice = z.strictObject({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cache_write: z.number().nonnegative().optional(),
+  cache_read: z.number().nonnegative().optional(),
+});
+export type ModelPrice = z.infer<typeof ModelPrice>;
+
+/** Overrides: model ID (exact) or family name (`opus`, `sonnet`, `haiku`) → price per million tokens. */
+export const PriceOverrides = z.record(z.string().min(1), ModelPrice);
+export type PriceOverrides = z.infer<typeof PriceOverrides>;
+
+/** List prices per family; a model ID is priced by the family its name contains. */
+const FAMILY_PRICES: Record<string, ModelPrice> = {
+  opus: { input: 5, output: 25 },
+  sonnet: { input: 3, output: 15 },
+  haiku: { input: 1, output: 5 },
+};
+
+/** The token counts a price applies to (the API's usage fields). */
+export interface TokenCounts {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+}
+
+/** The price of `model`: an override for its exact ID, else for its family, else the list; undefined when unknown. */
+export function priceOf(model: string, overrides: PriceOverrides = {}): ModelPrice | undefined {
+  if (overrides[model]) return overrides[model];
+  const family = Object.keys(FAMILY_PRICES).find((f) => model.toLowerCase().includes(f));
+  return family ? (overrides[family] ?? FAMILY_PRICES[family]) : undefined;
+}
+
+/** Dollars for `usage` on `model`, or null when the model has no known price. */
+export function costUsd(model: string, usage: TokenCounts, overrides: PriceOverrides = {}): number | null {
+  const p = priceOf(model, overrides);
+  if (!p) return null;
+  const perToken =
+    usage.input_tokens * p.input +
+    usage.output_tokens * p.output +
+    usage.cache_creation_input_tokens * (p.cache_write ?? 1.25 * p.input) +
+    usage.cache_read_input_tokens * (p.cache_read ?? 0.1 * p.input);
+  return perToken / 1_000_000;
+}
+
+/** "$0.42", "$12.30", "<$0.01", or "$?" when some of it could not be priced. */
+export function formatUsd(dollars: number | null): string {
+  if (dollars === null) return '$?';
+  if (dollars > 0 && dollars < 0.01) return '<$0.01';
+  return `$${dollars.toFixed(2)}`;
+}
+
+/** "≈ $0.42 at the price table of 2026-11-01", for reports and summaries. */
+export function describeCost(dollars: number | null): string {
+  return dollars === null ? 'unknown (a model without a price; see --prices)' : `≈ ${formatUsd(dollars)} at the price table of ${PRICES_AS_OF}`;
+}
+
+/** Parses an override table (a settings object, or a --prices file's JSON); throws with the offending path. */
+export function parsePriceOverrides(value: unknown, source: string): PriceOverrides {
+  const parsed = PriceOverrides.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new Error(`${source}: ${issue.path.join('.') || '(top level)'}: ${issue.message} (expected {"MODEL": {"input": 3, "output": 15}} in dollars per million tokens)`);
+}
