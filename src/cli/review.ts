@@ -110,7 +110,7 @@ function lensSummary(result: LensResult, reportPath: string): string {
   const u = result.usage;
   const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
   const lines = [
-    `${all.length} findings (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info); ${u.calls} model calls (cost ${describeCost(u.cost_usd)}), cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens.`,
+    `${all.length} findings (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info); ${u.calls} model calls, cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens, cost ${describeCost(u.cost_usd)}.`,
   ];
   if (result.validation.performed) lines.push(`Validation: ${result.validation.rejected} rejected, ${result.validation.timeouts} not validated.`);
   if (result.missingReviewers.length) lines.push(`Missing reviewers: ${result.missingReviewers.join(', ')}; the report names them.`);
