@@ -1,10 +1,23 @@
-// Layering and async hygiene. Only src/ui/ and src/extension.ts may import 'vscode': the engine, scope,
-// report and CLI code must run in the worker, the CLI and plain mocha alike.
+// Layering and async hygiene. The layers and who may import whom are described in ARCHITECTURE.md; each
+// zone below forbids the imports that would point the wrong way. Only src/ui/ and src/extension.ts may
+// import 'vscode': everything else must run in the worker, the CLI and plain mocha alike.
 import tseslint from 'typescript-eslint';
 
-const noVscode = {
-  'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: "Only src/ui/ and src/extension.ts may import 'vscode'." }] }],
+const VSCODE = { name: 'vscode', message: "Only src/ui/ and src/extension.ts may import 'vscode'." };
+/** A folder of src/ as seen in a relative import, however deep the importer sits. */
+const folder = (name, message) => ({ group: [`**/${name}`, `**/${name}/**`], message });
+const LAYER = {
+  model: folder('model', ''),
+  scope: folder('scope', 'scope/ is reached through app/, never from here.'),
+  engine: folder('engine', 'engine/ is reached through app/, never from here.'),
+  report: folder('report', 'report/ is reached through app/, never from here.'),
+  app: folder('app', 'app/ sits above this layer.'),
+  ui: folder('ui', 'ui/ is the VS Code host: nothing imports it but src/extension.ts.'),
+  cli: folder('cli', 'cli/ is the command line: nothing imports it but src/cli.ts.'),
 };
+const forbid = (...layers) => ({
+  'no-restricted-imports': ['error', { paths: [VSCODE], patterns: layers.map((l) => LAYER[l]) }],
+});
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/e2e/.cache/**', 'test/fixtures/**', '**/*.cjs', '**/*.mjs'] },
@@ -13,14 +26,25 @@ export default tseslint.config(
     extends: [tseslint.configs.base],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
-      ...noVscode,
+      'no-restricted-imports': ['error', { paths: [VSCODE] }],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  // The vocabulary every layer shares: it imports nothing of ours.
+  { files: ['src/model/**/*.ts'], rules: forbid('scope', 'engine', 'report', 'app', 'ui', 'cli') },
+  // The three middle rooms know the vocabulary and nothing of each other.
+  { files: ['src/scope/**/*.ts'], rules: forbid('engine', 'report', 'app', 'ui', 'cli') },
+  { files: ['src/engine/**/*.ts'], rules: forbid('scope', 'report', 'app', 'ui', 'cli') },
+  { files: ['src/report/**/*.ts'], rules: forbid('scope', 'engine', 'app', 'ui', 'cli') },
+  // app/ wires scope → engine → report for the CLI, the worker and the bench.
+  { files: ['src/app/**/*.ts'], rules: forbid('ui', 'cli') },
+  { files: ['src/cli/**/*.ts'], rules: forbid('engine', 'ui') },
+  // The host talks to the engine only through the worker's messages.
   {
-    files: ['src/ui/**/*.ts', 'src/extension.ts', 'test/integration/**/*.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    files: ['src/ui/**/*.ts', 'src/extension.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [LAYER.engine, LAYER.cli] }] },
   },
+  { files: ['test/integration/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
 );

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { costUsd } from '../src/model/pricing';
 import { findFunctions } from '../src/scope/functionFinder';
-import { languageOf } from '../src/scope/languages';
+import { languageOf } from '../src/model/languages';
 import type { Scenario } from '../test/fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic, type LoggedRequest } from '../test/fake-anthropic/server';
 

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { executeJob, prepareJob, type ReviewJob } from '../src/app/job';
-import { resolveStepModels } from '../src/engine/models';
+import { resolveStepModels } from '../src/model/models';
 import type { Scenario } from '../test/fake-anthropic/scenario';
 import { startFakeAnthropic } from '../test/fake-anthropic/server';
 import { syntheticProject } from './project';

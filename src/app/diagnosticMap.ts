@@ -2,8 +2,8 @@
  * Finding → diagnostic, as plain data: the part of the Problems-panel mapping that needs no VS Code, so
  * plain mocha can test it. Positions are untrusted (they come from a model): they are clamped to the file.
  */
-import type { Priority } from '../engine/records';
-import type { Finding } from '../engine/types';
+import type { Priority } from '../model/records';
+import type { Finding } from '../model/finding';
 
 export type SeverityName = 'error' | 'warning' | 'information' | 'hint';
 export type SeverityMap = Record<Priority, SeverityName>;
@@ -34,11 +34,7 @@ export interface PlainDiagnostic {
 export function toDiagnostic(f: Finding, lineCount: (file: string) => number | undefined, map: Partial<Record<string, string>> = {}): PlainDiagnostic {
   const at = clamp(f.file, f.line, f.end_line ?? f.line, lineCount);
   const tags = [f.pre_existing ? 'pre-existing' : '', f.unchallenged ? 'not challenged' : ''].filter(Boolean);
-  const related = f.locations.slice(1).flatMap((loc) => {
-    const split = loc.lastIndexOf(':');
-    const line = Number(loc.slice(split + 1));
-    return split > 0 && Number.isInteger(line) ? [{ at: clamp(loc.slice(0, split), line, line, lineCount), message: 'also here' }] : [];
-  });
+  const related = f.locations.slice(1).map((loc) => ({ at: clamp(loc.file, loc.line, loc.endLine ?? loc.line, lineCount), message: 'also here' }));
   return {
     at,
     severity: severityFor(f.priority, map),

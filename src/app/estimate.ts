@@ -5,20 +5,20 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { LineRange } from '../engine/staged/context';
+import type { LineRange } from '../model/lines';
 import { functionsTouched } from '../engine/staged/diffScope';
 import { MAX_BATCH } from '../engine/staged/batching';
 import { SYSTEM_PROMPTS } from '../engine/staged/prompts';
-import { splitLines } from '../engine/source';
-import type { FileEntry } from '../engine/records';
+import { splitLines } from '../model/lines';
+import type { FileEntry } from '../model/records';
 import { findFunctions } from '../scope/functionFinder';
-import { languageOf } from '../scope/languages';
-import type { ContextFile } from '../engine/layout';
-import { Semaphore } from '../engine/scheduler';
+import { languageOf } from '../model/languages';
+import type { ContextFile } from '../model/records';
+import { Semaphore } from '../model/semaphore';
 import { sourceTokens } from '../engine/lenses/chunks';
 import { planTarget } from '../engine/lenses/plan';
 import { BRIEFS, LENS_SYSTEM, VALIDATOR_SYSTEM } from '../engine/lenses/prompts';
-import { CROSS_REPO } from '../engine/lenses/reviewers';
+import { CROSS_REPO } from '../model/reviewers';
 import { loadTarget } from '../engine/lenses/target';
 import { MAX_VALIDATORS } from '../engine/lenses/validators';
 import { lensRequest, type PreparedJob, type ReviewJob } from './job';

@@ -1,7 +1,7 @@
 /** Writes a finished run's markdown report (never over an existing one) and, if asked, its JSON and SARIF; either mode. */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
-import type { ReviewResult } from '../engine/events';
+import type { ReviewResult } from '../model/events';
 import { stagedJson } from '../report/json';
 import { lensJson } from '../report/lensJson';
 import { renderLensReport } from '../report/lensMarkdown';

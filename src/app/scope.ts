@@ -3,7 +3,7 @@
  * change scope (the files a change touched, with their changed lines, through the same exclusion rules).
  */
 import { z } from 'zod';
-import type { LineRange } from '../engine/staged/context';
+import type { LineRange } from '../model/lines';
 import { collectChanges, gateCheck, type ChangeSet } from '../scope/changes';
 import { prSkipReason } from '../scope/gh';
 import { classify, takeInventory, type Inventory } from '../scope/inventory';

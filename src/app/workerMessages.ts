@@ -3,7 +3,7 @@
  * host bundle parses only these, and the full zod would be most of its size.
  */
 import * as z from 'zod/mini';
-import type { ReviewEvent } from '../engine/events';
+import type { ReviewEvent } from '../model/events';
 
 /** Engine events come from our own code on the other side; their payloads are checked by type tag only. */
 const Event = z.custom<ReviewEvent>((v) => typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string');

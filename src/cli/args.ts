@@ -2,10 +2,10 @@
 import { parseArgs } from 'node:util';
 import type { LensOptions } from '../app/job';
 import type { ScopeSpec } from '../app/scope';
-import { resolveLensModels, type LensModels } from '../engine/lenses/models';
-import { LENS_ROLES, type LensRole } from '../engine/lenses/reviewers';
-import { MAX_REVIEWERS } from '../engine/lenses/routing';
-import { resolveStepModels, STAGED_STEPS, type StagedStep } from '../engine/models';
+import { resolveLensModels, type LensModels } from '../model/models';
+import { LENS_ROLES, type LensRole } from '../model/reviewers';
+import { MAX_REVIEWERS } from '../model/reviewers';
+import { resolveStepModels, STAGED_STEPS, type StagedStep } from '../model/models';
 import { UsageError } from './usage';
 import { DEFAULT_CONFIRM_THRESHOLD } from '../app/contributions';
 

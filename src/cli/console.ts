@@ -1,5 +1,5 @@
 /** Turns review events into terse stderr lines: step progress, retries and warnings. */
-import type { ReviewEvent } from '../engine/events';
+import type { ReviewEvent } from '../model/events';
 
 export function consoleReporter(stream: NodeJS.WriteStream = process.stderr): (e: ReviewEvent) => void {
   const lastBucket = new Map<string, number>();

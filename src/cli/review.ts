@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline/promises';
 import { estimateJob } from '../app/estimate';
 import { assertReviewable, executeJob, prepareJob, type PreparedJob, type ReviewJob } from '../app/job';
 import { writeOutputs } from '../app/output';
-import type { LensResult, ReviewResult, StagedResult } from '../engine/events';
+import type { LensResult, ReviewResult, StagedResult } from '../model/events';
 import { currentBranch } from '../scope/changes';
 import { parseReviewArgs, type ReviewArgs } from './args';
 import { consoleReporter } from './console';

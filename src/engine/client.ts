@@ -6,8 +6,9 @@
 import { setMaxListeners } from 'node:events';
 import Anthropic from '@anthropic-ai/sdk';
 import { costUsd, type PriceOverrides } from '../model/pricing';
-import { DEFAULT_BACKOFF, retryDelayMs, Semaphore, sleep, type BackoffPolicy } from './scheduler';
-import { addUsage, emptyUsage, type Usage } from './types';
+import { DEFAULT_BACKOFF, retryDelayMs, sleep, type BackoffPolicy } from './scheduler';
+import { Semaphore } from '../model/semaphore';
+import { addUsage, emptyUsage, type Usage } from '../model/usage';
 
 export type MessageParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
 export type Message = Anthropic.Messages.Message;

@@ -4,14 +4,11 @@
  * Everything before the packet is the same for every call about one file.
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import type { ContextFile } from '../model/records';
 import { sourceBlock, type SourceFile } from './source';
 
 type TextBlock = Anthropic.Messages.TextBlockParam;
 
-export interface ContextFile {
-  path: string;
-  text: string;
-}
 
 export interface CallParts {
   context: ContextFile[];

@@ -5,12 +5,12 @@
  */
 import type { PriceOverrides } from '../model/pricing';
 import { FatalApiError, ModelClient } from './client';
-import type { EmitFn } from './events';
+import type { EmitFn } from '../model/events';
 import { ResultCache } from './resultCache';
 import { SubAgentRunner, type Effort } from './runner';
 import type { BackoffPolicy } from './scheduler';
 import type { ToolContext } from './tools';
-import type { Usage } from './types';
+import type { Usage } from '../model/usage';
 
 export interface RunOptions {
   apiKey: string;

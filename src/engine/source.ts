@@ -1,5 +1,6 @@
 /** A file's text as sub-agents see it: split into lines and shown with 1-based line numbers. */
 import { createHash } from 'node:crypto';
+import { splitLines } from '../model/lines';
 
 export interface SourceFile {
   /** Relative to the working directory, forward slashes: the name every record uses. */
@@ -8,11 +9,6 @@ export interface SourceFile {
   lines: string[];
 }
 
-export function splitLines(text: string): string[] {
-  const lines = text.split(/\r?\n/);
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
 
 export function toSourceFile(path: string, text: string): SourceFile {
   return { path, text, lines: splitLines(text) };

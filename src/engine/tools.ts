@@ -7,8 +7,9 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import type Anthropic from '@anthropic-ai/sdk';
-import { isSecretFile } from '../scope/secrets';
-import { numberLines, splitLines } from './source';
+import { isSecretFile } from '../model/secrets';
+import { numberLines } from './source';
+import { splitLines } from '../model/lines';
 
 export interface ToolContext {
   /** Where relative paths start (the working directory of the run). */

@@ -1,7 +1,8 @@
 /** The `--json` result of a staged run: the contract other tools read, declared once as a schema. */
 import { z } from 'zod';
-import type { StagedResult } from '../engine/events';
-import { Confidence, Priority } from '../engine/records';
+import type { StagedResult } from '../model/events';
+import { formatLocation } from '../model/location';
+import { Confidence, Priority } from '../model/records';
 
 export const StagedJsonReport = z.object({
   version: z.literal(1),
@@ -65,7 +66,7 @@ export function stagedJson(result: StagedResult, reportPath: string | null): Sta
       function: f.function,
       action: f.action,
       rationale: f.rationale,
-      locations: f.locations,
+      locations: f.locations.map(formatLocation),
     })),
     usage: { ...result.usage },
     report_path: reportPath,

@@ -3,9 +3,9 @@
  * post-validation counts), plus additive fields. Declared once as a schema, which the tests hold it to.
  */
 import { z } from 'zod';
-import type { LensResult } from '../engine/events';
-import { severityCounts, sortFindings } from '../engine/lenses/findings';
-import { Severity } from '../engine/lenses/records';
+import type { LensResult } from '../model/events';
+import { severityCounts, sortLensFindings as sortFindings } from '../model/lens';
+import { Severity } from '../model/lensRecords';
 
 const count = () => z.number().int().min(0);
 const SevereCounts = z.object({ critical: count(), high: count() });

@@ -4,10 +4,10 @@
  * multi-repo run a section per repository and one for cross-repo issues. Pure: same result, same text.
  */
 import { describeCost } from '../model/pricing';
-import type { LensResult } from '../engine/events';
-import { isSevere, severityCounts, SEVERITY_RANK, sortFindings, type MergedFinding } from '../engine/lenses/findings';
-import { SEVERITIES, type Severity } from '../engine/lenses/records';
-import { CROSS_REPO } from '../engine/lenses/reviewers';
+import type { LensResult } from '../model/events';
+import { isSevere, severityCounts, SEVERITY_RANK, sortLensFindings as sortFindings, type MergedFinding } from '../model/lens';
+import { SEVERITIES, type Severity } from '../model/lensRecords';
+import { CROSS_REPO } from '../model/reviewers';
 import type { ReportMeta } from './markdown';
 
 const GROUPS: Array<{ title: string; severities: Severity[] }> = [

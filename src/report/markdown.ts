@@ -1,9 +1,10 @@
 /** The staged report (Step 6), in the spec's structure. Pure: same result in, same text out. */
 import { describeCost } from '../model/pricing';
-import type { StagedResult } from '../engine/events';
-import type { Priority } from '../engine/records';
-import { PRIORITY_ORDER } from '../engine/staged/filters';
-import type { Finding } from '../engine/types';
+import type { StagedResult } from '../model/events';
+import type { Priority } from '../model/records';
+import { PRIORITY_ORDER } from '../model/order';
+import type { Finding } from '../model/finding';
+import { formatLocation } from '../model/location';
 
 export interface ReportMeta {
   /** The scope's display name, for the title. */
@@ -63,7 +64,7 @@ function renderFindings(findings: Finding[]): string[] {
 
 /** `file:line` - action (rationale): report line, human to-do and machine to-do at once. */
 export function findingLine(f: Finding): string {
-  const where = f.locations.map(code).join(', ');
+  const where = f.locations.map((l) => code(formatLocation(l))).join(', ');
   const notes = (f.pre_existing ? ' [pre-existing: not on a changed line]' : '') + (f.unchallenged ? ' [not challenged: the challenger failed]' : '');
   return `${where} - ${trimStop(f.action)} (${trimStop(f.rationale)})${notes}`;
 }

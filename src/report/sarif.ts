@@ -3,8 +3,9 @@
  * Levels follow the diagnostics: must_fix → error, should_fix → warning, nice_to_have → note.
  */
 import { z } from 'zod';
-import type { ReviewResult } from '../engine/events';
-import type { Priority } from '../engine/records';
+import type { ReviewResult } from '../model/events';
+import type { Location as Place } from '../model/location';
+import type { Priority } from '../model/records';
 
 const LEVEL: Record<Priority, 'error' | 'warning' | 'note'> = { must_fix: 'error', should_fix: 'warning', nice_to_have: 'note' };
 
@@ -69,9 +70,8 @@ function location(file: string, line: number, endLine?: number) {
   };
 }
 
-function place(loc: string) {
-  const at = loc.lastIndexOf(':');
-  return location(loc.slice(0, at), Number(loc.slice(at + 1)) || 1);
+function place(loc: Place) {
+  return location(loc.file, loc.line);
 }
 
 function ruleName(id: string, mode: ReviewResult['mode']): string {

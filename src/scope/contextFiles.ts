@@ -4,9 +4,9 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ContextFile } from '../engine/layout';
+import type { ContextFile } from '../model/records';
 import { displayPath, ScopeError } from './inventory';
-import { isSecretFile } from './secrets';
+import { isSecretFile } from '../model/secrets';
 
 export const DEFAULT_CONTEXT_FILES = ['CLAUDE.md', 'AGENTS.md', '.github/copilot-instructions.md'];
 /** Beyond this a context file is cut: conventions that long are rarely read whole by anyone. */

@@ -1,6 +1,6 @@
 /** Why a file found under a review root is not reviewed. Each reason is counted and reported. */
 import { basename } from 'node:path/posix';
-import { isSecretFile } from './secrets';
+import { isSecretFile } from '../model/secrets';
 
 export type ExclusionReason =
   | 'build_output'

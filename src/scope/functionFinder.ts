@@ -4,7 +4,7 @@
  * Only top-level declarations (column 0) and direct members of a top-level class/impl count: nested
  * closures and local helpers would make the default function list noisy, not more plausible.
  */
-import type { FunctionRow } from '../engine/records';
+import type { FunctionRow } from '../model/records';
 
 export interface SourceLine {
   no: number;

@@ -6,12 +6,12 @@
 import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
-import type { DiscoveryResult, FileEntry } from '../engine/records';
+import type { DiscoveryResult, FileEntry } from '../model/records';
 import { companionCandidates } from './companions';
 import { excludeByContent, excludeByPath, type ExclusionReason } from './exclusions';
 import { gitListFiles, gitToplevel } from './git';
-import { Semaphore } from '../engine/scheduler';
-import { isSecretFile } from './secrets';
+import { Semaphore } from '../model/semaphore';
+import { isSecretFile } from '../model/secrets';
 
 export interface InventoryOptions {
   cwd: string;

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { toDiagnostic, type PlainLocation, type SeverityName } from '../app/diagnosticMap';
-import { splitLines } from '../engine/source';
-import type { Finding } from '../engine/types';
+import { splitLines } from '../model/lines';
+import type { Finding } from '../model/finding';
 
 const SEVERITY: Record<SeverityName, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,

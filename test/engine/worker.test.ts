@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { HostMessage } from '../../src/app/protocol';
 import type { WorkerMessage } from '../../src/app/workerMessages';
-import { resolveStepModels } from '../../src/engine/models';
+import { resolveStepModels } from '../../src/model/models';
 import { useFakeServer } from '../helpers/fakeServer';
 import { fixtureWorkspace, REPO } from '../helpers/cli';
 

@@ -2,10 +2,10 @@
  * Builds the record a request asks for: what the scenario planted for that file over a plausible default
  * derived from the packet and the source blocks, so an unplanted run still flows through every stage.
  */
-import type { LensReview, LensValidation } from '../../src/engine/lenses/records';
-import type { BatchReview, ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record, SynthesisResult } from '../../src/engine/records';
+import type { LensReview, LensValidation } from '../../src/model/lensRecords';
+import type { BatchReview, ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record, SynthesisResult } from '../../src/model/records';
 import { findFunctions } from '../../src/scope/functionFinder';
-import { extensionOf, languageOf } from '../../src/scope/languages';
+import { extensionOf, languageOf } from '../../src/model/languages';
 import { minimalValue } from './generic';
 import { isObject, list, text, type Json, type ParsedRequest, type SourceBlock } from './request';
 import type { LoadedScenario, PlantedFile } from './scenario';

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { LensFinding, LensValidation } from '../../src/engine/lenses/records';
-import { FileAnalysis, FunctionRuleId, PerFunctionReview, Priority, Step1Record, SynthesisResult, Verdict } from '../../src/engine/records';
+import { LensFinding, LensValidation } from '../../src/model/lensRecords';
+import { FileAnalysis, FunctionRuleId, PerFunctionReview, Priority, Step1Record, SynthesisResult, Verdict } from '../../src/model/records';
 import { plantedVerdicts } from './verdicts';
 
 const PlantedVerdict = Verdict.omit({ rule_id: true }).partial().strict();

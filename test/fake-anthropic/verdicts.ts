@@ -1,4 +1,4 @@
-import { FUNCTION_RULES, type Verdict } from '../../src/engine/records';
+import { FUNCTION_RULES, type Verdict } from '../../src/model/records';
 import type { PlantedRules } from './scenario';
 
 /**

@@ -1,6 +1,6 @@
 /** Builders for valid records, so each test states only what it varies. */
-import { FUNCTION_RULES, type Step1Record, type Verdict } from '../../src/engine/records';
-import type { Finding } from '../../src/engine/types';
+import { FUNCTION_RULES, type Step1Record, type Verdict } from '../../src/model/records';
+import type { Finding } from '../../src/model/finding';
 
 export function step1(over: Partial<Step1Record> = {}): Step1Record {
   return {
@@ -38,7 +38,7 @@ export function finding(over: Partial<Finding> = {}): Finding {
   return {
     file,
     line,
-    locations: [`${file}:${line}`],
+    locations: [{ file, line, ...(over.end_line ? { endLine: over.end_line } : {}) }],
     rule_id: 'A1',
     priority: 'must_fix',
     confidence: 'high',

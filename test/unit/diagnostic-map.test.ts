@@ -30,7 +30,7 @@ describe('finding → diagnostic', () => {
   });
 
   it('gives cross-file findings related information for their other places', () => {
-    const f = { ...finding({ file: 'a.ts', line: 3, rule_id: 'G1' }), locations: ['a.ts:3', 'b.ts:8', 'c.ts:500'] };
+    const f = { ...finding({ file: 'a.ts', line: 3, rule_id: 'G1' }), locations: [{ file: 'a.ts', line: 3 }, { file: 'b.ts', line: 8 }, { file: 'c.ts', line: 500 }] };
     const d = toDiagnostic(f, (file) => (file === 'c.ts' ? 20 : 100));
     assert.deepEqual(d.related.map((r) => [r.at.file, r.at.line]), [['b.ts', 7], ['c.ts', 19]]);
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { FunctionRow } from '../../src/engine/records';
+import type { FunctionRow } from '../../src/model/records';
 import { functionRanges, functionsTouched, keepChanged } from '../../src/engine/staged/diffScope';
 import { finding } from '../helpers/records';
 
@@ -37,7 +37,7 @@ describe('diff-aware review', () => {
         finding({ line: 20, priority: 'must_fix' }),
         finding({ line: 21, priority: 'nice_to_have' }),
         finding({ file: 'src/b.ts', line: 6, priority: 'should_fix' }),
-        { ...finding({ line: 30, priority: 'should_fix' }), locations: ['src/a.ts:30', 'src/a.ts:7'] },
+        { ...finding({ line: 30, priority: 'should_fix' }), locations: [{ file: 'src/a.ts', line: 30 }, { file: 'src/a.ts', line: 7 }] },
         finding({ line: 3, end_line: 5, priority: 'should_fix' }),
       ],
       (p) => changed.get(p),

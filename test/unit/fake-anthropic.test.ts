@@ -10,7 +10,7 @@ import {
   PerFunctionReview,
   Step1Record,
   SynthesisResult,
-} from '../../src/engine/records';
+} from '../../src/model/records';
 import { findFunctions } from '../../src/scope/functionFinder';
 import { parseScenario, ScenarioError, type Scenario } from '../fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';

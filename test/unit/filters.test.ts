@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { missingFunctions, planReviews } from '../../src/engine/staged/batching';
-import { applyChallenge, findingFromFileRule, findingsFromReview, parseLocation, tiebreak } from '../../src/engine/staged/filters';
-import type { FunctionRow } from '../../src/engine/records';
+import { applyChallenge, findingFromFileRule, findingsFromReview, tiebreak } from '../../src/engine/staged/filters';
+import { parseLocation } from '../../src/model/location';
+import type { FunctionRow } from '../../src/model/records';
 import { finding, verdicts } from '../helpers/records';
 
 describe('confidence tiebreaker', () => {
@@ -56,7 +57,7 @@ describe('findings from verdicts', () => {
   it('reads file-level locations: line, range, file-wide, companion', () => {
     const base = { rule_id: 'F3' as const, confidence: 'high' as const, priority: 'should_fix' as const, action: 'a', rationale: 'r' };
     const line = findingFromFileRule({ ...base, location: 'src/a.ts:12' }, 'src/a.ts');
-    assert.deepEqual([line.file, line.line, line.locations], ['src/a.ts', 12, ['src/a.ts:12']]);
+    assert.deepEqual([line.file, line.line, line.locations], ['src/a.ts', 12, [{ file: 'src/a.ts', line: 12 }]]);
     const range = findingFromFileRule({ ...base, location: 'src/a.ts:12-20' }, 'src/a.ts');
     assert.deepEqual([range.line, range.end_line], [12, 20]);
     const wide = findingFromFileRule({ ...base, location: 'file-wide' }, 'src/a.ts');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ReviewJob } from '../../src/app/job';
 import { parseReviewArgs } from '../../src/cli/args';
 import { UsageError } from '../../src/cli/usage';
-import { DEFAULT_LENS_MODELS } from '../../src/engine/lenses/models';
+import { DEFAULT_LENS_MODELS } from '../../src/model/models';
 
 describe('lens-mode arguments', () => {
   it('stays in staged mode unless asked', () => {

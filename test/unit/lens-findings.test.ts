@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { citationErrors } from '../../src/engine/lenses/calls';
 import { chunkFiles, sourceTokens } from '../../src/engine/lenses/chunks';
-import { applyConfidenceFloor, keepOnChange, mergeFindings, toFinding, type MergedFinding, type RaisedFinding } from '../../src/engine/lenses/findings';
-import type { LensFinding } from '../../src/engine/lenses/records';
+import { applyConfidenceFloor, keepOnChange, mergeFindings, toFinding } from '../../src/engine/lenses/findings';
+import { type MergedFinding, type RaisedFinding } from '../../src/model/lens';
+import type { LensFinding } from '../../src/model/lensRecords';
 import { toSourceFile } from '../../src/engine/source';
 
 const lens = (over: Partial<LensFinding> = {}): LensFinding => ({
@@ -71,7 +72,7 @@ describe('lens findings', () => {
       assert.equal(toFinding(merged({ confidence: 3 })).confidence, 'medium');
       const f = toFinding(merged({ reviewers: ['security', 'logic'], repository: 'api', preExisting: true }));
       assert.equal(f.rule_id, 'security');
-      assert.deepEqual(f.locations, ['src/a.ts:10']);
+      assert.deepEqual(f.locations, [{ file: 'src/a.ts', line: 10 }]);
       assert.equal(f.action, 'Log and rethrow.');
       assert.equal(f.rationale, 'Swallowed error: The catch block is empty.');
       assert.equal(f.repository, 'api');

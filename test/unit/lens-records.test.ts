@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { LensReview, LensValidation } from '../../src/engine/lenses/records';
+import { LensReview, LensValidation } from '../../src/model/lensRecords';
 import { recordTitle } from '../../src/engine/runner';
 
 const finding = { severity: 'HIGH', file: 'src/a.ts', line: 3, title: 'Off by one', evidence: 'i <= n reads past the end.', recommendation: 'Loop while i < n.', confidence: 4 };

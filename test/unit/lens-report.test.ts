@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LensResult } from '../../src/engine/events';
-import type { MergedFinding } from '../../src/engine/lenses/findings';
+import type { LensResult } from '../../src/model/events';
+import type { MergedFinding } from '../../src/model/lens';
 import { markRubric } from '../../src/engine/lenses/rubric';
-import { emptyUsage } from '../../src/engine/types';
+import { emptyUsage } from '../../src/model/usage';
 import { LensJsonReport, lensJson } from '../../src/report/lensJson';
 import { renderLensReport } from '../../src/report/lensMarkdown';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { MergedFinding } from '../../src/engine/lenses/findings';
+import type { MergedFinding } from '../../src/model/lens';
 import { applyValidation, MAX_VALIDATORS, pickForValidation, summarizeValidation } from '../../src/engine/lenses/validators';
 
 const f = (over: Partial<MergedFinding> = {}): MergedFinding => ({

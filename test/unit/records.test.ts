@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { BatchReview, ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record, SynthesisResult } from '../../src/engine/records';
+import { BatchReview, ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record, SynthesisResult } from '../../src/model/records';
 import { verdicts, step1 } from '../helpers/records';
 
 describe('records', () => {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StagedResult } from '../../src/engine/events';
-import { emptyUsage } from '../../src/engine/types';
+import type { StagedResult } from '../../src/model/events';
+import { emptyUsage } from '../../src/model/usage';
 import { StagedJsonReport, stagedJson } from '../../src/report/json';
 import { findingLine, renderStagedReport } from '../../src/report/markdown';
 import { scopeName, scopeSlug, versionedName, writeNewReport } from '../../src/report/naming';
@@ -30,7 +30,7 @@ function sampleResult(): StagedResult {
       finding({ file: 'shop/price.ts', line: 3, rule_id: 'F1', priority: 'nice_to_have', function: null, source: 'file_rule', action: 'Document round().', rationale: 'Its rounding mode is not obvious.' }),
       {
         ...finding({ file: 'shop/cart.ts', line: 8, rule_id: 'G1', priority: 'should_fix', function: null, source: 'cross_file' }),
-        locations: ['shop/cart.ts:8', 'shop/price.ts:2'],
+        locations: [{ file: 'shop/cart.ts', line: 8 }, { file: 'shop/price.ts', line: 2 }],
         action: 'Extract the shared rounding into one helper.',
         rationale: 'A fix to one copy would miss the other.',
       },

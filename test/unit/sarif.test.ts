@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { StagedResult } from '../../src/engine/events';
-import { emptyUsage } from '../../src/engine/types';
+import type { StagedResult } from '../../src/model/events';
+import { emptyUsage } from '../../src/model/usage';
 import { SarifLog, toSarif } from '../../src/report/sarif';
 import { finding } from '../helpers/records';
 
@@ -9,7 +9,7 @@ describe('SARIF output', () => {
     mode: 'staged',
     findings: [
       finding({ file: 'src/a b.ts', line: 17, rule_id: 'A1', priority: 'must_fix', confidence: 'high' }),
-      { ...finding({ file: 'src/a.ts', line: 3, rule_id: 'G1', priority: 'should_fix' }), locations: ['src/a.ts:3', 'src/b.ts:9'] },
+      { ...finding({ file: 'src/a.ts', line: 3, rule_id: 'G1', priority: 'should_fix' }), locations: [{ file: 'src/a.ts', line: 3 }, { file: 'src/b.ts', line: 9 }] },
       finding({ file: 'src/c.ts', line: 5, end_line: 8, rule_id: 'F3', priority: 'nice_to_have', pre_existing: true }),
     ],
     usage: emptyUsage(),

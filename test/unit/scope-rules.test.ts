@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { excludeByContent, excludeByPath } from '../../src/scope/exclusions';
 import { takeInventory } from '../../src/scope/inventory';
-import { isSecretFile } from '../../src/scope/secrets';
+import { isSecretFile } from '../../src/model/secrets';
 
 describe('scope rules', () => {
   it('treats secrets data files as secret, and code modules named after secrets as code', () => {

@@ -3,17 +3,17 @@
  * cross-repo check — each through the shared SubAgentRunner, with the citation check that sends a reply
  * citing a file outside the scope, or a line that does not exist, back for repair.
  */
-import type { ContextFile } from '../layout';
+import type { ContextFile } from '../../model/records';
 import type { SubAgentRunner, UnitOutcome, UnitSpec } from '../runner';
 import type { SourceFile } from '../source';
 import { lineErrors } from '../staged/context';
 import type { Chunk } from './chunks';
-import type { MergedFinding } from './findings';
+import type { MergedFinding } from '../../model/lens';
 import { contextPrefix, lensContent, sharedPrefix } from './layout';
-import type { LensModels } from './models';
+import type { LensModels } from '../../model/models';
 import { BRIEFS, LENS_SYSTEM, VALIDATOR_SYSTEM } from './prompts';
-import { LensReview, LensValidation, type LensFinding } from './records';
-import { CROSS_REPO, type ReviewerName } from './reviewers';
+import { LensReview, LensValidation, type LensFinding } from '../../model/lensRecords';
+import { CROSS_REPO, type ReviewerName } from '../../model/reviewers';
 import type { LensTarget } from './target';
 
 export interface LensCallContext {

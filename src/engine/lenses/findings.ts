@@ -2,40 +2,16 @@
  * The deterministic side of lens mode: the self-critique floor, the change filter, merging findings that
  * several reviewers raised at one file:line, and the mapping to the shared Finding type.
  */
-import type { Confidence, Priority } from '../records';
-import type { LineRange } from '../staged/context';
-import { overlaps } from '../staged/diffScope';
-import type { Finding } from '../types';
-import { MIN_CONFIDENCE, SEVERITIES, type LensFinding, type Severity } from './records';
-import { CROSS_REPO } from './reviewers';
+import { confidenceOf, isSevere, priorityOf, SEVERITY_RANK, sortLensFindings, type MergedFinding, type RaisedFinding } from '../../model/lens';
+import { overlaps, type LineRange } from '../../model/lines';
+import type { Finding } from '../../model/finding';
+import { MIN_CONFIDENCE, type LensFinding } from '../../model/lensRecords';
+import { CROSS_REPO } from '../../model/reviewers';
 
-export type Validated = true | false | 'timeout';
 
-/** A finding after merging: who raised it, and what validation made of it. */
-export interface MergedFinding extends LensFinding {
-  reviewers: string[];
-  /** The repository (cwd-relative path) in a multi-repo run; null otherwise. */
-  repository: string | null;
-  /** Full fan-out: the validator's outcome, for the CRITICAL/HIGH findings it checked. */
-  validated?: Validated;
-  validationReason?: string;
-  /** Severity before a validator rejected the finding (it is INFO now). */
-  originalSeverity?: Severity;
-  /** Change scopes: a CRITICAL/HIGH problem on lines the change did not touch. */
-  preExisting?: boolean;
-}
 
-/** A reviewer's finding with where it came from, before merging. */
-export interface RaisedFinding {
-  reviewer: string;
-  repository: string | null;
-  finding: LensFinding;
-}
 
-export type SeverityCounts = Record<Lowercase<Severity>, number>;
 
-export const SEVERITY_RANK: Record<Severity, number> = { CRITICAL: 5, HIGH: 4, MEDIUM: 3, LOW: 2, INFO: 1 };
-export const isSevere = (s: Severity) => s === 'CRITICAL' || s === 'HIGH';
 
 /** The self-critique floor: findings below confidence 3 are dropped and counted, not treated as an error. */
 export function applyConfidenceFloor(findings: LensFinding[]): { kept: LensFinding[]; dropped: number } {
@@ -67,7 +43,7 @@ export function mergeFindings(raised: RaisedFinding[]): MergedFinding[] {
     const key = `${r.finding.file}:${r.finding.line}`;
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
-  return sortFindings(
+  return sortLensFindings(
     [...groups.values()].map((group) => {
       const ordered = [...group].sort((a, b) => SEVERITY_RANK[b.finding.severity] - SEVERITY_RANK[a.finding.severity] || b.finding.confidence - a.finding.confidence);
       const top = ordered[0]!;
@@ -93,31 +69,16 @@ function combine(group: RaisedFinding[], text: (f: LensFinding) => string): stri
   return distinct.map(([reviewer, t]) => `(${reviewer}) ${t}`).join(' ');
 }
 
-/** Report order: severity, then file, then line. */
-export function sortFindings<T extends LensFinding>(findings: T[]): T[] {
-  return [...findings].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || a.file.localeCompare(b.file) || a.line - b.line);
-}
 
-export function severityCounts(findings: Pick<LensFinding, 'severity'>[]): SeverityCounts {
-  const counts = Object.fromEntries(SEVERITIES.map((s) => [s.toLowerCase(), 0])) as SeverityCounts;
-  for (const f of findings) counts[f.severity.toLowerCase() as Lowercase<Severity>]++;
-  return counts;
-}
 
-export function priorityOf(severity: Severity): Priority {
-  return isSevere(severity) ? 'must_fix' : severity === 'MEDIUM' ? 'should_fix' : 'nice_to_have';
-}
 
-export function confidenceOf(score: number): Confidence {
-  return score >= 4 ? 'high' : score >= MIN_CONFIDENCE ? 'medium' : 'low';
-}
 
 /** The shared Finding every surface (diagnostics, JSON) is built from; the rule id is the reviewer that led. */
 export function toFinding(f: MergedFinding): Finding {
   return {
     file: f.file,
     line: f.line,
-    locations: [`${f.file}:${f.line}`],
+    locations: [{ file: f.file, line: f.line }],
     rule_id: f.reviewers[0] ?? 'lens',
     priority: priorityOf(f.severity),
     confidence: confidenceOf(f.confidence),

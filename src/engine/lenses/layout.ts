@@ -4,7 +4,8 @@
  * reviewer's brief with the context packet.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { packetBlock, userContent, type ContextFile } from '../layout';
+import { packetBlock, userContent } from '../layout';
+import { type ContextFile } from '../../model/records';
 import { sourceBlock } from '../source';
 import type { Chunk } from './chunks';
 import type { LensTarget } from './target';

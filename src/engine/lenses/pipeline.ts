@@ -7,19 +7,20 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ReviewRun, type RunOptions } from '../reviewRun';
-import type { EmitFn, FileOutcome, LensProgressStep, LensResult, LensTargetOutcome } from '../events';
-import type { ContextFile } from '../layout';
+import type { EmitFn, FileOutcome, LensProgressStep, LensResult, LensTargetOutcome } from '../../model/events';
+import type { ContextFile } from '../../model/records';
 import type { UnitOutcome } from '../runner';
-import type { FailedUnit } from '../types';
+import type { FailedUnit } from '../../model/finding';
 import { crossRepoCheck, partLabel, primePart, reviewPart, validateFinding, type LensCallContext, type Part } from './calls';
-import { applyConfidenceFloor, keepOnChange, mergeFindings, severityCounts, sortFindings, toFinding, type MergedFinding, type RaisedFinding } from './findings';
-import type { LensModels } from './models';
+import { applyConfidenceFloor, keepOnChange, mergeFindings, toFinding } from './findings';
+import { severityCounts, sortLensFindings as sortFindings, type MergedFinding, type RaisedFinding } from '../../model/lens';
+import type { LensModels } from '../../model/models';
 import { planTarget, type Planned, type PlanOptions } from './plan';
 import { markRubric } from './rubric';
-import { CROSS_REPO, type ReviewerName } from './reviewers';
+import { CROSS_REPO, type ReviewerName } from '../../model/reviewers';
 import { loadTarget, type LensTargetSpec } from './target';
 import { applyValidation, pickForValidation, summarizeValidation } from './validators';
-import type { LensFinding } from './records';
+import type { LensFinding } from '../../model/lensRecords';
 
 export interface LensRequest extends PlanOptions, RunOptions {
   cwd: string;

@@ -15,7 +15,7 @@ import comments from '../../../prompts/lens-comments.md';
 import tests from '../../../prompts/lens-tests.md';
 import crossRepo from '../../../prompts/lens-cross-repo.md';
 import validator from '../../../prompts/lens-validator.md';
-import { CROSS_REPO, type ReviewerName } from './reviewers';
+import { CROSS_REPO, type ReviewerName } from '../../model/reviewers';
 
 const withCritique = (brief: string) => `${brief.trim()}\n\n${selfCritique.trim()}`;
 

@@ -3,9 +3,10 @@
  * the scope calls for them, judged per language rather than by TypeScript file patterns alone. The list
  * is capped by --max-reviewers, defaults first, extras in EXTRA_REVIEWERS order.
  */
-import { languageOf } from '../../scope/languages';
+import { languageOf } from '../../model/languages';
+import type { RoutingDecision } from '../../model/lens';
 import type { SourceFile } from '../source';
-import { DEFAULT_REVIEWERS, EXTRA_REVIEWERS, type ExtraReviewer, type ReviewerName } from './reviewers';
+import { DEFAULT_REVIEWERS, EXTRA_REVIEWERS, type ExtraReviewer, type ReviewerName } from '../../model/reviewers';
 
 export interface RoutingInput {
   files: SourceFile[];
@@ -17,19 +18,12 @@ export interface RoutingInput {
   hasSpec: boolean;
 }
 
-export interface RoutingDecision {
-  reviewer: ReviewerName;
-  routed: boolean;
-  reason: string;
-}
 
 export interface Routing {
   reviewers: ReviewerName[];
   decisions: RoutingDecision[];
 }
 
-export const MAX_REVIEWERS = DEFAULT_REVIEWERS.length + EXTRA_REVIEWERS.length;
-export const defaultMaxReviewers = (fullFanout: boolean) => (fullFanout ? MAX_REVIEWERS : DEFAULT_REVIEWERS.length);
 
 /** Change scopes over this many changed lines, or path scopes over this many files, get the comments reviewer. */
 const COMMENTS_MIN_LINES = 50;

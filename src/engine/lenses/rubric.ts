@@ -4,26 +4,10 @@
  * seed's rubrics). Each passes when the review kept no CRITICAL, HIGH or MEDIUM finding, and fails
  * with the counts otherwise. The user's file is never edited: the report carries the marked criteria.
  */
-import type { SeverityCounts } from './findings';
+import type { RubricCriterion, RubricResult, SeverityCounts } from '../../model/lens';
 
-export type RubricStatus = 'PASS' | 'FAIL';
 
-export interface RubricCriterion {
-  /** 1-based line in the rubric file. */
-  line: number;
-  /** The criterion's text, without its checkbox or an earlier mark. */
-  text: string;
-  status: RubricStatus;
-  /** The line as marked: `- [x] PASS — …` or `- [!] FAIL — N critical, M high findings — …`. */
-  marked: string;
-}
 
-export interface RubricResult {
-  path: string;
-  criteria: RubricCriterion[];
-  passed: number;
-  failed: number;
-}
 
 const ITEM = /^(\s*[-*+]\s+)\[[ xX!]\]\s*(.*)$/;
 const ASSIGNED = /\bEvaluator:\s*(?:sw:)?(?:skeptic|code-reviewer)\b/i;

@@ -1,11 +1,11 @@
 /** What one lens review covers: a scope (or, in a multi-repo run, one repository's changes), loaded. */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ContextFile } from '../layout';
-import { Semaphore } from '../scheduler';
+import type { ContextFile } from '../../model/records';
+import { Semaphore } from '../../model/semaphore';
 import { toSourceFile, type SourceFile } from '../source';
-import type { LineRange } from '../staged/context';
-import type { FailedUnit } from '../types';
+import type { LineRange } from '../../model/lines';
+import type { FailedUnit } from '../../model/finding';
 
 export interface PullRequestInfo {
   number: number;

@@ -4,19 +4,11 @@
  * fails or times out leaves it as it was, marked "timeout".
  */
 import type { UnitOutcome } from '../runner';
-import { isSevere, SEVERITY_RANK, severityCounts, type MergedFinding } from './findings';
-import type { LensValidation } from './records';
+import { isSevere, SEVERITY_RANK, severityCounts, type MergedFinding, type ValidationSummary } from '../../model/lens';
+import type { LensValidation } from '../../model/lensRecords';
 
 export const MAX_VALIDATORS = 10;
 
-export interface ValidationSummary {
-  performed: boolean;
-  preValidation: { critical: number; high: number };
-  postValidation: { critical: number; high: number };
-  rejected: number;
-  /** Validators that failed or timed out: their findings kept their severity. */
-  timeouts: number;
-}
 
 /** The findings that get a validator: CRITICAL before HIGH, surer ones first, at most ten. */
 export function pickForValidation(findings: MergedFinding[]): MergedFinding[] {

@@ -1,9 +1,9 @@
 /** Step 2: the file's story, its function inventory and the file-level rules F1–F3, in one read. */
-import { FileAnalysis, type Step1Record } from '../records';
+import { FileAnalysis, type Step1Record } from '../../model/records';
 import type { UnitOutcome } from '../runner';
 import type { SourceFile } from '../source';
 import { fileCall, lineErrors, type FileUnderReview, type StageContext } from './context';
-import { parseLocation } from './filters';
+import { parseLocation } from '../../model/location';
 
 
 export async function analyze(ctx: StageContext, file: FileUnderReview, step1: Step1Record): Promise<UnitOutcome<FileAnalysis>> {

@@ -1,5 +1,5 @@
 /** Step 3's partition of a file's functions into solo calls and batches, and the completeness check. */
-import type { FunctionRow } from '../records';
+import type { FunctionRow } from '../../model/records';
 
 export const MAX_BATCH = 8;
 

@@ -1,9 +1,9 @@
 /** Step 4: a fresh sub-agent defends the file against its findings; it may only disqualify or downgrade. */
-import { ChallengeResult, type FileAnalysis } from '../records';
+import { ChallengeResult, type FileAnalysis } from '../../model/records';
 import type { UnitOutcome } from '../runner';
-import type { Finding } from '../types';
+import type { Finding } from '../../model/finding';
 import { fileCall, type FileUnderReview, type StageContext } from './context';
-import { isDowngrade } from './filters';
+import { isDowngrade } from '../../model/order';
 
 export async function challenge(ctx: StageContext, file: FileUnderReview, analysis: FileAnalysis, findings: Finding[]): Promise<UnitOutcome<ChallengeResult>> {
   const packet = {

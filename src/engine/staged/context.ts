@@ -1,8 +1,9 @@
 /** What every staged step needs: the runner, the models, the project context, and the file at hand. */
 import type { z } from 'zod';
-import { userContent, type ContextFile } from '../layout';
-import type { StagedStep, StepModels } from '../models';
-import type { FileEntry } from '../records';
+import { userContent } from '../layout';
+import type { StagedStep, StepModels } from '../../model/models';
+import type { LineRange } from '../../model/lines';
+import type { ContextFile, FileEntry } from '../../model/records';
 import type { SubAgentRunner, UnitOutcome } from '../runner';
 import type { SourceFile } from '../source';
 import { SYSTEM_PROMPTS } from './prompts';
@@ -13,8 +14,6 @@ export interface StageContext {
   context: ContextFile[];
 }
 
-/** A line range [start, end], both inclusive, 1-based. */
-export type LineRange = [number, number];
 
 export interface FileUnderReview {
   entry: FileEntry;

@@ -1,5 +1,5 @@
 /** Step 1: classify and orient one file. */
-import { Step1Record } from '../records';
+import { Step1Record } from '../../model/records';
 import type { UnitOutcome } from '../runner';
 import { fileCall, type FileUnderReview, type StageContext } from './context';
 

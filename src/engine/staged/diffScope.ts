@@ -3,9 +3,9 @@
  * the whole file; Step 3 reviews only functions whose lines overlap a change; a finding off the changed
  * lines survives only as must_fix, marked pre-existing.
  */
-import type { FunctionRow } from '../records';
-import type { FilteredFinding, Finding } from '../types';
-import type { LineRange } from './context';
+import type { FunctionRow } from '../../model/records';
+import type { FilteredFinding, Finding } from '../../model/finding';
+import { overlaps, type LineRange } from '../../model/lines';
 
 /** Each function's lines: its `end_line` where the analysis gave one, else up to the next function's start. */
 export function functionRanges(functions: FunctionRow[], lineCount: number): Map<string, LineRange> {
@@ -19,9 +19,6 @@ export function functionRanges(functions: FunctionRow[], lineCount: number): Map
   );
 }
 
-export function overlaps(a: LineRange, ranges: LineRange[]): boolean {
-  return ranges.some((r) => a[0] <= r[1] && r[0] <= a[1]);
-}
 
 export function functionsTouched(functions: FunctionRow[], lineCount: number, changed: LineRange[]): FunctionRow[] {
   const ranges = functionRanges(functions, lineCount);
@@ -37,10 +34,8 @@ export function keepChanged(findings: Finding[], changedIn: (file: string) => Li
   const dropped: FilteredFinding[] = [];
   for (const f of findings) {
     const onChange = f.locations.some((loc) => {
-      const at = loc.lastIndexOf(':');
-      const ranges = changedIn(loc.slice(0, at));
-      const line = Number(loc.slice(at + 1));
-      return ranges !== undefined && overlaps([line, f.end_line && loc === f.locations[0] ? f.end_line : line], ranges);
+      const ranges = changedIn(loc.file);
+      return ranges !== undefined && overlaps([loc.line, loc.endLine ?? loc.line], ranges);
     });
     if (onChange) kept.push(f);
     else if (f.priority === 'must_fix') kept.push({ ...f, pre_existing: true });

@@ -2,14 +2,12 @@
  * The deterministic parts of the staged pipeline's noise control: turning verdicts into findings,
  * applying the challenger's rulings, and the confidence tiebreaker. Every removal is recorded.
  */
-import type { ChallengeResult, Confidence, FileLevelFinding, PerFunctionReview, Priority } from '../records';
-import type { Finding, FilteredFinding, FindingSource } from '../types';
+import type { ChallengeResult, Confidence, FileLevelFinding, PerFunctionReview, Priority } from '../../model/records';
+import type { Finding, FilteredFinding, FindingSource } from '../../model/finding';
+import { parseLocation } from '../../model/location';
+import { isDowngrade } from '../../model/order';
 
-const RANK: Record<Priority, number> = { must_fix: 3, should_fix: 2, nice_to_have: 1 };
 
-export function isDowngrade(from: Priority, to: Priority): boolean {
-  return RANK[to] < RANK[from];
-}
 
 /** Non-clean verdicts become findings: a flag is must_fix, an advisory keeps its priority. */
 export function findingsFromReview(review: PerFunctionReview, file: string): Finding[] {
@@ -20,7 +18,7 @@ export function findingsFromReview(review: PerFunctionReview, file: string): Fin
       {
         file,
         line,
-        locations: [`${file}:${line}`],
+        locations: [{ file, line }],
         rule_id: v.rule_id,
         priority: v.verdict === 'flag' ? 'must_fix' : (v.priority ?? 'nice_to_have'),
         confidence: v.confidence,
@@ -38,7 +36,8 @@ export function findingFromFileRule(f: FileLevelFinding, file: string): Finding 
   const parsed = parseLocation(f.location);
   const at = parsed?.path ?? file; // the analysis check admits only the file or its companion
   const line = parsed?.line ?? 1; // "file-wide" findings point at the top of the file
-  return { ...ruleFinding(f, 'file_rule'), file: at, line, ...(parsed?.end ? { end_line: parsed.end } : {}), locations: [`${at}:${line}`] };
+  const end = parsed?.end ? { end_line: parsed.end } : {};
+  return { ...ruleFinding(f, 'file_rule'), file: at, line, ...end, locations: [{ file: at, line, ...(parsed?.end ? { endLine: parsed.end } : {}) }] };
 }
 
 /** What a file-level or cross-file rule's record says, as a Finding's fields; the caller places it. */
@@ -46,20 +45,7 @@ export function ruleFinding(f: { rule_id: string; priority: Priority; confidence
   return { rule_id: f.rule_id, priority: f.priority, confidence: f.confidence, function: null, action: f.action, rationale: f.rationale, source };
 }
 
-export interface ParsedLocation {
-  path: string | null;
-  line: number;
-  end?: number;
-}
 
-/** Reads "path:12", "path:12-20", "12" or "12-20"; null for "file-wide" or anything else. */
-export function parseLocation(location: string): ParsedLocation | null {
-  const m = /^(?:(.*?):)?L?(\d+)(?:\s*-\s*L?(\d+))?$/.exec(location.trim());
-  if (!m) return null;
-  const line = Number(m[2]);
-  const end = m[3] ? Number(m[3]) : undefined;
-  return { path: m[1] ?? null, line, ...(end !== undefined && end !== line ? { end } : {}) };
-}
 
 /** Applies a ChallengeResult answered finding-by-finding in input order (the check guarantees the order). */
 export function applyChallenge(findings: Finding[], result: ChallengeResult): { kept: Finding[]; dropped: FilteredFinding[] } {
@@ -92,9 +78,4 @@ export function tiebreak(findings: Finding[]): { kept: Finding[]; dropped: Filte
   return { kept, dropped };
 }
 
-export const PRIORITY_ORDER: Priority[] = ['must_fix', 'should_fix', 'nice_to_have'];
 
-/** Report order: priority, then file, then line. */
-export function sortFindings(findings: Finding[]): Finding[] {
-  return [...findings].sort((a, b) => RANK[b.priority] - RANK[a.priority] || a.file.localeCompare(b.file) || a.line - b.line);
-}

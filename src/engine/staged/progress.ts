@@ -1,5 +1,5 @@
 /** Per-step progress counters, emitted as "Step 3 · 14/31 functions". */
-import type { EmitFn, ProgressStep } from '../events';
+import type { EmitFn, ProgressStep } from '../../model/events';
 
 const STEP_TITLES: Record<ProgressStep, [string, string]> = {
   curate: ['Step 1', 'files'],

@@ -2,8 +2,8 @@
  * Step 3: the 8-rule review of a file's functions — one call per solo function, one per batch of up
  * to 8 — then the completeness check, which re-runs every function no reply answered for, solo.
  */
-import { BatchReview, PerFunctionReview, type FileAnalysis, type FunctionRow, type Step1Record, type Verdict } from '../records';
-import type { FailedUnit } from '../types';
+import { BatchReview, PerFunctionReview, type FileAnalysis, type FunctionRow, type Step1Record, type Verdict } from '../../model/records';
+import type { FailedUnit } from '../../model/finding';
 import { fileCall, lineErrors, type FileUnderReview, type StageContext } from './context';
 import { missingFunctions, planReviews } from './batching';
 

@@ -3,12 +3,12 @@
  * and the global findings G1–G4.
  */
 import { userContent } from '../layout';
-import { SynthesisResult, type FileAnalysis, type FileEntry, type Step1Record } from '../records';
+import { SynthesisResult, type FileAnalysis, type FileEntry, type Step1Record } from '../../model/records';
 import type { UnitOutcome } from '../runner';
-import type { Finding } from '../types';
+import type { Finding } from '../../model/finding';
 import { SYSTEM_PROMPTS } from './prompts';
 import { lineErrors, MAX_TOKENS, type StageContext } from './context';
-import { parseLocation } from './filters';
+import { parseLocation } from '../../model/location';
 
 export interface SynthesisInput {
   reviewRoots: string[];

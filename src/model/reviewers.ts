@@ -6,6 +6,9 @@ export const REVIEWERS = [...DEFAULT_REVIEWERS, ...EXTRA_REVIEWERS] as const;
 export type ReviewerName = (typeof REVIEWERS)[number];
 export type ExtraReviewer = (typeof EXTRA_REVIEWERS)[number];
 
+export const MAX_REVIEWERS = DEFAULT_REVIEWERS.length + EXTRA_REVIEWERS.length;
+export const defaultMaxReviewers = (fullFanout: boolean) => (fullFanout ? MAX_REVIEWERS : DEFAULT_REVIEWERS.length);
+
 /** Everything that makes a lens-mode call and can be given its own model. */
 export const LENS_ROLES = [...REVIEWERS, 'validator', 'cross-repo'] as const;
 export type LensRole = (typeof LENS_ROLES)[number];

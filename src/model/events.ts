@@ -1,10 +1,11 @@
 /** The stream a review emits, in either mode: progress, findings as they survive, and the final result. */
-import type { MergedFinding } from './lenses/findings';
-import type { RubricResult } from './lenses/rubric';
-import type { RoutingDecision } from './lenses/routing';
-import type { ValidationSummary } from './lenses/validators';
+import type { MergedFinding } from './lens';
+import type { RubricResult } from './lens';
+import type { RoutingDecision } from './lens';
+import type { ValidationSummary } from './lens';
 import type { FileAnalysis, Step1Record, SynthesisResult } from './records';
-import type { FailedUnit, FilteredFinding, Finding, Usage } from './types';
+import type { FailedUnit, FilteredFinding, Finding } from './finding';
+import type { Usage } from './usage';
 
 export type FileStatus = 'reviewed' | 'skipped' | 'failed';
 

@@ -1,4 +1,5 @@
-/** The engine's public shapes: what goes in (ReviewRequest), what comes out (ReviewEvent, ReviewResult). */
+/** The one finding type every surface is built from, and what the filters and failures record about it. */
+import type { Location } from './location';
 import type { Confidence, Priority } from './records';
 
 /** Where a finding came from: a staged rule set (file, function, cross-file), a lens reviewer, or the cross-repo check. */
@@ -11,8 +12,8 @@ export interface Finding {
   line: number;
   /** Last line of a range finding. */
   end_line?: number;
-  /** Every `file:line` the finding is about (several for cross-file findings); the first is `file:line` itself. */
-  locations: string[];
+  /** Every place the finding is about (several for cross-file findings); the first is `file:line` itself. */
+  locations: Location[];
   rule_id: string;
   priority: Priority;
   confidence: Confidence;
@@ -28,28 +29,6 @@ export interface Finding {
   repository?: string;
 }
 
-export interface Usage {
-  calls: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_input_tokens: number;
-  cache_creation_input_tokens: number;
-  /** Dollars at the price table's rates (src/model/pricing.ts); null once any call ran on a model without a price. */
-  cost_usd: number | null;
-}
-
-export function emptyUsage(): Usage {
-  return { calls: 0, input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, cost_usd: 0 };
-}
-
-export function addUsage(into: Usage, more: Partial<Usage>): void {
-  into.calls += more.calls ?? 0;
-  into.input_tokens += more.input_tokens ?? 0;
-  into.output_tokens += more.output_tokens ?? 0;
-  into.cache_read_input_tokens += more.cache_read_input_tokens ?? 0;
-  into.cache_creation_input_tokens += more.cache_creation_input_tokens ?? 0;
-  if (more.cost_usd !== undefined) into.cost_usd = into.cost_usd === null || more.cost_usd === null ? null : into.cost_usd + more.cost_usd;
-}
 
 /** A unit of work that did not produce a usable record, and why. */
 export interface FailedUnit {

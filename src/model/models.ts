@@ -1,11 +1,34 @@
+import { LENS_ROLES, type LensRole } from './reviewers';
+
+/** Model ids, in one place. Steps 1–3 run on a Sonnet-class model; the challenger and synthesis, which
+ * decide what the user sees, default to the deeper model. Each is settable per step. */
+export type StagedStep = 'curate' | 'analyze' | 'review' | 'challenge' | 'synthesize';
+export const STAGED_STEPS: StagedStep[] = ['curate', 'analyze', 'review', 'challenge', 'synthesize'];
+
+export type StepModels = Record<StagedStep, string>;
+
+export const SONNET = 'claude-sonnet-5-5';
+export const OPUS = 'claude-opus-5-5';
+
+export const DEFAULT_STEP_MODELS: StepModels = {
+  curate: SONNET,
+  analyze: SONNET,
+  review: SONNET,
+  challenge: OPUS,
+  synthesize: OPUS,
+};
+
+/** `model` replaces every step's default; `perStep` then overrides single steps. */
+export function resolveStepModels(model?: string, perStep: Partial<StepModels> = {}): StepModels {
+  const base = Object.fromEntries(STAGED_STEPS.map((s) => [s, model ?? DEFAULT_STEP_MODELS[s]])) as StepModels;
+  return { ...base, ...perStep };
+}
+
 /**
  * Model per lens role, in one table. Security and logic need deep reasoning, performance and the
  * narrower extras are pattern work for a mid model, and a validator answers one yes/no question on a
  * small one. The cross-repo check reasons about contracts between repositories: the deep model.
  */
-import { OPUS, SONNET } from '../models';
-import { LENS_ROLES, type LensRole } from './reviewers';
-
 export const HAIKU = 'claude-haiku-5-5';
 
 export type LensModels = Record<LensRole, string>;

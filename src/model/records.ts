@@ -197,3 +197,8 @@ export interface DiscoveryResult {
   review_roots: string[];
   file_entries: FileEntry[];
 }
+
+export interface ContextFile {
+  path: string;
+  text: string;
+}

@@ -1,0 +1,13 @@
+/** Lines of a file: how text splits into them, and inclusive 1-based ranges of them. */
+export function splitLines(text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** A line range [start, end], both inclusive, 1-based. */
+export type LineRange = [number, number];
+
+export function overlaps(a: LineRange, ranges: LineRange[]): boolean {
+  return ranges.some((r) => a[0] <= r[1] && r[0] <= a[1]);
+}
