@@ -2,7 +2,7 @@
 // --production, minified and without source maps (what the .vsix ships); with --tests, also every test,
 // the extension-host suite and the benchmarks into out/. Prompts load as text through the same loader.
 import * as esbuild from 'esbuild';
-import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -45,3 +45,15 @@ if (tests) {
 }
 await Promise.all(builds);
 chmodSync('dist/cli.js', 0o755);
+await writeRulePages();
+
+/**
+ * The page per rule that diagnostics link to (media/rules/, shipped in the .vsix and linked from SARIF),
+ * rendered from the catalog in src/model/rules.ts on every build, so the two cannot drift apart.
+ */
+async function writeRulePages() {
+  const catalog = await esbuild.build({ entryPoints: ['src/model/rules.ts'], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning' });
+  const { RULES, renderRulePage, rulePageName } = await import(`data:text/javascript;base64,${Buffer.from(catalog.outputFiles[0].text).toString('base64')}`);
+  mkdirSync(join('media', 'rules'), { recursive: true });
+  for (const rule of RULES) writeFileSync(join('media', 'rules', rulePageName(rule.id)), renderRulePage(rule));
+}

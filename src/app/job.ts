@@ -20,6 +20,8 @@ import type { ChangeSet } from '../scope/changes';
 import { PriceOverrides } from '../model/pricing';
 import { loadContextFiles } from '../scope/contextFiles';
 import { displayPath, ScopeError, type Inventory } from '../scope/inventory';
+import { challengeExamples, Dismissal } from '../model/dismissals';
+import { FindingScreen, loadTeamDismissals } from './dismissals';
 import { resolveScope, ScopeSpec, type ResolvedScope } from './scope';
 
 export const LensOptions = z.object({
@@ -60,6 +62,8 @@ export const ReviewJob = z.object({
   cacheDir: z.string().optional(),
   /** Per-model price overrides for the cost figures (src/model/pricing.ts). */
   prices: PriceOverrides.optional(),
+  /** The user's own dismissals (the extension keeps them); the team's come from the working folder's file. */
+  dismissals: z.array(Dismissal).optional(),
 });
 export type ReviewJob = z.infer<typeof ReviewJob>;
 export type ReviewJobInput = z.input<typeof ReviewJob>;
@@ -177,20 +181,34 @@ export function summarizeExclusions(inventory: Inventory): string {
   return [...counts].map(([reason, n]) => `${n} ${reason.replace(/_/g, ' ')}`).join(', ');
 }
 
-export function executeJob(job: ReviewJob, prepared: PreparedJob, emit: EmitFn, signal: AbortSignal): Promise<ReviewResult> {
+/** How many dismissals with a reason the challenger sees as examples of what this team does not want. */
+const CHALLENGE_EXAMPLES = 8;
+
+/** Runs the job's pipeline; findings dismissed before (team file, the user's list, inline comments) never come out. */
+export async function executeJob(job: ReviewJob, prepared: PreparedJob, emit: EmitFn, signal: AbortSignal): Promise<ReviewResult> {
+  const team = await loadTeamDismissals(job.cwd);
+  const own = job.dismissals ?? [];
+  const screen = new FindingScreen(job.cwd, team, own);
+  const events = screen.events(emit);
   const common = { cwd: job.cwd, apiKey: job.apiKey, baseURL: job.baseURL, concurrency: job.concurrency, timeoutMs: job.timeoutMs, maxAttempts: job.maxAttempts, signal, ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}), ...(job.prices ? { prices: job.prices } : {}) };
-  if (job.mode === 'lenses') return runLensReview({ ...common, ...lensRequest(job, prepared) }, emit);
-  return runStagedReview(
-    {
-      ...common,
-      discovery: prepared.inventory.discovery,
-      models: job.models as StepModels,
-      effort: job.effort,
-      contextFiles: prepared.context,
-      ...(prepared.scope.changedRanges ? { changedRanges: prepared.scope.changedRanges } : {}),
-    },
-    emit,
-  );
+  const raw =
+    job.mode === 'lenses'
+      ? await runLensReview({ ...common, ...lensRequest(job, prepared) }, events)
+      : await runStagedReview(
+          {
+            ...common,
+            discovery: prepared.inventory.discovery,
+            models: job.models as StepModels,
+            effort: job.effort,
+            contextFiles: prepared.context,
+            ...(prepared.scope.changedRanges ? { changedRanges: prepared.scope.changedRanges } : {}),
+            dismissalExamples: challengeExamples([...team, ...own], CHALLENGE_EXAMPLES),
+          },
+          events,
+        );
+  const result = screen.result(raw);
+  emit({ type: 'done', result });
+  return result;
 }
 
 /** The lens-specific part of a lens run's request. */

@@ -6,6 +6,7 @@ import type { ValidationSummary } from './lens';
 import type { FileAnalysis, Step1Record, SynthesisResult } from './records';
 import type { FailedUnit, FilteredFinding, Finding } from './finding';
 import type { Usage } from './usage';
+import type { DismissedCounts } from './dismissals';
 
 export type FileStatus = 'reviewed' | 'skipped' | 'failed';
 
@@ -41,6 +42,8 @@ export interface StagedResult {
   notes: string[];
   /** Set when the run stopped early: cancelled, or the API refused the run as a whole. */
   stopped?: string;
+  /** Findings left out because they were dismissed before (absent: none). */
+  dismissed?: DismissedCounts;
 }
 
 /** One reviewed scope of a lens run: the whole scope, or one repository of a multi-repo run. */
@@ -95,6 +98,8 @@ export interface LensResult {
   /** Units answered from the result cache (no call made). */
   cacheHits: number;
   stopped?: string;
+  /** Findings left out because they were dismissed before (absent: none). */
+  dismissed?: DismissedCounts;
 }
 
 export type ReviewResult = StagedResult | LensResult;

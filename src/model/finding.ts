@@ -27,6 +27,10 @@ export interface Finding {
   pre_existing?: boolean;
   /** Multi-repo lens review: the repository (cwd-relative) the finding belongs to. */
   repository?: string;
+  /** Staged review: why the challenger let it stand (its one-line ruling). */
+  verdict?: string;
+  /** What the finding is about, independent of its line number (see src/model/fingerprint.ts); set once the run is over. */
+  fingerprint?: string;
 }
 
 

@@ -9,6 +9,7 @@ import { isSevere, severityCounts, SEVERITY_RANK, sortLensFindings as sortFindin
 import { SEVERITIES, type Severity } from '../model/lensRecords';
 import { CROSS_REPO } from '../model/reviewers';
 import type { ReportMeta } from './markdown';
+import { describeDismissed } from '../model/dismissals';
 
 const GROUPS: Array<{ title: string; severities: Severity[] }> = [
   { title: 'Critical Findings', severities: ['CRITICAL'] },
@@ -130,6 +131,8 @@ function renderNotes(result: LensResult): string[] {
   const total = dropped.reduce((n, [, k]) => n + k, 0);
   notes.push(`- Self-critique: ${total} findings below confidence 3 dropped${total ? ` (${dropped.map(([r, k]) => `${r} ${k}`).join(', ')})` : ''}.`);
   if (result.outsideChange) notes.push(`- ${result.outsideChange} findings below HIGH were not on a changed line and were dropped.`);
+  const dismissed = describeDismissed(result.dismissed);
+  if (dismissed) notes.push(`- ${dismissed}.`);
   if (result.spec) notes.push(`- Spec: ${result.spec}.`);
   if (result.gateCheck.reason) notes.push(`- Gate check: ${result.gateCheck.reason}.`);
   for (const u of result.failed) notes.push(`- Not reviewed: ${u.unit} — ${u.reason}`);

@@ -5,6 +5,9 @@ import type { Priority } from '../model/records';
 import { PRIORITY_ORDER } from '../model/order';
 import type { Finding } from '../model/finding';
 import { formatLocation } from '../model/location';
+import { describeDismissed } from '../model/dismissals';
+import { plural } from '../model/plural';
+import { ruleLabel } from '../model/rules';
 
 export interface ReportMeta {
   /** The scope's display name, for the title. */
@@ -62,10 +65,10 @@ function renderFindings(findings: Finding[]): string[] {
   return out;
 }
 
-/** `file:line` - action (rationale): report line, human to-do and machine to-do at once. */
+/** `file:line` - action (rationale) [rule]: report line, human to-do and machine to-do at once. */
 export function findingLine(f: Finding): string {
   const where = f.locations.map((l) => code(formatLocation(l))).join(', ');
-  const notes = (f.pre_existing ? ' [pre-existing: not on a changed line]' : '') + (f.unchallenged ? ' [not challenged: the challenger failed]' : '');
+  const notes = ` [${ruleLabel(f.rule_id)}]` + (f.pre_existing ? ' [pre-existing: not on a changed line]' : '') + (f.unchallenged ? ' [not challenged: the challenger failed]' : '');
   return `${where} - ${trimStop(f.action)} (${trimStop(f.rationale)})${notes}`;
 }
 
@@ -75,7 +78,9 @@ function cleanLine(result: StagedResult): string {
   const reviewed = result.files.filter((f) => f.analysis);
   const cleanFiles = reviewed.filter((f) => !flaggedFiles.has(f.path)).length;
   const functions = reviewed.reduce((n, f) => n + f.functions_reviewed, 0);
-  return `${cleanFiles} files / ${Math.max(0, functions - flaggedFunctions.size)} functions reviewed clean.`;
+  const cleanFunctions = Math.max(0, functions - flaggedFunctions.size);
+  if (cleanFiles === 0 && cleanFunctions === 0) return 'No file or function was reviewed clean.';
+  return `${plural(cleanFiles, 'file')} / ${plural(cleanFunctions, 'function')} reviewed clean.`;
 }
 
 function renderNotReviewed(result: StagedResult): string[] {
@@ -90,6 +95,7 @@ function renderNotes(result: StagedResult): string[] {
   return [
     `- Filtered out: ${count('challenge')} disqualified by the challenger, ${count('tiebreaker')} by the confidence tiebreaker, ${count('rule_scope')} out of rule scope, ${count('diff_scope')} outside the change.`,
     `- ${result.recovered} functions re-run solo by the completeness check; ${result.repairs} replies repaired; ${result.retries} API retries${result.cacheHits ? `; ${result.cacheHits} units answered from the result cache` : ''}.`,
+    ...[describeDismissed(result.dismissed)].flatMap((d) => (d ? [`- ${d}.`] : [])),
     `- ${u.calls} model calls; tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write; cost ${describeCost(u.cost_usd)}.`,
     ...result.notes.map((n) => `- ${n}`),
   ];

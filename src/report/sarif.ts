@@ -1,19 +1,37 @@
 /**
  * SARIF 2.1.0 from either mode's findings, for code-scanning tools (GitHub, Azure DevOps, IDE viewers).
- * Levels follow the diagnostics: must_fix → error, should_fix → warning, nice_to_have → note.
+ * Levels follow the diagnostics: must_fix → error, should_fix → warning, nice_to_have → note. Rules carry
+ * the catalog's name, descriptions and help page; results carry priority, confidence and the fingerprint
+ * dismissals use, so a code-scanning tool tracks a finding across edits the same way Skeptic does.
  */
 import { z } from 'zod';
 import type { ReviewResult } from '../model/events';
 import type { Location as Place } from '../model/location';
 import type { Priority } from '../model/records';
+import { renderRulePage, ruleInfo, rulePageName, RULES_HELP_URL } from '../model/rules';
 
 const LEVEL: Record<Priority, 'error' | 'warning' | 'note'> = { must_fix: 'error', should_fix: 'warning', nice_to_have: 'note' };
+
+/** The partialFingerprints key: versioned, so a change of the fingerprint's recipe does not match old ones. */
+export const FINGERPRINT_KEY = 'skeptic/v1';
 
 const Location = z.object({
   physicalLocation: z.object({
     artifactLocation: z.object({ uri: z.string() }),
     region: z.object({ startLine: z.number().int().min(1), endLine: z.number().int().min(1).optional() }),
   }),
+});
+
+const Text = z.object({ text: z.string().min(1) });
+
+const Rule = z.object({
+  id: z.string(),
+  name: z.string(),
+  shortDescription: Text.optional(),
+  fullDescription: Text.optional(),
+  helpUri: z.url().optional(),
+  help: z.object({ text: z.string(), markdown: z.string() }).optional(),
+  properties: z.object({ tags: z.array(z.string()) }).optional(),
 });
 
 /** The part of the SARIF 2.1.0 schema this writer produces. */
@@ -23,7 +41,7 @@ export const SarifLog = z.object({
   runs: z
     .array(
       z.object({
-        tool: z.object({ driver: z.object({ name: z.literal('Skeptic'), informationUri: z.string().optional(), rules: z.array(z.object({ id: z.string(), name: z.string() })) }) }),
+        tool: z.object({ driver: z.object({ name: z.literal('Skeptic'), informationUri: z.string().optional(), rules: z.array(Rule) }) }),
         results: z.array(
           z.object({
             ruleId: z.string(),
@@ -31,7 +49,8 @@ export const SarifLog = z.object({
             message: z.object({ text: z.string() }),
             locations: z.array(Location).length(1),
             relatedLocations: z.array(Location.extend({ id: z.number().int() })).optional(),
-            properties: z.object({ priority: z.string(), confidence: z.string(), preExisting: z.boolean().optional() }),
+            partialFingerprints: z.record(z.string(), z.string()).optional(),
+            properties: z.object({ priority: z.string(), confidence: z.string(), preExisting: z.boolean().optional(), verdict: z.string().optional() }),
           }),
         ),
       }),
@@ -47,17 +66,34 @@ export function toSarif(result: ReviewResult): SarifLog {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     runs: [
       {
-        tool: { driver: { name: 'Skeptic', rules: rules.map((id) => ({ id, name: ruleName(id, result.mode) })) } },
+        tool: { driver: { name: 'Skeptic', rules: rules.map(ruleMetadata) } },
         results: result.findings.map((f) => ({
           ruleId: f.rule_id,
           level: LEVEL[f.priority],
           message: { text: `${f.action} (${f.rationale})` },
           locations: [location(f.file, f.line, f.end_line)],
           ...(f.locations.length > 1 ? { relatedLocations: f.locations.slice(1).map((loc, i) => ({ id: i + 1, ...place(loc) })) } : {}),
-          properties: { priority: f.priority, confidence: f.confidence, ...(f.pre_existing ? { preExisting: true } : {}) },
+          ...(f.fingerprint ? { partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint } } : {}),
+          properties: { priority: f.priority, confidence: f.confidence, ...(f.pre_existing ? { preExisting: true } : {}), ...(f.verdict ? { verdict: f.verdict } : {}) },
         })),
       },
     ],
+  };
+}
+
+/** The catalog's entry as a SARIF reportingDescriptor; an id outside the catalog gets its id as its name. */
+function ruleMetadata(id: string): z.infer<typeof Rule> {
+  const r = ruleInfo(id);
+  if (!r) return { id, name: id };
+  const page = renderRulePage(r);
+  return {
+    id,
+    name: r.name.replace(/(^|\s+)(\w)/g, (_m, _s, c: string) => c.toUpperCase()).replace(/\W/g, ''),
+    shortDescription: { text: r.summary },
+    fullDescription: { text: `${r.summary} It checks: ${r.checks.join('; ')}.` },
+    helpUri: RULES_HELP_URL + rulePageName(r.id),
+    help: { text: page, markdown: page },
+    properties: { tags: ['skeptic', r.scope, r.flag ? 'can-flag' : 'advisory-only'] },
   };
 }
 
@@ -72,8 +108,4 @@ function location(file: string, line: number, endLine?: number) {
 
 function place(loc: Place) {
   return location(loc.file, loc.line);
-}
-
-function ruleName(id: string, mode: ReviewResult['mode']): string {
-  return mode === 'lenses' ? `${id} reviewer` : `Skeptic rule ${id}`;
 }

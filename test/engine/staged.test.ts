@@ -207,10 +207,10 @@ describe('staged review through the CLI against the fake API', function () {
     const cwd = await fixtureWorkspace('shop');
     const run = await runCli(['review', 'shop/cart.ts', '--json', 'result.json'], { cwd, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.server.url } });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /warning: cross-file finding G1 .* left out: locations\.0: "shop\/price\.ts" is not one of the reviewed files/);
+    assert.match(run.stderr, /warning: cross-file finding G1 .* dropped: cites shop\/price\.ts, which was not reviewed/);
     const report = await readFile(join(cwd, 'code-review-cart.md'), 'utf8');
     assert.match(report, /^A small cart with one crash path and loose money parsing\.$/m);
-    assert.match(report, /^- cross-file finding G1 .* left out/m);
+    assert.match(report, /^- cross-file finding G1 .* dropped: cites/m);
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.ok(!json.findings.some((f) => f.rule_id.startsWith('G')));
     // Two repair turns were tried first.

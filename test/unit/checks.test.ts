@@ -81,6 +81,6 @@ describe('semantic checks', () => {
     const { value, leftOut } = salvageSynthesis(result, new Map([['src/a.ts', 10]]));
     assert.deepEqual(value.cross_file_findings.map((f) => f.rule_id), ['G1']);
     assert.equal(value.verdict_one_line, 'v');
-    assert.deepEqual(leftOut, ['cross-file finding G2 "act G2" left out: locations.1: "src/zzz.ts" is not one of the reviewed files']);
+    assert.deepEqual(leftOut, ['cross-file finding G2 "act G2" dropped: cites src/zzz.ts, which was not reviewed']);
   });
 });

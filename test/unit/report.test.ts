@@ -77,7 +77,7 @@ describe('staged markdown report', () => {
   });
 
   it('formats a finding as `file:line` - action (rationale)', () => {
-    assert.equal(findingLine(finding({ file: 'a.ts', line: 3, action: 'Fix it.', rationale: 'It breaks.' })), '`a.ts:3` - Fix it (It breaks)');
+    assert.equal(findingLine(finding({ file: 'a.ts', line: 3, action: 'Fix it.', rationale: 'It breaks.' })), '`a.ts:3` - Fix it (It breaks) [A1 Bugs]');
   });
 });
 

@@ -20,6 +20,7 @@ export async function challenge(ctx: StageContext, file: FileUnderReview, analys
       confidence: f.confidence,
       priority: f.priority,
     })),
+    ...(ctx.dismissalExamples.length ? { team_dismissed: ctx.dismissalExamples } : {}),
   };
   return fileCall(ctx, file, 'challenge', {
     label: `Step 4 challenge ${file.entry.path}`,

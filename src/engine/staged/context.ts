@@ -12,6 +12,17 @@ export interface StageContext {
   runner: SubAgentRunner;
   models: StepModels;
   context: ContextFile[];
+  /** For the challenger: findings this team dismissed before, and why. */
+  dismissalExamples: DismissalExample[];
+}
+
+/** A finding a team dismissed, as the challenger sees it. */
+export interface DismissalExample {
+  rule_id: string;
+  code: string;
+  finding: string;
+  reason: string;
+  note: string;
 }
 
 

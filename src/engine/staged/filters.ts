@@ -58,7 +58,8 @@ export function applyChallenge(findings: Finding[], result: ChallengeResult): { 
       return;
     }
     const revised = ruling.revised_priority;
-    kept.push(revised && isDowngrade(finding.priority, revised) ? { ...finding, priority: revised } : finding);
+    const verdict = ruling.challenge_reason.trim();
+    kept.push({ ...finding, ...(revised && isDowngrade(finding.priority, revised) ? { priority: revised } : {}), ...(verdict ? { verdict } : {}) });
   });
   return { kept, dropped };
 }

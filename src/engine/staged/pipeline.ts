@@ -15,7 +15,7 @@ import { toSourceFile } from '../source';
 import type { FailedUnit, FilteredFinding, Finding } from '../../model/finding';
 import { analyze } from './analyze';
 import { challenge } from './challenge';
-import type { FileUnderReview, StageContext } from './context';
+import type { DismissalExample, FileUnderReview, StageContext } from './context';
 import type { LineRange } from '../../model/lines';
 import { curate } from './curate';
 import { crossFileFindings } from './crossFile';
@@ -34,6 +34,8 @@ export interface StagedRequest extends RunOptions {
   contextFiles: ContextFile[];
   /** For a diff review: each file's changed line ranges. */
   changedRanges?: Map<string, LineRange[]>;
+  /** Findings this team dismissed before, with its reasons: the challenger weighs new findings against them. */
+  dismissalExamples?: DismissalExample[];
 }
 
 interface FileRun {
@@ -49,7 +51,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const run = new ReviewRun(req, emit);
   const roots = req.discovery.review_roots.map((r) => resolve(req.cwd, r));
   const runner = run.runner({ cwd: req.cwd, roots: await realRoots(roots) }, req.effort);
-  const ctx: StageContext = { runner, models: req.models, context: req.contextFiles };
+  const ctx: StageContext = { runner, models: req.models, context: req.contextFiles, dismissalExamples: req.dismissalExamples ?? [] };
   const progress = new Progress(emit);
   const entries = req.discovery.file_entries;
   progress.total('curate', entries.length);

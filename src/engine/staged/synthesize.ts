@@ -37,13 +37,13 @@ export async function synthesize(ctx: StageContext, input: SynthesisInput): Prom
   });
 }
 
-/** Keeps the synthesis and the cross-file findings whose places check out; names the ones left out. */
+/** Keeps the synthesis and the cross-file findings whose places check out; says in plain words why the others were dropped. */
 export function salvageSynthesis(result: SynthesisResult, lineCounts: Map<string, number>): { value: SynthesisResult; leftOut: string[] } {
   const leftOut: string[] = [];
   const kept = result.cross_file_findings.filter((f) => {
-    const errors = checkSynthesis({ ...result, cross_file_findings: [f] }, lineCounts);
-    if (errors.length) leftOut.push(`cross-file finding ${f.rule_id} "${f.action}" left out: ${errors.join('; ').replace(/cross_file_findings\.0\./g, '')}`);
-    return errors.length === 0;
+    const problems = f.locations.flatMap((loc) => locationProblem(loc, lineCounts)?.user ?? []);
+    if (problems.length) leftOut.push(`cross-file finding ${f.rule_id} "${f.action.trim().replace(/\.$/, '')}" dropped: ${problems.join('; ')}`);
+    return problems.length === 0;
   });
   return { value: { ...result, cross_file_findings: kept }, leftOut };
 }
@@ -74,12 +74,18 @@ export function synthesisPacket(input: SynthesisInput) {
 export function checkSynthesis(result: SynthesisResult, lineCounts: Map<string, number>): string[] {
   return result.cross_file_findings.flatMap((f, i) =>
     f.locations.flatMap((loc, j) => {
-      const what = `cross_file_findings.${i}.locations.${j}`;
-      const parsed = parseLocation(loc);
-      if (!parsed?.path) return [`${what}: "${loc}" must be "path:line"`];
-      const count = lineCounts.get(parsed.path);
-      if (count === undefined) return [`${what}: "${parsed.path}" is not one of the reviewed files`];
-      return lineErrors(what, parsed.line, count);
+      const problem = locationProblem(loc, lineCounts);
+      return problem ? [`cross_file_findings.${i}.locations.${j}: ${problem.repair}`] : [];
     }),
   );
+}
+
+/** What is wrong with one cited location: for the repair turn (the model's terms), and for the user. */
+function locationProblem(loc: string, lineCounts: Map<string, number>): { repair: string; user: string } | null {
+  const parsed = parseLocation(loc);
+  if (!parsed?.path) return { repair: `"${loc}" must be "path:line"`, user: `cites "${loc}", which is not a file:line place` };
+  const count = lineCounts.get(parsed.path);
+  if (count === undefined) return { repair: `"${parsed.path}" is not one of the reviewed files`, user: `cites ${parsed.path}, which was not reviewed` };
+  const [error] = lineErrors('line', parsed.line, count);
+  return error ? { repair: error, user: `cites ${parsed.path}:${parsed.line}, but ${parsed.path} has ${count} lines` } : null;
 }

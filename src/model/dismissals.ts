@@ -1,0 +1,90 @@
+/**
+ * Dismissed findings: records a user keeps (workspace state) or a team commits (`.skeptic/dismissed.json`).
+ * A dismissal matches by fingerprint; the rest of the record is for the humans who read the file in a pull
+ * request, and for the challenger, which gets the reasoned ones as examples of what the team does not want.
+ */
+import { z } from 'zod';
+
+export const DISMISSAL_REASONS = ['false_positive', 'wont_fix', 'fixed_elsewhere'] as const;
+export const DismissalReason = z.enum(DISMISSAL_REASONS);
+export type DismissalReason = z.infer<typeof DismissalReason>;
+
+export const REASON_LABELS: Record<DismissalReason, string> = {
+  false_positive: 'False positive',
+  wont_fix: "Won't fix",
+  fixed_elsewhere: 'Fixed elsewhere',
+};
+
+export const Dismissal = z.object({
+  fingerprint: z.string().regex(/^[0-9a-f]{8,64}$/, 'a fingerprint is hexadecimal (copy it from a report or let Skeptic write it)'),
+  rule_id: z.string().min(1),
+  /** Relative to the folder that holds `.skeptic/`, forward slashes. */
+  file: z.string().min(1),
+  function: z.string().nullable().default(null),
+  /** The finding's line as it was when dismissed. */
+  code: z.string().default(''),
+  /** The finding's action, so a reader knows what was dismissed. */
+  finding: z.string().default(''),
+  reason: DismissalReason,
+  note: z.string().optional(),
+  /** YYYY-MM-DD */
+  date: z.string().optional(),
+});
+export type Dismissal = z.infer<typeof Dismissal>;
+export type DismissalInput = z.input<typeof Dismissal>;
+
+export const DismissalFile = z.object({
+  version: z.literal(1),
+  dismissed: z.array(Dismissal),
+});
+export type DismissalFile = z.infer<typeof DismissalFile>;
+
+/** How many findings each kind of dismissal removed from a run (the reports' notes say so). */
+export interface DismissedCounts {
+  team: number;
+  user: number;
+  inline: number;
+}
+
+/** "2 findings dismissed (1 by the team file, 1 by skeptic-ignore comments)"; null when none were. */
+export function describeDismissed(c: DismissedCounts | undefined): string | null {
+  const total = c ? c.team + c.user + c.inline : 0;
+  if (!c || total === 0) return null;
+  const parts = [c.team && `${c.team} by the team file ${TEAM_DISMISSALS_PATH}`, c.user && `${c.user} by your own dismissals`, c.inline && `${c.inline} by skeptic-ignore comments`].filter(Boolean);
+  return `${total} ${total === 1 ? 'finding' : 'findings'} dismissed earlier left out (${parts.join(', ')})`;
+}
+
+export const TEAM_DISMISSALS_PATH = '.skeptic/dismissed.json';
+
+/** Reads a team file's text; a problem names the file and the first bad field. */
+export function parseDismissalFile(text: string, shownPath = TEAM_DISMISSALS_PATH): Dismissal[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${shownPath} is not valid JSON (${(err as Error).message}); fix it or delete it`);
+  }
+  const parsed = DismissalFile.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${shownPath}: ${issue.path.join('.') || 'the file'}: ${issue.message}`);
+  }
+  return parsed.data.dismissed;
+}
+
+/** The file's text with `add` in it (replacing a dismissal of the same fingerprint), sorted so diffs stay small. */
+export function withDismissal(existing: Dismissal[], add: Dismissal): string {
+  const all = [...existing.filter((d) => d.fingerprint !== add.fingerprint), add];
+  all.sort((a, b) => a.file.localeCompare(b.file) || a.rule_id.localeCompare(b.rule_id) || a.fingerprint.localeCompare(b.fingerprint));
+  const file: DismissalFile = { version: 1, dismissed: all };
+  return JSON.stringify(file, null, 2) + '\n';
+}
+
+/** Dismissals with a note, most recent first: the examples a challenger is shown (at most `max`). */
+export function challengeExamples(dismissals: Dismissal[], max: number): Array<{ rule_id: string; code: string; finding: string; reason: DismissalReason; note: string }> {
+  return dismissals
+    .filter((d) => d.note?.trim())
+    .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))
+    .slice(0, max)
+    .map((d) => ({ rule_id: d.rule_id, code: d.code, finding: d.finding, reason: d.reason, note: d.note!.trim() }));
+}
