@@ -1,6 +1,7 @@
 /** The `skeptic` command line: the same engine and reports as the extension, headless. */
 import { GitError } from './scope/git';
 import { ScopeError } from './scope/inventory';
+import { evalCommand } from './cli/eval';
 import { planCommand } from './cli/plan';
 import { reviewCommand, type CliIo } from './cli/review';
 import { EXIT, USAGE, UsageError } from './cli/usage';
@@ -21,6 +22,8 @@ export async function main(argv: string[]): Promise<number> {
         return await reviewCommand(rest, io);
       case 'plan':
         return await planCommand(rest, io);
+      case 'eval':
+        return await evalCommand(rest, io);
       case undefined:
       case '-h':
       case '--help':

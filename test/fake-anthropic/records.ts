@@ -4,6 +4,7 @@
  */
 import type { LensReview, LensValidation } from '../../src/model/lensRecords';
 import type { BatchReview, ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record, SynthesisResult } from '../../src/model/records';
+import type { JudgeVerdict } from '../../src/eval/records';
 import { findFunctions } from '../../src/scope/functionFinder';
 import { extensionOf, languageOf } from '../../src/model/languages';
 import { minimalValue } from './generic';
@@ -33,6 +34,8 @@ export function buildRecord(req: ParsedRequest, scenario: LoadedScenario): unkno
       return isObject(req.schema?.properties) && 'findings' in req.schema.properties ? lensReview(req, scenario) : unknownRecord(req);
     case 'LensValidation':
       return lensValidation(req, scenario);
+    case 'JudgeVerdict':
+      return judgeVerdict(req, scenario);
     default:
       return unknownRecord(req);
   }
@@ -196,6 +199,14 @@ function lensValidation(req: ParsedRequest, scenario: LoadedScenario): LensValid
   const line = lineOf(req.packet, 'line');
   const plant = scenario.validations.find((v) => v.file === req.file && v.line === line);
   return { verdict: plant?.verdict ?? 'VALIDATED', reason: plant?.reason ?? (plant?.verdict === 'REJECTED' ? 'Planted: the code does not do that.' : 'Fake validator: the cited code shows it.') };
+}
+
+function judgeVerdict(req: ParsedRequest, scenario: LoadedScenario): JudgeVerdict {
+  const golden = text(req.packet, 'golden_comment') ?? '';
+  const finding = text(req.packet, 'finding') ?? '';
+  const plant = scenario.judgements.find((j) => golden.includes(j.golden) && finding.includes(j.finding));
+  if (!plant) return { match: false, confidence: 0.9, reason: 'Fake judge: no planted match for this pair.' };
+  return { match: plant.match, confidence: plant.confidence ?? 0.9, reason: plant.reason ?? `Planted: ${plant.match ? 'the same issue' : 'a different issue'}.` };
 }
 
 /** An unknown title: a minimal value of its schema, echoing the packet's strings (e.g. file_path) by name. */

@@ -1,12 +1,13 @@
 /**
  * The scenario file: records planted per file, synthesis overrides, lens findings per reviewer, validator
- * verdicts and faults. Planted parts are checked against the engine's own record schemas, so a typo fails
+ * verdicts, benchmark judgements and faults. Planted parts are checked against the engine's own record schemas, so a typo fails
  * at load time with a path, not mid-benchmark.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { LensFinding, LensValidation } from '../../src/model/lensRecords';
 import { FileAnalysis, FunctionRuleId, PerFunctionReview, Priority, Step1Record, SynthesisResult, Verdict } from '../../src/model/records';
+import { JudgeVerdict } from '../../src/eval/records';
 import { plantedVerdicts } from './verdicts';
 
 const PlantedVerdict = Verdict.omit({ rule_id: true }).partial().strict();
@@ -51,6 +52,19 @@ export type PlantedLensFinding = z.infer<typeof PlantedLensFinding>;
 const PlantedValidation = z.strictObject({ file: z.string(), line: z.number().int(), verdict: LensValidation.shape.verdict, reason: LensValidation.shape.reason.optional() });
 export type PlantedValidation = z.infer<typeof PlantedValidation>;
 
+/**
+ * A benchmark judge's answer (`skeptic eval`) for the pairs whose golden comment and finding contain these
+ * texts; every other pair is judged no match.
+ */
+const PlantedJudgement = z.strictObject({
+  golden: z.string().min(1),
+  finding: z.string().min(1),
+  match: JudgeVerdict.shape.match,
+  confidence: JudgeVerdict.shape.confidence.optional(),
+  reason: JudgeVerdict.shape.reason.optional(),
+});
+export type PlantedJudgement = z.infer<typeof PlantedJudgement>;
+
 /** `reviewer` matches a lens call's packet (security, logic, …, cross-repo). */
 const Match = z.strictObject({ record: z.string().optional(), file: z.string().optional(), function: z.string().optional(), reviewer: z.string().optional() });
 const faultBase = {
@@ -81,6 +95,7 @@ const ScenarioSchema = z.strictObject({
   /** Lens mode: each reviewer's findings; a reviewer call returns those in the files it was shown. */
   lenses: z.record(z.string(), z.array(PlantedLensFinding)).default({}),
   validations: z.array(PlantedValidation).default([]),
+  judgements: z.array(PlantedJudgement).default([]),
   faults: z.array(Fault).default([]),
 });
 /** What a scenario file (or a test) writes; defaults not yet applied. */

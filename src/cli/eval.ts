@@ -1,0 +1,214 @@
+/**
+ * `skeptic eval martian`: Skeptic scored on a public code-review benchmark with the user's own key —
+ * data fetched at run time (or --data), real checkouts, the normal review, a judge, and the bill shown
+ * and agreed to before any call.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline/promises';
+import { FatalApiError } from '../engine/client';
+import { resolveLensModels } from '../engine/lenses/models';
+import { OPUS, resolveStepModels } from '../engine/models';
+import type { EvalCase } from '../eval/cases';
+import { estimateEval, ASSUMED_FINDINGS_PER_PR, type EvalEstimate } from '../eval/estimate';
+import { FetchError, githubToken } from '../eval/git';
+import { DataError, fetchMartianData, loadMartianCases } from '../eval/martian/data';
+import { MARTIAN_REFERENCE, MARTIAN_REFERENCE_SOURCE } from '../eval/martian/reference';
+import { evalJson, renderTable } from '../eval/report';
+import type { ReviewSettings } from '../eval/review';
+import { checkoutCases, runEval } from '../eval/run';
+import { PRICES_AS_OF } from '../model/pricing';
+import { consoleReporter } from './console';
+import type { CliIo } from './review';
+import { EXIT, UsageError } from './usage';
+
+export const EVAL_USAGE = `Usage:
+  skeptic eval martian [--limit N] [--pr URL…] [--mode staged|lenses] [--model ID] [--judge-model ID]
+                       [--data DIR] [--workdir DIR] [--json FILE] [--dry-run] [--yes]
+
+Scores Skeptic on the Martian Code Review Bench (50 real PRs with human-curated golden comments): each PR is
+checked out, reviewed with the branch scope against its merge base, and every surviving finding is compared
+with every golden comment by a judge model. Prints precision, recall and F1 beside the published scores.
+
+  --limit N          the first N PRs (files in name order, records in file order)
+  --pr URL           only this PR, as the data names it (repeatable)
+  --mode MODE        staged (default) | lenses
+  --model ID         model for every review step or role
+  --judge-model ID   the judge (default ${OPUS})
+  --data DIR         a local copy of the benchmark's offline/golden_comments folder (default: downloaded
+                     from github.com/withmartian/code-review-benchmark into the work folder)
+  --workdir DIR      checkouts, result cache and per-PR reports (default ./skeptic-eval)
+  --json FILE        every judgement (golden comment, finding, verdict, reason) and the scores
+  --dry-run          fetch and estimate only; no key needed, no model call
+  --yes              run without asking after the estimate
+  --concurrency N    concurrent model requests (default 8)
+  --timeout SECONDS  per request attempt (default 300)
+`;
+
+interface EvalArgs {
+  benchmark: 'martian';
+  limit?: number;
+  prs: string[];
+  mode: 'staged' | 'lenses';
+  model?: string;
+  judgeModel: string;
+  data?: string;
+  workdir: string;
+  json?: string;
+  dryRun: boolean;
+  yes: boolean;
+  concurrency: number;
+  timeoutMs: number;
+}
+
+function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        limit: { type: 'string' },
+        pr: { type: 'string', multiple: true },
+        mode: { type: 'string' },
+        model: { type: 'string' },
+        'judge-model': { type: 'string' },
+        data: { type: 'string' },
+        workdir: { type: 'string' },
+        json: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        yes: { type: 'boolean', short: 'y' },
+        concurrency: { type: 'string' },
+        timeout: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const v = parsed.values;
+  if (v.help) return 'help';
+  const [benchmark, ...extra] = parsed.positionals;
+  if (benchmark !== 'martian') throw new UsageError(benchmark === undefined ? 'name a benchmark: skeptic eval martian' : `unknown benchmark "${benchmark}" (available: martian)`);
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  const mode = v.mode ?? 'staged';
+  if (mode !== 'staged' && mode !== 'lenses') throw new UsageError(`--mode must be staged or lenses, got "${mode}"`);
+  const text = (flag: string, value: string | undefined) => {
+    if (value !== undefined && !value.trim()) throw new UsageError(`${flag} needs a value`);
+    return value;
+  };
+  return {
+    benchmark,
+    ...(v.limit !== undefined ? { limit: whole('--limit', v.limit, 1, 10_000) } : {}),
+    prs: v.pr ?? [],
+    mode,
+    ...(v.model !== undefined ? { model: text('--model', v.model)! } : {}),
+    judgeModel: text('--judge-model', v['judge-model']) ?? OPUS,
+    ...(v.data !== undefined ? { data: text('--data', v.data)! } : {}),
+    workdir: text('--workdir', v.workdir) ?? 'skeptic-eval',
+    ...(v.json !== undefined ? { json: text('--json', v.json)! } : {}),
+    dryRun: v['dry-run'] ?? false,
+    yes: v.yes ?? false,
+    concurrency: v.concurrency === undefined ? 8 : whole('--concurrency', v.concurrency, 1, 64),
+    timeoutMs: (v.timeout === undefined ? 300 : whole('--timeout', v.timeout, 1, 3600)) * 1000,
+  };
+}
+
+function whole(flag: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
+  const args = parseEvalArgs(argv);
+  if (args === 'help') {
+    io.stdout.write(EVAL_USAGE);
+    return EXIT.ok;
+  }
+  const apiKey = io.env.ANTHROPIC_API_KEY?.trim();
+  if (!apiKey && !args.dryRun) throw new UsageError('no API key: set ANTHROPIC_API_KEY (an evaluation spends on your key), or pass --dry-run to see the estimate');
+  try {
+    return await evaluate(args, apiKey ?? '', io);
+  } catch (err) {
+    if (err instanceof DataError || err instanceof FetchError || err instanceof FatalApiError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<number> {
+  const workdir = resolve(io.cwd, args.workdir);
+  const note = (line: string) => io.stderr.write(`${line}\n`);
+  await mkdir(workdir, { recursive: true });
+  const token = await githubToken(io.env);
+  const dataDir = args.data ? resolve(io.cwd, args.data) : await fetchMartianData(resolve(workdir, 'data', 'martian'), { signal: io.signal });
+  const cases = select(await loadMartianCases(dataDir), args);
+
+  const prepared = await checkoutCases(cases, workdir, { ...(token ? { token } : {}), signal: io.signal, note });
+  const review: ReviewSettings = {
+    mode: args.mode,
+    stepModels: resolveStepModels(args.model),
+    lensModels: resolveLensModels(args.model),
+    concurrency: args.concurrency,
+    timeoutMs: args.timeoutMs,
+    maxAttempts: 6,
+    cacheDir: resolve(workdir, 'cache'),
+    ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}),
+  };
+  const estimate = await estimateEval(prepared, review, args.judgeModel);
+  io.stdout.write(estimateText(estimate, prepared.length, args));
+  for (const p of prepared) if (p.error) io.stdout.write(`not fetched: ${p.case.url}: ${p.error}\n`);
+  if (args.dryRun) return EXIT.ok;
+  if (!estimate.prs) throw new UsageError('no PR could be checked out and reviewed; nothing to evaluate');
+  if (!(await confirm(args, io))) return EXIT.ok;
+
+  const outcomes = await runEval(prepared, { workdir, review, judgeModel: args.judgeModel, apiKey }, consoleReporter(io.stderr), io.signal, note);
+  const reference = { source: MARTIAN_REFERENCE_SOURCE, scores: MARTIAN_REFERENCE };
+  io.stdout.write(renderTable(outcomes, reference));
+  if (args.json) {
+    const path = resolve(io.cwd, args.json);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, JSON.stringify(evalJson(outcomes, { benchmark: 'martian', mode: args.mode, judgeModel: args.judgeModel, date: new Date(), reference }), null, 2) + '\n');
+  }
+  if (io.signal.aborted) return EXIT.interrupted;
+  return outcomes.every((o) => o.tally && !o.failedUnits && o.judgements.every((j) => j.verdict)) ? EXIT.ok : EXIT.incomplete;
+}
+
+function select(all: EvalCase[], args: EvalArgs): EvalCase[] {
+  let cases = all;
+  if (args.prs.length) {
+    const missing = args.prs.filter((url) => !all.some((c) => c.url === url));
+    if (missing.length) throw new UsageError(`not in the benchmark data: ${missing.join(', ')}`);
+    cases = all.filter((c) => args.prs.includes(c.url));
+  }
+  return args.limit === undefined ? cases : cases.slice(0, args.limit);
+}
+
+const k = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+const usd = (d: number | null) => (d === null ? 'unknown (a model without a price)' : `~$${d.toFixed(2)}`);
+
+function estimateText(e: EvalEstimate, selected: number, args: EvalArgs): string {
+  const total = e.reviewUsd === null || e.judgeUsd === null ? null : e.reviewUsd + e.judgeUsd;
+  const lines = [
+    `Estimate for ${e.prs} of ${selected} PRs (${args.mode} mode, judge ${args.judgeModel}; prices of ${PRICES_AS_OF}):`,
+    `  review: ${e.review.calls} calls · ~${k(e.review.input_tokens)} input tokens · ~${k(e.review.output_tokens)} output tokens · ${usd(e.reviewUsd)}`,
+    `  judge:  ${e.judge.calls} calls (golden comments × ${ASSUMED_FINDINGS_PER_PR} findings assumed per PR) · ~${k(e.judge.input_tokens)} input · ~${k(e.judge.output_tokens)} output · ${usd(e.judgeUsd)}`,
+    `  total:  ${e.review.calls + e.judge.calls} calls · ${usd(total)} (input priced uncached; results already in the cache cost nothing)`,
+  ];
+  for (const s of e.skipped) lines.push(`  not reviewable: ${s.url}: ${s.reason}`);
+  return lines.join('\n') + '\n';
+}
+
+/** The estimate is always agreed to: --yes, or y at the terminal; without a terminal, say how. */
+async function confirm(args: EvalArgs, io: CliIo): Promise<boolean> {
+  if (args.yes) return true;
+  if (!io.stdin.isTTY) throw new UsageError('an evaluation spends on your key: pass --yes to run it after reading the estimate above');
+  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question('Run the evaluation? [y/N] ')).trim());
+  } finally {
+    rl.close();
+  }
+}

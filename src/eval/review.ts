@@ -1,0 +1,86 @@
+/**
+ * The one place the evaluation runs Skeptic itself: a normal review of a PR checkout — the branch scope
+ * against the merge base with the base ref, the result cache on, the gate check forced (every benchmark PR
+ * is scored) — through the same app-level functions as `skeptic review`, with the reports kept per PR.
+ */
+import { join } from 'node:path';
+import { estimateJob } from '../app/estimate';
+import { assertReviewable, executeJob, prepareJob, type ReviewJob } from '../app/job';
+import { writeOutputs } from '../app/output';
+import type { EmitFn, ReviewResult } from '../engine/events';
+import type { LensModels } from '../engine/lenses/models';
+import type { StepModels } from '../engine/models';
+import { addUsage, emptyUsage, type Usage } from '../engine/types';
+import type { Checkout } from './checkout';
+
+export interface ReviewSettings {
+  mode: 'staged' | 'lenses';
+  stepModels: StepModels;
+  lensModels: LensModels;
+  concurrency: number;
+  timeoutMs: number;
+  maxAttempts: number;
+  /** Shared by every PR: a rerun reviews nothing twice. */
+  cacheDir: string;
+  baseURL?: string;
+}
+
+/** Tokens and calls per model, so either mode's estimate or usage can be priced. */
+export type ModelUsage = Map<string, Usage>;
+
+function jobFor(checkout: Checkout, settings: ReviewSettings, apiKey: string): ReviewJob {
+  return {
+    cwd: checkout.dir,
+    scope: { kind: 'branch', base: checkout.baseRef },
+    ...(settings.mode === 'lenses' ? { mode: 'lenses' as const, lens: { fullFanout: false, models: settings.lensModels, repositories: [] } } : {}),
+    excludes: [],
+    includeUntracked: false,
+    force: true,
+    contextFiles: [],
+    models: settings.stepModels,
+    concurrency: settings.concurrency,
+    timeoutMs: settings.timeoutMs,
+    maxAttempts: settings.maxAttempts,
+    apiKey,
+    cacheDir: settings.cacheDir,
+    ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
+  };
+}
+
+/** What reviewing the checkout would cost, per model, before any call (no key needed). */
+export async function estimateReview(checkout: Checkout, settings: ReviewSettings): Promise<ModelUsage> {
+  const job = jobFor(checkout, settings, 'estimate-only');
+  const prepared = await prepareJob(job);
+  assertReviewable(prepared);
+  const est = await estimateJob(job, prepared);
+  const parts = 'byStep' in est ? Object.entries(est.byStep) : Object.entries(est.byRole);
+  const modelOf = (part: string) => (settings.mode === 'lenses' ? settings.lensModels[part as keyof LensModels] : settings.stepModels[part as keyof StepModels]);
+  return byModel(parts.map(([part, s]) => [modelOf(part), { calls: s.calls, input_tokens: s.inputTokens, output_tokens: s.outputTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }]));
+}
+
+export interface PrReview {
+  result: ReviewResult;
+  reportPath: string;
+  usage: ModelUsage;
+}
+
+/** Reviews the checkout and keeps the markdown report and the JSON result in `reportDir`. */
+export async function reviewCheckout(checkout: Checkout, settings: ReviewSettings, apiKey: string, reportDir: string, emit: EmitFn, signal: AbortSignal): Promise<PrReview> {
+  const job = jobFor(checkout, settings, apiKey);
+  const prepared = await prepareJob(job);
+  assertReviewable(prepared);
+  const result = await executeJob(job, prepared, emit, signal);
+  const written = await writeOutputs(result, { cwd: checkout.dir, out: join(reportDir, 'review.md'), json: join(reportDir, 'review.json') });
+  const usage = byModel(Object.entries(result.usageByStep).map(([part, u]) => [result.models[part] ?? 'unknown', u]));
+  return { result, reportPath: written.reportPath, usage };
+}
+
+export function byModel(entries: Iterable<[string, Usage]>): ModelUsage {
+  const out: ModelUsage = new Map();
+  for (const [model, u] of entries) {
+    const sum = out.get(model) ?? emptyUsage();
+    addUsage(sum, u);
+    out.set(model, sum);
+  }
+  return out;
+}

@@ -1,0 +1,66 @@
+/**
+ * From judgements to scores. A finding counts for at most one golden comment and a golden comment for at
+ * most one finding: the pairs the judge said yes to are matched one-to-one, as many as possible (a maximum
+ * bipartite matching), trying the judge's most confident pairs first. Precision = matched findings ÷
+ * findings, recall = matched golden comments ÷ golden comments, each summed over PRs before dividing.
+ */
+import { SEVERITIES, type Severity } from './cases';
+import type { Judgement } from './judge';
+
+/** golden index → finding index. */
+export function matchOneToOne(judgements: Judgement[], goldenCount: number): Map<number, number> {
+  const yes = judgements.filter((j) => j.verdict?.match).sort((a, b) => b.verdict!.confidence - a.verdict!.confidence);
+  const options = Array.from({ length: goldenCount }, (_, g) => yes.filter((j) => j.golden === g).map((j) => j.finding));
+  const owner = new Map<number, number>(); // finding → golden
+  // Kuhn's augmenting paths: a golden comment takes a free finding, or moves the finding's owner to another.
+  const assign = (g: number, seen: Set<number>): boolean => {
+    for (const f of options[g]!) {
+      if (seen.has(f)) continue;
+      seen.add(f);
+      const current = owner.get(f);
+      if (current === undefined || assign(current, seen)) {
+        owner.set(f, g);
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let g = 0; g < goldenCount; g++) assign(g, new Set());
+  return new Map([...owner].map(([f, g]) => [g, f]));
+}
+
+export interface Tally {
+  findings: number;
+  golden: number;
+  matched: number;
+}
+
+export interface Scores {
+  /** null where the denominator is 0 (no findings: precision is undefined, not 0 or 100). */
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+}
+
+export function scores(t: Tally): Scores {
+  const precision = t.findings ? t.matched / t.findings : null;
+  const recall = t.golden ? t.matched / t.golden : null;
+  const f1 = precision !== null && recall !== null ? (precision + recall ? (2 * precision * recall) / (precision + recall) : 0) : null;
+  return { precision, recall, f1 };
+}
+
+export function sumTallies(tallies: Tally[]): Tally {
+  return tallies.reduce((a, t) => ({ findings: a.findings + t.findings, golden: a.golden + t.golden, matched: a.matched + t.matched }), { findings: 0, golden: 0, matched: 0 });
+}
+
+/** Recall per severity of the golden comment: found ÷ present. */
+export type SeverityRecall = Record<Severity, { golden: number; matched: number }>;
+
+export function severityRecall(items: Array<{ severity: Severity; matched: boolean }>): SeverityRecall {
+  const out = Object.fromEntries(SEVERITIES.map((s) => [s, { golden: 0, matched: 0 }])) as SeverityRecall;
+  for (const item of items) {
+    out[item.severity].golden++;
+    if (item.matched) out[item.severity].matched++;
+  }
+  return out;
+}

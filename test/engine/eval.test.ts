@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { EvalJson } from '../../src/eval/report';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { loadJson, runCli } from '../helpers/cli';
+import { buildMiniBench, MINI_BENCH_SCENARIO, type MiniBench } from '../helpers/mini-bench';
+
+describe('skeptic eval martian on a synthetic mini benchmark, against the fake API', function () {
+  this.timeout(120_000);
+  let server: FakeAnthropic;
+  let bench: MiniBench;
+
+  before(async () => {
+    bench = buildMiniBench();
+    server = await startFakeAnthropic({ scenario: MINI_BENCH_SCENARIO });
+  });
+  after(() => server.close());
+  beforeEach(() => server.reset());
+
+  const evaluate = (workdir: string, args: string[], env: Record<string, string | undefined> = { ANTHROPIC_API_KEY: 'k' }) =>
+    runCli(['eval', 'martian', '--data', bench.data, '--workdir', workdir, ...args], { cwd: bench.root, env: { ANTHROPIC_BASE_URL: server.url, GITHUB_TOKEN: undefined, ...env } });
+  const judged = () => server.requests.filter((r) => r.record === 'JudgeVerdict').length;
+  // Cache primes (one output token) are not reviews.
+  const reviewed = () => server.requests.filter((r) => r.record === 'LensReview' && (r.body as { max_tokens: number }).max_tokens > 1).length;
+
+  it('refuses without a key, before fetching anything', async () => {
+    const run = await evaluate('wd-nokey', ['--yes'], {});
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /no API key: set ANTHROPIC_API_KEY/);
+    assert.equal(existsSync(join(bench.root, 'wd-nokey')), false);
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('prints the estimate on a dry run, without a key or a call', async () => {
+    const run = await evaluate('wd-dry', ['--dry-run'], {});
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Estimate for 3 of 4 PRs \(staged mode, judge claude-opus-5-5; prices of \d{4}-\d\d-\d\d\):$/m);
+    // Three changed files: Step 1, 2 and 3 each at least once per file, and one synthesis per PR.
+    const calls = Number(/^ {2}review: (\d+) calls/m.exec(run.stdout)?.[1]);
+    assert.ok(calls >= 12, run.stdout);
+    // 4 golden comments over the three fetched PRs, times the assumed findings per PR.
+    assert.match(run.stdout, /^ {2}judge: {2}20 calls \(golden comments × 5 findings assumed per PR\)/m);
+    assert.match(run.stdout, /^ {2}total: {2}\d+ calls · ~\$\d+\.\d\d/m);
+    assert.match(run.stdout, /^not fetched: .*\/pull\/4: fetch failed: git fetch failed: .*pull\/4/m);
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('asks before spending and stops when nobody says yes', async () => {
+    const run = await evaluate('wd-ask', ['--mode', 'lenses']);
+    assert.equal(run.code, 2);
+    assert.match(run.stdout, /^Estimate for 3 of 4 PRs \(lenses mode/m);
+    assert.match(run.stderr, /pass --yes to run it after reading the estimate above/);
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('scores one-to-one matches, reports the PR that failed to fetch, and pays nothing on a rerun', async () => {
+    const run = await evaluate('wd-run', ['--mode', 'lenses', '--yes', '--json', 'eval.json']);
+    assert.equal(run.code, 3, run.stderr); // one PR not scored
+    assert.equal(reviewed(), 9); // three reviewers on each of the three PRs
+    assert.equal(judged(), 2 * 2 + 1 * 2 + 1 * 1);
+
+    const json = EvalJson.parse(await loadJson(join(bench.root, 'eval.json')));
+    const [pr1, pr2, pr3, pr4] = json.prs;
+    // PR 1: the first finding is the judge's best answer to both golden comments; one-to-one gives each its own.
+    assert.deepEqual(pr1!.tally, { findings: 2, golden: 2, matched: 2 });
+    assert.deepEqual(pr1!.golden.map((g) => g.matched_finding?.slice(0, 10)), ['src/a.ts:5', 'src/a.ts:4']);
+    // PR 2: two findings say what one golden comment says; only one of them counts.
+    assert.deepEqual(pr2!.tally, { findings: 2, golden: 1, matched: 1 });
+    assert.deepEqual(pr2!.scores, { precision: 0.5, recall: 1, f1: 2 / 3 });
+    // PR 3: nothing matches.
+    assert.deepEqual(pr3!.tally, { findings: 1, golden: 1, matched: 0 });
+    assert.deepEqual(pr3!.scores, { precision: 0, recall: 0, f1: 0 });
+    assert.equal(pr4!.scored, false);
+    assert.match(pr4!.error!, /^fetch failed: git fetch failed: .*pull\/4/);
+
+    assert.deepEqual({ ...json.totals, recall_by_severity: undefined, cost_usd: undefined }, {
+      findings: 5, golden: 4, matched: 3, precision: 0.6, recall: 0.75, f1: (2 * 0.6 * 0.75) / 1.35,
+      prs_scored: 3, prs_failed: 1, recall_by_severity: undefined, cost_usd: undefined,
+    });
+    assert.deepEqual(json.totals.recall_by_severity, { Critical: { golden: 1, matched: 1 }, High: { golden: 1, matched: 1 }, Medium: { golden: 1, matched: 1 }, Low: { golden: 1, matched: 0 } });
+    assert.ok(json.totals.cost_usd! > 0);
+    const rejected = pr3!.judgements[0]!;
+    assert.equal(rejected.match, false);
+    assert.match(rejected.reason, /no planted match/);
+    assert.equal(pr1!.judgements.length, 4);
+
+    assert.match(run.stdout, /^total +5 +4 +3 +60\.0% +75\.0% +\$\d+\.\d\d/m);
+    assert.match(run.stdout, /^Skeptic: precision 60\.0% · recall 75\.0% · F1 66\.7% over 3 scored PRs \(1 not scored\)$/m);
+    assert.match(run.stdout, /^ {2}Augment +precision 47\.0% · recall 62\.8% · F1 53\.8%$/m);
+    assert.match(run.stdout, /^not scored: .*\/pull\/4: fetch failed/m);
+    for (const slug of readdirSync(join(bench.root, 'wd-run', 'reports'))) assert.ok(existsSync(join(bench.root, 'wd-run', 'reports', slug, 'review.md')), slug);
+
+    server.reset();
+    const again = await evaluate('wd-run', ['--mode', 'lenses', '--yes', '--json', 'again.json']);
+    assert.equal(again.code, 3, again.stderr);
+    assert.equal(server.requests.length, 0, 'a rerun is answered from the result cache');
+    const second = EvalJson.parse(await loadJson(join(bench.root, 'again.json')));
+    assert.deepEqual(second.totals.matched, 3);
+    assert.deepEqual(second.prs.map((p) => p.review_calls + p.judge_calls), [0, 0, 0, 0]);
+  });
+});
