@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkoutPull, parsePullUrl, pullSlug } from '../../src/eval/checkout';
+import { git } from '../../src/eval/git';
+import type { Judgement } from '../../src/eval/judge';
+import { fetchMartianData, loadMartianCases } from '../../src/eval/martian/data';
+import { matchOneToOne, scores } from '../../src/eval/score';
+import { costUsd } from '../../src/model/pricing';
+import { TempRepo } from '../helpers/git-repo';
+import { buildMiniBench } from '../helpers/mini-bench';
+import { pathToFileURL } from 'node:url';
+
+const yes = (golden: number, finding: number, confidence: number): Judgement => ({ golden, finding, verdict: { match: true, confidence, reason: 'same' } });
+const no = (golden: number, finding: number): Judgement => ({ golden, finding, verdict: { match: false, confidence: 0.9, reason: 'different' } });
+
+describe('eval: matching and scores', () => {
+  it('matches one-to-one, as many pairs as the yes answers allow', () => {
+    // Finding 0 is the best answer to both golden comments; only moving golden 0 to finding 1 matches both.
+    const m = matchOneToOne([yes(0, 0, 0.9), yes(1, 0, 0.6), yes(0, 1, 0.8), no(1, 1)], 2);
+    assert.deepEqual([...m].sort(), [[0, 1], [1, 0]]);
+  });
+
+  it('lets a finding count once however many golden comments it answers', () => {
+    assert.equal(matchOneToOne([yes(0, 0, 0.9), yes(1, 0, 0.9), yes(2, 0, 0.9)], 3).size, 1);
+    assert.equal(matchOneToOne([yes(0, 0, 0.9), yes(0, 1, 0.9), yes(0, 2, 0.9)], 1).size, 1);
+  });
+
+  it('prefers the more confident pair when either would do', () => {
+    assert.deepEqual([...matchOneToOne([yes(0, 0, 0.5), yes(0, 1, 0.95)], 1)], [[0, 1]]);
+  });
+
+  it('ignores no answers and failed judge calls', () => {
+    assert.equal(matchOneToOne([no(0, 0), { golden: 0, finding: 1, verdict: null, error: 'timeout' }], 1).size, 0);
+  });
+
+  it('leaves precision undefined without findings, and F1 undefined with it', () => {
+    assert.deepEqual(scores({ findings: 0, golden: 3, matched: 0 }), { precision: null, recall: 0, f1: null });
+    assert.deepEqual(scores({ findings: 4, golden: 2, matched: 1 }), { precision: 0.25, recall: 0.5, f1: 1 / 3 });
+    assert.deepEqual(scores({ findings: 2, golden: 2, matched: 0 }), { precision: 0, recall: 0, f1: 0 });
+  });
+
+  it('prices tokens per model family, cache reads and writes apart, and knows when it does not know', () => {
+    assert.equal(costUsd('claude-opus-5-5', { input_tokens: 1_000_000, output_tokens: 0 }), 5);
+    assert.equal(costUsd('claude-haiku-5-5', { input_tokens: 0, output_tokens: 1_000_000, cache_read_input_tokens: 1_000_000, cache_creation_input_tokens: 0 }), 5.1);
+    assert.equal(costUsd('gpt-9', { input_tokens: 1, output_tokens: 1 }), null);
+  });
+});
+
+describe('eval: benchmark data', () => {
+  const dir = () => mkdtempSync(join(tmpdir(), 'skeptic-evaldata-'));
+
+  it('reads records in the benchmark format, extra fields and all', async () => {
+    const d = dir();
+    writeFileSync(join(d, 'b.json'), JSON.stringify([{ pr_title: 'B', url: 'https://github.com/o/b/pull/2', az_comment: 'x', comments: [{ comment: 'c', severity: 'Critical' }] }]));
+    writeFileSync(join(d, 'a.json'), JSON.stringify([{ pr_title: 'A', url: 'https://github.com/o/a/pull/7', original_url: null, comments: [] }]));
+    const cases = await loadMartianCases(d);
+    assert.deepEqual(cases.map((c) => [c.url, c.pull.repoUrl, c.pull.number, c.golden.length]), [
+      ['https://github.com/o/a/pull/7', 'https://github.com/o/a', 7, 0],
+      ['https://github.com/o/b/pull/2', 'https://github.com/o/b', 2, 1],
+    ]);
+  });
+
+  it('names the file and the place of a bad record', async () => {
+    const d = dir();
+    writeFileSync(join(d, 'x.json'), JSON.stringify([{ pr_title: 'A', url: 'https://github.com/o/a/pull/1', comments: [{ comment: 'c', severity: 'Severe' }] }]));
+    await assert.rejects(loadMartianCases(d), /^Error: x\.json: \[0\]\.comments\[0\]\.severity: Invalid option/);
+    writeFileSync(join(d, 'x.json'), JSON.stringify([{ pr_title: 'A', url: 'git@github.com:o/a.git', comments: [] }]));
+    await assert.rejects(loadMartianCases(d), /x\.json\[0\]: not a pull request URL/);
+    writeFileSync(join(d, 'x.json'), '[{');
+    await assert.rejects(loadMartianCases(d), /x\.json: not valid JSON/);
+    await assert.rejects(loadMartianCases(join(d, 'none')), /no such data folder/);
+  });
+
+  it('downloads only the golden comments, once, and reads them offline after', async () => {
+    const bench = buildMiniBench();
+    const cache = dir();
+    const folder = await fetchMartianData(cache, { source: pathToFileURL(bench.benchmarkRepo).href });
+    assert.equal((await loadMartianCases(folder)).length, 4);
+    assert.equal(existsSync(join(cache, 'offline', 'README.md')), false, 'sparse: nothing outside the data folder');
+    renameSync(bench.benchmarkRepo, `${bench.benchmarkRepo}.gone`);
+    assert.equal(await fetchMartianData(cache, { source: pathToFileURL(bench.benchmarkRepo).href }), folder);
+    await assert.rejects(fetchMartianData(dir(), { source: pathToFileURL(bench.benchmarkRepo).href }), /could not download the benchmark from file:.*; pass --data DIR/);
+  });
+});
+
+/** `n` empty commits on main in one git process (one process per commit is slow on a loaded machine). */
+function emptyCommits(repo: TempRepo, n: number): void {
+  const stream = Array.from({ length: n }, (_, i) => `commit refs/heads/main\ncommitter T <t@example.com> ${i} +0000\ndata 2\n${i % 10}\n${i === 0 ? 'from refs/heads/main^0\n' : ''}\n`).join('');
+  execFileSync('git', ['fast-import', '--quiet'], { cwd: repo.dir, input: stream });
+  repo.git('reset', '-q', '--hard', 'main');
+}
+
+describe('eval: pull request checkouts', () => {
+  it('parses pull request URLs and names folders after them', () => {
+    assert.deepEqual(parsePullUrl('https://github.com/ai-code-review-evaluation/sentry-greptile/pull/3/'), { repoUrl: 'https://github.com/ai-code-review-evaluation/sentry-greptile', number: 3 });
+    assert.equal(pullSlug(parsePullUrl('https://github.com/calcom/cal.com/pull/8087')), 'calcom-cal.com-8087');
+    assert.throws(() => parsePullUrl('https://github.com/o/r/issues/3'), /not a pull request URL/);
+  });
+
+  it('deepens a shallow fetch until the PR and the default branch share a merge base', async function () {
+    this.timeout(60_000);
+    const work = new TempRepo();
+    work.write('f.txt', 'one\n').commit('root');
+    emptyCommits(work, 80); // old history a shallow fetch need not bring
+    work.write('f.txt', 'one\nbase\n').commit('base');
+    const forkPoint = work.git('rev-parse', 'HEAD').trim();
+    work.git('checkout', '-q', '-b', 'pr');
+    work.write('f.txt', 'one\ntwo\n').commit('change');
+    work.git('checkout', '-q', 'main');
+    // More commits on the default branch than the first shallow fetch brings.
+    emptyCommits(work, 60);
+    const bare = join(mkdtempSync(join(tmpdir(), 'skeptic-evalrepo-')), 'r.git');
+    work.git('clone', '-q', '--bare', work.dir, bare);
+    work.git('push', '-q', bare, 'pr:refs/pull/5/head');
+
+    const dest = join(mkdtempSync(join(tmpdir(), 'skeptic-evalco-')), 'co');
+    const co = await checkoutPull({ repoUrl: pathToFileURL(bare).href, number: 5 }, dest, {});
+    assert.equal((await git(['merge-base', co.baseRef, 'HEAD'], { cwd: dest })).trim(), forkPoint);
+    assert.equal((await git(['rev-parse', 'HEAD'], { cwd: dest })).trim(), co.headSha);
+    assert.equal((await git(['rev-parse', '--is-shallow-repository'], { cwd: dest })).trim(), 'true');
+    // A finished checkout is reused without the network.
+    renameSync(bare, `${bare}.gone`);
+    assert.deepEqual(await checkoutPull({ repoUrl: pathToFileURL(bare).href, number: 5 }, dest, {}), co);
+  });
+});
