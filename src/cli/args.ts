@@ -1,5 +1,5 @@
 /** Parses and checks `skeptic review` / `skeptic plan` arguments (the key comes from the environment). */
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { LensOptions } from '../app/job';
 import type { ScopeSpec } from '../app/scope';
 import { resolveLensModels, type LensModels } from '../model/models';
@@ -38,45 +38,35 @@ export interface ReviewArgs {
 const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 
 export function parseReviewArgs(argv: string[]): ReviewArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        out: { type: 'string' },
-        json: { type: 'string' },
-        sarif: { type: 'string' },
-        model: { type: 'string' },
-        'step-model': { type: 'string', multiple: true },
-        concurrency: { type: 'string' },
-        timeout: { type: 'string' },
-        effort: { type: 'string' },
-        exclude: { type: 'string', multiple: true },
-        'context-file': { type: 'string', multiple: true },
-        'cache-dir': { type: 'string' },
-        prices: { type: 'string' },
-        yes: { type: 'boolean', short: 'y' },
-        changes: { type: 'boolean' },
-        staged: { type: 'boolean' },
-        base: { type: 'string' },
-        pr: { type: 'string' },
-        'no-untracked': { type: 'boolean' },
-        force: { type: 'boolean' },
-        'confirm-over': { type: 'string' },
-        mode: { type: 'string' },
-        'full-fanout': { type: 'boolean' },
-        'max-reviewers': { type: 'string' },
-        spec: { type: 'string' },
-        rubric: { type: 'string' },
-        'reviewer-model': { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const parsed = parseCommandLine(argv, {
+    out: { type: 'string' },
+    json: { type: 'string' },
+    sarif: { type: 'string' },
+    model: { type: 'string' },
+    'step-model': { type: 'string', multiple: true },
+    concurrency: { type: 'string' },
+    timeout: { type: 'string' },
+    effort: { type: 'string' },
+    exclude: { type: 'string', multiple: true },
+    'context-file': { type: 'string', multiple: true },
+    'cache-dir': { type: 'string' },
+    prices: { type: 'string' },
+    yes: { type: 'boolean', short: 'y' },
+    changes: { type: 'boolean' },
+    staged: { type: 'boolean' },
+    base: { type: 'string' },
+    pr: { type: 'string' },
+    'no-untracked': { type: 'boolean' },
+    force: { type: 'boolean' },
+    'confirm-over': { type: 'string' },
+    mode: { type: 'string' },
+    'full-fanout': { type: 'boolean' },
+    'max-reviewers': { type: 'string' },
+    spec: { type: 'string' },
+    rubric: { type: 'string' },
+    'reviewer-model': { type: 'string', multiple: true },
+    help: { type: 'boolean', short: 'h' },
+  });
   const v = parsed.values;
   const mode = v.mode ?? 'staged';
   if (mode !== 'staged' && mode !== 'lenses') throw new UsageError(`--mode must be staged or lenses, got "${mode}"`);
@@ -110,12 +100,21 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
   };
 }
 
-function nonEmpty(flag: string, value: string | undefined): string | undefined {
+/** node's parser, strict, with positionals; its errors become usage errors. */
+export function parseCommandLine<const T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+  try {
+    return parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+export function nonEmpty(flag: string, value: string | undefined): string | undefined {
   if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} needs a value`);
   return value;
 }
 
-function wholeNumber(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+export function wholeNumber(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got "${raw}"`);

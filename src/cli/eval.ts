@@ -5,7 +5,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
 import { FatalApiError } from '../engine/client';
 import { resolveLensModels } from '../engine/lenses/models';
@@ -19,6 +18,7 @@ import { evalJson, renderTable } from '../eval/report';
 import type { ReviewSettings } from '../eval/review';
 import { checkoutCases, runEval } from '../eval/run';
 import { PRICES_AS_OF } from '../model/pricing';
+import { nonEmpty, parseCommandLine, wholeNumber } from './args';
 import { consoleReporter } from './console';
 import type { CliIo } from './review';
 import { EXIT, UsageError } from './usage';
@@ -63,31 +63,21 @@ interface EvalArgs {
 }
 
 function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        limit: { type: 'string' },
-        pr: { type: 'string', multiple: true },
-        mode: { type: 'string' },
-        model: { type: 'string' },
-        'judge-model': { type: 'string' },
-        data: { type: 'string' },
-        workdir: { type: 'string' },
-        json: { type: 'string' },
-        'dry-run': { type: 'boolean' },
-        yes: { type: 'boolean', short: 'y' },
-        concurrency: { type: 'string' },
-        timeout: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const parsed = parseCommandLine(argv, {
+    limit: { type: 'string' },
+    pr: { type: 'string', multiple: true },
+    mode: { type: 'string' },
+    model: { type: 'string' },
+    'judge-model': { type: 'string' },
+    data: { type: 'string' },
+    workdir: { type: 'string' },
+    json: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    yes: { type: 'boolean', short: 'y' },
+    concurrency: { type: 'string' },
+    timeout: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   const v = parsed.values;
   if (v.help) return 'help';
   const [benchmark, ...extra] = parsed.positionals;
@@ -95,31 +85,21 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   const mode = v.mode ?? 'staged';
   if (mode !== 'staged' && mode !== 'lenses') throw new UsageError(`--mode must be staged or lenses, got "${mode}"`);
-  const text = (flag: string, value: string | undefined) => {
-    if (value !== undefined && !value.trim()) throw new UsageError(`${flag} needs a value`);
-    return value;
-  };
   return {
     benchmark,
-    ...(v.limit !== undefined ? { limit: whole('--limit', v.limit, 1, 10_000) } : {}),
+    ...(v.limit !== undefined ? { limit: wholeNumber('--limit', v.limit, 0, 1, 10_000) } : {}),
     prs: v.pr ?? [],
     mode,
-    ...(v.model !== undefined ? { model: text('--model', v.model)! } : {}),
-    judgeModel: text('--judge-model', v['judge-model']) ?? OPUS,
-    ...(v.data !== undefined ? { data: text('--data', v.data)! } : {}),
-    workdir: text('--workdir', v.workdir) ?? 'skeptic-eval',
-    ...(v.json !== undefined ? { json: text('--json', v.json)! } : {}),
+    ...(v.model !== undefined ? { model: nonEmpty('--model', v.model)! } : {}),
+    judgeModel: nonEmpty('--judge-model', v['judge-model']) ?? OPUS,
+    ...(v.data !== undefined ? { data: nonEmpty('--data', v.data)! } : {}),
+    workdir: nonEmpty('--workdir', v.workdir) ?? 'skeptic-eval',
+    ...(v.json !== undefined ? { json: nonEmpty('--json', v.json)! } : {}),
     dryRun: v['dry-run'] ?? false,
     yes: v.yes ?? false,
-    concurrency: v.concurrency === undefined ? 8 : whole('--concurrency', v.concurrency, 1, 64),
-    timeoutMs: (v.timeout === undefined ? 300 : whole('--timeout', v.timeout, 1, 3600)) * 1000,
+    concurrency: wholeNumber('--concurrency', v.concurrency, 8, 1, 64),
+    timeoutMs: wholeNumber('--timeout', v.timeout, 300, 1, 3600) * 1000,
   };
-}
-
-function whole(flag: string, raw: string, min: number, max: number): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got "${raw}"`);
-  return n;
 }
 
 export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
