@@ -54,6 +54,31 @@ describe('skeptic eval martian on a synthetic mini benchmark, against the fake A
     assert.equal(server.requests.length, 0);
   });
 
+  it('runs the staged review of one chosen PR, and shows an undefined precision as a dash', async () => {
+    const run = await evaluate('wd-staged', ['--pr', bench.urls[2]!, '--yes', '--json', 'staged.json']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Estimate for 1 of 1 PRs \(staged mode/m);
+    const records = new Set(server.requests.map((r) => r.record));
+    for (const step of ['Step1Record', 'FileAnalysis', 'BatchReview', 'SynthesisResult']) assert.ok(records.has(step), step);
+    assert.deepEqual(server.requests.filter((r) => r.record === 'Step1Record').map((r) => r.file), ['src/c.ts']);
+    const json = EvalJson.parse(await loadJson(join(bench.root, 'staged.json')));
+    // The fake's staged review finds nothing: no judge call, precision undefined, the golden comment missed.
+    assert.deepEqual(json.totals.findings, 0);
+    assert.equal(json.totals.precision, null);
+    assert.equal(json.totals.recall, 0);
+    assert.match(run.stdout, /^total +0 +1 +0 +— +0\.0% /m);
+    assert.ok(existsSync(join(bench.root, 'wd-staged', 'reports', 'acme-shop-3', 'review.md')));
+  });
+
+  it('refuses a --pr the data does not name, and an unknown benchmark', async () => {
+    const unknown = await evaluate('wd-bad', ['--pr', 'https://github.com/o/r/pull/1', '--dry-run'], {});
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /not in the benchmark data: https:\/\/github\.com\/o\/r\/pull\/1/);
+    const other = await runCli(['eval', 'swe-bench'], { cwd: bench.root });
+    assert.equal(other.code, 2);
+    assert.match(other.stderr, /unknown benchmark "swe-bench" \(available: martian\)/);
+  });
+
   it('scores one-to-one matches, reports the PR that failed to fetch, and pays nothing on a rerun', async () => {
     const run = await evaluate('wd-run', ['--mode', 'lenses', '--yes', '--json', 'eval.json']);
     assert.equal(run.code, 3, run.stderr); // one PR not scored
