@@ -14,6 +14,7 @@ const LAYER = {
   app: folder('app', 'app/ sits above this layer.'),
   ui: folder('ui', 'ui/ is the VS Code host: nothing imports it but src/extension.ts.'),
   cli: folder('cli', 'cli/ is the command line: nothing imports it but src/cli.ts.'),
+  eval: folder('eval', 'eval/ sits above app/: only cli/ imports it.'),
 };
 const forbid = (...layers) => ({
   'no-restricted-imports': ['error', { paths: [VSCODE], patterns: layers.map((l) => LAYER[l]) }],
@@ -33,13 +34,15 @@ export default tseslint.config(
     },
   },
   // The vocabulary every layer shares: it imports nothing of ours.
-  { files: ['src/model/**/*.ts'], rules: forbid('scope', 'engine', 'report', 'app', 'ui', 'cli') },
+  { files: ['src/model/**/*.ts'], rules: forbid('scope', 'engine', 'report', 'app', 'ui', 'cli', 'eval') },
   // The three middle rooms know the vocabulary and nothing of each other.
-  { files: ['src/scope/**/*.ts'], rules: forbid('engine', 'report', 'app', 'ui', 'cli') },
-  { files: ['src/engine/**/*.ts'], rules: forbid('scope', 'report', 'app', 'ui', 'cli') },
-  { files: ['src/report/**/*.ts'], rules: forbid('scope', 'engine', 'app', 'ui', 'cli') },
+  { files: ['src/scope/**/*.ts'], rules: forbid('engine', 'report', 'app', 'ui', 'cli', 'eval') },
+  { files: ['src/engine/**/*.ts'], rules: forbid('scope', 'report', 'app', 'ui', 'cli', 'eval') },
+  { files: ['src/report/**/*.ts'], rules: forbid('scope', 'engine', 'app', 'ui', 'cli', 'eval') },
   // app/ wires scope → engine → report for the CLI, the worker and the bench.
-  { files: ['src/app/**/*.ts'], rules: forbid('ui', 'cli') },
+  { files: ['src/app/**/*.ts'], rules: forbid('ui', 'cli', 'eval') },
+  // eval/ (skeptic eval) runs reviews through app/ and its judge through the engine's sub-agent runner.
+  { files: ['src/eval/**/*.ts'], rules: forbid('scope', 'report', 'ui', 'cli') },
   { files: ['src/cli/**/*.ts'], rules: forbid('engine', 'ui') },
   // The host talks to the engine only through the worker's messages.
   {

@@ -6,20 +6,20 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { FatalApiError } from '../engine/client';
-import { resolveLensModels } from '../engine/lenses/models';
-import { OPUS, resolveStepModels } from '../engine/models';
 import type { EvalCase } from '../eval/cases';
 import { estimateEval, ASSUMED_FINDINGS_PER_PR, type EvalEstimate } from '../eval/estimate';
-import { FetchError, githubToken } from '../eval/git';
-import { DataError, fetchMartianData, loadMartianCases } from '../eval/martian/data';
+import { EvalError } from '../eval/errors';
+import { githubToken } from '../eval/git';
+import { fetchMartianData, loadMartianCases } from '../eval/martian/data';
 import { MARTIAN_REFERENCE, MARTIAN_REFERENCE_SOURCE } from '../eval/martian/reference';
 import { evalJson, renderTable } from '../eval/report';
 import type { ReviewSettings } from '../eval/review';
 import { checkoutCases, runEval } from '../eval/run';
-import { PRICES_AS_OF } from '../model/pricing';
+import { OPUS, resolveLensModels, resolveStepModels } from '../model/models';
+import { formatUsd, PRICES_AS_OF } from '../model/pricing';
 import { nonEmpty, parseCommandLine, wholeNumber } from './args';
 import { consoleReporter } from './console';
+import { loadPrices } from './prices';
 import type { CliIo } from './review';
 import { EXIT, UsageError } from './usage';
 
@@ -42,6 +42,7 @@ with every golden comment by a judge model. Prints precision, recall and F1 besi
   --json FILE        every judgement (golden comment, finding, verdict, reason) and the scores
   --dry-run          fetch and estimate only; no key needed, no model call
   --yes              run without asking after the estimate
+  --prices FILE      JSON price overrides per model or family (as for skeptic review)
   --concurrency N    concurrent model requests (default 8)
   --timeout SECONDS  per request attempt (default 300)
 `;
@@ -56,6 +57,7 @@ interface EvalArgs {
   data?: string;
   workdir: string;
   json?: string;
+  pricesFile?: string;
   dryRun: boolean;
   yes: boolean;
   concurrency: number;
@@ -72,6 +74,7 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     data: { type: 'string' },
     workdir: { type: 'string' },
     json: { type: 'string' },
+    prices: { type: 'string' },
     'dry-run': { type: 'boolean' },
     yes: { type: 'boolean', short: 'y' },
     concurrency: { type: 'string' },
@@ -95,6 +98,7 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     ...(v.data !== undefined ? { data: nonEmpty('--data', v.data)! } : {}),
     workdir: nonEmpty('--workdir', v.workdir) ?? 'skeptic-eval',
     ...(v.json !== undefined ? { json: nonEmpty('--json', v.json)! } : {}),
+    ...(v.prices !== undefined ? { pricesFile: nonEmpty('--prices', v.prices)! } : {}),
     dryRun: v['dry-run'] ?? false,
     yes: v.yes ?? false,
     concurrency: wholeNumber('--concurrency', v.concurrency, 8, 1, 64),
@@ -113,12 +117,13 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
   try {
     return await evaluate(args, apiKey ?? '', io);
   } catch (err) {
-    if (err instanceof DataError || err instanceof FetchError || err instanceof FatalApiError) throw new UsageError(err.message);
+    if (err instanceof EvalError) throw new UsageError(err.message);
     throw err;
   }
 }
 
 async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<number> {
+  const prices = await loadPrices(io.cwd, args.pricesFile);
   const workdir = resolve(io.cwd, args.workdir);
   const note = (line: string) => io.stderr.write(`${line}\n`);
   await mkdir(workdir, { recursive: true });
@@ -136,6 +141,7 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
     maxAttempts: 6,
     cacheDir: resolve(workdir, 'cache'),
     ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}),
+    ...(prices ? { prices } : {}),
   };
   const estimate = await estimateEval(prepared, review, args.judgeModel);
   io.stdout.write(estimateText(estimate, prepared.length, args));
@@ -167,7 +173,7 @@ function select(all: EvalCase[], args: EvalArgs): EvalCase[] {
 }
 
 const k = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
-const usd = (d: number | null) => (d === null ? 'unknown (a model without a price)' : `~$${d.toFixed(2)}`);
+const usd = (d: number | null) => (d === null ? 'unknown (a model without a price; see --prices)' : `~${formatUsd(d)}`);
 
 function estimateText(e: EvalEstimate, selected: number, args: EvalArgs): string {
   const total = e.reviewUsd === null || e.judgeUsd === null ? null : e.reviewUsd + e.judgeUsd;

@@ -5,7 +5,7 @@
  * as uncached (prompt-cache reads would make it cheaper), and units already in the result cache are not
  * subtracted: a rerun costs less than this says.
  */
-import { addUsage, emptyUsage, type Usage } from '../engine/types';
+import { addUsage, emptyUsage, type Usage } from '../model/usage';
 import { JUDGE_SYSTEM } from './judge';
 import { byModel, estimateReview, type ModelUsage, type ReviewSettings } from './review';
 import { priced, type PreparedCase } from './run';
@@ -54,5 +54,5 @@ export async function estimateEval(prepared: PreparedCase[], review: ReviewSetti
   const reviewUsage = byModel(perModel);
   const total = emptyUsage();
   for (const u of reviewUsage.values()) addUsage(total, u);
-  return { prs, review: total, judge, reviewUsd: priced(reviewUsage), judgeUsd: priced(new Map([[judgeModel, judge]])), skipped };
+  return { prs, review: total, judge, reviewUsd: priced(reviewUsage, review.prices), judgeUsd: priced(new Map([[judgeModel, judge]]), review.prices), skipped };
 }

@@ -5,7 +5,9 @@
  */
 import { execFile } from 'node:child_process';
 
-export class FetchError extends Error {}
+import { EvalError } from './errors';
+
+export class FetchError extends EvalError {}
 
 export interface GitOptions {
   cwd: string;

@@ -4,7 +4,7 @@
  * for no judgement it already has. Its model is set apart from the review's.
  */
 import judgePrompt from '../../prompts/eval-judge.md';
-import type { Finding } from '../engine/types';
+import type { Finding } from '../model/finding';
 import { SubAgentRunner } from '../engine/runner';
 import type { GoldenComment } from './cases';
 import { JudgeVerdict } from './records';

@@ -3,6 +3,7 @@
  * beside ours) and the JSON a person audits the judge with (every judgement, with its reason).
  */
 import { z } from 'zod';
+import { formatUsd } from '../model/pricing';
 import { SEVERITIES } from './cases';
 import { findingText } from './judge';
 import type { ReferenceScore } from './martian/reference';
@@ -65,17 +66,16 @@ export function summarize(outcomes: PrOutcome[]): EvalSummary {
 }
 
 const pct = (r: number | null) => (r === null ? '—' : `${(100 * r).toFixed(1)}%`);
-const usd = (d: number | null) => (d === null ? 'n/a' : `$${d.toFixed(2)}`);
 
 export function renderTable(outcomes: PrOutcome[], reference: { source: string; scores: ReferenceScore[] }): string {
   const rows: string[][] = [['PR', 'findings', 'golden', 'matched', 'precision', 'recall', 'cost', 'time']];
   for (const o of outcomes) {
     const s = o.tally && scores(o.tally);
     const t = o.tally;
-    rows.push([o.case.url, t ? `${t.findings}` : '-', t ? `${t.golden}` : '-', t ? `${t.matched}` : '-', s ? pct(s.precision) : '-', s ? pct(s.recall) : '-', usd(o.costUsd), `${o.seconds.toFixed(0)}s`]);
+    rows.push([o.case.url, t ? `${t.findings}` : '-', t ? `${t.golden}` : '-', t ? `${t.matched}` : '-', s ? pct(s.precision) : '-', s ? pct(s.recall) : '-', formatUsd(o.costUsd), `${o.seconds.toFixed(0)}s`]);
   }
   const sum = summarize(outcomes);
-  rows.push(['total', `${sum.tally.findings}`, `${sum.tally.golden}`, `${sum.tally.matched}`, pct(sum.scores.precision), pct(sum.scores.recall), usd(sum.costUsd), `${outcomes.reduce((n, o) => n + o.seconds, 0).toFixed(0)}s`]);
+  rows.push(['total', `${sum.tally.findings}`, `${sum.tally.golden}`, `${sum.tally.matched}`, pct(sum.scores.precision), pct(sum.scores.recall), formatUsd(sum.costUsd), `${outcomes.reduce((n, o) => n + o.seconds, 0).toFixed(0)}s`]);
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
   const out = rows.map(line);

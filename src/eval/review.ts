@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { estimateJob } from '../app/estimate';
 import { assertReviewable, executeJob, prepareJob, type ReviewJob } from '../app/job';
 import { writeOutputs } from '../app/output';
-import type { EmitFn, ReviewResult } from '../engine/events';
-import type { LensModels } from '../engine/lenses/models';
-import type { StepModels } from '../engine/models';
-import { addUsage, emptyUsage, type Usage } from '../engine/types';
+import type { EmitFn, ReviewResult } from '../model/events';
+import type { LensModels, StepModels } from '../model/models';
+import type { PriceOverrides } from '../model/pricing';
+import { addUsage, emptyUsage, type Usage } from '../model/usage';
 import type { Checkout } from './checkout';
 
 export interface ReviewSettings {
@@ -23,9 +23,10 @@ export interface ReviewSettings {
   /** Shared by every PR: a rerun reviews nothing twice. */
   cacheDir: string;
   baseURL?: string;
+  prices?: PriceOverrides;
 }
 
-/** Tokens and calls per model, so either mode's estimate or usage can be priced. */
+/** Estimated tokens and calls per model, so either mode's estimate can be priced. */
 export type ModelUsage = Map<string, Usage>;
 
 function jobFor(checkout: Checkout, settings: ReviewSettings, apiKey: string): ReviewJob {
@@ -44,6 +45,7 @@ function jobFor(checkout: Checkout, settings: ReviewSettings, apiKey: string): R
     apiKey,
     cacheDir: settings.cacheDir,
     ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
+    ...(settings.prices ? { prices: settings.prices } : {}),
   };
 }
 
@@ -55,13 +57,12 @@ export async function estimateReview(checkout: Checkout, settings: ReviewSetting
   const est = await estimateJob(job, prepared);
   const parts = 'byStep' in est ? Object.entries(est.byStep) : Object.entries(est.byRole);
   const modelOf = (part: string) => (settings.mode === 'lenses' ? settings.lensModels[part as keyof LensModels] : settings.stepModels[part as keyof StepModels]);
-  return byModel(parts.map(([part, s]) => [modelOf(part), { calls: s.calls, input_tokens: s.inputTokens, output_tokens: s.outputTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }]));
+  return byModel(parts.map(([part, s]) => [modelOf(part), { ...emptyUsage(), calls: s.calls, input_tokens: s.inputTokens, output_tokens: s.outputTokens }]));
 }
 
 export interface PrReview {
   result: ReviewResult;
   reportPath: string;
-  usage: ModelUsage;
 }
 
 /** Reviews the checkout and keeps the markdown report and the JSON result in `reportDir`. */
@@ -71,8 +72,7 @@ export async function reviewCheckout(checkout: Checkout, settings: ReviewSetting
   assertReviewable(prepared);
   const result = await executeJob(job, prepared, emit, signal);
   const written = await writeOutputs(result, { cwd: checkout.dir, out: join(reportDir, 'review.md'), json: join(reportDir, 'review.json') });
-  const usage = byModel(Object.entries(result.usageByStep).map(([part, u]) => [result.models[part] ?? 'unknown', u]));
-  return { result, reportPath: written.reportPath, usage };
+  return { result, reportPath: written.reportPath };
 }
 
 export function byModel(entries: Iterable<[string, Usage]>): ModelUsage {

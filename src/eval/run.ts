@@ -6,12 +6,14 @@
  */
 import { join } from 'node:path';
 import { FatalApiError, ModelClient } from '../engine/client';
-import type { EmitFn } from '../engine/events';
 import { ResultCache } from '../engine/resultCache';
 import { SubAgentRunner } from '../engine/runner';
-import { emptyUsage, type Finding, type Usage } from '../engine/types';
+import type { EmitFn } from '../model/events';
+import type { Finding } from '../model/finding';
 import { costUsd } from '../model/pricing';
+import type { Usage } from '../model/usage';
 import type { EvalCase } from './cases';
+import { EvalError } from './errors';
 import { checkoutPull, pullSlug, type Checkout } from './checkout';
 import { judgeAll, type Judgement } from './judge';
 import { reviewCheckout, type ModelUsage, type ReviewSettings } from './review';
@@ -70,7 +72,7 @@ export interface PrOutcome {
 
 export async function runEval(prepared: PreparedCase[], settings: EvalSettings, emit: EmitFn, signal: AbortSignal, note: (line: string) => void = () => undefined): Promise<PrOutcome[]> {
   const { review } = settings;
-  const client = new ModelClient({ apiKey: settings.apiKey, concurrency: review.concurrency, timeoutMs: review.timeoutMs, maxAttempts: review.maxAttempts, signal, ...(review.baseURL ? { baseURL: review.baseURL } : {}) });
+  const client = new ModelClient({ apiKey: settings.apiKey, concurrency: review.concurrency, timeoutMs: review.timeoutMs, maxAttempts: review.maxAttempts, signal, ...(review.baseURL ? { baseURL: review.baseURL } : {}), ...(review.prices ? { prices: review.prices } : {}) });
   const judge = new SubAgentRunner(client, { cwd: settings.workdir, roots: [] }, { cache: new ResultCache(review.cacheDir) });
   const outcomes: PrOutcome[] = [];
   let stopped: string | null = null;
@@ -86,7 +88,8 @@ export async function runEval(prepared: PreparedCase[], settings: EvalSettings, 
     try {
       reviewed = await reviewCheckout(p.checkout, review, settings.apiKey, join(settings.workdir, 'reports', p.slug), emit, signal);
     } catch (err) {
-      if (err instanceof FatalApiError || signal.aborted) throw err;
+      if (signal.aborted) throw err;
+      if (err instanceof FatalApiError) throw new EvalError(err.message);
       outcomes.push({ ...base, error: `review failed: ${(err as Error).message}` }); // e.g. the PR changes no reviewable file
       continue;
     }
@@ -94,11 +97,13 @@ export async function runEval(prepared: PreparedCase[], settings: EvalSettings, 
     if (result.stopped) {
       // Cancelled, or the API refused the run as a whole (a bad key, an unknown model): nothing after it can run either.
       stopped = result.stopped;
-      outcomes.push({ ...base, error: `review stopped: ${result.stopped}`, reviewCalls: result.usage.calls, costUsd: priced(reviewed.usage) });
+      outcomes.push({ ...base, error: `review stopped: ${result.stopped}`, reviewCalls: result.usage.calls, costUsd: result.usage.cost_usd });
       continue;
     }
     const before = { ...client.usage };
-    const judgements = await judgeAll(judge, settings.judgeModel, p.case.golden, result.findings, p.slug);
+    const judgements = await judgeAll(judge, settings.judgeModel, p.case.golden, result.findings, p.slug).catch((err: unknown) => {
+      throw err instanceof FatalApiError ? new EvalError(`the judge model was refused: ${err.message}`) : err;
+    });
     const judged = usageSince(before, client.usage);
     const matches = matchOneToOne(judgements, p.case.golden.length);
     outcomes.push({
@@ -109,7 +114,7 @@ export async function runEval(prepared: PreparedCase[], settings: EvalSettings, 
       matches,
       reviewCalls: result.usage.calls,
       judgeCalls: judged.calls,
-      costUsd: sumCost(priced(reviewed.usage), costUsd(settings.judgeModel, judged)),
+      costUsd: sumCost(result.usage.cost_usd, judged.cost_usd),
       seconds: (Date.now() - started) / 1000,
       reportPath: reviewed.reportPath,
       failedUnits: result.failed.length,
@@ -118,9 +123,10 @@ export async function runEval(prepared: PreparedCase[], settings: EvalSettings, 
   return outcomes;
 }
 
-export function priced(usage: ModelUsage): number | null {
+/** Dollars for estimated usage per model (an estimate carries no cost of its own). */
+export function priced(usage: ModelUsage, prices: ReviewSettings['prices']): number | null {
   let total: number | null = 0;
-  for (const [model, u] of usage) total = sumCost(total, costUsd(model, u));
+  for (const [model, u] of usage) total = sumCost(total, costUsd(model, u, prices));
   return total;
 }
 
@@ -129,7 +135,12 @@ export function sumCost(a: number | null, b: number | null): number | null {
 }
 
 function usageSince(before: Usage, now: Usage): Usage {
-  const out = emptyUsage();
-  for (const k of Object.keys(out) as Array<keyof Usage>) out[k] = now[k] - before[k];
-  return out;
+  return {
+    calls: now.calls - before.calls,
+    input_tokens: now.input_tokens - before.input_tokens,
+    output_tokens: now.output_tokens - before.output_tokens,
+    cache_read_input_tokens: now.cache_read_input_tokens - before.cache_read_input_tokens,
+    cache_creation_input_tokens: now.cache_creation_input_tokens - before.cache_creation_input_tokens,
+    cost_usd: now.cost_usd === null || before.cost_usd === null ? null : now.cost_usd - before.cost_usd,
+  };
 }

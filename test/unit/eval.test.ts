@@ -8,7 +8,6 @@ import { git } from '../../src/eval/git';
 import type { Judgement } from '../../src/eval/judge';
 import { fetchMartianData, loadMartianCases } from '../../src/eval/martian/data';
 import { matchOneToOne, scores } from '../../src/eval/score';
-import { costUsd } from '../../src/model/pricing';
 import { TempRepo } from '../helpers/git-repo';
 import { buildMiniBench } from '../helpers/mini-bench';
 import { pathToFileURL } from 'node:url';
@@ -40,12 +39,6 @@ describe('eval: matching and scores', () => {
     assert.deepEqual(scores({ findings: 0, golden: 3, matched: 0 }), { precision: null, recall: 0, f1: null });
     assert.deepEqual(scores({ findings: 4, golden: 2, matched: 1 }), { precision: 0.25, recall: 0.5, f1: 1 / 3 });
     assert.deepEqual(scores({ findings: 2, golden: 2, matched: 0 }), { precision: 0, recall: 0, f1: 0 });
-  });
-
-  it('prices tokens per model family, cache reads and writes apart, and knows when it does not know', () => {
-    assert.equal(costUsd('claude-opus-5-5', { input_tokens: 1_000_000, output_tokens: 0 }), 5);
-    assert.equal(costUsd('claude-haiku-5-5', { input_tokens: 0, output_tokens: 1_000_000, cache_read_input_tokens: 1_000_000, cache_creation_input_tokens: 0 }), 5.1);
-    assert.equal(costUsd('gpt-9', { input_tokens: 1, output_tokens: 1 }), null);
   });
 });
 

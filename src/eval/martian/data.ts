@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { SEVERITIES, type EvalCase } from '../cases';
 import { parsePullUrl } from '../checkout';
+import { EvalError } from '../errors';
 import { FetchError, git } from '../git';
 
 export const MARTIAN_REPO = 'https://github.com/withmartian/code-review-benchmark';
@@ -22,7 +23,7 @@ export const MartianRecord = z.looseObject({
 });
 export type MartianRecord = z.infer<typeof MartianRecord>;
 
-export class DataError extends Error {}
+export class DataError extends EvalError {}
 
 /** The golden-comment folder, downloaded into `cacheDir` on first use and reused after. */
 export async function fetchMartianData(cacheDir: string, opts: { source?: string; signal?: AbortSignal } = {}): Promise<string> {
