@@ -4,8 +4,8 @@
  * step or reviewer). Either mode, with or without injected faults.
  */
 import { performance } from 'node:perf_hooks';
-import { executeJob, prepareJob, type ReviewJob } from '../src/app/job';
-import { resolveStepModels } from '../src/model/models';
+import { buildJob, type JobChoices } from '../src/app/buildJob';
+import { runJob } from '../src/app/runJob';
 import type { Scenario } from '../test/fake-anthropic/scenario';
 import { startFakeAnthropic } from '../test/fake-anthropic/server';
 import { syntheticProject } from './project';
@@ -17,7 +17,7 @@ export interface ReviewBench {
   latencyMs: number;
   scenario?: Scenario;
   /** Lens mode when set. */
-  lens?: ReviewJob['lens'];
+  lens?: JobChoices['lens'];
 }
 
 /** Faults a long run meets in practice: rate limits, overload, dropped connections, malformed replies. */
@@ -35,23 +35,11 @@ export async function benchReview(b: ReviewBench): Promise<string> {
   const cwd = await syntheticProject(b.files, b.functions);
   const server = await startFakeAnthropic({ scenario: b.scenario ?? {}, latencyMs: b.latencyMs });
   try {
-    const job: ReviewJob = {
-      cwd,
-      scope: { kind: 'paths', paths: ['src'] },
-      ...(b.lens ? { mode: 'lenses' as const, lens: b.lens } : {}),
-      excludes: [],
-      includeUntracked: true,
-      force: false,
-      contextFiles: [],
-      models: resolveStepModels(),
-      concurrency: 8,
-      timeoutMs: 60_000,
-      maxAttempts: 6,
-      apiKey: 'bench',
-      baseURL: server.url,
-    };
+    const job = buildJob({ cwd, scope: { kind: 'paths', paths: ['src'] }, ...(b.lens ? { mode: 'lenses' as const, lens: b.lens } : {}), requestTimeout: 60, apiKey: 'bench', baseURL: server.url });
     const t0 = performance.now();
-    const result = await executeJob(job, await prepareJob(job), () => undefined, new AbortController().signal);
+    const outcome = await runJob(job, { emit: () => undefined, signal: new AbortController().signal });
+    if (outcome.kind !== 'ran') throw new Error(`the bench review did not run: ${outcome.kind}`);
+    const { result } = outcome;
     const seconds = (performance.now() - t0) / 1000;
     const u = result.usage;
     const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;

@@ -3,7 +3,7 @@ import { benchPlan } from './plan';
 import { benchReview, TYPICAL_FAULTS } from './review';
 
 const size = { files: 10, functions: 12, latencyMs: 50 };
-const lens = { fullFanout: false, models: {}, repositories: [] };
+const lens = { fullFanout: false };
 
 async function main(): Promise<void> {
   console.log(await benchReview({ title: 'staged clean', ...size }));

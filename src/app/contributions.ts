@@ -20,6 +20,8 @@ export const SETTINGS = {
   model: 'model',
   modelPerStep: 'modelPerStep',
   maxConcurrency: 'maxConcurrency',
+  requestTimeout: 'requestTimeout',
+  maxAttempts: 'maxAttempts',
   effort: 'effort',
   baseUrl: 'baseUrl',
   excludes: 'excludes',
@@ -37,5 +39,17 @@ export const SETTINGS = {
 export const SECRET_API_KEY = 'skeptic.anthropicApiKey';
 export const REPORT_VIEW_TYPE = 'skeptic.report';
 
-/** Model calls above which a run asks first: the CLI's --confirm-over and the extension's setting default. */
-export const DEFAULT_CONFIRM_THRESHOLD = 300;
+/**
+ * Default and range of each number a user chooses, for the settings (package.json declares the same; a
+ * unit test holds them together), the CLI's flags and the job builder, which clamps what settings hold.
+ */
+export const LIMITS = {
+  /** Model requests in flight: skeptic.maxConcurrency, --concurrency. */
+  concurrency: { default: 8, min: 1, max: 64 },
+  /** Seconds one request attempt may take: skeptic.requestTimeout, --timeout. */
+  requestTimeout: { default: 300, min: 1, max: 3600 },
+  /** Attempts per request, the first included (retries on rate limits, overload, dropped connections): skeptic.maxAttempts, --max-attempts. */
+  maxAttempts: { default: 6, min: 1, max: 20 },
+  /** Model calls above which a run asks first: skeptic.confirmThreshold, --confirm-over. */
+  confirmThreshold: { default: 300, min: 0, max: 1_000_000 },
+} as const;

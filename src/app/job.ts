@@ -9,7 +9,7 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { EmitFn, ReviewResult } from '../model/events';
 import type { ContextFile } from '../model/records';
-import { DEFAULT_LENS_EFFORT, resolveLensModels } from '../model/models';
+import { DEFAULT_LENS_EFFORT, EFFORTS, resolveLensModels } from '../model/models';
 import { runLensReview } from '../engine/lenses/pipeline';
 import { LENS_ROLES } from '../model/reviewers';
 import { defaultMaxReviewers, MAX_REVIEWERS } from '../model/reviewers';
@@ -21,8 +21,10 @@ import { PriceOverrides } from '../model/pricing';
 import { loadContextFiles } from '../scope/contextFiles';
 import { displayPath, ScopeError, type Inventory } from '../scope/inventory';
 import { challengeExamples, Dismissal } from '../model/dismissals';
+import { ScopeSpec } from '../model/scope';
+import { LIMITS } from './contributions';
 import { FindingScreen, loadTeamDismissals } from './dismissals';
-import { resolveScope, ScopeSpec, type ResolvedScope } from './scope';
+import { resolveScope, type ResolvedScope } from './scope';
 
 export const LensOptions = z.object({
   fullFanout: z.boolean().default(false),
@@ -55,7 +57,7 @@ export const ReviewJob = z.object({
   concurrency: z.number().int().min(1).max(64),
   timeoutMs: z.number().int().min(1000),
   maxAttempts: z.number().int().min(1).max(20),
-  effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
+  effort: z.enum(EFFORTS).optional(),
   apiKey: z.string().min(1),
   baseURL: z.string().optional(),
   /** Keep finished units here and reuse them for unchanged input (see src/engine/resultCache.ts). */
@@ -64,6 +66,10 @@ export const ReviewJob = z.object({
   prices: PriceOverrides.optional(),
   /** The user's own dismissals (the extension keeps them); the team's come from the working folder's file. */
   dismissals: z.array(Dismissal).optional(),
+  /** A run estimated above this many model calls asks first (when its surface can ask). */
+  confirmOver: z.number().int().min(0).default(LIMITS.confirmThreshold.default),
+  /** Where the report goes (default: code-review-{scope}.md in cwd), and the machine outputs if wanted. */
+  outputs: z.object({ out: z.string().optional(), reportDir: z.string().optional(), json: z.string().optional(), sarif: z.string().optional() }).default({}),
 });
 export type ReviewJob = z.infer<typeof ReviewJob>;
 export type ReviewJobInput = z.input<typeof ReviewJob>;

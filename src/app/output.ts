@@ -22,6 +22,8 @@ export interface OutputOptions {
 export interface WrittenOutputs {
   /** Absolute path of the markdown report. */
   reportPath: string;
+  /** What was written there, so no one reads it back. */
+  markdown: string;
   jsonPath?: string;
 }
 
@@ -40,7 +42,7 @@ export async function writeOutputs(result: ReviewResult, opts: OutputOptions): P
   const json = result.mode === 'lenses' ? () => lensJson(result, { date, reportPath: shown }) : () => stagedJson(result, shown);
   const jsonPath = opts.json ? await writeJson(resolve(opts.cwd, opts.json), json()) : undefined;
   if (opts.sarif) await writeJson(resolve(opts.cwd, opts.sarif), toSarif(result));
-  return { reportPath, ...(jsonPath ? { jsonPath } : {}) };
+  return { reportPath, markdown, ...(jsonPath ? { jsonPath } : {}) };
 }
 
 /** Machine outputs are rewritten on every run: they describe the latest review, and name its report. */

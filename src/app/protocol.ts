@@ -19,6 +19,7 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('proceed') }),
   z.object({ type: z.literal('cancel') }),
 ]);
-export type HostMessage = z.infer<typeof HostMessage>;
+/** What a sender writes (job defaults may be left out). */
+export type HostMessage = z.input<typeof HostMessage>;
 
 export { WorkerMessage } from './workerMessages';

@@ -2,21 +2,11 @@
  * From what the user asked for to what gets reviewed: either paths (Step 0 over files and folders) or a
  * change scope (the files a change touched, with their changed lines, through the same exclusion rules).
  */
-import { z } from 'zod';
 import type { LineRange } from '../model/lines';
-import { collectChanges, gateCheck, type ChangeSet } from '../scope/changes';
-import { prSkipReason } from '../scope/gh';
+import type { ScopeSpec } from '../model/scope';
+import { collectChanges, gateCheck, prSkipReason, type ChangeSet } from '../scope/changes';
 import { classify, takeInventory, type Inventory } from '../scope/inventory';
 import { relative, resolve, sep } from 'node:path';
-
-export const ScopeSpec = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('paths'), paths: z.array(z.string()) }),
-  z.object({ kind: z.literal('changes') }),
-  z.object({ kind: z.literal('staged') }),
-  z.object({ kind: z.literal('branch'), base: z.string().min(1) }),
-  z.object({ kind: z.literal('pr'), number: z.number().int().positive() }),
-]);
-export type ScopeSpec = z.infer<typeof ScopeSpec>;
 
 export interface ScopeOptions {
   cwd: string;

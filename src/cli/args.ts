@@ -1,13 +1,11 @@
 /** Parses and checks `skeptic review` / `skeptic plan` arguments (the key comes from the environment). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { LIMITS } from '../app/contributions';
 import type { LensOptions } from '../app/job';
-import type { ScopeSpec } from '../app/scope';
-import { resolveLensModels, type LensModels } from '../model/models';
-import { LENS_ROLES, type LensRole } from '../model/reviewers';
-import { MAX_REVIEWERS } from '../model/reviewers';
-import { resolveStepModels, STAGED_STEPS, type StagedStep } from '../model/models';
+import { EFFORTS, resolveLensModels, resolveStepModels, STAGED_STEPS, type Effort, type LensModels, type StagedStep } from '../model/models';
+import { LENS_ROLES, MAX_REVIEWERS, type LensRole } from '../model/reviewers';
+import type { ScopeSpec } from '../model/scope';
 import { UsageError } from './usage';
-import { DEFAULT_CONFIRM_THRESHOLD } from '../app/contributions';
 
 export interface ReviewArgs {
   scope: ScopeSpec;
@@ -23,8 +21,10 @@ export interface ReviewArgs {
   sarif?: string;
   models: Record<StagedStep, string>;
   concurrency: number;
-  timeoutMs: number;
-  effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  /** Seconds per request attempt. */
+  requestTimeout: number;
+  maxAttempts: number;
+  effort?: Effort;
   excludes: string[];
   contextFiles: string[];
   /** Reuse finished units kept here (and keep new ones). */
@@ -35,8 +35,6 @@ export interface ReviewArgs {
   help: boolean;
 }
 
-const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
-
 export function parseReviewArgs(argv: string[]): ReviewArgs {
   const parsed = parseCommandLine(argv, {
     out: { type: 'string' },
@@ -46,6 +44,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     'step-model': { type: 'string', multiple: true },
     concurrency: { type: 'string' },
     timeout: { type: 'string' },
+    'max-attempts': { type: 'string' },
     effort: { type: 'string' },
     exclude: { type: 'string', multiple: true },
     'context-file': { type: 'string', multiple: true },
@@ -75,7 +74,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
   if (mode === 'lenses' && v['step-model']) throw new UsageError('--step-model is for staged mode; in lens mode use --reviewer-model NAME=ID');
   if (v.out !== undefined && !v.out.endsWith('.md')) throw new UsageError(`--out must name a .md file, got "${v.out}"`);
   const effort = v.effort;
-  if (effort !== undefined && !(EFFORTS as readonly string[]).includes(effort)) throw new UsageError(`--effort must be one of ${EFFORTS.join(', ')}`);
+  if (effort !== undefined && !EFFORTS.includes(effort as Effort)) throw new UsageError(`--effort must be one of ${EFFORTS.join(', ')}`);
   const { scope, repositories } = scopeOf(parsed.positionals, v, mode);
   return {
     scope,
@@ -83,14 +82,15 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     ...(mode === 'lenses' ? { lens: lensOptions(v, repositories) } : {}),
     includeUntracked: !v['no-untracked'],
     force: v.force ?? false,
-    confirmOver: wholeNumber('--confirm-over', v['confirm-over'], DEFAULT_CONFIRM_THRESHOLD, 0, 1_000_000),
+    confirmOver: wholeNumber('--confirm-over', v['confirm-over'], LIMITS.confirmThreshold),
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v.json !== undefined ? { json: v.json } : {}),
     ...(v.sarif !== undefined ? { sarif: nonEmpty('--sarif', v.sarif)! } : {}),
     models: resolveStepModels(nonEmpty('--model', v.model), parseStepModels(v['step-model'] ?? [])),
-    concurrency: wholeNumber('--concurrency', v.concurrency, 8, 1, 64),
-    timeoutMs: wholeNumber('--timeout', v.timeout, 300, 1, 3600) * 1000,
-    ...(effort ? { effort: effort as ReviewArgs['effort'] } : {}),
+    concurrency: wholeNumber('--concurrency', v.concurrency, LIMITS.concurrency),
+    requestTimeout: wholeNumber('--timeout', v.timeout, LIMITS.requestTimeout),
+    maxAttempts: wholeNumber('--max-attempts', v['max-attempts'], LIMITS.maxAttempts),
+    ...(effort ? { effort: effort as Effort } : {}),
     excludes: v.exclude ?? [],
     contextFiles: v['context-file'] ?? [],
     ...(v['cache-dir'] !== undefined ? { cacheDir: nonEmpty('--cache-dir', v['cache-dir'])! } : {}),
@@ -114,7 +114,7 @@ export function nonEmpty(flag: string, value: string | undefined): string | unde
   return value;
 }
 
-export function wholeNumber(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+export function wholeNumber(flag: string, raw: string | undefined, { default: fallback, min, max }: { default: number; min: number; max: number }): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got "${raw}"`);
@@ -143,14 +143,14 @@ function scopeOf(paths: string[], v: { changes?: boolean; staged?: boolean; base
   if (v.changes) return { scope: { kind: 'changes' }, repositories: paths };
   if (v.staged) return { scope: { kind: 'staged' }, repositories: paths };
   if (v.base !== undefined) return { scope: { kind: 'branch', base: nonEmpty('--base', v.base)! }, repositories: paths };
-  return { scope: { kind: 'pr', number: wholeNumber('--pr', v.pr, 0, 1, Number.MAX_SAFE_INTEGER) }, repositories: [] };
+  return { scope: { kind: 'pr', number: wholeNumber('--pr', v.pr, { default: 0, min: 1, max: Number.MAX_SAFE_INTEGER }) }, repositories: [] };
 }
 
 function lensOptions(v: { model?: string; 'full-fanout'?: boolean; 'max-reviewers'?: string; spec?: string; rubric?: string; 'reviewer-model'?: string[] }, repositories: string[]): LensOptions {
   const fullFanout = v['full-fanout'] ?? false;
   return {
     fullFanout,
-    ...(v['max-reviewers'] !== undefined ? { maxReviewers: wholeNumber('--max-reviewers', v['max-reviewers'], 0, 1, MAX_REVIEWERS) } : {}),
+    ...(v['max-reviewers'] !== undefined ? { maxReviewers: wholeNumber('--max-reviewers', v['max-reviewers'], { default: 0, min: 1, max: MAX_REVIEWERS }) } : {}),
     ...(v.spec !== undefined ? { spec: nonEmpty('--spec', v.spec)! } : {}),
     ...(v.rubric !== undefined ? { rubric: nonEmpty('--rubric', v.rubric)! } : {}),
     models: resolveLensModels(nonEmpty('--model', v.model), parseReviewerModels(v['reviewer-model'] ?? [])),

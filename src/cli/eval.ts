@@ -17,6 +17,7 @@ import type { ReviewSettings } from '../eval/review';
 import { checkoutCases, runEval } from '../eval/run';
 import { OPUS, resolveLensModels, resolveStepModels } from '../model/models';
 import { formatUsd, PRICES_AS_OF } from '../model/pricing';
+import { LIMITS } from '../app/contributions';
 import { nonEmpty, parseCommandLine, wholeNumber } from './args';
 import { consoleReporter } from './console';
 import { loadPrices } from './prices';
@@ -90,7 +91,7 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
   if (mode !== 'staged' && mode !== 'lenses') throw new UsageError(`--mode must be staged or lenses, got "${mode}"`);
   return {
     benchmark,
-    ...(v.limit !== undefined ? { limit: wholeNumber('--limit', v.limit, 0, 1, 10_000) } : {}),
+    ...(v.limit !== undefined ? { limit: wholeNumber('--limit', v.limit, { default: 0, min: 1, max: 10_000 }) } : {}),
     prs: v.pr ?? [],
     mode,
     ...(v.model !== undefined ? { model: nonEmpty('--model', v.model)! } : {}),
@@ -101,8 +102,8 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     ...(v.prices !== undefined ? { pricesFile: nonEmpty('--prices', v.prices)! } : {}),
     dryRun: v['dry-run'] ?? false,
     yes: v.yes ?? false,
-    concurrency: wholeNumber('--concurrency', v.concurrency, 8, 1, 64),
-    timeoutMs: wholeNumber('--timeout', v.timeout, 300, 1, 3600) * 1000,
+    concurrency: wholeNumber('--concurrency', v.concurrency, LIMITS.concurrency),
+    timeoutMs: wholeNumber('--timeout', v.timeout, LIMITS.requestTimeout) * 1000,
   };
 }
 
@@ -138,7 +139,7 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
     lensModels: resolveLensModels(args.model),
     concurrency: args.concurrency,
     timeoutMs: args.timeoutMs,
-    maxAttempts: 6,
+    maxAttempts: LIMITS.maxAttempts.default,
     cacheDir: resolve(workdir, 'cache'),
     ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}),
     ...(prices ? { prices } : {}),

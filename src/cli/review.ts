@@ -1,13 +1,11 @@
-/** `skeptic review`: Step 0, the gate and cost checks, the pipeline of the chosen mode, then the report files. */
+/** `skeptic review`: builds the job from the flags, runs it (src/app/runJob.ts), prints progress and the summary. */
 import { describeCost } from '../model/pricing';
 import { relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { estimateJob } from '../app/estimate';
-import { assertReviewable, executeJob, prepareJob, type PreparedJob, type ReviewJob } from '../app/job';
-import { writeOutputs } from '../app/output';
-import type { LensResult, ReviewResult, StagedResult } from '../model/events';
-import { currentBranch } from '../scope/changes';
-import { parseReviewArgs, type ReviewArgs } from './args';
+import { buildJob } from '../app/buildJob';
+import { runJob } from '../app/runJob';
+import type { LensResult, StagedResult } from '../model/events';
+import { parseReviewArgs } from './args';
 import { consoleReporter } from './console';
 import { loadPrices } from './prices';
 import { EXIT, USAGE, UsageError } from './usage';
@@ -31,55 +29,57 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
   const apiKey = io.env.ANTHROPIC_API_KEY?.trim();
   if (!apiKey) throw new UsageError('no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), from https://console.anthropic.com/settings/keys');
   const prices = await loadPrices(io.cwd, args.pricesFile);
-  const job: ReviewJob = {
+  const job = buildJob({
     cwd: io.cwd,
     scope: args.scope,
-    ...(args.mode === 'lenses' ? { mode: 'lenses' as const, ...(args.lens ? { lens: args.lens } : {}) } : {}),
+    mode: args.mode,
+    stepModels: args.models,
+    ...(args.lens ? { lens: args.lens, reviewerModels: args.lens.models } : {}),
     excludes: args.excludes,
     includeUntracked: args.includeUntracked,
     force: args.force,
     contextFiles: args.contextFiles,
-    ...(args.cacheDir ? { cacheDir: resolve(io.cwd, args.cacheDir) } : {}),
-    ...(prices ? { prices } : {}),
-    models: args.models,
     concurrency: args.concurrency,
-    timeoutMs: args.timeoutMs,
-    maxAttempts: 6,
+    requestTimeout: args.requestTimeout,
+    maxAttempts: args.maxAttempts,
     ...(args.effort ? { effort: args.effort } : {}),
     apiKey,
     ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}),
-  };
+    ...(args.cacheDir ? { cacheDir: resolve(io.cwd, args.cacheDir) } : {}),
+    ...(prices ? { prices } : {}),
+    confirmOver: args.confirmOver,
+    outputs: { ...(args.out ? { out: args.out } : {}), ...(args.json ? { json: args.json } : {}), ...(args.sarif ? { sarif: args.sarif } : {}) },
+  });
 
-  const prepared = await prepareJob(job);
-  io.stdout.write(`${prepared.inventory.discovery.file_entries.length} files under review, ${prepared.companions} companions discovered.\n`);
-  if (prepared.scope.skip && !args.force) {
-    io.stdout.write(`${prepared.scope.skip}\n`);
+  const progress = consoleReporter(io.stderr);
+  const outcome = await runJob(job, {
+    emit: (e) => {
+      if (e.type === 'inventory') io.stdout.write(`${e.files.length} files under review, ${e.companions} companions discovered.\n`);
+      else progress(e);
+    },
+    ...(args.yes ? {} : { confirm: (estimate) => confirmAtTerminal(estimate, io) }),
+    signal: io.signal,
+  });
+  if (outcome.kind === 'skipped') {
+    io.stdout.write(`${outcome.reason}\n`);
     return EXIT.ok;
   }
-  assertReviewable(prepared);
-  await warnOnPrBranch(prepared, io);
-  if (args.effort === 'max') io.stderr.write('warning: max effort risks overthinking on straightforward code\n');
-  if (!(await confirmCost(job, prepared, args, io))) return EXIT.ok;
-
-  const result = await executeJob(job, prepared, consoleReporter(io.stderr), io.signal);
-  if (result.stopped && finishedNothing(result)) {
+  if (outcome.kind === 'declined') return EXIT.ok;
+  const { result, outputs } = outcome;
+  if (!outputs) {
     // Nothing finished: no report. Either the user stopped it, or the API refused the run (bad key, unknown model).
     if (io.signal.aborted) return EXIT.interrupted;
-    throw new UsageError(result.stopped);
+    throw new UsageError(result.stopped ?? 'the review stopped before any file was reviewed');
   }
-  const written = await writeOutputs(result, { cwd: io.cwd, ...(args.out ? { out: args.out } : {}), ...(args.json ? { json: args.json } : {}), ...(args.sarif ? { sarif: args.sarif } : {}) });
-  const shown = relative(io.cwd, written.reportPath).split(sep).join('/');
+  const shown = relative(io.cwd, outputs.reportPath).split(sep).join('/');
   io.stdout.write(result.mode === 'lenses' ? lensSummary(result, shown) : stagedSummary(result, shown));
   if (io.signal.aborted) return EXIT.interrupted;
   return result.failed.length > 0 || result.stopped ? EXIT.incomplete : EXIT.ok;
 }
 
-/** Large runs need a yes: --yes, or an answer at the terminal. Without a terminal, say how to proceed. */
-async function confirmCost(job: ReviewJob, prepared: PreparedJob, args: ReviewArgs, io: CliIo): Promise<boolean> {
-  if (args.yes) return true;
-  const estimate = await estimateJob(job, prepared);
-  if (estimate.calls <= args.confirmOver) return true;
-  const what = `this review is estimated at ${estimate.calls} model calls and ~${Math.round(estimate.inputTokens / 1000)}k input tokens (over the confirmation threshold of ${args.confirmOver})`;
+/** A large run needs a yes at the terminal; without one, say how to proceed. */
+async function confirmAtTerminal(estimate: { calls: number; inputTokens: number; threshold: number }, io: CliIo): Promise<boolean> {
+  const what = `this review is estimated at ${estimate.calls} model calls and ~${Math.round(estimate.inputTokens / 1000)}k input tokens (over the confirmation threshold of ${estimate.threshold})`;
   if (!io.stdin.isTTY) throw new UsageError(`${what}; pass --yes to run it, or narrow the scope`);
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   try {
@@ -88,20 +88,6 @@ async function confirmCost(job: ReviewJob, prepared: PreparedJob, args: ReviewAr
   } finally {
     rl.close();
   }
-}
-
-async function warnOnPrBranch(prepared: PreparedJob, io: CliIo): Promise<void> {
-  const pr = prepared.scope.changes?.pr;
-  if (!pr) return;
-  const branch = await currentBranch(io.cwd);
-  if (branch !== pr.headRefName) {
-    io.stderr.write(`warning: PR #${pr.number} is on ${pr.headRefName}, but ${branch ?? 'a detached HEAD'} is checked out; files are read from the working tree\n`);
-  }
-}
-
-function finishedNothing(result: ReviewResult): boolean {
-  if (result.mode === 'lenses') return !result.files.some((f) => f.status === 'reviewed');
-  return !result.files.some((f) => f.analysis || f.status === 'skipped');
 }
 
 function lensSummary(result: LensResult, reportPath: string): string {

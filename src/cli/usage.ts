@@ -31,6 +31,8 @@ Review options:
   --step-model STEP=ID   staged mode: model for one step: curate, analyze, review, challenge, synthesize (repeatable)
   --concurrency N        concurrent model requests (default 8)
   --timeout SECONDS      per request attempt (default 300)
+  --max-attempts N       attempts per request, the first included; rate limits, overload and dropped
+                         connections are retried with backoff (default 6)
   --effort LEVEL         low | medium | high | xhigh | max (default: the model's; xhigh in lens mode)
   --cache-dir DIR        keep finished units in DIR and reuse them when the code, prompt and model are
                          unchanged (a rerun costs no calls; an interrupted run resumes)

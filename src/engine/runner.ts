@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { describeApiError, FatalApiError, refusesStructuredOutput, type Message, type MessageParams, type ModelClient } from './client';
 import { ResultCache } from './resultCache';
 import { runTool, TOOL_DEFINITIONS, type ToolContext } from './tools';
+import type { Effort } from '../model/models';
 
 type ContentBlock = Anthropic.Messages.ContentBlockParam;
 type MessageTurn = Anthropic.Messages.MessageParam;
@@ -37,7 +38,6 @@ export interface UnitSpec<T> {
 
 export type UnitOutcome<T> = { ok: true; value: T; repairs: number; leftOut?: string[] } | { ok: false; reason: string };
 
-export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
 export const MAX_REPAIRS = 2;
 const MAX_TOOL_TURNS = 8;

@@ -5,8 +5,9 @@
  */
 import { join } from 'node:path';
 import { estimateJob } from '../app/estimate';
-import { assertReviewable, executeJob, prepareJob, type ReviewJob } from '../app/job';
-import { writeOutputs } from '../app/output';
+import { buildJob } from '../app/buildJob';
+import { assertReviewable, prepareJob, type ReviewJob } from '../app/job';
+import { runJob } from '../app/runJob';
 import type { EmitFn, ReviewResult } from '../model/events';
 import type { LensModels, StepModels } from '../model/models';
 import type { PriceOverrides } from '../model/pricing';
@@ -29,24 +30,24 @@ export interface ReviewSettings {
 /** Estimated tokens and calls per model, so either mode's estimate can be priced. */
 export type ModelUsage = Map<string, Usage>;
 
-function jobFor(checkout: Checkout, settings: ReviewSettings, apiKey: string): ReviewJob {
-  return {
+function jobFor(checkout: Checkout, settings: ReviewSettings, apiKey: string, outputs?: ReviewJob['outputs']): ReviewJob {
+  return buildJob({
     cwd: checkout.dir,
     scope: { kind: 'branch', base: checkout.baseRef },
-    ...(settings.mode === 'lenses' ? { mode: 'lenses' as const, lens: { fullFanout: false, models: settings.lensModels, repositories: [] } } : {}),
-    excludes: [],
+    mode: settings.mode,
+    stepModels: settings.stepModels,
+    reviewerModels: settings.lensModels,
     includeUntracked: false,
     force: true,
-    contextFiles: [],
-    models: settings.stepModels,
     concurrency: settings.concurrency,
-    timeoutMs: settings.timeoutMs,
+    requestTimeout: settings.timeoutMs / 1000,
     maxAttempts: settings.maxAttempts,
     apiKey,
     cacheDir: settings.cacheDir,
     ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
     ...(settings.prices ? { prices: settings.prices } : {}),
-  };
+    ...(outputs ? { outputs } : {}),
+  });
 }
 
 /** What reviewing the checkout would cost, per model, before any call (no key needed). */
@@ -62,17 +63,16 @@ export async function estimateReview(checkout: Checkout, settings: ReviewSetting
 
 export interface PrReview {
   result: ReviewResult;
-  reportPath: string;
+  /** Absent when the run finished nothing (then no report is written). */
+  reportPath?: string;
 }
 
 /** Reviews the checkout and keeps the markdown report and the JSON result in `reportDir`. */
 export async function reviewCheckout(checkout: Checkout, settings: ReviewSettings, apiKey: string, reportDir: string, emit: EmitFn, signal: AbortSignal): Promise<PrReview> {
-  const job = jobFor(checkout, settings, apiKey);
-  const prepared = await prepareJob(job);
-  assertReviewable(prepared);
-  const result = await executeJob(job, prepared, emit, signal);
-  const written = await writeOutputs(result, { cwd: checkout.dir, out: join(reportDir, 'review.md'), json: join(reportDir, 'review.json') });
-  return { result, reportPath: written.reportPath };
+  const outcome = await runJob(jobFor(checkout, settings, apiKey, { out: join(reportDir, 'review.md'), json: join(reportDir, 'review.json') }), { emit, signal });
+  // Forced and never asked: a job here neither skips nor waits for a yes.
+  if (outcome.kind !== 'ran') throw new Error(`the review did not run (${outcome.kind})`);
+  return { result: outcome.result, ...(outcome.outputs ? { reportPath: outcome.outputs.reportPath } : {}) };
 }
 
 export function byModel(entries: Iterable<[string, Usage]>): ModelUsage {

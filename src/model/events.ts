@@ -108,10 +108,10 @@ export type ProgressStep = 'curate' | 'analyze' | 'review' | 'challenge' | 'synt
 export type LensProgressStep = 'reviewers' | 'validators' | 'cross-repo';
 
 export type ReviewEvent =
-  | { type: 'inventory'; files: number; companions: number }
+  /** Step 0 is done: the files under review (cwd-relative), before any model call. */
+  | { type: 'inventory'; files: string[]; companions: number; excluded: number }
   | { type: 'progress'; step: ProgressStep | LensProgressStep; done: number; total: number; message: string }
   | { type: 'finding'; finding: Finding }
-  | { type: 'file'; outcome: FileOutcome }
   | { type: 'retry'; label: string; attempt: number; delayMs: number; reason: string }
   /** One answered model call: its usage and the run's running totals (calls, tokens, cost so far). */
   | { type: 'call'; label: string; step: string; model: string; usage: Usage; totals: Usage }

@@ -46,8 +46,12 @@ export const DEFAULT_LENS_MODELS: LensModels = {
   'cross-repo': OPUS,
 };
 
+/** Effort levels the API accepts; absent means the model's own default. */
+export const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type Effort = (typeof EFFORTS)[number];
+
 /** Lens mode's default effort, as the seed recommends for code review. */
-export const DEFAULT_LENS_EFFORT = 'xhigh';
+export const DEFAULT_LENS_EFFORT: Effort = 'xhigh';
 
 /** `model` replaces every role's default; `perRole` then overrides single roles. */
 export function resolveLensModels(model?: string, perRole: Partial<LensModels> = {}): LensModels {

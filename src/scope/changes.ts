@@ -10,12 +10,8 @@ import { ghPrDiff, ghPrView, type PullRequest } from './gh';
 import { git, GitError, gitToplevel } from './git';
 import { isLockFile } from './exclusions';
 import { displayPath, ScopeError } from './inventory';
+import type { ChangeScope } from '../model/scope';
 
-export type ChangeScope =
-  | { kind: 'changes' } // uncommitted: git diff HEAD (staged + unstaged) + untracked files not ignored
-  | { kind: 'staged' } // git diff --cached
-  | { kind: 'branch'; base: string } // committed changes since the merge-base of base and HEAD
-  | { kind: 'pr'; number: number }; // through the gh CLI
 
 export interface ChangedFile {
   path: string;
@@ -89,6 +85,14 @@ export async function collectChanges(scope: ChangeScope, opts: ChangeOptions): P
 /** Fewer changed lines than `minLines` are not worth a review. */
 export function gateCheck(set: ChangeSet, minLines = 5): { passed: boolean; reason: string | null } {
   return set.changedLines >= minLines ? { passed: true, reason: null } : { passed: false, reason: `SKIP: < ${minLines} changed lines` };
+}
+
+/** Why a PR change set should not be reviewed unless forced: merged, closed or draft. */
+export function prSkipReason(set: ChangeSet): string | null {
+  if (!set.pr) return null;
+  if (set.pr.state === 'MERGED' || set.pr.state === 'CLOSED') return `SKIP: PR is ${set.pr.state}`;
+  if (set.pr.isDraft) return 'SKIP: PR is draft';
+  return null;
 }
 
 /** The checked-out branch, or null when HEAD is detached or cwd is not in a repository (to warn on a PR's head). */

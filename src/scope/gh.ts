@@ -1,6 +1,5 @@
 /** Pull-request scope through the GitHub CLI (`gh`), run without a shell. */
 import { execFile } from 'node:child_process';
-import type { ChangeSet } from './changes';
 import { ScopeError } from './inventory';
 
 export interface PullRequest {
@@ -58,12 +57,4 @@ export async function ghPrView(num: number, opts: GhOptions): Promise<PullReques
 /** The PR's unified diff (base to head), paths relative to the repository top. */
 export function ghPrDiff(num: number, opts: GhOptions): Promise<string> {
   return gh(['pr', 'diff', String(num), '--color', 'never'], opts);
-}
-
-/** Why a PR change set should not be reviewed unless forced: merged, closed or draft. */
-export function prSkipReason(set: ChangeSet): string | null {
-  if (!set.pr) return null;
-  if (set.pr.state === 'MERGED' || set.pr.state === 'CLOSED') return `SKIP: PR is ${set.pr.state}`;
-  if (set.pr.isDraft) return 'SKIP: PR is draft';
-  return null;
 }

@@ -5,7 +5,7 @@
 import { describeCost } from '../model/pricing';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ReviewJob } from '../app/job';
+import type { ReviewJobInput } from '../app/job';
 import type { WorkerMessage } from '../app/workerMessages';
 import type { ReviewEvent } from '../model/events';
 import { LENS_ROLES } from '../model/reviewers';
@@ -85,7 +85,7 @@ export class ReviewController implements vscode.Disposable {
     this.log.dispose();
   }
 
-  private job(request: RerunRequest, s: UiSettings, key: string): ReviewJob {
+  private job(request: RerunRequest, s: UiSettings, key: string): ReviewJobInput {
     const perStep = Object.fromEntries(Object.entries(s.modelPerStep).filter(([step, id]) => STAGED_STEPS.includes(step as StagedStep) && typeof id === 'string' && id));
     return {
       cwd: request.folder,
@@ -97,8 +97,8 @@ export class ReviewController implements vscode.Disposable {
       models: resolveStepModels(s.model || undefined, perStep),
       ...(request.mode === 'lenses' ? { mode: 'lenses' as const, lens: this.lensOptions(s) } : {}),
       concurrency: Math.min(64, Math.max(1, Math.floor(s.maxConcurrency) || 8)),
-      timeoutMs: 300_000,
-      maxAttempts: 6,
+      timeoutMs: Math.max(1, Math.floor(s.requestTimeout) || 300) * 1000,
+      maxAttempts: Math.max(1, Math.floor(s.maxAttempts) || 6),
       ...(s.effort ? { effort: s.effort } : {}),
       apiKey: key,
       ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
@@ -108,7 +108,7 @@ export class ReviewController implements vscode.Disposable {
   }
 
   /** Quick Review: the reviewer models from settings (a single model setting overrides them all, as in the CLI). */
-  private lensOptions(s: UiSettings): NonNullable<ReviewJob['lens']> {
+  private lensOptions(s: UiSettings): NonNullable<ReviewJobInput['lens']> {
     const roles = new Set<string>(LENS_ROLES);
     const models = s.model ? Object.fromEntries(LENS_ROLES.map((r) => [r, s.model])) : Object.fromEntries(Object.entries(s.reviewerModels).filter(([role, id]) => roles.has(role) && typeof id === 'string' && id));
     return { fullFanout: s.fullFanout, models, repositories: [] };

@@ -3,7 +3,7 @@
  * choose where code is sent or what is read (endpoint, models, context files) come from user settings only.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_CONFIRM_THRESHOLD, SETTINGS } from '../app/contributions';
+import { LIMITS, SETTINGS } from '../app/contributions';
 import { ModelPrice, type PriceOverrides } from '../model/pricing';
 
 
@@ -11,6 +11,8 @@ export interface UiSettings {
   model: string;
   modelPerStep: Record<string, string>;
   maxConcurrency: number;
+  requestTimeout: number;
+  maxAttempts: number;
   effort: '' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
   baseUrl: string;
   excludes: string[];
@@ -40,13 +42,15 @@ export function readSettings(scope: vscode.ConfigurationScope | undefined): UiSe
   return {
     model: get(SETTINGS.model, ''),
     modelPerStep: get(SETTINGS.modelPerStep, {}),
-    maxConcurrency: get(SETTINGS.maxConcurrency, 8),
+    maxConcurrency: get(SETTINGS.maxConcurrency, LIMITS.concurrency.default),
+    requestTimeout: get(SETTINGS.requestTimeout, LIMITS.requestTimeout.default),
+    maxAttempts: get(SETTINGS.maxAttempts, LIMITS.maxAttempts.default),
     effort: get(SETTINGS.effort, ''),
     baseUrl: get(SETTINGS.baseUrl, ''),
     excludes: get(SETTINGS.excludes, []),
     contextFiles: get(SETTINGS.contextFiles, []),
     reportFolder: get(SETTINGS.reportFolder, ''),
-    confirmThreshold: get(SETTINGS.confirmThreshold, DEFAULT_CONFIRM_THRESHOLD),
+    confirmThreshold: get(SETTINGS.confirmThreshold, LIMITS.confirmThreshold.default),
     severityMap: get(SETTINGS.severityMap, {}),
     includeUntracked: get(SETTINGS.includeUntracked, true),
     cacheResults: get(SETTINGS.cacheResults, true),

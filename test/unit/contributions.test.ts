@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS, SETTINGS } from '../../src/app/contributions';
+import { COMMANDS, LIMITS, SETTINGS } from '../../src/app/contributions';
 import { REPO } from '../helpers/cli';
 
 interface Manifest {
@@ -50,3 +50,14 @@ describe('package.json contributions agree with the code', () => {
 function declaredKeys(): string[] {
   return Object.keys(manifest.contributes.configuration.properties);
 }
+
+describe('numeric settings agree with the defaults and ranges the code applies', () => {
+  const numeric: Record<keyof typeof LIMITS, string> = { concurrency: 'maxConcurrency', requestTimeout: 'requestTimeout', maxAttempts: 'maxAttempts', confirmThreshold: 'confirmThreshold' };
+  for (const [name, key] of Object.entries(numeric)) {
+    it(`skeptic.${key}`, () => {
+      const declared = manifest.contributes.configuration.properties[`skeptic.${key}`] as { default: number; minimum: number; maximum: number };
+      const limit = LIMITS[name as keyof typeof LIMITS];
+      assert.deepEqual({ default: declared.default, min: declared.minimum, max: declared.maximum }, { default: limit.default, min: limit.min, max: limit.max });
+    });
+  }
+});

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { collectChanges, gateCheck, type ChangeSet, type ChangedFile } from '../../src/scope/changes';
-import { prSkipReason } from '../../src/scope/gh';
+import { collectChanges, gateCheck, prSkipReason, type ChangeSet, type ChangedFile } from '../../src/scope/changes';
 import { ScopeError } from '../../src/scope/inventory';
 import { numbered, TempRepo } from '../helpers/git-repo';
 

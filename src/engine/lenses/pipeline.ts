@@ -14,7 +14,7 @@ import type { FailedUnit } from '../../model/finding';
 import { crossRepoCheck, partLabel, primePart, reviewPart, validateFinding, type LensCallContext, type Part } from './calls';
 import { applyConfidenceFloor, keepOnChange, mergeFindings, toFinding } from './findings';
 import { severityCounts, sortLensFindings as sortFindings, type MergedFinding, type RaisedFinding } from '../../model/lens';
-import type { LensModels } from '../../model/models';
+import type { Effort, LensModels } from '../../model/models';
 import { planTarget, type Planned, type PlanOptions } from './plan';
 import { markRubric } from './rubric';
 import { CROSS_REPO, type ReviewerName } from '../../model/reviewers';
@@ -34,7 +34,7 @@ export interface LensRequest extends PlanOptions, RunOptions {
   gate: { passed: boolean; reason: string | null };
   /** Repositories the gate check left out of a multi-repo run. */
   skippedRepositories: Array<{ repository: string; reason: string }>;
-  effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  effort?: Effort;
 }
 
 interface ReviewedUnit {

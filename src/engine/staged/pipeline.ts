@@ -9,7 +9,7 @@ import { ReviewRun, type RunOptions } from '../reviewRun';
 import type { EmitFn, FileOutcome, StagedResult } from '../../model/events';
 import { Progress } from './progress';
 import type { ContextFile } from '../../model/records';
-import type { StepModels } from '../../model/models';
+import type { Effort, StepModels } from '../../model/models';
 import type { DiscoveryResult, FileEntry, Step1Record, SynthesisResult } from '../../model/records';
 import { toSourceFile } from '../source';
 import type { FailedUnit, FilteredFinding, Finding } from '../../model/finding';
@@ -30,7 +30,7 @@ export interface StagedRequest extends RunOptions {
   cwd: string;
   discovery: DiscoveryResult;
   models: StepModels;
-  effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  effort?: Effort;
   contextFiles: ContextFile[];
   /** For a diff review: each file's changed line ranges. */
   changedRanges?: Map<string, LineRange[]>;
@@ -64,7 +64,6 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
       ),
     ),
   );
-  for (const f of fileRuns) emit({ type: 'file', outcome: f.outcome });
 
   const findings = fileRuns.flatMap((f) => f.findings);
   const filtered = fileRuns.flatMap((f) => f.filtered);

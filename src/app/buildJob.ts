@@ -1,0 +1,89 @@
+/**
+ * The one place a ReviewJob is made, from the extension's settings or the CLI's flags alike: defaults
+ * and ranges come from LIMITS, models are resolved per step and per role, and what a settings file may
+ * hold that makes no sense (a string for a number, an unknown step) falls back instead of failing.
+ */
+import { EFFORTS, resolveLensModels, resolveStepModels, STAGED_STEPS, type Effort, type LensModels, type StepModels } from '../model/models';
+import type { PriceOverrides } from '../model/pricing';
+import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
+import type { ScopeSpec } from '../model/scope';
+import { LIMITS } from './contributions';
+import type { ReviewJob } from './job';
+
+/** What the user chose; everything but the scope, the folder and the key may be left out. */
+export interface JobChoices {
+  cwd: string;
+  scope: ScopeSpec;
+  mode?: 'staged' | 'lenses';
+  /** One model for every step and role; the maps below then override single ones (unknown names and empty ids are ignored). */
+  model?: string;
+  stepModels?: Record<string, unknown>;
+  reviewerModels?: Record<string, unknown>;
+  lens?: { fullFanout?: boolean; maxReviewers?: number; spec?: string; rubric?: string; repositories?: string[] };
+  excludes?: string[];
+  contextFiles?: string[];
+  includeUntracked?: boolean;
+  force?: boolean;
+  concurrency?: number;
+  /** Seconds per request attempt. */
+  requestTimeout?: number;
+  maxAttempts?: number;
+  /** Empty or unknown: the model's default (lens mode: xhigh). */
+  effort?: string;
+  apiKey: string;
+  baseURL?: string;
+  cacheDir?: string;
+  prices?: PriceOverrides;
+  /** Ask first above this many estimated calls. */
+  confirmOver?: number;
+  outputs?: ReviewJob['outputs'];
+}
+
+export function buildJob(c: JobChoices): ReviewJob {
+  const model = c.model?.trim() || undefined;
+  const effort = EFFORTS.find((e) => e === c.effort);
+  const lens = c.lens ?? {};
+  return {
+    cwd: c.cwd,
+    scope: c.scope,
+    ...(c.mode === 'lenses'
+      ? {
+          mode: 'lenses' as const,
+          lens: {
+            fullFanout: lens.fullFanout ?? false,
+            ...(lens.maxReviewers !== undefined ? { maxReviewers: clamp(lens.maxReviewers, { default: MAX_REVIEWERS, min: 1, max: MAX_REVIEWERS }) } : {}),
+            ...(lens.spec ? { spec: lens.spec } : {}),
+            ...(lens.rubric ? { rubric: lens.rubric } : {}),
+            models: resolveLensModels(model, known<LensModels>(LENS_ROLES, c.reviewerModels)),
+            repositories: lens.repositories ?? [],
+          },
+        }
+      : {}),
+    excludes: c.excludes ?? [],
+    includeUntracked: c.includeUntracked ?? true,
+    force: c.force ?? false,
+    contextFiles: c.contextFiles ?? [],
+    models: resolveStepModels(model, known<StepModels>(STAGED_STEPS, c.stepModels)),
+    concurrency: clamp(c.concurrency, LIMITS.concurrency),
+    timeoutMs: clamp(c.requestTimeout, LIMITS.requestTimeout) * 1000,
+    maxAttempts: clamp(c.maxAttempts, LIMITS.maxAttempts),
+    ...(effort ? { effort: effort satisfies Effort } : {}),
+    apiKey: c.apiKey,
+    ...(c.baseURL ? { baseURL: c.baseURL } : {}),
+    ...(c.cacheDir ? { cacheDir: c.cacheDir } : {}),
+    ...(c.prices && Object.keys(c.prices).length ? { prices: c.prices } : {}),
+    confirmOver: clamp(c.confirmOver, LIMITS.confirmThreshold),
+    outputs: c.outputs ?? {},
+  };
+}
+
+/** A whole number within the range; anything else gets the default. */
+export function clamp(value: unknown, limit: { default: number; min: number; max: number }): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return limit.default;
+  return Math.min(limit.max, Math.max(limit.min, Math.floor(value)));
+}
+
+/** The entries of `map` that name a known step or role with a non-empty model id. */
+function known<T extends Record<string, string>>(names: readonly string[], map: Record<string, unknown> = {}): Partial<T> {
+  return Object.fromEntries(Object.entries(map).filter(([name, id]) => names.includes(name) && typeof id === 'string' && id.trim() !== '')) as Partial<T>;
+}

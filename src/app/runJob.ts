@@ -1,0 +1,62 @@
+/**
+ * A whole review, the same for every surface: prepare (Step 0) → gate → estimate → confirm → execute →
+ * write outputs. The worker, the CLI and the bench are adapters: they choose what `emit` and `confirm` do.
+ */
+import type { EmitFn, ReviewResult } from '../model/events';
+import { currentBranch } from '../scope/changes';
+import { estimateJob } from './estimate';
+import { assertReviewable, executeJob, prepareJob, type PreparedJob, type ReviewJob } from './job';
+import { writeOutputs, type WrittenOutputs } from './output';
+
+export interface RunHooks {
+  /** Every event of the run, from the inventory to the final result. */
+  emit: EmitFn;
+  /** Asked when the estimate exceeds `job.confirmOver`; absent: never ask (CLI --yes). */
+  confirm?: (estimate: { calls: number; inputTokens: number; threshold: number }) => Promise<boolean>;
+  signal: AbortSignal;
+}
+
+export type JobOutcome =
+  /** The gate check said the change is not worth a review (and the job does not force it). */
+  | { kind: 'skipped'; reason: string }
+  /** Over the threshold and not confirmed (or cancelled while asking): nothing ran. */
+  | { kind: 'declined' }
+  /** `outputs` is null when the run finished nothing (stopped before any file was done): no report then. */
+  | { kind: 'ran'; result: ReviewResult; outputs: WrittenOutputs | null };
+
+/** Throws a ScopeError or GitError for a scope that cannot be reviewed (nothing written, no call made). */
+export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcome> {
+  const { emit, confirm, signal } = hooks;
+  const prepared = await prepareJob(job);
+  const entries = prepared.inventory.discovery.file_entries;
+  emit({ type: 'inventory', files: entries.map((e) => e.path), companions: prepared.companions, excluded: prepared.inventory.excluded.length });
+  if (prepared.scope.skip && !job.force) return { kind: 'skipped', reason: prepared.scope.skip };
+  assertReviewable(prepared);
+  for (const message of await warnings(job, prepared)) emit({ type: 'warning', message });
+  if (confirm) {
+    const estimate = await estimateJob(job, prepared);
+    if (estimate.calls > job.confirmOver) {
+      const yes = await confirm({ calls: estimate.calls, inputTokens: estimate.inputTokens, threshold: job.confirmOver });
+      if (!yes || signal.aborted) return { kind: 'declined' };
+    }
+  }
+  const result = await executeJob(job, prepared, emit, signal);
+  const outputs = result.stopped && finishedNothing(result) ? null : await writeOutputs(result, { cwd: job.cwd, ...job.outputs });
+  return { kind: 'ran', result, outputs };
+}
+
+/** Nothing to report: no file got past its first steps (a cancel, or the API refused the run as a whole). */
+function finishedNothing(result: ReviewResult): boolean {
+  return !result.files.some((f) => f.status !== 'failed' || f.analysis);
+}
+
+async function warnings(job: ReviewJob, prepared: PreparedJob): Promise<string[]> {
+  const out: string[] = [];
+  const pr = prepared.scope.changes?.pr;
+  if (pr) {
+    const branch = await currentBranch(job.cwd);
+    if (branch !== pr.headRefName) out.push(`PR #${pr.number} is on ${pr.headRefName}, but ${branch ?? 'a detached HEAD'} is checked out; files are read from the working tree`);
+  }
+  if (job.effort === 'max') out.push('max effort risks overthinking on straightforward code');
+  return out;
+}
