@@ -3,6 +3,7 @@
  * and ranges come from LIMITS, models are resolved per step and per role, and what a settings file may
  * hold that makes no sense (a string for a number, an unknown step) falls back instead of failing.
  */
+import type { Dismissal } from '../model/dismissals';
 import { EFFORTS, resolveLensModels, resolveStepModels, STAGED_STEPS, type Effort, type LensModels, type StepModels } from '../model/models';
 import type { PriceOverrides } from '../model/pricing';
 import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
@@ -34,6 +35,8 @@ export interface JobChoices {
   baseURL?: string;
   cacheDir?: string;
   prices?: PriceOverrides;
+  /** The user's own dismissals (the team's come from the working folder's file). */
+  dismissals?: Dismissal[];
   /** Ask first above this many estimated calls. */
   confirmOver?: number;
   outputs?: ReviewJob['outputs'];
@@ -72,6 +75,7 @@ export function buildJob(c: JobChoices): ReviewJob {
     ...(c.baseURL ? { baseURL: c.baseURL } : {}),
     ...(c.cacheDir ? { cacheDir: c.cacheDir } : {}),
     ...(c.prices && Object.keys(c.prices).length ? { prices: c.prices } : {}),
+    ...(c.dismissals?.length ? { dismissals: c.dismissals } : {}),
     confirmOver: clamp(c.confirmOver, LIMITS.confirmThreshold),
     outputs: c.outputs ?? {},
   };
