@@ -44,10 +44,25 @@ export default tseslint.config(
   // eval/ (skeptic eval) runs reviews through app/ and its judge through the engine's sub-agent runner.
   { files: ['src/eval/**/*.ts'], rules: forbid('scope', 'report', 'ui', 'cli') },
   { files: ['src/cli/**/*.ts'], rules: forbid('engine', 'ui') },
-  // The host talks to the engine only through the worker's messages.
+  // The host knows the vocabulary and app's protocol only: the worker's messages, and the ids package.json
+  // contributes (app/contributions). Everything else runs in the worker.
   {
     files: ['src/ui/**/*.ts', 'src/extension.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [LAYER.engine, LAYER.cli] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            LAYER.scope,
+            LAYER.engine,
+            LAYER.report,
+            LAYER.cli,
+            LAYER.eval,
+            { group: ['**/app/*', '!**/app/protocol', '!**/app/contributions'], message: 'The host imports only app/protocol and app/contributions; the rest of app/ runs in the worker.' },
+          ],
+        },
+      ],
+    },
   },
   { files: ['test/integration/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
 );

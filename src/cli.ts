@@ -1,5 +1,5 @@
 /** The `skeptic` command line: the same engine and reports as the extension, headless. */
-import { GitError } from './scope/git';
+import { GitError } from './model/git';
 import { ScopeError } from './scope/inventory';
 import { evalCommand } from './cli/eval';
 import { planCommand } from './cli/plan';

@@ -1,18 +1,23 @@
 /**
- * worker_threads entry: runs one review job off the extension host's thread through runJob and posts what
- * happens; stops in-flight model calls when the host cancels. The logic is in src/app; this is the adapter.
+ * worker_threads entry: builds the job from the host's request and settings, runs it through runJob and
+ * posts what happens — findings with their Problems-panel places already clamped, the report as written,
+ * a summary at the end. Stops in-flight model calls when the host cancels. The logic is in src/app.
  */
+import { randomUUID } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
-import type { ReviewJob } from './app/job';
-import { HostMessage, type WorkerMessage } from './app/protocol';
+import { jobFromSettings } from './app/buildJob';
+import { lineCounter, toDiagnostic } from './app/diagnosticMap';
+import { HostMessage, type RunSummary, type StartMessage, type WorkerMessage } from './app/protocol';
 import { runJob } from './app/runJob';
-import { GitError } from './scope/git';
+import type { ReviewResult } from './model/events';
+import { GitError } from './model/git';
 import { ScopeError } from './scope/inventory';
 
 const port = parentPort;
 if (!port) throw new Error('worker.js must run in a worker thread');
 const controller = new AbortController();
-let proceed: ((yes: boolean) => void) | undefined;
+/** The open question, if any: its id and how to answer it. */
+let pending: { id: string; answer: (yes: boolean) => void } | undefined;
 const post = (m: WorkerMessage) => port.postMessage(m);
 
 port.on('message', (raw: unknown) => {
@@ -24,29 +29,47 @@ port.on('message', (raw: unknown) => {
   const m = parsed.data;
   if (m.type === 'cancel') {
     controller.abort(new Error('cancelled'));
-    proceed?.(false);
-  } else if (m.type === 'proceed') proceed?.(true);
-  else void run({ ...m.job, confirmOver: m.confirmOver ?? m.job.confirmOver, outputs: { ...m.job.outputs, ...(m.reportDir ? { reportDir: m.reportDir } : {}) } }, m.confirmOver !== null);
+    pending?.answer(false);
+  } else if (m.type === 'proceed') {
+    if (pending?.id === m.id) pending.answer(true);
+  } else void run(m);
 });
 
-async function run(job: ReviewJob, ask: boolean): Promise<void> {
+async function run(start: StartMessage): Promise<void> {
   try {
+    const job = jobFromSettings(start.request, start.settings, start.apiKey, start.storageDir);
+    const lines = lineCounter(job.cwd);
+    const severityMap = start.settings.severityMap ?? {};
     const outcome = await runJob(job, {
       emit: (event) => {
         if (event.type === 'inventory') post({ type: 'prepared', files: event.files.length, companions: event.companions, excluded: event.excluded, paths: event.files });
-        else post({ type: 'event', event });
+        else if (event.type === 'finding') post({ type: 'finding', finding: event.finding, diagnostic: toDiagnostic(event.finding, lines, severityMap) });
+        else if (event.type !== 'done') post({ type: 'event', event });
       },
-      ...(ask ? { confirm: (estimate) => new Promise<boolean>((resolve) => {
-        proceed = resolve;
-        post({ type: 'confirm', calls: estimate.calls, inputTokens: estimate.inputTokens });
-      }) } : {}),
+      confirm: ({ calls, inputTokens, threshold }) =>
+        new Promise<boolean>((resolve) => {
+          const id = randomUUID();
+          pending = { id, answer: (yes) => ((pending = undefined), resolve(yes)) };
+          post({ type: 'confirm', id, calls, inputTokens, threshold });
+        }),
       signal: controller.signal,
     });
     if (outcome.kind === 'skipped') return post({ type: 'skipped', reason: outcome.reason });
-    if (outcome.kind === 'ran' && outcome.outputs) post({ type: 'report', path: outcome.outputs.reportPath, markdown: outcome.outputs.markdown });
-    post({ type: 'finished' });
+    if (outcome.kind === 'declined') return post({ type: 'finished', summary: null });
+    if (outcome.outputs) post({ type: 'report', path: outcome.outputs.reportPath, markdown: outcome.outputs.markdown });
+    post({ type: 'finished', summary: summarize(outcome.result) });
   } catch (err) {
     const setup = err instanceof ScopeError || err instanceof GitError;
     post({ type: 'failed', message: err instanceof Error ? err.message : String(err), setup });
   }
+}
+
+function summarize(result: ReviewResult): RunSummary {
+  return {
+    findings: result.findings.length,
+    calls: result.usage.calls,
+    costUsd: result.usage.cost_usd,
+    notReviewed: result.failed.map((u) => `${u.file ?? 'synthesis'} ${u.step} ${u.unit}: ${u.reason}`),
+    ...(result.stopped ? { stopped: result.stopped } : {}),
+  };
 }

@@ -3,13 +3,15 @@
  * and ranges come from LIMITS, models are resolved per step and per role, and what a settings file may
  * hold that makes no sense (a string for a number, an unknown step) falls back instead of failing.
  */
+import { join } from 'node:path';
 import type { Dismissal } from '../model/dismissals';
 import { EFFORTS, resolveLensModels, resolveStepModels, STAGED_STEPS, type Effort, type LensModels, type StepModels } from '../model/models';
-import type { PriceOverrides } from '../model/pricing';
+import { ModelPrice, type PriceOverrides } from '../model/pricing';
 import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
 import type { ScopeSpec } from '../model/scope';
 import { LIMITS } from './contributions';
 import type { ReviewJob } from './job';
+import type { ReviewRequest, Settings } from './protocol';
 
 /** What the user chose; everything but the scope, the folder and the key may be left out. */
 export interface JobChoices {
@@ -90,4 +92,39 @@ export function clamp(value: unknown, limit: { default: number; min: number; max
 /** The entries of `map` that name a known step or role with a non-empty model id. */
 function known<T extends Record<string, string>>(names: readonly string[], map: Record<string, unknown> = {}): Partial<T> {
   return Object.fromEntries(Object.entries(map).filter(([name, id]) => names.includes(name) && typeof id === 'string' && id.trim() !== '')) as Partial<T>;
+}
+
+/** The extension's job: the request, the settings as the host read them, the key and the extension's storage. */
+export function jobFromSettings(request: ReviewRequest, s: Settings, apiKey: string, storageDir?: string): ReviewJob {
+  return buildJob({
+    cwd: request.folder,
+    scope: request.scope,
+    ...(request.mode ? { mode: request.mode } : {}),
+    model: s.model,
+    stepModels: s.modelPerStep,
+    // skeptic.model overrides the per-reviewer models too, as its description says.
+    reviewerModels: s.model ? {} : s.reviewerModels,
+    lens: { fullFanout: s.fullFanout ?? false },
+    excludes: s.excludes,
+    contextFiles: s.contextFiles,
+    includeUntracked: s.includeUntracked,
+    concurrency: s.maxConcurrency,
+    requestTimeout: s.requestTimeout,
+    maxAttempts: s.maxAttempts,
+    effort: s.effort,
+    apiKey,
+    ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
+    ...(s.cacheResults !== false && storageDir ? { cacheDir: join(storageDir, 'results') } : {}),
+    prices: validPrices(s.prices),
+    confirmOver: s.confirmThreshold,
+    outputs: s.reportFolder ? { reportDir: join(request.folder, s.reportFolder) } : {},
+  });
+}
+
+/** The well-formed entries of skeptic.prices; a malformed one is left out and the list price stands. */
+function validPrices(map: Record<string, unknown> = {}): PriceOverrides {
+  return Object.fromEntries(Object.entries(map).flatMap(([model, price]) => {
+    const parsed = ModelPrice.safeParse(price);
+    return parsed.success ? [[model, parsed.data]] : [];
+  }));
 }

@@ -1,78 +1,71 @@
 /**
- * A review job: everything a run needs, as plain data that can cross the worker boundary, and the two
- * phases every surface (CLI, worker) runs: prepare (Step 0, no model) and execute (the pipeline of the
- * job's mode, staged or lenses).
+ * A review job: everything a run needs, as plain data, and the two phases runJob strings together:
+ * prepare (Step 0, no model) and execute (the pipeline of the job's mode, staged or lenses).
  */
 import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { z } from 'zod';
 import type { EmitFn, ReviewResult } from '../model/events';
 import type { ContextFile } from '../model/records';
-import { DEFAULT_LENS_EFFORT, EFFORTS, resolveLensModels } from '../model/models';
+import { DEFAULT_LENS_EFFORT, resolveLensModels, type Effort, type LensModels, type StepModels } from '../model/models';
 import { runLensReview } from '../engine/lenses/pipeline';
-import { LENS_ROLES } from '../model/reviewers';
-import { defaultMaxReviewers, MAX_REVIEWERS } from '../model/reviewers';
+import { defaultMaxReviewers } from '../model/reviewers';
 import type { LensTargetSpec } from '../engine/lenses/target';
-import { STAGED_STEPS, type StepModels } from '../model/models';
 import { runStagedReview } from '../engine/staged/pipeline';
 import type { ChangeSet } from '../scope/changes';
-import { PriceOverrides } from '../model/pricing';
+import type { PriceOverrides } from '../model/pricing';
 import { loadContextFiles } from '../scope/contextFiles';
 import { displayPath, ScopeError, type Inventory } from '../scope/inventory';
-import { challengeExamples, Dismissal } from '../model/dismissals';
-import { ScopeSpec } from '../model/scope';
-import { LIMITS } from './contributions';
+import { challengeExamples, type Dismissal } from '../model/dismissals';
+import type { ScopeSpec } from '../model/scope';
 import { FindingScreen, loadTeamDismissals } from './dismissals';
 import { resolveScope, type ResolvedScope } from './scope';
 
-export const LensOptions = z.object({
-  fullFanout: z.boolean().default(false),
+export interface LensOptions {
+  fullFanout: boolean;
   /** Default: 3, or every reviewer with full fan-out. */
-  maxReviewers: z.number().int().min(1).max(MAX_REVIEWERS).optional(),
+  maxReviewers?: number;
   /** Spec or acceptance file for the spec-compliance reviewer (and shared context). */
-  spec: z.string().min(1).optional(),
+  spec?: string;
   /** Rubric whose criteria assigned to the code reviewer get marked PASS or FAIL. */
-  rubric: z.string().min(1).optional(),
-  /** Model overrides per role; the rest keep the lens defaults. */
-  models: z.partialRecord(z.enum(LENS_ROLES), z.string().min(1)).default({}),
+  rubric?: string;
+  /** Model per role (resolved: every role named). */
+  models: Partial<LensModels>;
   /** With a change scope: each path names a repository reviewed on its own changes (cwd-relative). */
-  repositories: z.array(z.string().min(1)).default([]),
-});
-export type LensOptions = z.infer<typeof LensOptions>;
+  repositories: string[];
+}
 
-export const ReviewJob = z.object({
-  cwd: z.string(),
-  scope: ScopeSpec,
+/** Everything a run needs, made by buildJob (src/app/buildJob.ts), which applies the defaults and ranges. */
+export interface ReviewJob {
+  cwd: string;
+  scope: ScopeSpec;
   /** Absent: staged. */
-  mode: z.enum(['staged', 'lenses']).optional(),
-  lens: LensOptions.optional(),
-  excludes: z.array(z.string()).default([]),
+  mode?: 'staged' | 'lenses';
+  lens?: LensOptions;
+  excludes: string[];
   /** Untracked files count as changes in the uncommitted scope. */
-  includeUntracked: z.boolean().default(true),
+  includeUntracked: boolean;
   /** Review even when the gate check says a change is not worth it. */
-  force: z.boolean().default(false),
-  contextFiles: z.array(z.string()).default([]),
-  models: z.record(z.enum(STAGED_STEPS as [string, ...string[]]), z.string()),
-  concurrency: z.number().int().min(1).max(64),
-  timeoutMs: z.number().int().min(1000),
-  maxAttempts: z.number().int().min(1).max(20),
-  effort: z.enum(EFFORTS).optional(),
-  apiKey: z.string().min(1),
-  baseURL: z.string().optional(),
+  force: boolean;
+  contextFiles: string[];
+  models: StepModels;
+  concurrency: number;
+  timeoutMs: number;
+  maxAttempts: number;
+  effort?: Effort;
+  apiKey: string;
+  baseURL?: string;
   /** Keep finished units here and reuse them for unchanged input (see src/engine/resultCache.ts). */
-  cacheDir: z.string().optional(),
+  cacheDir?: string;
   /** Per-model price overrides for the cost figures (src/model/pricing.ts). */
-  prices: PriceOverrides.optional(),
+  prices?: PriceOverrides;
   /** The user's own dismissals (the extension keeps them); the team's come from the working folder's file. */
-  dismissals: z.array(Dismissal).optional(),
+  dismissals?: Dismissal[];
   /** A run estimated above this many model calls asks first (when its surface can ask). */
-  confirmOver: z.number().int().min(0).default(LIMITS.confirmThreshold.default),
+  confirmOver: number;
   /** Where the report goes (default: code-review-{scope}.md in cwd), and the machine outputs if wanted. */
-  outputs: z.object({ out: z.string().optional(), reportDir: z.string().optional(), json: z.string().optional(), sarif: z.string().optional() }).default({}),
-});
-export type ReviewJob = z.infer<typeof ReviewJob>;
-export type ReviewJobInput = z.input<typeof ReviewJob>;
+  outputs: { out?: string; reportDir?: string; json?: string; sarif?: string };
+}
 
 /** One repository of a multi-repo lens run, its scope resolved with cwd-relative paths. */
 export interface PreparedRepository {
@@ -204,7 +197,7 @@ export async function executeJob(job: ReviewJob, prepared: PreparedJob, emit: Em
           {
             ...common,
             discovery: prepared.inventory.discovery,
-            models: job.models as StepModels,
+            models: job.models,
             effort: job.effort,
             contextFiles: prepared.context,
             ...(prepared.scope.changedRanges ? { changedRanges: prepared.scope.changedRanges } : {}),
@@ -219,7 +212,7 @@ export async function executeJob(job: ReviewJob, prepared: PreparedJob, emit: Em
 
 /** The lens-specific part of a lens run's request. */
 export function lensRequest(job: Pick<ReviewJob, 'lens' | 'force' | 'effort'>, prepared: PreparedJob) {
-  const lens = LensOptions.parse(job.lens ?? {});
+  const lens = job.lens ?? { fullFanout: false, models: {}, repositories: [] };
   const repos = prepared.repositories;
   const reviewed = repos ? repos.filter((r) => job.force || !r.scope.skip) : [];
   const targets = repos ? reviewed.map((r) => targetSpec(r.path, r.scope, [...prepared.context, ...r.context])) : [targetSpec(null, prepared.scope, prepared.context)];

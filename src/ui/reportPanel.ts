@@ -8,9 +8,9 @@ import { isAbsolute, join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { REPORT_VIEW_TYPE } from '../app/contributions';
-import { renderReportPage } from '../report/html';
+import { ReviewRequest } from '../app/protocol';
 import type { Notices } from './notices';
-import { RerunRequest } from './requests';
+import { renderReportPage } from './reportPage';
 
 const PageMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('open'), file: z.string().check(z.minLength(1)), line: z.int().check(z.minimum(1)) }),
@@ -18,7 +18,7 @@ const PageMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rerun') }),
 ]);
 
-export const PanelState = z.object({ reportPath: z.string(), cwd: z.string(), rerun: z.optional(RerunRequest) });
+export const PanelState = z.object({ reportPath: z.string(), cwd: z.string(), rerun: z.optional(ReviewRequest) });
 export type PanelState = z.infer<typeof PanelState>;
 
 export class ReportPanel implements vscode.Disposable {
@@ -28,7 +28,7 @@ export class ReportPanel implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly rerun: (request: RerunRequest) => Promise<void>,
+    private readonly rerun: (request: ReviewRequest) => Promise<void>,
     private readonly notices: Notices,
     /** The last report of this workspace, for a restore whose panel state was not saved (web hosts may drop it on reload). */
     private readonly lastReport: () => unknown,

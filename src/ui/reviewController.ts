@@ -2,20 +2,14 @@
  * Starts reviews from what the user chose, runs each in a worker, and routes what comes back: progress to
  * the notification and status bar, findings to the Problems panel as they survive, the report to the webview.
  */
-import { describeCost } from '../model/pricing';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ReviewJobInput } from '../app/job';
-import type { WorkerMessage } from '../app/workerMessages';
-import type { ReviewEvent } from '../model/events';
-import { LENS_ROLES } from '../model/reviewers';
-import { resolveStepModels, STAGED_STEPS, type StagedStep } from '../model/models';
+import type { RelayedEvent, ReviewRequest, RunSummary, WorkerMessage } from '../app/protocol';
+import { describeCost } from '../model/pricing';
 import { apiKey, offerToSetKey } from './apiKey';
 import type { FindingsView } from './diagnostics';
 import type { ReportPanel, PanelState } from './reportPanel';
-import type { RerunRequest } from './requests';
 import type { Notices } from './notices';
-import { readSettings, type UiSettings } from './settings';
+import { readSettings } from './settings';
 import type { ReviewStatus } from './statusBar';
 import { ReviewWorker, type WorkerOutcome } from './workerHost';
 
@@ -34,7 +28,7 @@ export class ReviewController implements vscode.Disposable {
   ) {}
 
   /** Runs one review; with several workspace folders, the caller runs one per folder. */
-  async run(request: RerunRequest): Promise<void> {
+  async run(request: ReviewRequest): Promise<void> {
     if (this.running) {
       const choice = await this.notices.warning('A Skeptic review is already running.', 'Cancel It');
       if (choice === 'Cancel It') this.cancel();
@@ -43,9 +37,8 @@ export class ReviewController implements vscode.Disposable {
     const key = await apiKey(this.context.secrets);
     if (!key) return offerToSetKey('Skeptic needs an Anthropic API key to review code.', this.notices);
     const settings = readSettings(vscode.Uri.file(request.folder));
-    const job = this.job(request, settings, key);
     const tracker = new RunTracker();
-    const worker: ReviewWorker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath, (m) => tracker.pending.push(this.onMessage(m, request, settings, worker, tracker)));
+    const worker: ReviewWorker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath, (m) => tracker.pending.push(this.onMessage(m, request, worker, tracker)));
     this.running = worker;
     try {
       const outcome = await vscode.window.withProgress(
@@ -53,7 +46,7 @@ export class ReviewController implements vscode.Disposable {
         async (progress, token) => {
           tracker.progress = progress;
           token.onCancellationRequested(() => worker.cancel());
-          worker.send({ type: 'start', job, confirmOver: settings.confirmThreshold, ...(settings.reportFolder ? { reportDir: join(request.folder, settings.reportFolder) } : {}) });
+          worker.send({ type: 'start', request, settings, apiKey: key, storageDir: this.context.globalStorageUri.fsPath });
           const done = await worker.done;
           // Handlers still at work (showing the report, asking to confirm) finish before the run counts as over.
           for (const r of await Promise.allSettled(tracker.pending)) {
@@ -85,36 +78,7 @@ export class ReviewController implements vscode.Disposable {
     this.log.dispose();
   }
 
-  private job(request: RerunRequest, s: UiSettings, key: string): ReviewJobInput {
-    const perStep = Object.fromEntries(Object.entries(s.modelPerStep).filter(([step, id]) => STAGED_STEPS.includes(step as StagedStep) && typeof id === 'string' && id));
-    return {
-      cwd: request.folder,
-      scope: request.scope,
-      excludes: s.excludes,
-      contextFiles: s.contextFiles,
-      includeUntracked: s.includeUntracked,
-      force: false,
-      models: resolveStepModels(s.model || undefined, perStep),
-      ...(request.mode === 'lenses' ? { mode: 'lenses' as const, lens: this.lensOptions(s) } : {}),
-      concurrency: Math.min(64, Math.max(1, Math.floor(s.maxConcurrency) || 8)),
-      timeoutMs: Math.max(1, Math.floor(s.requestTimeout) || 300) * 1000,
-      maxAttempts: Math.max(1, Math.floor(s.maxAttempts) || 6),
-      ...(s.effort ? { effort: s.effort } : {}),
-      apiKey: key,
-      ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
-      ...(Object.keys(s.prices).length ? { prices: s.prices } : {}),
-      ...(s.cacheResults ? { cacheDir: vscode.Uri.joinPath(this.context.globalStorageUri, 'results').fsPath } : {}),
-    };
-  }
-
-  /** Quick Review: the reviewer models from settings (a single model setting overrides them all, as in the CLI). */
-  private lensOptions(s: UiSettings): NonNullable<ReviewJobInput['lens']> {
-    const roles = new Set<string>(LENS_ROLES);
-    const models = s.model ? Object.fromEntries(LENS_ROLES.map((r) => [r, s.model])) : Object.fromEntries(Object.entries(s.reviewerModels).filter(([role, id]) => roles.has(role) && typeof id === 'string' && id));
-    return { fullFanout: s.fullFanout, models, repositories: [] };
-  }
-
-  private async onMessage(m: WorkerMessage, request: RerunRequest, settings: UiSettings, worker: ReviewWorker, tracker: RunTracker): Promise<void> {
+  private async onMessage(m: WorkerMessage, request: ReviewRequest, worker: ReviewWorker, tracker: RunTracker): Promise<void> {
     switch (m.type) {
       case 'prepared':
         this.findings.begin(request.folder, m.paths);
@@ -124,14 +88,18 @@ export class ReviewController implements vscode.Disposable {
       case 'confirm': {
         const run = await vscode.window.showWarningMessage(
           `This review is estimated at ${m.calls} model calls (~${Math.round(m.inputTokens / 1000)}k input tokens).`,
-          { modal: true, detail: 'The threshold is the skeptic.confirmThreshold setting.' },
+          { modal: true, detail: `The threshold (${m.threshold}) is the skeptic.confirmThreshold setting.` },
           'Run Review',
         );
-        worker.send({ type: run === 'Run Review' ? 'proceed' : 'cancel' });
+        worker.send(run === 'Run Review' ? { type: 'proceed', id: m.id } : { type: 'cancel' });
         return;
       }
       case 'event':
-        return this.onEvent(m.event, request, settings, tracker);
+        return this.onEvent(m.event, tracker);
+      case 'finding':
+        tracker.findings++;
+        this.findings.add(request.folder, m.diagnostic);
+        return;
       case 'report': {
         const state: PanelState = { reportPath: m.path, cwd: request.folder, rerun: request };
         await this.context.workspaceState.update(LAST_REPORT, state);
@@ -145,27 +113,17 @@ export class ReviewController implements vscode.Disposable {
     }
   }
 
-  private onEvent(e: ReviewEvent, request: RerunRequest, settings: UiSettings, tracker: RunTracker): void {
+  private onEvent(e: RelayedEvent, tracker: RunTracker): void {
     switch (e.type) {
       case 'progress':
         tracker.say(e.message);
         this.status.running(e.message);
-        return;
-      case 'finding':
-        tracker.findings++;
-        this.findings.add(request.folder, e.finding, settings.severityMap);
         return;
       case 'retry':
         this.log.appendLine(`retry ${e.attempt} in ${(e.delayMs / 1000).toFixed(1)}s: ${e.label} (${e.reason})`);
         return;
       case 'warning':
         this.log.appendLine(`warning: ${e.message}`);
-        return;
-      case 'done':
-        this.log.appendLine(`${e.result.usage.calls} model calls, cost ${describeCost(e.result.usage.cost_usd)}`);
-        tracker.failedUnits = e.result.failed.length;
-        tracker.stopped = e.result.stopped;
-        for (const u of e.result.failed) this.log.appendLine(`not reviewed: ${u.file ?? 'synthesis'} ${u.step} ${u.unit}: ${u.reason}`);
         return;
       default:
         return;
@@ -182,12 +140,17 @@ export class ReviewController implements vscode.Disposable {
       const prefix = outcome.kind === 'crashed' ? "Skeptic's review worker crashed" : 'Skeptic could not review';
       return void this.notices.error(`${prefix}: ${outcome.message}${t.findings ? ' Findings so far are kept.' : ''}`);
     }
-    this.status.finished(t.findings, Boolean(t.stopped) || t.failedUnits > 0);
-    if (t.stopped && t.stopped !== 'cancelled') {
-      if (/HTTP 401|HTTP 403/.test(t.stopped)) return offerToSetKey(`Skeptic: ${t.stopped}`, this.notices);
-      return void this.notices.error(`Skeptic: ${t.stopped}`);
+    const summary: RunSummary | null = outcome.summary;
+    if (summary) this.log.appendLine(`${summary.calls} model calls, cost ${describeCost(summary.costUsd)}`);
+    for (const line of summary?.notReviewed ?? []) this.log.appendLine(`not reviewed: ${line}`);
+    const stopped = summary?.stopped;
+    const failedUnits = summary?.notReviewed.length ?? 0;
+    this.status.finished(t.findings, Boolean(stopped) || failedUnits > 0);
+    if (stopped && stopped !== 'cancelled') {
+      if (/HTTP 401|HTTP 403/.test(stopped)) return offerToSetKey(`Skeptic: ${stopped}`, this.notices);
+      return void this.notices.error(`Skeptic: ${stopped}`);
     }
-    if (t.failedUnits > 0) void this.notices.warning(`Skeptic: ${t.failedUnits} units could not be reviewed; the report lists them.`);
+    if (failedUnits > 0) void this.notices.warning(`Skeptic: ${failedUnits} units could not be reviewed; the report lists them.`);
   }
 }
 
@@ -196,8 +159,6 @@ class RunTracker {
   progress: vscode.Progress<{ message?: string }> | undefined;
   readonly pending: Array<Promise<void>> = [];
   findings = 0;
-  failedUnits = 0;
-  stopped: string | undefined;
 
   say(message: string): void {
     this.progress?.report({ message: this.findings ? `${message} · ${this.findings} findings` : message });

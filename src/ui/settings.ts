@@ -1,64 +1,43 @@
 /**
- * Skeptic's settings, read per resource through typed keys. In an untrusted workspace the settings that
- * choose where code is sent or what is read (endpoint, models, context files) come from user settings only.
+ * Skeptic's settings, read per resource through typed keys and sent to the worker as read: the worker's job
+ * builder (src/app/buildJob.ts) checks them and applies the defaults. In an untrusted workspace the settings
+ * that choose where code is sent or what is read (endpoint, models, context files) come from user settings only.
  */
 import * as vscode from 'vscode';
-import { LIMITS, SETTINGS } from '../app/contributions';
-import { ModelPrice, type PriceOverrides } from '../model/pricing';
+import { SETTINGS } from '../app/contributions';
+import type { HostMessage } from '../app/protocol';
 
-
-export interface UiSettings {
-  model: string;
-  modelPerStep: Record<string, string>;
-  maxConcurrency: number;
-  requestTimeout: number;
-  maxAttempts: number;
-  effort: '' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
-  baseUrl: string;
-  excludes: string[];
-  contextFiles: string[];
-  reportFolder: string;
-  confirmThreshold: number;
-  severityMap: Record<string, string>;
-  includeUntracked: boolean;
-  cacheResults: boolean;
-  fullFanout: boolean;
-  reviewerModels: Record<string, string>;
-  /** Valid entries of skeptic.prices (a malformed one is ignored, the list price stands). */
-  prices: PriceOverrides;
-}
+type SettingsAsRead = Extract<HostMessage, { type: 'start' }>['settings'];
 
 const RESTRICTED = new Set<string>([SETTINGS.baseUrl, SETTINGS.model, SETTINGS.modelPerStep, SETTINGS.contextFiles, SETTINGS.reviewerModels]);
 
-export function readSettings(scope: vscode.ConfigurationScope | undefined): UiSettings {
+export function readSettings(scope: vscode.ConfigurationScope | undefined): SettingsAsRead {
   const config = vscode.workspace.getConfiguration('skeptic', scope);
-  const get = <T>(key: string, fallback: T): T => {
+  // Each value's type is what package.json declares; a hand-edited settings file may still hold junk, which the worker discards.
+  const get = <T>(key: string): T | undefined => {
     if (!vscode.workspace.isTrusted && RESTRICTED.has(key)) {
       const seen = config.inspect<T>(key);
-      return seen?.globalValue ?? seen?.defaultValue ?? fallback;
+      return seen?.globalValue ?? seen?.defaultValue;
     }
-    return config.get<T>(key, fallback);
+    return config.get<T>(key);
   };
   return {
-    model: get(SETTINGS.model, ''),
-    modelPerStep: get(SETTINGS.modelPerStep, {}),
-    maxConcurrency: get(SETTINGS.maxConcurrency, LIMITS.concurrency.default),
-    requestTimeout: get(SETTINGS.requestTimeout, LIMITS.requestTimeout.default),
-    maxAttempts: get(SETTINGS.maxAttempts, LIMITS.maxAttempts.default),
-    effort: get(SETTINGS.effort, ''),
-    baseUrl: get(SETTINGS.baseUrl, ''),
-    excludes: get(SETTINGS.excludes, []),
-    contextFiles: get(SETTINGS.contextFiles, []),
-    reportFolder: get(SETTINGS.reportFolder, ''),
-    confirmThreshold: get(SETTINGS.confirmThreshold, LIMITS.confirmThreshold.default),
-    severityMap: get(SETTINGS.severityMap, {}),
-    includeUntracked: get(SETTINGS.includeUntracked, true),
-    cacheResults: get(SETTINGS.cacheResults, true),
-    fullFanout: get(SETTINGS.fullFanout, false),
-    reviewerModels: get(SETTINGS.reviewerModels, {}),
-    prices: Object.fromEntries(Object.entries(get<Record<string, unknown>>(SETTINGS.prices, {})).flatMap(([model, price]) => {
-      const parsed = ModelPrice.safeParse(price);
-      return parsed.success ? [[model, parsed.data]] : [];
-    })),
+    model: get(SETTINGS.model),
+    modelPerStep: get(SETTINGS.modelPerStep),
+    maxConcurrency: get(SETTINGS.maxConcurrency),
+    requestTimeout: get(SETTINGS.requestTimeout),
+    maxAttempts: get(SETTINGS.maxAttempts),
+    effort: get(SETTINGS.effort),
+    baseUrl: get(SETTINGS.baseUrl),
+    excludes: get(SETTINGS.excludes),
+    contextFiles: get(SETTINGS.contextFiles),
+    reportFolder: get(SETTINGS.reportFolder),
+    confirmThreshold: get(SETTINGS.confirmThreshold),
+    severityMap: get(SETTINGS.severityMap),
+    includeUntracked: get(SETTINGS.includeUntracked),
+    cacheResults: get(SETTINGS.cacheResults),
+    prices: get(SETTINGS.prices),
+    fullFanout: get(SETTINGS.fullFanout),
+    reviewerModels: get(SETTINGS.reviewerModels),
   };
 }

@@ -1,12 +1,12 @@
 /** Turns what a command was invoked on (Explorer selection, editor, Source Control) into review requests. */
 import { dirname, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
-import { git } from '../scope/git';
+import { git } from '../model/git';
 import type { Notices } from './notices';
-import type { RerunRequest } from './requests';
+import type { ReviewRequest } from '../app/protocol';
 
 /** Files and folders grouped by the workspace folder that holds them: each is reviewed within its own folder. */
-export function requestsForUris(uris: vscode.Uri[], mode?: 'lenses'): RerunRequest[] {
+export function requestsForUris(uris: vscode.Uri[], mode?: 'lenses'): ReviewRequest[] {
   const byFolder = new Map<string, string[]>();
   for (const uri of uris.filter((u) => u.scheme === 'file')) {
     const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? dirname(uri.fsPath);

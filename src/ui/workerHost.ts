@@ -5,13 +5,12 @@
 import { Worker } from 'node:worker_threads';
 // Types only: this module runs nothing of VS Code, so plain mocha can test it.
 import type { Disposable } from 'vscode';
-import type { HostMessage } from '../app/protocol';
-import { WorkerMessage } from '../app/workerMessages';
+import { WorkerMessage, type HostMessage, type RunSummary } from '../app/protocol';
 
 /** After a cancel, how long the worker gets to return what it finished before it is stopped. */
 const CANCEL_GRACE_MS = 5000;
 
-export type WorkerOutcome = { kind: 'finished' } | { kind: 'skipped'; reason: string } | { kind: 'failed'; message: string; setup: boolean } | { kind: 'crashed'; message: string };
+export type WorkerOutcome = { kind: 'finished'; summary: RunSummary | null } | { kind: 'skipped'; reason: string } | { kind: 'failed'; message: string; setup: boolean } | { kind: 'crashed'; message: string };
 
 export class ReviewWorker implements Disposable {
   private readonly worker: Worker;
@@ -37,7 +36,7 @@ export class ReviewWorker implements Disposable {
         const parsed = WorkerMessage.safeParse(raw);
         if (!parsed.success) return settle({ kind: 'crashed', message: `unexpected message from the worker: ${parsed.error.issues[0]?.message}` });
         const m = parsed.data;
-        if (m.type === 'finished') settle({ kind: 'finished' });
+        if (m.type === 'finished') settle({ kind: 'finished', summary: m.summary });
         else if (m.type === 'skipped') settle({ kind: 'skipped', reason: m.reason });
         else if (m.type === 'failed') settle({ kind: 'failed', message: m.message, setup: m.setup });
         else onMessage(m);

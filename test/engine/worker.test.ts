@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { HostMessage } from '../../src/app/protocol';
-import type { WorkerMessage } from '../../src/app/workerMessages';
-import { resolveStepModels } from '../../src/model/models';
+import type { WorkerMessage } from '../../src/app/protocol';
 import { useFakeServer } from '../helpers/fakeServer';
 import { fixtureWorkspace, REPO } from '../helpers/cli';
 
@@ -26,23 +25,11 @@ describe('the review worker thread', function () {
   this.timeout(60_000);
   const fake = useFakeServer();
 
-  const start = (cwd: string, confirmOver: number | null = null): HostMessage => ({
+  const start = (cwd: string, confirmThreshold = 1_000_000): HostMessage => ({
     type: 'start',
-    job: {
-      cwd,
-      scope: { kind: 'paths', paths: ['shop'] },
-      excludes: [],
-      contextFiles: [],
-      includeUntracked: true,
-      force: false,
-      models: resolveStepModels(),
-      concurrency: 4,
-      timeoutMs: 30_000,
-      maxAttempts: 3,
-      apiKey: 'worker-key',
-      baseURL: fake.server.url,
-    },
-    confirmOver,
+    request: { folder: cwd, scope: { kind: 'paths', paths: ['shop'] } },
+    settings: { maxConcurrency: 4, requestTimeout: 30, maxAttempts: 3, baseUrl: fake.server.url, confirmThreshold, cacheResults: false },
+    apiKey: 'worker-key',
   });
 
   it('posts prepared, progress, findings, the report and finished, in that order', async () => {
@@ -50,9 +37,16 @@ describe('the review worker thread', function () {
     const seen = await runWorker(start(cwd));
     const kinds = seen.map((m) => (m.type === 'event' ? `event:${m.event.type}` : m.type));
     assert.equal(kinds[0], 'prepared');
-    assert.deepEqual(kinds.slice(-3), ['event:done', 'report', 'finished']);
-    const findings = seen.flatMap((m) => (m.type === 'event' && m.event.type === 'finding' ? [m.event.finding] : []));
+    assert.deepEqual(kinds.slice(-2), ['report', 'finished']);
+    assert.ok(kinds.includes('event:progress'));
+    const findings = seen.flatMap((m) => (m.type === 'finding' ? [m] : []));
     assert.equal(findings.length, 7);
+    const finished = seen.at(-1)!;
+    assert.ok(finished.type === 'finished' && finished.summary);
+    assert.equal(finished.summary.findings, 7);
+    assert.ok(finished.summary.calls > 0);
+    // Places come clamped, 0-based, for the Problems panel: the host reads no source file.
+    for (const { finding, diagnostic } of findings) assert.equal(diagnostic.at.line, finding.line - 1);
     const report = seen.find((m) => m.type === 'report');
     assert.ok(report && report.type === 'report');
     assert.equal(report.path, join(cwd, 'code-review-shop.md'));
@@ -66,8 +60,25 @@ describe('the review worker thread', function () {
     });
     const confirm = seen.find((m) => m.type === 'confirm');
     assert.ok(confirm && confirm.type === 'confirm' && confirm.calls > 1);
-    assert.equal(seen.at(-1)!.type, 'finished');
+    assert.equal(confirm.threshold, 1);
+    assert.deepEqual(seen.at(-1), { type: 'finished', summary: null });
     assert.equal(fake.server.requests.length, 0);
+  });
+
+  it('runs only on a proceed that answers the question asked (by its id)', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    let callsAfterWrongId = -1;
+    const seen = await runWorker(start(cwd, 1), (m, w) => {
+      if (m.type !== 'confirm') return;
+      w.postMessage({ type: 'proceed', id: 'some other question' } satisfies HostMessage);
+      setTimeout(() => {
+        callsAfterWrongId = fake.server.requests.length;
+        w.postMessage({ type: 'proceed', id: m.id } satisfies HostMessage);
+      }, 300);
+    });
+    assert.equal(callsAfterWrongId, 0, 'a proceed with another id starts nothing');
+    assert.equal(seen.at(-1)!.type, 'finished');
+    assert.ok(fake.server.requests.length > 0);
   });
 
   it('cancels in-flight calls and keeps the findings already made', async () => {
@@ -76,7 +87,7 @@ describe('the review worker thread', function () {
     fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'slow', ms: 20_000, times: -1, match: { file: 'shop/cart.ts', record: 'PerFunctionReview' } }] });
     let cancelled = false;
     const seen = await runWorker(start(cwd), (m, w) => {
-      const priceDone = m.type === 'event' && m.event.type === 'finding' && m.event.finding.file === 'shop/price.ts';
+      const priceDone = m.type === 'finding' && m.finding.file === 'shop/price.ts';
       if (priceDone && !cancelled) {
         cancelled = true;
         w.postMessage({ type: 'cancel' } satisfies HostMessage);
@@ -84,13 +95,13 @@ describe('the review worker thread', function () {
     });
     fake.server.setScenario(fake.scenario);
     assert.ok(cancelled);
-    const done = seen.find((m) => m.type === 'event' && m.event.type === 'done');
-    assert.ok(done && done.type === 'event' && done.event.type === 'done');
-    const result = done.event.result;
-    assert.equal(result.stopped, 'cancelled');
-    assert.ok(result.findings.some((f) => f.file === 'shop/price.ts'), 'findings made before the cancel are kept');
-    assert.ok(!result.findings.some((f) => f.file === 'shop/cart.ts' && f.source !== 'cross_file'));
-    assert.equal(result.files.find((f) => f.path === 'shop/cart.ts')!.status, 'failed');
+    const finished = seen.at(-1)!;
+    assert.ok(finished.type === 'finished' && finished.summary);
+    assert.equal(finished.summary.stopped, 'cancelled');
+    const findings = seen.flatMap((m) => (m.type === 'finding' ? [m.finding] : []));
+    assert.ok(findings.some((f) => f.file === 'shop/price.ts'), 'findings made before the cancel are kept');
+    assert.ok(!findings.some((f) => f.file === 'shop/cart.ts' && f.source !== 'cross_file'));
+    assert.ok(finished.summary.notReviewed.some((line) => line.startsWith('shop/cart.ts ')), 'cart.ts is listed as not reviewed');
     assert.ok(seen.some((m) => m.type === 'report'), 'a partial report is written');
     assert.ok(fake.server.requests.some((r) => r.record === 'PerFunctionReview' && r.status === null), 'the hanging calls were aborted, not awaited');
   });

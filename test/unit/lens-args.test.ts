@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { ReviewJob } from '../../src/app/job';
+import { buildJob } from '../../src/app/buildJob';
 import { parseReviewArgs } from '../../src/cli/args';
 import { UsageError } from '../../src/cli/usage';
 import { DEFAULT_LENS_MODELS } from '../../src/model/models';
+import { MAX_REVIEWERS } from '../../src/model/reviewers';
 
 describe('lens-mode arguments', () => {
   it('stays in staged mode unless asked', () => {
@@ -49,16 +50,16 @@ describe('lens-mode arguments', () => {
 });
 
 describe('a lens job', () => {
-  const job = { cwd: '/w', scope: { kind: 'changes' }, models: { curate: 'm', analyze: 'm', review: 'm', challenge: 'm', synthesize: 'm' }, concurrency: 8, timeoutMs: 60_000, maxAttempts: 6, apiKey: 'k' };
+  const choices = { cwd: '/w', scope: { kind: 'changes' as const }, apiKey: 'k' };
 
-  it('parses with lens defaults, and a job without a mode stays staged', () => {
-    const lens = ReviewJob.parse({ ...job, mode: 'lenses', lens: {} });
-    assert.deepEqual(lens.lens, { fullFanout: false, models: {}, repositories: [] });
-    assert.equal(ReviewJob.parse(job).mode, undefined);
+  it('gets lens defaults, and a job without a mode stays staged', () => {
+    const lens = buildJob({ ...choices, mode: 'lenses' });
+    assert.deepEqual(lens.lens, { fullFanout: false, models: DEFAULT_LENS_MODELS, repositories: [] });
+    assert.equal(buildJob(choices).mode, undefined);
   });
 
-  it('rejects unknown roles and caps out of range', () => {
-    assert.ok(!ReviewJob.safeParse({ ...job, mode: 'lenses', lens: { models: { judge: 'x' } } }).success);
-    assert.ok(!ReviewJob.safeParse({ ...job, mode: 'lenses', lens: { maxReviewers: 9 } }).success);
+  it('drops unknown roles and keeps the reviewer cap in range', () => {
+    assert.deepEqual(buildJob({ ...choices, mode: 'lenses', reviewerModels: { judge: 'x' } }).lens!.models, DEFAULT_LENS_MODELS);
+    assert.equal(buildJob({ ...choices, mode: 'lenses', lens: { maxReviewers: 9 } }).lens!.maxReviewers, MAX_REVIEWERS);
   });
 });

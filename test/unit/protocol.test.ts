@@ -1,34 +1,32 @@
 import assert from 'node:assert/strict';
-import { HostMessage, WorkerMessage } from '../../src/app/protocol';
+import { SETTINGS } from '../../src/app/contributions';
+import { HostMessage, Settings, WorkerMessage } from '../../src/app/protocol';
 
-const job = {
-  cwd: '/w',
-  scope: { kind: 'paths', paths: ['src'] },
-  models: { curate: 'm', analyze: 'm', review: 'm', challenge: 'm', synthesize: 'm' },
-  concurrency: 8,
-  timeoutMs: 60_000,
-  maxAttempts: 6,
-  apiKey: 'k',
-};
+const request = { folder: '/w', scope: { kind: 'paths', paths: ['src'] } };
+const diagnostic = { at: { file: 'a.ts', line: 0, endLine: 0 }, severity: 'error', message: 'm', source: 'Skeptic', code: 'A1', related: [] };
 
 describe('host ↔ worker protocol', () => {
-  it('accepts a well-formed start and fills job defaults', () => {
-    const m = HostMessage.parse({ type: 'start', job, confirmOver: 300 });
+  it('accepts a well-formed start, and settings junk reads as unset', () => {
+    const m = HostMessage.parse({ type: 'start', request, settings: { maxConcurrency: 'lots', excludes: ['dist/**'], effort: 3 }, apiKey: 'k' });
     assert.equal(m.type, 'start');
     if (m.type === 'start') {
-      assert.deepEqual(m.job.excludes, []);
-      assert.equal(m.job.includeUntracked, true);
-      assert.equal(m.job.force, false);
+      assert.equal(m.settings.maxConcurrency, undefined);
+      assert.equal(m.settings.effort, undefined);
+      assert.deepEqual(m.settings.excludes, ['dist/**']);
     }
   });
 
   it('rejects malformed host messages', () => {
-    assert.ok(!HostMessage.safeParse({ type: 'start', job: { ...job, apiKey: '' }, confirmOver: null }).success);
-    assert.ok(!HostMessage.safeParse({ type: 'start', job: { ...job, concurrency: 0 }, confirmOver: null }).success);
-    assert.ok(!HostMessage.safeParse({ type: 'start', job: { ...job, scope: { kind: 'branch' } }, confirmOver: null }).success);
-    assert.ok(!HostMessage.safeParse({ type: 'start', job }).success, 'confirmOver is required (null to never ask)');
+    assert.ok(!HostMessage.safeParse({ type: 'start', request, settings: {}, apiKey: '' }).success);
+    assert.ok(!HostMessage.safeParse({ type: 'start', request: { ...request, scope: { kind: 'branch' } }, settings: {}, apiKey: 'k' }).success);
+    assert.ok(!HostMessage.safeParse({ type: 'start', settings: {}, apiKey: 'k' }).success, 'the request is required');
+    assert.ok(!HostMessage.safeParse({ type: 'proceed' }).success, 'a proceed names the question it answers');
     assert.ok(!HostMessage.safeParse({ type: 'explode' }).success);
     assert.ok(HostMessage.safeParse({ type: 'cancel' }).success);
+  });
+
+  it('names every setting the extension declares', () => {
+    assert.deepEqual(Object.keys(Settings.def.shape).sort(), Object.keys(SETTINGS).sort());
   });
 
   it('checks worker messages by shape', () => {
@@ -37,5 +35,9 @@ describe('host ↔ worker protocol', () => {
     assert.ok(WorkerMessage.safeParse({ type: 'event', event: { type: 'progress', step: 'review', done: 1, total: 2, message: 'x' } }).success);
     assert.ok(!WorkerMessage.safeParse({ type: 'event', event: 'progress' }).success);
     assert.ok(!WorkerMessage.safeParse({ type: 'failed', message: 'x' }).success);
+    assert.ok(WorkerMessage.safeParse({ type: 'finding', finding: { file: 'a.ts' }, diagnostic }).success);
+    assert.ok(!WorkerMessage.safeParse({ type: 'finding', finding: { file: 'a.ts' }, diagnostic: { ...diagnostic, at: { file: 'a.ts', line: -1, endLine: 0 } } }).success, 'places arrive clamped');
+    assert.ok(!WorkerMessage.safeParse({ type: 'confirm', calls: 400, inputTokens: 1, threshold: 300 }).success, 'a question carries an id');
+    assert.ok(WorkerMessage.safeParse({ type: 'finished', summary: { findings: 1, calls: 3, costUsd: null, notReviewed: [] } }).success);
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { WorkerMessage } from '../../src/app/workerMessages';
+import type { WorkerMessage } from '../../src/app/protocol';
 import { ReviewWorker } from '../../src/ui/workerHost';
 
 /** A worker script with the given body; `port` is its parentPort. */
@@ -16,9 +16,9 @@ async function script(body: string): Promise<string> {
 describe('worker host', () => {
   it('relays messages and settles on finished', async () => {
     const seen: WorkerMessage[] = [];
-    const body = `port.postMessage({ type: 'prepared', files: 1, companions: 0, excluded: 0, paths: ['a'] }); port.postMessage({ type: 'finished' });`;
+    const body = `port.postMessage({ type: 'prepared', files: 1, companions: 0, excluded: 0, paths: ['a'] }); port.postMessage({ type: 'finished', summary: { findings: 2, calls: 5, costUsd: 0.25, notReviewed: [] } });`;
     const w = new ReviewWorker(await script(body), (m) => seen.push(m));
-    assert.deepEqual(await w.done, { kind: 'finished' });
+    assert.deepEqual(await w.done, { kind: 'finished', summary: { findings: 2, calls: 5, costUsd: 0.25, notReviewed: [] } });
     assert.deepEqual(seen.map((m) => m.type), ['prepared']);
   });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { renderReportBody, renderReportPage } from '../../src/report/html';
+import { renderReportBody, renderReportPage } from '../../src/ui/reportPage';
 
 const assets = { cspSource: 'vscode-resource:', nonce: 'abc123', styleUri: 'style.css', scriptUri: 'report.js', state: { reportPath: '/w/r.md', cwd: '/w' } };
 
