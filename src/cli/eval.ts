@@ -1,5 +1,5 @@
 /**
- * `skeptic eval martian`: Skeptic scored on a public code-review benchmark with the user's own key —
+ * `skeptic eval martian|aacr`: Skeptic scored on a public code-review benchmark with the user's own key —
  * data fetched at run time (or --data), real checkouts, the normal review, a judge, and the bill shown
  * and agreed to before any call.
  */
@@ -10,8 +10,9 @@ import type { EvalCase } from '../eval/cases';
 import { estimateEval, ASSUMED_FINDINGS_PER_PR, type EvalEstimate } from '../eval/estimate';
 import { EvalError } from '../eval/errors';
 import { githubToken } from '../eval/git';
-import { fetchMartianData, loadMartianCases } from '../eval/martian/data';
-import { MARTIAN_REFERENCE, MARTIAN_REFERENCE_SOURCE } from '../eval/martian/reference';
+import { AACR } from '../eval/aacr/data';
+import { fetchBenchmarkData, type Benchmark } from '../eval/data';
+import { MARTIAN } from '../eval/martian/data';
 import { evalJson, renderTable } from '../eval/report';
 import type { ReviewSettings } from '../eval/review';
 import { checkoutCases, runEval } from '../eval/run';
@@ -24,21 +25,26 @@ import { loadPrices } from './prices';
 import type { CliIo } from './review';
 import { EXIT, UsageError } from './usage';
 
+const BENCHMARKS: Record<string, Benchmark> = { martian: MARTIAN, aacr: AACR };
+
 export const EVAL_USAGE = `Usage:
-  skeptic eval martian [--limit N] [--pr URL…] [--mode staged|lenses] [--model ID] [--judge-model ID]
-                       [--data DIR] [--workdir DIR] [--json FILE] [--dry-run] [--yes]
+  skeptic eval martian|aacr [--limit N] [--pr URL…] [--mode staged|lenses] [--model ID] [--judge-model ID]
+                       [--data DIR] [--workdir DIR] [--json FILE] [--prices FILE] [--dry-run] [--yes]
 
-Scores Skeptic on the Martian Code Review Bench (50 real PRs with human-curated golden comments): each PR is
-checked out, reviewed with the branch scope against its merge base, and every surviving finding is compared
-with every golden comment by a judge model. Prints precision, recall and F1 beside the published scores.
+Scores Skeptic on a public code-review benchmark: each PR is checked out, reviewed with the branch scope
+against its merge base, and every surviving finding is compared with every golden comment by a judge model.
+Prints precision, recall and F1 (and, for martian, the published scores of other tools).
 
+  martian            Martian Code Review Bench: 50 real PRs with human-curated golden comments, by severity
+  aacr               AACR-Bench: 196 PRs in 10 languages with verified comments at a file and line range;
+                     a finding matches only in the same file within one line of the range, and the judge agrees
   --limit N          the first N PRs (files in name order, records in file order)
   --pr URL           only this PR, as the data names it (repeatable)
   --mode MODE        staged (default) | lenses
   --model ID         model for every review step or role
   --judge-model ID   the judge (default ${OPUS})
-  --data DIR         a local copy of the benchmark's offline/golden_comments folder (default: downloaded
-                     from github.com/withmartian/code-review-benchmark into the work folder)
+  --data DIR         a local copy of the benchmark's data folder (martian: offline/golden_comments/, aacr:
+                     dataset/); default: downloaded from the benchmark's GitHub repository into the work folder
   --workdir DIR      checkouts, result cache and per-PR reports (default ./skeptic-eval)
   --json FILE        every judgement (golden comment, finding, verdict, reason) and the scores
   --dry-run          fetch and estimate only; no key needed, no model call
@@ -49,7 +55,7 @@ with every golden comment by a judge model. Prints precision, recall and F1 besi
 `;
 
 interface EvalArgs {
-  benchmark: 'martian';
+  benchmark: Benchmark;
   limit?: number;
   prs: string[];
   mode: 'staged' | 'lenses';
@@ -85,12 +91,13 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
   const v = parsed.values;
   if (v.help) return 'help';
   const [benchmark, ...extra] = parsed.positionals;
-  if (benchmark !== 'martian') throw new UsageError(benchmark === undefined ? 'name a benchmark: skeptic eval martian' : `unknown benchmark "${benchmark}" (available: martian)`);
+  const bench = benchmark === undefined ? undefined : BENCHMARKS[benchmark];
+  if (!bench) throw new UsageError(benchmark === undefined ? 'name a benchmark: skeptic eval martian (or aacr)' : `unknown benchmark "${benchmark}" (available: ${Object.keys(BENCHMARKS).join(', ')})`);
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   const mode = v.mode ?? 'staged';
   if (mode !== 'staged' && mode !== 'lenses') throw new UsageError(`--mode must be staged or lenses, got "${mode}"`);
   return {
-    benchmark,
+    benchmark: bench,
     ...(v.limit !== undefined ? { limit: wholeNumber('--limit', v.limit, { default: 0, min: 1, max: 10_000 }) } : {}),
     prs: v.pr ?? [],
     mode,
@@ -129,8 +136,9 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
   const note = (line: string) => io.stderr.write(`${line}\n`);
   await mkdir(workdir, { recursive: true });
   const token = await githubToken(io.env);
-  const dataDir = args.data ? resolve(io.cwd, args.data) : await fetchMartianData(resolve(workdir, 'data', 'martian'), { signal: io.signal });
-  const cases = select(await loadMartianCases(dataDir), args);
+  const bench = args.benchmark;
+  const dataDir = args.data ? resolve(io.cwd, args.data) : await fetchBenchmarkData(bench, resolve(workdir, 'data', bench.name), { signal: io.signal });
+  const cases = select(await bench.load(dataDir), args);
 
   const prepared = await checkoutCases(cases, workdir, { ...(token ? { token } : {}), signal: io.signal, note });
   const review: ReviewSettings = {
@@ -152,12 +160,11 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
   if (!(await confirm(args, io))) return EXIT.ok;
 
   const outcomes = await runEval(prepared, { workdir, review, judgeModel: args.judgeModel, apiKey }, consoleReporter(io.stderr), io.signal, note);
-  const reference = { source: MARTIAN_REFERENCE_SOURCE, scores: MARTIAN_REFERENCE };
-  io.stdout.write(renderTable(outcomes, reference));
+  io.stdout.write(renderTable(outcomes, bench));
   if (args.json) {
     const path = resolve(io.cwd, args.json);
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, JSON.stringify(evalJson(outcomes, { benchmark: 'martian', mode: args.mode, judgeModel: args.judgeModel, date: new Date(), reference }), null, 2) + '\n');
+    await writeFile(path, JSON.stringify(evalJson(outcomes, bench, { mode: args.mode, judgeModel: args.judgeModel, date: new Date() }), null, 2) + '\n');
   }
   if (io.signal.aborted) return EXIT.interrupted;
   return outcomes.every((o) => o.tally && !o.failedUnits && o.judgements.every((j) => j.verdict)) ? EXIT.ok : EXIT.incomplete;
@@ -181,7 +188,7 @@ function estimateText(e: EvalEstimate, selected: number, args: EvalArgs): string
   const lines = [
     `Estimate for ${e.prs} of ${selected} PRs (${args.mode} mode, judge ${args.judgeModel}; prices of ${PRICES_AS_OF}):`,
     `  review: ${e.review.calls} calls · ~${k(e.review.input_tokens)} input tokens · ~${k(e.review.output_tokens)} output tokens · ${usd(e.reviewUsd)}`,
-    `  judge:  ${e.judge.calls} calls (golden comments × ${ASSUMED_FINDINGS_PER_PR} findings assumed per PR) · ~${k(e.judge.input_tokens)} input · ~${k(e.judge.output_tokens)} output · ${usd(e.judgeUsd)}`,
+    `  judge:  ${e.placed ? 'at most ' : ''}${e.judge.calls} calls (golden comments × ${ASSUMED_FINDINGS_PER_PR} findings assumed per PR${e.placed ? '; only findings at a comment\'s place are judged' : ''}) · ~${k(e.judge.input_tokens)} input · ~${k(e.judge.output_tokens)} output · ${usd(e.judgeUsd)}`,
     `  total:  ${e.review.calls + e.judge.calls} calls · ${usd(total)} (input priced uncached; results already in the cache cost nothing)`,
   ];
   for (const s of e.skipped) lines.push(`  not reviewable: ${s.url}: ${s.reason}`);

@@ -10,7 +10,7 @@ Usage:
   skeptic review --changes|--staged|--base REF|--pr N [options]    review a change
   skeptic review --mode lenses --changes|--staged|--base REF REPO…  review each repository's changes, then across them
   skeptic plan [same scope options]   list what would be reviewed and estimate the cost (no key needed)
-  skeptic eval martian [--limit N] [--pr URL…] [--dry-run] [--yes] …   score Skeptic on a public
+  skeptic eval martian|aacr [--limit N] [--pr URL…] [--dry-run] [--yes] …   score Skeptic on a public
                                       benchmark with your key (skeptic eval --help)
 
 Scope options:

@@ -1,12 +1,19 @@
 /** What every benchmark adapter hands the evaluation: pull requests, each with the comments a reviewer should make. */
 import type { PullRequestRef } from './checkout';
 
-export const SEVERITIES = ['Critical', 'High', 'Medium', 'Low'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+/** Where a golden comment sits, for benchmarks that say (AACR-Bench); `right` is the PR's side of the diff. */
+export interface GoldenLocation {
+  path: string;
+  side: 'left' | 'right';
+  from: number;
+  to: number;
+}
 
 export interface GoldenComment {
   text: string;
-  severity: Severity;
+  /** What results are broken down by: the severity (Martian) or the category (AACR-Bench). */
+  group: string;
+  location?: GoldenLocation;
 }
 
 export interface EvalCase {

@@ -1,8 +1,9 @@
 /**
  * A pull request's code on disk: its head checked out (detached) and its base fetched, shallow, deepened
- * only until the two share a merge base. The base is the repository's default branch (for the benchmark's
- * forked PRs that is the branch they were opened against). A finished checkout is reused without any
- * network access, so a rerun works offline and reviews the same commits.
+ * only until the two share a merge base. Head and base are the commits the benchmark names when it names
+ * them (AACR-Bench); otherwise the head is `pull/N/head` and the base the repository's default branch (for
+ * the Martian benchmark's forked PRs, the branch they were opened against). A finished checkout is reused
+ * without any network access, so a rerun works offline and reviews the same commits.
  */
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +13,9 @@ export interface PullRequestRef {
   /** Where git fetches the repository from (https://…, or file://… for an offline copy). */
   repoUrl: string;
   number: number;
+  /** Commits the benchmark pins, when it does. */
+  headSha?: string;
+  baseSha?: string;
 }
 
 export interface Checkout {
@@ -48,12 +52,12 @@ export async function checkoutPull(ref: PullRequestRef, dir: string, opts: Omit<
   const at = { ...opts, cwd: dir };
   await git(['init', '-q'], at);
   await git(['remote', 'add', 'origin', ref.repoUrl], at);
-  const refspecs = [`+refs/pull/${ref.number}/head:${HEAD_REF}`, `+HEAD:${BASE_REF}`];
+  const refspecs = [`+${ref.headSha ?? `refs/pull/${ref.number}/head`}:${HEAD_REF}`, `+${ref.baseSha ?? 'HEAD'}:${BASE_REF}`];
   await git(['fetch', '-q', '--no-tags', `--depth=${FIRST_DEPTH}`, 'origin', ...refspecs], at);
   for (let round = 0; !(await mergeBase(at)); round++) {
     if (round === DEEPEN_ROUNDS) {
       await git(['fetch', '-q', '--no-tags', '--unshallow', 'origin', ...refspecs], at);
-      if (!(await mergeBase(at))) throw new FetchError(`PR #${ref.number} shares no history with the default branch of ${ref.repoUrl}`);
+      if (!(await mergeBase(at))) throw new FetchError(`PR #${ref.number} shares no history with its base in ${ref.repoUrl}`);
       break;
     }
     await git(['fetch', '-q', '--no-tags', `--deepen=${FIRST_DEPTH << round}`, 'origin', ...refspecs], at);

@@ -23,6 +23,8 @@ export interface EvalEstimate {
   /** null when a model's price is unknown. */
   reviewUsd: number | null;
   judgeUsd: number | null;
+  /** Golden comments carry places (AACR-Bench): only findings at a comment's place are judged, so the judge figures are an upper bound. */
+  placed: boolean;
   /** PRs whose review cannot be estimated (nothing reviewable), with the reason. */
   skipped: Array<{ url: string; reason: string }>;
 }
@@ -54,5 +56,6 @@ export async function estimateEval(prepared: PreparedCase[], review: ReviewSetti
   const reviewUsage = byModel(perModel);
   const total = emptyUsage();
   for (const u of reviewUsage.values()) addUsage(total, u);
-  return { prs, review: total, judge, reviewUsd: priced(reviewUsage, review.prices), judgeUsd: priced(new Map([[judgeModel, judge]]), review.prices), skipped };
+  const placed = prepared.some((p) => p.case.golden.some((g) => g.location));
+  return { prs, review: total, judge, placed, reviewUsd: priced(reviewUsage, review.prices), judgeUsd: priced(new Map([[judgeModel, judge]]), review.prices), skipped };
 }

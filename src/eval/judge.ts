@@ -8,6 +8,7 @@ import type { Finding } from '../model/finding';
 import { SubAgentRunner } from '../engine/runner';
 import type { GoldenComment } from './cases';
 import { JudgeVerdict } from './records';
+import { placeAgrees } from './score';
 
 export const JUDGE_SYSTEM = judgePrompt.trim();
 const JUDGE_MAX_TOKENS = 1024;
@@ -25,9 +26,9 @@ export interface Judgement {
   error?: string;
 }
 
-/** Every golden comment against every finding. */
+/** Every golden comment against every finding at its place (every finding, for comments without a place). */
 export async function judgeAll(runner: SubAgentRunner, model: string, golden: GoldenComment[], findings: Finding[], label: string): Promise<Judgement[]> {
-  const pairs = golden.flatMap((_, g) => findings.map((_, f) => ({ g, f })));
+  const pairs = golden.flatMap((gc, g) => findings.flatMap((fc, f) => (placeAgrees(gc, fc) ? [{ g, f }] : [])));
   return Promise.all(
     pairs.map(async ({ g, f }): Promise<Judgement> => {
       const packet = { golden_comment: golden[g]!.text, finding: findingText(findings[f]!) };

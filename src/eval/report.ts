@@ -1,14 +1,13 @@
 /**
- * An evaluation's outputs: the table a person reads (per PR, totals, recall per severity, published scores
+ * An evaluation's outputs: the table a person reads (per PR, totals, recall per severity or category, published scores
  * beside ours) and the JSON a person audits the judge with (every judgement, with its reason).
  */
 import { z } from 'zod';
 import { formatUsd } from '../model/pricing';
-import { SEVERITIES } from './cases';
 import { findingText } from './judge';
-import type { ReferenceScore } from './martian/reference';
+import type { Benchmark } from './data';
 import type { PrOutcome } from './run';
-import { scores, severityRecall, sumTallies, type Scores, type Tally } from './score';
+import { groupRecall, scores, sumTallies, type Scores, type Tally } from './score';
 import { sumCost } from './run';
 
 const Ratio = z.number().min(0).max(1).nullable();
@@ -34,7 +33,14 @@ export const EvalJson = z.object({
       judge_calls: z.number().int(),
       cost_usd: z.number().nullable(),
       seconds: z.number(),
-      golden: z.array(z.object({ text: z.string(), severity: z.enum(SEVERITIES), matched_finding: z.string().nullable() })),
+      golden: z.array(
+        z.object({
+          text: z.string(),
+          group: z.string(),
+          location: z.object({ path: z.string(), side: z.enum(['left', 'right']), from: z.number().int(), to: z.number().int() }).nullable(),
+          matched_finding: z.string().nullable(),
+        }),
+      ),
       findings: z.array(z.object({ text: z.string(), matched_golden: z.string().nullable() })),
       judgements: z.array(z.object({ golden: z.string(), finding: z.string(), match: z.boolean().nullable(), confidence: z.number().nullable(), reason: z.string() })),
     }),
@@ -43,9 +49,10 @@ export const EvalJson = z.object({
     prs_scored: z.number().int(),
     prs_failed: z.number().int(),
     cost_usd: z.number().nullable(),
-    recall_by_severity: z.record(z.enum(SEVERITIES), z.object({ golden: z.number().int(), matched: z.number().int() })),
+    group_by: z.enum(['severity', 'category']),
+    recall_by_group: z.array(z.object({ group: z.string(), golden: z.number().int(), matched: z.number().int() })),
   }),
-  reference: z.object({ source: z.string(), scores: z.array(z.object({ tool: z.string(), precision: z.number(), recall: z.number(), f1: z.number() })) }),
+  reference: z.object({ source: z.string(), scores: z.array(z.object({ tool: z.string(), precision: z.number(), recall: z.number(), f1: z.number() })) }).nullable(),
 });
 export type EvalJson = z.infer<typeof EvalJson>;
 
@@ -55,26 +62,26 @@ export interface EvalSummary {
   scored: number;
   failed: number;
   costUsd: number | null;
-  bySeverity: ReturnType<typeof severityRecall>;
+  byGroup: ReturnType<typeof groupRecall>;
 }
 
-export function summarize(outcomes: PrOutcome[]): EvalSummary {
+export function summarize(outcomes: PrOutcome[], bench: Benchmark): EvalSummary {
   const scored = outcomes.filter((o) => o.tally);
   const tally = sumTallies(scored.map((o) => o.tally!));
-  const bySeverity = severityRecall(scored.flatMap((o) => o.case.golden.map((g, i) => ({ severity: g.severity, matched: o.matches.has(i) }))));
-  return { tally, scores: scores(tally), scored: scored.length, failed: outcomes.length - scored.length, costUsd: outcomes.reduce<number | null>((n, o) => sumCost(n, o.costUsd), 0), bySeverity };
+  const byGroup = groupRecall(scored.flatMap((o) => o.case.golden.map((g, i) => ({ group: g.group, matched: o.matches.has(i) }))), bench.groupOrder);
+  return { tally, scores: scores(tally), scored: scored.length, failed: outcomes.length - scored.length, costUsd: outcomes.reduce<number | null>((n, o) => sumCost(n, o.costUsd), 0), byGroup };
 }
 
 const pct = (r: number | null) => (r === null ? '—' : `${(100 * r).toFixed(1)}%`);
 
-export function renderTable(outcomes: PrOutcome[], reference: { source: string; scores: ReferenceScore[] }): string {
+export function renderTable(outcomes: PrOutcome[], bench: Benchmark): string {
   const rows: string[][] = [['PR', 'findings', 'golden', 'matched', 'precision', 'recall', 'cost', 'time']];
   for (const o of outcomes) {
     const s = o.tally && scores(o.tally);
     const t = o.tally;
     rows.push([o.case.url, t ? `${t.findings}` : '-', t ? `${t.golden}` : '-', t ? `${t.matched}` : '-', s ? pct(s.precision) : '-', s ? pct(s.recall) : '-', formatUsd(o.costUsd), `${o.seconds.toFixed(0)}s`]);
   }
-  const sum = summarize(outcomes);
+  const sum = summarize(outcomes, bench);
   rows.push(['total', `${sum.tally.findings}`, `${sum.tally.golden}`, `${sum.tally.matched}`, pct(sum.scores.precision), pct(sum.scores.recall), formatUsd(sum.costUsd), `${outcomes.reduce((n, o) => n + o.seconds, 0).toFixed(0)}s`]);
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
@@ -84,16 +91,16 @@ export function renderTable(outcomes: PrOutcome[], reference: { source: string; 
   for (const o of outcomes) if (o.failedUnits) out.push(`incomplete review: ${o.case.url}: ${o.failedUnits} units failed (see ${o.reportPath})`);
   out.push('');
   out.push(`Skeptic: precision ${pct(sum.scores.precision)} · recall ${pct(sum.scores.recall)} · F1 ${pct(sum.scores.f1)} over ${sum.scored} scored PRs${sum.failed ? ` (${sum.failed} not scored)` : ''}`);
-  out.push(`Recall by golden severity: ${SEVERITIES.map((s) => `${s} ${sum.bySeverity[s].matched}/${sum.bySeverity[s].golden}`).join(' · ')}`);
-  out.push(`Published, for context (${reference.source}):`);
-  for (const r of reference.scores) out.push(`  ${r.tool.padEnd(16)} precision ${r.precision.toFixed(1)}% · recall ${r.recall.toFixed(1)}% · F1 ${r.f1.toFixed(1)}%`);
+  out.push(`Recall by golden ${bench.groupBy}: ${sum.byGroup.map((g) => `${g.group} ${g.matched}/${g.golden}`).join(' · ')}`);
+  if (bench.reference) out.push(`Published, for context (${bench.reference.source}):`);
+  for (const r of bench.reference?.scores ?? []) out.push(`  ${r.tool.padEnd(16)} precision ${r.precision.toFixed(1)}% · recall ${r.recall.toFixed(1)}% · F1 ${r.f1.toFixed(1)}%`);
   return out.join('\n') + '\n';
 }
 
-export function evalJson(outcomes: PrOutcome[], meta: { benchmark: string; mode: 'staged' | 'lenses'; judgeModel: string; date: Date; reference: { source: string; scores: ReferenceScore[] } }): EvalJson {
-  const sum = summarize(outcomes);
+export function evalJson(outcomes: PrOutcome[], bench: Benchmark, meta: { mode: 'staged' | 'lenses'; judgeModel: string; date: Date }): EvalJson {
+  const sum = summarize(outcomes, bench);
   return EvalJson.parse({
-    benchmark: meta.benchmark,
+    benchmark: bench.name,
     date: meta.date.toISOString(),
     mode: meta.mode,
     judge_model: meta.judgeModel,
@@ -113,7 +120,7 @@ export function evalJson(outcomes: PrOutcome[], meta: { benchmark: string; mode:
         judge_calls: o.judgeCalls,
         cost_usd: o.costUsd,
         seconds: o.seconds,
-        golden: o.case.golden.map((g, i) => ({ text: g.text, severity: g.severity, matched_finding: o.matches.has(i) ? texts[o.matches.get(i)!]! : null })),
+        golden: o.case.golden.map((g, i) => ({ text: g.text, group: g.group, location: g.location ?? null, matched_finding: o.matches.has(i) ? texts[o.matches.get(i)!]! : null })),
         findings: texts.map((text, f) => ({ text, matched_golden: matchedBy.has(f) ? o.case.golden[matchedBy.get(f)!]!.text : null })),
         judgements: o.judgements.map((j) => ({
           golden: o.case.golden[j.golden]!.text,
@@ -124,7 +131,7 @@ export function evalJson(outcomes: PrOutcome[], meta: { benchmark: string; mode:
         })),
       };
     }),
-    totals: { ...sum.tally, ...sum.scores, prs_scored: sum.scored, prs_failed: sum.failed, cost_usd: sum.costUsd, recall_by_severity: sum.bySeverity },
-    reference: meta.reference,
+    totals: { ...sum.tally, ...sum.scores, prs_scored: sum.scored, prs_failed: sum.failed, cost_usd: sum.costUsd, group_by: bench.groupBy, recall_by_group: sum.byGroup },
+    reference: bench.reference,
   });
 }

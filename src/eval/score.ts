@@ -4,7 +4,8 @@
  * bipartite matching), trying the judge's most confident pairs first. Precision = matched findings ÷
  * findings, recall = matched golden comments ÷ golden comments, each summed over PRs before dividing.
  */
-import { SEVERITIES, type Severity } from './cases';
+import type { Finding } from '../model/finding';
+import type { GoldenComment } from './cases';
 import type { Judgement } from './judge';
 
 /** golden index → finding index. */
@@ -53,14 +54,30 @@ export function sumTallies(tallies: Tally[]): Tally {
   return tallies.reduce((a, t) => ({ findings: a.findings + t.findings, golden: a.golden + t.golden, matched: a.matched + t.matched }), { findings: 0, golden: 0, matched: 0 });
 }
 
-/** Recall per severity of the golden comment: found ÷ present. */
-export type SeverityRecall = Record<Severity, { golden: number; matched: number }>;
-
-export function severityRecall(items: Array<{ severity: Severity; matched: boolean }>): SeverityRecall {
-  const out = Object.fromEntries(SEVERITIES.map((s) => [s, { golden: 0, matched: 0 }])) as SeverityRecall;
-  for (const item of items) {
-    out[item.severity].golden++;
-    if (item.matched) out[item.severity].matched++;
-  }
-  return out;
+/** Recall per group of golden comment (severity or category): found ÷ present, in the benchmark's order. */
+export function groupRecall(items: Array<{ group: string; matched: boolean }>, order: readonly string[]): Array<{ group: string; golden: number; matched: number }> {
+  const groups = [...order, ...[...new Set(items.map((i) => i.group))].filter((g) => !order.includes(g)).sort()];
+  return groups.map((group) => {
+    const mine = items.filter((i) => i.group === group);
+    return { group, golden: mine.length, matched: mine.filter((i) => i.matched).length };
+  });
 }
+
+/**
+ * Whether a finding is even a candidate for a golden comment that says where it is (AACR-Bench): the same
+ * file, and on the PR's side a line range within one line of the comment's. The review only cites the PR's
+ * lines, so a comment on the base side (a removed line) is placed by its file alone.
+ */
+export function placeAgrees(golden: GoldenComment, finding: Finding): boolean {
+  const at = golden.location;
+  if (!at) return true;
+  return finding.locations.some((loc) => {
+    if (loc.file !== at.path) return false;
+    if (at.side === 'left') return true;
+    const end = loc.endLine ?? loc.line;
+    return loc.line <= at.to + NEAR && end >= at.from - NEAR;
+  });
+}
+
+/** How far (in lines) a finding may sit from a golden comment's range and still be at its place. */
+const NEAR = 1;

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EvalJson } from '../../src/eval/report';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { loadJson, runCli } from '../helpers/cli';
 import { buildMiniBench, MINI_BENCH_SCENARIO, type MiniBench } from '../helpers/mini-bench';
 
-describe('skeptic eval martian on a synthetic mini benchmark, against the fake API', function () {
+describe("skeptic eval martian and aacr on a synthetic mini benchmark, against the fake API", function () {
   this.timeout(120_000);
   let server: FakeAnthropic;
   let bench: MiniBench;
@@ -76,7 +76,7 @@ describe('skeptic eval martian on a synthetic mini benchmark, against the fake A
     assert.match(unknown.stderr, /not in the benchmark data: https:\/\/github\.com\/o\/r\/pull\/1/);
     const other = await runCli(['eval', 'swe-bench'], { cwd: bench.root });
     assert.equal(other.code, 2);
-    assert.match(other.stderr, /unknown benchmark "swe-bench" \(available: martian\)/);
+    assert.match(other.stderr, /unknown benchmark "swe-bench" \(available: martian, aacr\)/);
   });
 
   it('scores one-to-one matches, reports the PR that failed to fetch, and pays nothing on a rerun', async () => {
@@ -99,11 +99,11 @@ describe('skeptic eval martian on a synthetic mini benchmark, against the fake A
     assert.equal(pr4!.scored, false);
     assert.match(pr4!.error!, /^fetch failed: git fetch failed: .*pull\/4/);
 
-    assert.deepEqual({ ...json.totals, recall_by_severity: undefined, cost_usd: undefined }, {
+    assert.deepEqual({ ...json.totals, recall_by_group: undefined, cost_usd: undefined }, {
       findings: 5, golden: 4, matched: 3, precision: 0.6, recall: 0.75, f1: (2 * 0.6 * 0.75) / 1.35,
-      prs_scored: 3, prs_failed: 1, recall_by_severity: undefined, cost_usd: undefined,
+      prs_scored: 3, prs_failed: 1, group_by: 'severity', recall_by_group: undefined, cost_usd: undefined,
     });
-    assert.deepEqual(json.totals.recall_by_severity, { Critical: { golden: 1, matched: 1 }, High: { golden: 1, matched: 1 }, Medium: { golden: 1, matched: 1 }, Low: { golden: 1, matched: 0 } });
+    assert.deepEqual(json.totals.recall_by_group.map((g) => `${g.group} ${g.matched}/${g.golden}`), ['Critical 1/1', 'High 1/1', 'Medium 1/1', 'Low 0/1']);
     assert.ok(json.totals.cost_usd! > 0);
     const rejected = pr3!.judgements[0]!;
     assert.equal(rejected.match, false);
@@ -112,6 +112,7 @@ describe('skeptic eval martian on a synthetic mini benchmark, against the fake A
 
     assert.match(run.stdout, /^total +5 +4 +3 +60\.0% +75\.0% +\$\d+\.\d\d/m);
     assert.match(run.stdout, /^Skeptic: precision 60\.0% · recall 75\.0% · F1 66\.7% over 3 scored PRs \(1 not scored\)$/m);
+    assert.match(run.stdout, /^Recall by golden severity: Critical 1\/1 · High 1\/1 · Medium 1\/1 · Low 0\/1$/m);
     assert.match(run.stdout, /^ {2}Augment +precision 47\.0% · recall 62\.8% · F1 53\.8%$/m);
     assert.match(run.stdout, /^not scored: .*\/pull\/4: fetch failed/m);
     for (const slug of readdirSync(join(bench.root, 'wd-run', 'reports'))) assert.ok(existsSync(join(bench.root, 'wd-run', 'reports', slug, 'review.md')), slug);
@@ -123,5 +124,32 @@ describe('skeptic eval martian on a synthetic mini benchmark, against the fake A
     const second = EvalJson.parse(await loadJson(join(bench.root, 'again.json')));
     assert.deepEqual(second.totals.matched, 3);
     assert.deepEqual(second.prs.map((p) => p.review_calls + p.judge_calls), [0, 0, 0, 0]);
+  });
+
+  it("scores AACR-Bench at the comment's place: same file, within a line, and the judge's yes", async () => {
+    const place = (path: string, line: number, side?: 'right') => ({ path, from_line: line, to_line: line, ...(side ? { side } : {}) });
+    const record = (n: number, comments: object[]) => ({ githubPrUrl: bench.urls[n - 1], source_commit: bench.base, target_commit: bench.heads[n - 1], change_line_count: 8, comments });
+    const data = join(bench.root, 'aacr');
+    mkdirSync(data, { recursive: true });
+    writeFileSync(join(data, 'negative_samples.json'), JSON.stringify([record(1, [{ note: 'Not an issue: never read as one.', ...place('src/a.ts', 4), category: 'Code Defect' }])]));
+    writeFileSync(join(data, 'positive_samples.json'), JSON.stringify([
+      // No side on the second comment: taken as the PR's side, so both comments find a finding.
+      record(1, [{ note: 'The loop is off-by-one.', ...place('src/a.ts', 4, 'right'), category: 'Code Defect' }, { note: 'xs may be null.', ...place('src/a.ts', 5), category: 'Code Defect' }]),
+      // The judge would say yes to the second comment, but no finding is in its file.
+      record(2, [{ note: 'SQL injection here.', ...place('src/b.ts', 3, 'right'), category: 'Security Vulnerability' }, { note: 'Another injection.', ...place('src/other.ts', 3, 'right'), category: 'Security Vulnerability' }]),
+      record(3, [{ note: 'Ignores locale.', ...place('src/c.ts', 4, 'right'), category: 'Maintainability and Readability' }]),
+    ]));
+    const run = await runCli(['eval', 'aacr', '--data', data, '--workdir', 'wd-aacr', '--mode', 'lenses', '--yes', '--json', 'aacr.json'], { cwd: bench.root, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^ {2}judge: {2}at most 25 calls/m);
+    // Only pairs at the same place are judged: 2 × 2 in PR 1, 1 × 2 in PR 2, 1 × 1 in PR 3.
+    assert.equal(judged(), 7);
+    const json = EvalJson.parse(await loadJson(join(bench.root, 'aacr.json')));
+    assert.deepEqual(json.prs.map((p) => p.tally), [{ findings: 2, golden: 2, matched: 2 }, { findings: 2, golden: 2, matched: 1 }, { findings: 1, golden: 1, matched: 0 }]);
+    assert.equal(json.totals.group_by, 'category');
+    assert.deepEqual(json.totals.recall_by_group.map((g) => `${g.group} ${g.matched}/${g.golden}`), ['Security Vulnerability 1/2', 'Code Defect 2/2', 'Performance 0/0', 'Maintainability and Readability 0/1']);
+    assert.equal(json.reference, null);
+    assert.match(run.stdout, /^Skeptic: precision 60\.0% · recall 60\.0% · F1 60\.0% over 3 scored PRs$/m);
+    assert.doesNotMatch(run.stdout, /Published, for context/);
   });
 });

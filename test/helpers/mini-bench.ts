@@ -29,6 +29,9 @@ export interface MiniBench {
   /** The benchmark data folder (golden comments). */
   data: string;
   urls: string[];
+  /** The commit the PRs branched from, and each PR's head (PR n at index n - 1). */
+  base: string;
+  heads: string[];
   /** A bare repository holding offline/golden_comments/ like the benchmark's own, for the downloader. */
   benchmarkRepo: string;
 }
@@ -41,9 +44,12 @@ export function buildMiniBench(): MiniBench {
   const work = new TempRepo();
   for (const [path, text] of Object.entries(BASE)) work.write(path, text);
   work.commit('base');
+  const base = work.git('rev-parse', 'HEAD').trim();
+  const heads: string[] = [];
   for (const [n, [path, text]] of Object.entries(PRS)) {
     work.git('checkout', '-q', '-b', `pr${n}`, 'main');
     work.write(path, text).commit(`PR ${n}`);
+    heads.push(work.git('rev-parse', 'HEAD').trim());
     work.git('push', '-q', bare, `pr${n}:refs/pull/${n}/head`);
   }
   // The default branch moves on after the PRs branched off: the merge base is not its tip.
@@ -67,7 +73,7 @@ export function buildMiniBench(): MiniBench {
   bench.write('offline/golden_comments/shop.json', JSON.stringify(records, null, 2)).write('offline/README.md', 'not data\n').commit('data');
   const benchmarkRepo = join(root, 'git', 'benchmark.git');
   execFileSync('git', ['clone', '-q', '--bare', bench.dir, benchmarkRepo]);
-  return { root, data, urls, benchmarkRepo };
+  return { root, data, urls, base, heads, benchmarkRepo };
 }
 
 /**

@@ -6,8 +6,11 @@ import { join } from 'node:path';
 import { checkoutPull, parsePullUrl, pullSlug } from '../../src/eval/checkout';
 import { git } from '../../src/eval/git';
 import type { Judgement } from '../../src/eval/judge';
-import { fetchMartianData, loadMartianCases } from '../../src/eval/martian/data';
-import { matchOneToOne, scores } from '../../src/eval/score';
+import { AACR } from '../../src/eval/aacr/data';
+import { fetchBenchmarkData } from '../../src/eval/data';
+import { MARTIAN } from '../../src/eval/martian/data';
+import { matchOneToOne, placeAgrees, scores } from '../../src/eval/score';
+import type { Finding } from '../../src/model/finding';
 import { TempRepo } from '../helpers/git-repo';
 import { buildMiniBench } from '../helpers/mini-bench';
 import { pathToFileURL } from 'node:url';
@@ -35,6 +38,14 @@ describe('eval: matching and scores', () => {
     assert.equal(matchOneToOne([no(0, 0), { golden: 0, finding: 1, verdict: null, error: 'timeout' }], 1).size, 0);
   });
 
+  it('takes a finding at a golden comment\'s place only in its file and within one line of its range', () => {
+    const at = (file: string, line: number, endLine?: number) => ({ locations: [{ file, line, ...(endLine ? { endLine } : {}) }] }) as Finding;
+    const golden = { text: 'x', group: 'g', location: { path: 'src/a.ts', side: 'right' as const, from: 10, to: 12 } };
+    assert.deepEqual([at('src/a.ts', 9), at('src/a.ts', 13), at('src/a.ts', 8), at('src/a.ts', 14), at('src/b.ts', 11), at('src/a.ts', 1, 9)].map((f) => placeAgrees(golden, f)), [true, true, false, false, false, true]);
+    assert.equal(placeAgrees({ ...golden, location: { ...golden.location, side: 'left' } }, at('src/a.ts', 400)), true);
+    assert.equal(placeAgrees({ text: 'x', group: 'g' }, at('anything', 1)), true);
+  });
+
   it('leaves precision undefined without findings, and F1 undefined with it', () => {
     assert.deepEqual(scores({ findings: 0, golden: 3, matched: 0 }), { precision: null, recall: 0, f1: null });
     assert.deepEqual(scores({ findings: 4, golden: 2, matched: 1 }), { precision: 0.25, recall: 0.5, f1: 1 / 3 });
@@ -49,33 +60,49 @@ describe('eval: benchmark data', () => {
     const d = dir();
     writeFileSync(join(d, 'b.json'), JSON.stringify([{ pr_title: 'B', url: 'https://github.com/o/b/pull/2', az_comment: 'x', comments: [{ comment: 'c', severity: 'Critical' }] }]));
     writeFileSync(join(d, 'a.json'), JSON.stringify([{ pr_title: 'A', url: 'https://github.com/o/a/pull/7', original_url: null, comments: [] }]));
-    const cases = await loadMartianCases(d);
+    const cases = await MARTIAN.load(d);
     assert.deepEqual(cases.map((c) => [c.url, c.pull.repoUrl, c.pull.number, c.golden.length]), [
       ['https://github.com/o/a/pull/7', 'https://github.com/o/a', 7, 0],
       ['https://github.com/o/b/pull/2', 'https://github.com/o/b', 2, 1],
     ]);
   });
 
+  it('reads AACR-Bench records: pinned commits, places, and a comment without a side on the PR side', async () => {
+    const d = dir();
+    const comment = { note: ' Null check missing. ', path: 'src/a.ts', from_line: 9, to_line: 7, category: 'Code Defect', is_ai_comment: false };
+    writeFileSync(join(d, 'negative_samples.json'), '[]');
+    writeFileSync(join(d, 'positive_samples.json'), JSON.stringify([{ githubPrUrl: 'https://github.com/o/r/pull/4', source_commit: 'a'.repeat(40), target_commit: 'b'.repeat(40), change_line_count: 3, comments: [comment, { ...comment, side: 'left' }] }]));
+    const [c] = await AACR.load(d);
+    assert.deepEqual(c!.pull, { repoUrl: 'https://github.com/o/r', number: 4, baseSha: 'a'.repeat(40), headSha: 'b'.repeat(40) });
+    assert.deepEqual(c!.golden, [
+      { text: 'Null check missing.', group: 'Code Defect', location: { path: 'src/a.ts', side: 'right', from: 7, to: 9 } },
+      { text: 'Null check missing.', group: 'Code Defect', location: { path: 'src/a.ts', side: 'left', from: 7, to: 9 } },
+    ]);
+    const onlyNegative = dir();
+    writeFileSync(join(onlyNegative, 'negative_samples.json'), '[]');
+    await assert.rejects(AACR.load(onlyNegative), /holds no benchmark data \(positive_samples\.json\)/);
+  });
+
   it('names the file and the place of a bad record', async () => {
     const d = dir();
     writeFileSync(join(d, 'x.json'), JSON.stringify([{ pr_title: 'A', url: 'https://github.com/o/a/pull/1', comments: [{ comment: 'c', severity: 'Severe' }] }]));
-    await assert.rejects(loadMartianCases(d), /^Error: x\.json: \[0\]\.comments\[0\]\.severity: Invalid option/);
+    await assert.rejects(MARTIAN.load(d), /^Error: x\.json: \[0\]\.comments\[0\]\.severity: Invalid option/);
     writeFileSync(join(d, 'x.json'), JSON.stringify([{ pr_title: 'A', url: 'git@github.com:o/a.git', comments: [] }]));
-    await assert.rejects(loadMartianCases(d), /x\.json\[0\]: not a pull request URL/);
+    await assert.rejects(MARTIAN.load(d), /x\.json\[0\]: not a pull request URL/);
     writeFileSync(join(d, 'x.json'), '[{');
-    await assert.rejects(loadMartianCases(d), /x\.json: not valid JSON/);
-    await assert.rejects(loadMartianCases(join(d, 'none')), /no such data folder/);
+    await assert.rejects(MARTIAN.load(d), /x\.json: not valid JSON/);
+    await assert.rejects(MARTIAN.load(join(d, 'none')), /no such data folder/);
   });
 
   it('downloads only the golden comments, once, and reads them offline after', async () => {
     const bench = buildMiniBench();
     const cache = dir();
-    const folder = await fetchMartianData(cache, { source: pathToFileURL(bench.benchmarkRepo).href });
-    assert.equal((await loadMartianCases(folder)).length, 4);
+    const folder = await fetchBenchmarkData(MARTIAN, cache, { source: pathToFileURL(bench.benchmarkRepo).href });
+    assert.equal((await MARTIAN.load(folder)).length, 4);
     assert.equal(existsSync(join(cache, 'offline', 'README.md')), false, 'sparse: nothing outside the data folder');
     renameSync(bench.benchmarkRepo, `${bench.benchmarkRepo}.gone`);
-    assert.equal(await fetchMartianData(cache, { source: pathToFileURL(bench.benchmarkRepo).href }), folder);
-    await assert.rejects(fetchMartianData(dir(), { source: pathToFileURL(bench.benchmarkRepo).href }), /could not download the benchmark from file:.*; pass --data DIR/);
+    assert.equal(await fetchBenchmarkData(MARTIAN, cache, { source: pathToFileURL(bench.benchmarkRepo).href }), folder);
+    await assert.rejects(fetchBenchmarkData(MARTIAN, dir(), { source: pathToFileURL(bench.benchmarkRepo).href }), /could not download the benchmark from file:.*; pass --data DIR/);
   });
 });
 

@@ -1,0 +1,84 @@
+/**
+ * Benchmark data at run time: a benchmark's data folder fetched from its public repository (a shallow,
+ * sparse, blob-less git clone of that one folder into the work folder), or a folder the user names. Nothing
+ * of any benchmark ships with Skeptic. Records are checked with zod and a bad one is named by file and place.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { EvalCase } from './cases';
+import { EvalError } from './errors';
+import { FetchError, git } from './git';
+import type { ReferenceScore } from './martian/reference';
+
+export class DataError extends EvalError {}
+
+/** One benchmark: where its data lives, how to read it, and how its results are broken down. */
+export interface Benchmark {
+  name: string;
+  title: string;
+  /** The public repository and the folder in it that holds the data. */
+  repo: string;
+  folder: string;
+  load(dir: string): Promise<EvalCase[]>;
+  /** What golden comments are grouped by in the breakdown, and the groups' order (others follow, sorted). */
+  groupBy: 'severity' | 'category';
+  groupOrder: readonly string[];
+  /** Published scores to print beside ours, with their source; none when no comparable ones exist. */
+  reference: { source: string; scores: ReferenceScore[] } | null;
+}
+
+/** The benchmark's data folder, downloaded into `cacheDir` on first use and reused after. */
+export async function fetchBenchmarkData(bench: Pick<Benchmark, 'repo' | 'folder'>, cacheDir: string, opts: { source?: string; signal?: AbortSignal } = {}): Promise<string> {
+  const folder = join(cacheDir, bench.folder);
+  if (await hasJson(folder)) return folder;
+  const source = opts.source ?? bench.repo;
+  const at = { cwd: cacheDir, ...(opts.signal ? { signal: opts.signal } : {}) };
+  try {
+    await git(['init', '-q'], at);
+    await git(['remote', 'add', 'origin', source], at).catch(() => undefined); // kept from an interrupted attempt
+    await git(['sparse-checkout', 'set', '--no-cone', `/${bench.folder}/`], at);
+    await git(['fetch', '-q', '--depth=1', '--filter=blob:none', 'origin', 'HEAD'], at);
+    await git(['checkout', '-q', 'FETCH_HEAD'], at);
+  } catch (err) {
+    throw new FetchError(`could not download the benchmark from ${source} (${(err as Error).message}); pass --data DIR with a copy of its ${bench.folder} folder`);
+  }
+  if (!(await hasJson(folder))) throw new DataError(`${source} has no JSON files under ${bench.folder}`);
+  return folder;
+}
+
+async function hasJson(dir: string): Promise<boolean> {
+  return (await readdir(dir).catch(() => [])).some((f) => f.endsWith('.json'));
+}
+
+/** The records of the chosen *.json files of `dir` (all of them, or those `pick` keeps), files in name order. */
+export async function readRecords<T>(dir: string, record: z.ZodType<T>, pick: { what: string; file: (name: string) => boolean } = { what: '*.json', file: () => true }): Promise<Array<{ file: string; index: number; record: T }>> {
+  if (!(await stat(dir).catch(() => null))?.isDirectory()) throw new DataError(`no such data folder: ${dir}`);
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.json') && pick.file(f)).sort();
+  if (!files.length) throw new DataError(`${dir} holds no benchmark data (${pick.what})`);
+  const out: Array<{ file: string; index: number; record: T }> = [];
+  for (const file of files) {
+    let value: unknown;
+    try {
+      value = JSON.parse(await readFile(join(dir, file), 'utf8'));
+    } catch (err) {
+      throw new DataError(`${file}: not valid JSON (${(err as Error).message})`);
+    }
+    const parsed = z.array(record).safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new DataError(`${file}: ${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`);
+    }
+    parsed.data.forEach((r, index) => out.push({ file, index, record: r }));
+  }
+  return out;
+}
+
+/** Runs `build` for a record, naming the record in any error it throws. */
+export function inRecord<T>(at: { file: string; index: number }, build: () => T): T {
+  try {
+    return build();
+  } catch (err) {
+    throw new DataError(`${at.file}[${at.index}]: ${(err as Error).message}`);
+  }
+}
