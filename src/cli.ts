@@ -1,6 +1,5 @@
 /** The `skeptic` command line: the same engine and reports as the extension, headless. */
-import { GitError } from './model/git';
-import { ScopeError } from './scope/inventory';
+import { isSetupError } from './app/runJob';
 import { evalCommand } from './cli/eval';
 import { planCommand } from './cli/plan';
 import { reviewCommand, type CliIo } from './cli/review';
@@ -34,7 +33,7 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command "${command}" (try: skeptic review --help)`);
     }
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ScopeError || err instanceof GitError) {
+    if (err instanceof UsageError || isSetupError(err)) {
       process.stderr.write(`skeptic: ${err.message}\n`);
       return EXIT.usage;
     }

@@ -8,10 +8,8 @@ import { parentPort } from 'node:worker_threads';
 import { jobFromSettings } from './app/buildJob';
 import { lineCounter, toDiagnostic } from './app/diagnosticMap';
 import { HostMessage, type RunSummary, type StartMessage, type WorkerMessage } from './app/protocol';
-import { runJob } from './app/runJob';
+import { isSetupError, runJob } from './app/runJob';
 import type { ReviewResult } from './model/events';
-import { GitError } from './model/git';
-import { ScopeError } from './scope/inventory';
 
 const port = parentPort;
 if (!port) throw new Error('worker.js must run in a worker thread');
@@ -59,8 +57,7 @@ async function run(start: StartMessage): Promise<void> {
     if (outcome.outputs) post({ type: 'report', path: outcome.outputs.reportPath, markdown: outcome.outputs.markdown });
     post({ type: 'finished', summary: summarize(outcome.result) });
   } catch (err) {
-    const setup = err instanceof ScopeError || err instanceof GitError;
-    post({ type: 'failed', message: err instanceof Error ? err.message : String(err), setup });
+    post({ type: 'failed', message: err instanceof Error ? err.message : String(err), setup: isSetupError(err) });
   }
 }
 

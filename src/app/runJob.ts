@@ -3,7 +3,9 @@
  * write outputs. The worker, the CLI and the bench are adapters: they choose what `emit` and `confirm` do.
  */
 import type { EmitFn, ReviewResult } from '../model/events';
+import { GitError } from '../model/git';
 import { currentBranch } from '../scope/changes';
+import { ScopeError } from '../scope/inventory';
 import { estimateJob } from './estimate';
 import { assertReviewable, executeJob, prepareJob, type PreparedJob, type ReviewJob } from './job';
 import { writeOutputs, type WrittenOutputs } from './output';
@@ -43,6 +45,11 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   const result = await executeJob(job, prepared, emit, signal);
   const outputs = result.stopped && finishedNothing(result) ? null : await writeOutputs(result, { cwd: job.cwd, ...job.outputs });
   return { kind: 'ran', result, outputs };
+}
+
+/** A problem with the request or the environment (a bad path, not a repository), not a crash: one line for the user. */
+export function isSetupError(err: unknown): err is Error {
+  return err instanceof ScopeError || err instanceof GitError;
 }
 
 /** Nothing to report: no file got past its first steps (a cancel, or the API refused the run as a whole). */

@@ -1,7 +1,7 @@
 /**
- * Finished sub-agent records on disk, keyed by a hash of everything that decides the answer: model, system
- * prompt, record schema, effort and the whole user turn (project context, the file and its companion, the
- * packet). Re-reviewing unchanged code costs no calls, and a run that was interrupted resumes: every unit
+ * Finished sub-agent records on disk, keyed by a hash of everything that decides the answer: the version of
+ * the prompt files, model, system prompt, record schema, effort and the whole user turn (project context,
+ * the file and its companion, the packet). Re-reviewing unchanged code costs no calls, and a run that was interrupted resumes: every unit
  * it finished is written here the moment it is accepted.
  */
 import { createHash } from 'node:crypto';

@@ -8,6 +8,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { z } from 'zod';
 import { describeApiError, FatalApiError, refusesStructuredOutput, type Message, type MessageParams, type ModelClient } from './client';
+import { PROMPT_VERSION } from './promptVersion';
 import { ResultCache } from './resultCache';
 import { runTool, TOOL_DEFINITIONS, type ToolContext } from './tools';
 import type { Effort } from '../model/models';
@@ -89,7 +90,7 @@ export class SubAgentRunner {
   }
 
   private cacheKey<T>(spec: UnitSpec<T>): string {
-    return ResultCache.key({ model: spec.model, system: spec.system, schema: jsonSchemaOf(spec.record), content: spec.content, effort: this.effort ?? null, tools: spec.tools });
+    return ResultCache.key({ prompts: PROMPT_VERSION, model: spec.model, system: spec.system, schema: jsonSchemaOf(spec.record), content: spec.content, effort: this.effort ?? null, tools: spec.tools });
   }
 
   private async converse<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {

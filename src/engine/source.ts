@@ -9,7 +9,6 @@ export interface SourceFile {
   lines: string[];
 }
 
-
 export function toSourceFile(path: string, text: string): SourceFile {
   return { path, text, lines: splitLines(text) };
 }
@@ -25,4 +24,9 @@ export function numberLines(lines: string[], firstLine = 1): string {
 export function sourceBlock(file: SourceFile, role: 'primary' | 'companion'): string {
   const tag = `untrusted_source_${createHash('sha256').update(file.text).digest('hex').slice(0, 8)}`;
   return `<${tag} path="${file.path}" role="${role}" lines="${file.lines.length}">\n${numberLines(file.lines)}\n</${tag}>`;
+}
+
+/** Repair errors for a cited line that does not exist in a file of `lineCount` lines (a reply cites places; both modes check them). */
+export function lineErrors(what: string, line: number | null, lineCount: number): string[] {
+  return line !== null && (line < 1 || line > lineCount) ? [`${what}: line ${line} does not exist (the file has ${lineCount} lines)`] : [];
 }

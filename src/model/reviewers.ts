@@ -15,7 +15,3 @@ export type LensRole = (typeof LENS_ROLES)[number];
 
 /** Names the cross-repo check in findings and failures, as a reviewer would be named. */
 export const CROSS_REPO = 'cross-repo';
-
-export function isReviewer(name: string): name is ReviewerName {
-  return (REVIEWERS as readonly string[]).includes(name);
-}

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { StagedJsonReport } from '../../src/report/json';
 import { SarifLog } from '../../src/report/sarif';
 import { useFakeServer } from '../helpers/fakeServer';
-import { fixtureWorkspace, loadJson, runCli } from '../helpers/cli';
+import { fixtureWorkspace, loadJson, REPO, runCli } from '../helpers/cli';
 
 type Json = StagedJsonReport;
 const key = (f: Json['findings'][number]) => `${f.file}:${f.line} ${f.rule_id} ${f.priority}`;
@@ -231,11 +233,7 @@ describe('staged review through the CLI against the fake API', function () {
     assert.deepEqual((await loadJson<Json>(join(cwd, 'result.json'))).findings.map(key).sort(), findings);
     assert.match(await readFile(join(cwd, 'code-review-shop-v2.md'), 'utf8'), new RegExp(`${calls} units answered from the result cache`));
 
-    // A cache inside the folder under review is never reviewed itself.
-    const plan = await runCli(['plan', '.', '--cache-dir', 'shop/.cache'], { cwd });
-    assert.doesNotMatch(plan.stdout, /\.cache\//);
-
-    // A cache inside the folder under review is never reviewed itself.
+    // A cache inside the folder under review is never reviewed itself (without --cache-dir, its files are listed).
     assert.match((await runCli(['plan', '.'], { cwd })).stdout, /^ {2}\.skeptic-cache\//m);
     assert.doesNotMatch((await runCli(['plan', '.', '--cache-dir', '.skeptic-cache'], { cwd })).stdout, /^ {2}\.skeptic-cache\//m);
 
@@ -245,6 +243,20 @@ describe('staged review through the CLI against the fake API', function () {
     assert.equal(third.code, 0, third.stderr);
     const asked = new Set(fake.server.requests.map((r) => r.file ?? 'synthesis'));
     assert.deepEqual([...asked].sort(), ['shop/price.ts', 'synthesis']);
+  });
+
+  it('a build whose prompts differ re-asks every unit the cache holds', async function () {
+    this.timeout(120_000);
+    const cwd = await fixtureWorkspace('shop');
+    const first = await review(cwd, ['--cache-dir', '.skeptic-cache']);
+    assert.equal(first.code, 0, first.stderr);
+    const calls = fake.server.requests.length;
+    // Edit a lens-mode prompt only: no staged call carries its text, so only the prompt version can tell.
+    const edited = await buildCliWithPrompt('lens-validator.md', (text) => `${text}\nAnswer in one line.\n`);
+    fake.server.reset();
+    const second = await runCli(['review', 'shop', '--json', 'result.json', '--cache-dir', '.skeptic-cache'], { cwd, script: edited, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url } });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(fake.server.requests.length, calls);
   });
 
   it('exits 2 without a key and writes nothing', async () => {
@@ -277,6 +289,22 @@ describe('staged review through the CLI against the fake API', function () {
     assert.match(missing.stderr, /no such file or folder: nope/);
   });
 });
+
+/** dist/cli.js built again with one prompt file's text changed, as a release that edits it would ship. */
+async function buildCliWithPrompt(file: string, edit: (text: string) => string): Promise<string> {
+  const outfile = join(await mkdtemp(join(tmpdir(), 'skeptic-cli-')), 'cli.js');
+  await build({
+    entryPoints: [join(REPO, 'src/cli.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    logLevel: 'error',
+    loader: { '.md': 'text' },
+    plugins: [{ name: 'edit-prompt', setup: (b) => b.onLoad({ filter: new RegExp(`prompts[\\\\/]${file.replace('.', '\\.')}$`) }, async (args) => ({ contents: edit(await readFile(args.path, 'utf8')), loader: 'text' })) }],
+  });
+  return outfile;
+}
 
 function systemText(body: unknown): string {
   return ((body as { system: Array<{ text: string }> }).system ?? []).map((b) => b.text).join('\n');

@@ -15,10 +15,11 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], opts: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliRun> {
+/** `script`: another build of the CLI (default dist/cli.js). */
+export function runCli(args: string[], opts: { cwd: string; env?: Record<string, string | undefined>; script?: string }): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined, ...opts.env };
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: env as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [opts.script ?? CLI, ...args], { cwd: opts.cwd, env: env as NodeJS.ProcessEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -75,10 +75,14 @@ describe('Skeptic in VS Code', () => {
   });
 
   it('opens the report in a webview', async () => {
+    // Its own review, with no panel open before it: the tab can only come from this run.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     // The tab model reaches the extension host a moment after the panel is created.
     const reportTab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('skeptic.report'));
+    await until(() => reportTab() === undefined, 10_000, 'the earlier report tab to close');
+    await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop/price.ts'), [uri('shop/price.ts')]);
     await until(() => reportTab() !== undefined, 10_000, 'the report tab');
-    assert.match(reportTab()!.label, /^Skeptic: code-review-shop(-v\d+)?\.md$/);
+    assert.match(reportTab()!.label, /^Skeptic: code-review-price(-v\d+)?\.md$/);
   });
 
   it('"Review Uncommitted Changes" reports only on changed lines', async () => {

@@ -5,8 +5,7 @@
  */
 import type { ContextFile } from '../../model/records';
 import type { SubAgentRunner, UnitOutcome, UnitSpec } from '../runner';
-import type { SourceFile } from '../source';
-import { lineErrors } from '../staged/context';
+import { lineErrors, type SourceFile } from '../source';
 import type { Chunk } from './chunks';
 import type { MergedFinding } from '../../model/lens';
 import { contextPrefix, lensContent, sharedPrefix } from './layout';

@@ -2,7 +2,8 @@
 import { FileAnalysis, type Step1Record } from '../../model/records';
 import type { UnitOutcome } from '../runner';
 import type { SourceFile } from '../source';
-import { fileCall, lineErrors, type FileUnderReview, type StageContext } from './context';
+import { lineErrors } from '../source';
+import { fileCall, type FileUnderReview, type StageContext } from './context';
 import { parseLocation } from '../../model/location';
 
 

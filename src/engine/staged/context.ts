@@ -37,11 +37,6 @@ export interface FileUnderReview {
 /** Records of a normal size fit well inside this; a batch of 8 functions × 8 verdicts is the largest. */
 export const MAX_TOKENS = 16_000;
 
-/** Errors for cited lines that do not exist in a file of `lineCount` lines. */
-export function lineErrors(what: string, line: number | null, lineCount: number): string[] {
-  return line !== null && (line < 1 || line > lineCount) ? [`${what}: line ${line} does not exist (the file has ${lineCount} lines)`] : [];
-}
-
 /** A sub-agent call about one file: the stage's prompt and model, the file and its companion, then the packet. */
 export function fileCall<T>(
   ctx: StageContext,

@@ -1,5 +1,4 @@
 /** System prompts of the staged pipeline: the shared preamble, the stage's brief and the rules it applies. */
-import { createHash } from 'node:crypto';
 import common from '../../../prompts/common.md';
 import curate from '../../../prompts/step1-curate.md';
 import analyze from '../../../prompts/step2-analyze.md';
@@ -20,6 +19,3 @@ export const SYSTEM_PROMPTS = {
   challenge: compose(common, challenge, rulesFunction, rulesFile),
   synthesize: compose(common, synthesize, rulesGlobal),
 } as const;
-
-/** Changes whenever any prompt text changes (part of result-cache keys). */
-export const PROMPT_VERSION = createHash('sha256').update(JSON.stringify(SYSTEM_PROMPTS)).digest('hex').slice(0, 12);

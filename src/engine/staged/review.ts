@@ -4,7 +4,8 @@
  */
 import { BatchReview, PerFunctionReview, type FileAnalysis, type FunctionRow, type Step1Record, type Verdict } from '../../model/records';
 import type { FailedUnit } from '../../model/finding';
-import { fileCall, lineErrors, type FileUnderReview, type StageContext } from './context';
+import { lineErrors } from '../source';
+import { fileCall, type FileUnderReview, type StageContext } from './context';
 import { missingFunctions, planReviews } from './batching';
 
 export interface ReviewOutcome {

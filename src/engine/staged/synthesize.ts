@@ -7,7 +7,8 @@ import { SynthesisResult, type FileAnalysis, type FileEntry, type Step1Record } 
 import type { UnitOutcome } from '../runner';
 import type { Finding } from '../../model/finding';
 import { SYSTEM_PROMPTS } from './prompts';
-import { lineErrors, MAX_TOKENS, type StageContext } from './context';
+import { lineErrors } from '../source';
+import { MAX_TOKENS, type StageContext } from './context';
 import { parseLocation } from '../../model/location';
 
 export interface SynthesisInput {
