@@ -88,6 +88,10 @@ export function renderTable(outcomes: PrOutcome[], bench: Benchmark): string {
   const out = rows.map(line);
   out.splice(rows.length - 1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
   for (const o of outcomes) if (o.error) out.push(`not scored: ${o.case.url}: ${o.error}`);
+  for (const o of outcomes) {
+    const failed = o.judgements.filter((j) => !j.verdict).length;
+    if (failed) out.push(`judge failed: ${o.case.url}: ${failed} of ${o.judgements.length} judgements (counted as no match; reasons in --json)`);
+  }
   for (const o of outcomes) if (o.failedUnits) out.push(`incomplete review: ${o.case.url}: ${o.failedUnits} units failed (see ${o.reportPath})`);
   out.push('');
   out.push(`Skeptic: precision ${pct(sum.scores.precision)} · recall ${pct(sum.scores.recall)} · F1 ${pct(sum.scores.f1)} over ${sum.scored} scored PRs${sum.failed ? ` (${sum.failed} not scored)` : ''}`);

@@ -16,7 +16,10 @@ describe("skeptic eval martian and aacr on a synthetic mini benchmark, against t
     server = await startFakeAnthropic({ scenario: MINI_BENCH_SCENARIO });
   });
   after(() => server.close());
-  beforeEach(() => server.reset());
+  beforeEach(() => {
+    server.setScenario(MINI_BENCH_SCENARIO);
+    server.reset();
+  });
 
   const evaluate = (workdir: string, args: string[], env: Record<string, string | undefined> = { ANTHROPIC_API_KEY: 'k' }) =>
     runCli(['eval', 'martian', '--data', bench.data, '--workdir', workdir, ...args], { cwd: bench.root, env: { ANTHROPIC_BASE_URL: server.url, GITHUB_TOKEN: undefined, ...env } });
@@ -68,6 +71,16 @@ describe("skeptic eval martian and aacr on a synthetic mini benchmark, against t
     assert.equal(json.totals.recall, 0);
     assert.match(run.stdout, /^total +0 +1 +0 +— +0\.0% /m);
     assert.ok(existsSync(join(bench.root, 'wd-staged', 'reports', 'acme-shop-3', 'review.md')));
+  });
+
+  it('counts a judge call that keeps failing as no match, says so, and exits 3', async () => {
+    server.setScenario({ ...MINI_BENCH_SCENARIO, faults: [{ kind: 'schema_invalid', match: { record: 'JudgeVerdict' }, times: -1 }] });
+    const run = await evaluate('wd-judgefail', ['--pr', bench.urls[1]!, '--mode', 'lenses', '--yes', '--json', 'judgefail.json']);
+    assert.equal(run.code, 3, run.stderr);
+    assert.match(run.stdout, /^judge failed: .*\/pull\/2: 2 of 2 judgements \(counted as no match; reasons in --json\)$/m);
+    const json = EvalJson.parse(await loadJson(join(bench.root, 'judgefail.json')));
+    assert.deepEqual(json.prs[0]!.tally, { findings: 2, golden: 1, matched: 0 });
+    assert.match(json.prs[0]!.judgements[0]!.reason, /^judge call failed: reply rejected after 2 repair turns/);
   });
 
   it('refuses a --pr the data does not name, and an unknown benchmark', async () => {
