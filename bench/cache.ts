@@ -1,8 +1,9 @@
 /**
- * `npm run bench:cache [-- --runs N] [-- --tree DIR]`: the built CLI, run as a user runs it (no cache flags),
+ * `npm run bench:cache [-- --runs N] [-- --tree DIR [--edit PATH]]`: the built CLI, run as a user runs it (no cache flags),
  * against the fake Messages API with strict prompt-cache accounting and a latency model, over a generated
  * skewed tree (or a copy of a real one). Prints, per cold run and as medians: the share of prompt tokens
- * read from cache, first file finished ÷ wall time, wall time ÷ a lower bound from the calls' own durations,
+ * read from cache, first file finished ÷ wall time, the model phase (first request to last answer) ÷ a lower
+ * bound from the calls' own durations (the longest file chain plus synthesis, or all call time over the slots),
  * startup (spawn → first request), the estimate ÷ calls made and dollars; then the calls a rerun of the
  * unchanged tree makes and the calls after a one-line edit in one function. Prints; asserts nothing.
  */
@@ -18,7 +19,8 @@ import type { Scenario } from '../test/fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic, type LoggedRequest } from '../test/fake-anthropic/server';
 
 const REPO = resolve(__dirname, '../..');
-const CLI = join(REPO, 'dist/cli.js');
+/** `--cli PATH` measures another build (e.g. the code before a change) under the same fake and tree. */
+let CLI = join(REPO, 'dist/cli.js');
 /** The latency model: time to the first token, then generation per output token. */
 const LATENCY = { firstTokenMs: 300, msPerOutputToken: 0.1 };
 const CONCURRENCY = 8;
@@ -62,12 +64,12 @@ async function skewedTree(): Promise<{ root: string; scenario: Scenario; edit: s
 }
 
 /** A copy of a real tree, as its own git repository; the edit goes into the first file with a companion. */
-async function realTree(dir: string): Promise<{ root: string; scenario: Scenario; edit: string }> {
+async function realTree(dir: string, editPath?: string): Promise<{ root: string; scenario: Scenario; edit: string }> {
   const root = await mkdtemp(join(tmpdir(), 'skeptic-real-'));
   await cp(resolve(dir), root, { recursive: true, filter: (p) => !/\/(node_modules|__pycache__|\.git)(\/|$)/.test(p) });
   gitInit(root);
   const plan = execFileSync(process.execPath, [CLI, 'plan'], { cwd: root, encoding: 'utf8' });
-  const edit = /^\s+(\S+)\s+\(companion /m.exec(plan)?.[1] ?? /^\s+(\S+\.\w+)$/m.exec(plan)?.[1];
+  const edit = editPath ?? /^\s+(\S+)\s+\(companion /m.exec(plan)?.[1] ?? /^\s+(\S+\.\w+)$/m.exec(plan)?.[1];
   if (!edit) throw new Error(`no reviewable file found under ${dir}`);
   return { root, scenario: {}, edit };
 }
@@ -143,16 +145,34 @@ function coldFigures(run: CliRun): ColdFigures {
     ['curate', 'analyze', 'review', 'challenge'].reduce((n, step) => n + Math.max(0, ...cs.filter((c) => STEP_OF[c.record ?? ''] === step).map(duration)), 0);
   const synthesis = Math.max(0, ...answered.filter((c) => c.record === 'SynthesisResult').map(duration));
   const bound = Math.max(Math.max(0, ...reviewed.map(chain)) + synthesis, sum(duration) / CONCURRENCY);
+  // The model phase (first request to last answer): startup is measured on its own.
+  const modelPhase = Math.max(...answered.map((c) => c.ended_at!)) - Math.min(...answered.map((c) => c.started_at));
   const cost = sum((c) => costUsd((c.body as { model: string }).model, c.usage!) ?? 0);
   return {
     readShare: sum((c) => c.usage!.cache_read_input_tokens) / prompt,
     firstFileShare: firstDone / run.wallMs,
-    overBound: run.wallMs / bound,
+    overBound: modelPhase / bound,
     startupMs: run.startupMs,
     calls: run.calls.length,
     wallMs: run.wallMs,
     cost,
   };
+}
+
+/** Where the prompt tokens of a run went, per step (primes apart). */
+function byStep(run: CliRun): string {
+  const sums = new Map<string, [number, number, number]>();
+  for (const c of run.calls) {
+    if (!c.usage) continue;
+    const step = STEP_OF[c.record ?? ''] ?? 'prime';
+    const s = sums.get(step) ?? [0, 0, 0];
+    s[0] += c.usage.cache_read_input_tokens;
+    s[1] += c.usage.cache_creation_input_tokens;
+    s[2] += c.usage.input_tokens;
+    sums.set(step, s);
+  }
+  const k = (n: number) => (n / 1000).toFixed(0);
+  return [...sums].map(([step, [r, w, u]]) => `${step} ${k(r)}/${k(w)}/${k(u)}`).join(' · ');
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -164,15 +184,17 @@ function planned(root: string): { calls: number; dollars: string | null } {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, tree: { type: 'string' } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, tree: { type: 'string' }, edit: { type: 'string' }, cli: { type: 'string' } } });
+  if (values.cli) CLI = resolve(values.cli);
   const runs = Number(values.runs);
-  const tree = values.tree ? await realTree(values.tree) : await skewedTree();
+  const tree = values.tree ? await realTree(values.tree, values.edit) : await skewedTree();
   const server = await startFakeAnthropic({ scenario: tree.scenario, latencyMs: LATENCY.firstTokenMs, msPerOutputToken: LATENCY.msPerOutputToken });
   const cacheHome = await mkdtemp(join(tmpdir(), 'skeptic-bench-cache-'));
   try {
     console.log(`${values.tree ? `real tree ${values.tree}` : 'skewed tree (30 files)'} · concurrency ${CONCURRENCY} · ${LATENCY.firstTokenMs} ms to first token + ${LATENCY.msPerOutputToken} ms/token · ${runs} cold runs`);
     const estimate = planned(tree.root);
     const cold: ColdFigures[] = [];
+    let lastCold: CliRun | undefined;
     for (let i = 0; i < runs; i++) {
       // A cold run: no result cache, an empty prompt cache, and no outputs of an earlier run in the tree.
       server.reset();
@@ -180,12 +202,14 @@ async function main(): Promise<void> {
       execFileSync('git', ['clean', '-fdxq'], { cwd: tree.root });
       const run = await runCli(server, tree.root, cacheHome);
       if (run.code !== 0) throw new Error(`the CLI exited ${run.code}: ${run.stderr.trim().split('\n').at(-1)}`);
+      lastCold = run;
       const f = coldFigures(run);
       cold.push(f);
       console.log(
         `  run ${i + 1}: ${f.calls} calls · wall ${(f.wallMs / 1000).toFixed(1)} s · cache read ${pct(f.readShare)} · first file done ${f.firstFileShare.toFixed(2)} of wall · wall ÷ lower bound ${f.overBound.toFixed(2)} · startup ${f.startupMs} ms · $${f.cost.toFixed(2)}`,
       );
     }
+    console.log(`  last cold run by step (k tokens: read / written / uncached): ${byStep(lastCold!)}`);
     const rerun = await runCli(server, tree.root, cacheHome);
     const edited = await editOneFunction(tree.root, tree.edit);
     const oneEdit = await runCli(server, tree.root, cacheHome);

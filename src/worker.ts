@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { jobFromSettings } from './app/buildJob';
+import { repositoryStateDir } from './app/state';
 import { lineCounter, toDiagnostic } from './app/diagnosticMap';
 import { HostMessage, type RunSummary, type StartMessage, type WorkerMessage } from './app/protocol';
 import { isSetupError, runJob } from './app/runJob';
@@ -35,7 +36,8 @@ port.on('message', (raw: unknown) => {
 
 async function run(start: StartMessage): Promise<void> {
   try {
-    const job = jobFromSettings(start.request, start.settings, start.apiKey, start.storageDir);
+    // The CLI's default too: one state folder (and result cache) per repository, shared by both.
+    const job = jobFromSettings(start.request, start.settings, start.apiKey, await repositoryStateDir(start.request.folder));
     const lines = lineCounter(job.cwd);
     const severityMap = start.settings.severityMap ?? {};
     const outcome = await runJob(job, {

@@ -10,6 +10,7 @@ import { ModelPrice, type PriceOverrides } from '../model/pricing';
 import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
 import type { ScopeSpec } from '../model/scope';
 import { LIMITS } from './contributions';
+import { resultsDir } from './state';
 import type { ReviewJob } from './job';
 import type { ReviewRequest, Settings } from './protocol';
 
@@ -36,6 +37,8 @@ export interface JobChoices {
   apiKey: string;
   baseURL?: string;
   cacheDir?: string;
+  /** This repository's state folder (src/app/state.ts); its recorded outputs are never reviewed. */
+  stateDir?: string;
   prices?: PriceOverrides;
   /** The user's own dismissals (the team's come from the working folder's file). */
   dismissals?: Dismissal[];
@@ -76,6 +79,7 @@ export function buildJob(c: JobChoices): ReviewJob {
     apiKey: c.apiKey,
     ...(c.baseURL ? { baseURL: c.baseURL } : {}),
     ...(c.cacheDir ? { cacheDir: c.cacheDir } : {}),
+    ...(c.stateDir ? { stateDir: c.stateDir } : {}),
     ...(c.prices && Object.keys(c.prices).length ? { prices: c.prices } : {}),
     ...(c.dismissals?.length ? { dismissals: c.dismissals } : {}),
     confirmOver: clamp(c.confirmOver, LIMITS.confirmThreshold),
@@ -94,8 +98,8 @@ function known<T extends Record<string, string>>(names: readonly string[], map: 
   return Object.fromEntries(Object.entries(map).filter(([name, id]) => names.includes(name) && typeof id === 'string' && id.trim() !== '')) as Partial<T>;
 }
 
-/** The extension's job: the request, the settings as the host read them, the key and the extension's storage. */
-export function jobFromSettings(request: ReviewRequest, s: Settings, apiKey: string, storageDir?: string): ReviewJob {
+/** The extension's job: the request, the settings as the host read them, the key and the repository's state folder. */
+export function jobFromSettings(request: ReviewRequest, s: Settings, apiKey: string, stateDir?: string): ReviewJob {
   return buildJob({
     cwd: request.folder,
     scope: request.scope,
@@ -114,7 +118,7 @@ export function jobFromSettings(request: ReviewRequest, s: Settings, apiKey: str
     effort: s.effort,
     apiKey,
     ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
-    ...(s.cacheResults !== false && storageDir ? { cacheDir: join(storageDir, 'results') } : {}),
+    ...(stateDir ? { stateDir, ...(s.cacheResults !== false ? { cacheDir: resultsDir(stateDir) } : {}) } : {}),
     prices: validPrices(s.prices),
     confirmOver: s.confirmThreshold,
     outputs: s.reportFolder ? { reportDir: join(request.folder, s.reportFolder) } : {},

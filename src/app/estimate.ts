@@ -8,12 +8,13 @@ import { resolve } from 'node:path';
 import type { LineRange } from '../model/lines';
 import { functionsTouched } from '../engine/staged/diffScope';
 import { MAX_BATCH } from '../engine/staged/batching';
-import { SYSTEM_PROMPTS } from '../engine/staged/prompts';
+import { FILE_SYSTEM, STEP_DIRECTIVES, SYNTHESIS_SYSTEM } from '../engine/staged/prompts';
 import { splitLines } from '../model/lines';
 import type { FileEntry } from '../model/records';
 import { findFunctions } from '../scope/functionFinder';
 import { languageOf } from '../model/languages';
 import type { ContextFile } from '../model/records';
+import type { StagedStep } from '../model/models';
 import { Semaphore } from '../model/semaphore';
 import { sourceTokens } from '../engine/lenses/chunks';
 import { planTarget } from '../engine/lenses/plan';
@@ -34,7 +35,7 @@ export interface Estimate {
   inputTokens: number;
   outputTokens: number;
   functions: number;
-  byStep: Record<keyof typeof SYSTEM_PROMPTS, StepEstimate>;
+  byStep: Record<StagedStep, StepEstimate>;
 }
 
 /** Share of functions the analysis typically marks for a solo review, and of files that reach the challenge. */
@@ -46,7 +47,10 @@ const OUT = { curate: 350, analyzeBase: 250, analyzePerFunction: 80, perFunction
 const tokens = (chars: number) => Math.ceil(chars / 4);
 
 export async function estimateRun(cwd: string, entries: FileEntry[], context: ContextFile[], changed?: Map<string, LineRange[]>): Promise<Estimate> {
-  const sys = Object.fromEntries(Object.entries(SYSTEM_PROMPTS).map(([k, v]) => [k, tokens(v.length)])) as Record<keyof typeof SYSTEM_PROMPTS, number>;
+  const sys: Record<StagedStep, number> = {
+    ...(Object.fromEntries(Object.entries(STEP_DIRECTIVES).map(([k, v]) => [k, tokens(FILE_SYSTEM.length + v.length)])) as Record<keyof typeof STEP_DIRECTIVES, number>),
+    synthesize: tokens(SYNTHESIS_SYSTEM.length),
+  };
   const ctx = tokens(context.reduce((n, c) => n + c.text.length, 0));
   const step = (): StepEstimate => ({ calls: 0, inputTokens: 0, outputTokens: 0 });
   const by = { curate: step(), analyze: step(), review: step(), challenge: step(), synthesize: step() };

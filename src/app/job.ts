@@ -15,6 +15,7 @@ import { runStagedReview } from '../engine/staged/pipeline';
 import type { ChangeSet } from '../scope/changes';
 import type { PriceOverrides } from '../model/pricing';
 import { loadContextFiles } from '../scope/contextFiles';
+import { knownOutputs, outputsUnder } from './state';
 import { displayPath, ScopeError, type Inventory } from '../scope/inventory';
 import { challengeExamples, type Dismissal } from '../model/dismissals';
 import type { ScopeSpec } from '../model/scope';
@@ -57,6 +58,8 @@ export interface ReviewJob {
   baseURL?: string;
   /** Keep finished units here and reuse them for unchanged input (see src/engine/resultCache.ts). */
   cacheDir?: string;
+  /** This repository's state folder (src/app/state.ts): the outputs recorded there are never reviewed. */
+  stateDir?: string;
   /** Per-model price overrides for the cost figures (src/model/pricing.ts). */
   prices?: PriceOverrides;
   /** The user's own dismissals (the extension keeps them); the team's come from the working folder's file. */
@@ -87,7 +90,7 @@ export interface PreparedJob {
   rubric: ContextFile | null;
 }
 
-type PrepareInput = Pick<ReviewJob, 'cwd' | 'scope' | 'excludes' | 'contextFiles' | 'includeUntracked' | 'lens' | 'cacheDir'>;
+type PrepareInput = Pick<ReviewJob, 'cwd' | 'scope' | 'excludes' | 'contextFiles' | 'includeUntracked' | 'lens' | 'cacheDir' | 'stateDir'>;
 
 /** Step 0 and the project context: everything before the first model call. Needs no API key. */
 export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
@@ -103,7 +106,8 @@ export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
   const context = await loadContextFiles(job.cwd, [...job.contextFiles, ...[specPath, rubricPath].filter((p): p is string => p !== undefined)]);
   const find = (path: string | undefined) => context.find((c) => c.path === path) ?? null;
   const repositories = lens?.repositories.length ? await prepareRepositories(job, lens.repositories) : undefined;
-  const scope = repositories ? mergeRepositories(repositories) : await resolveScope(job.scope, { cwd: job.cwd, excludes: job.excludes, includeUntracked: job.includeUntracked });
+  const resolved = repositories ? mergeRepositories(repositories) : await resolveScope(job.scope, { cwd: job.cwd, excludes: job.excludes, includeUntracked: job.includeUntracked });
+  const scope = job.stateDir ? withoutOwnOutputs(resolved, outputsUnder(job.cwd, await knownOutputs(job.stateDir))) : resolved;
   const inventory = scope.inventory;
   const companions = inventory.discovery.file_entries.filter((e) => e.companion_path).length;
   return { scope, inventory, context, companions, ...(repositories ? { repositories } : {}), spec: find(specPath), rubric: find(rubricPath) };
@@ -157,6 +161,19 @@ function mergeRepositories(repos: PreparedRepository[]): ResolvedScope {
     changes,
     // The run is skipped only when every repository is; the others are reviewed without the skipped ones.
     skip: scopes.every((s) => s.skip) ? (scopes[0]?.skip ?? null) : null,
+  };
+}
+
+/** Files Skeptic wrote (reports, --json, --sarif, --events) are its own data, never code to review. */
+function withoutOwnOutputs(scope: ResolvedScope, own: Set<string>): ResolvedScope {
+  const { discovery, excluded } = scope.inventory;
+  if (!discovery.file_entries.some((e) => own.has(e.path))) return scope;
+  return {
+    ...scope,
+    inventory: {
+      discovery: { ...discovery, file_entries: discovery.file_entries.filter((e) => !own.has(e.path)) },
+      excluded: [...excluded, ...discovery.file_entries.filter((e) => own.has(e.path)).map((e) => ({ path: e.path, reason: 'skeptic_output' as const }))],
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import { lensJson } from '../report/lensJson';
 import { renderLensReport } from '../report/lensMarkdown';
 import { renderStagedReport } from '../report/markdown';
 import { toSarif } from '../report/sarif';
+import { recordOutputs } from './state';
 import { defaultReportName, scopeName, scopeSlug, writeNewReport } from '../report/naming';
 
 export interface OutputOptions {
@@ -17,6 +18,8 @@ export interface OutputOptions {
   json?: string;
   sarif?: string;
   now?: Date;
+  /** Where the written paths are recorded, so that a later run never reviews them (src/app/state.ts). */
+  stateDir?: string;
 }
 
 export interface WrittenOutputs {
@@ -41,7 +44,8 @@ export async function writeOutputs(result: ReviewResult, opts: OutputOptions): P
   const shown = relative(opts.cwd, reportPath).split(sep).join('/');
   const json = result.mode === 'lenses' ? () => lensJson(result, { date, reportPath: shown }) : () => stagedJson(result, shown);
   const jsonPath = opts.json ? await writeJson(resolve(opts.cwd, opts.json), json()) : undefined;
-  if (opts.sarif) await writeJson(resolve(opts.cwd, opts.sarif), toSarif(result));
+  const sarifPath = opts.sarif ? await writeJson(resolve(opts.cwd, opts.sarif), toSarif(result)) : undefined;
+  if (opts.stateDir) await recordOutputs(opts.stateDir, [reportPath, ...(jsonPath ? [jsonPath] : []), ...(sarifPath ? [sarifPath] : [])]);
   return { reportPath, markdown, ...(jsonPath ? { jsonPath } : {}) };
 }
 

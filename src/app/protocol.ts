@@ -54,8 +54,6 @@ export const HostMessage = z.discriminatedUnion('type', [
     request: ReviewRequest,
     settings: Settings,
     apiKey: z.string().check(z.minLength(1)),
-    /** The extension's storage folder: the result cache lives there. */
-    storageDir: z.optional(z.string()),
   }),
   /** The user agreed to the run the `confirm` message with this id asked about. */
   z.object({ type: z.literal('proceed'), id: z.string() }),

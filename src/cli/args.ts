@@ -29,6 +29,10 @@ export interface ReviewArgs {
   contextFiles: string[];
   /** Reuse finished units kept here (and keep new ones). */
   cacheDir?: string;
+  /** --no-cache: ask the model for every unit, keep nothing. */
+  noCache: boolean;
+  /** NDJSON log of every engine event. */
+  events?: string;
   /** A JSON file of price overrides per model (see src/model/pricing.ts). */
   pricesFile?: string;
   yes: boolean;
@@ -49,6 +53,8 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     exclude: { type: 'string', multiple: true },
     'context-file': { type: 'string', multiple: true },
     'cache-dir': { type: 'string' },
+    'no-cache': { type: 'boolean' },
+    events: { type: 'string' },
     prices: { type: 'string' },
     yes: { type: 'boolean', short: 'y' },
     changes: { type: 'boolean' },
@@ -72,6 +78,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
   const lensOnly = [v['full-fanout'] && '--full-fanout', v['max-reviewers'] !== undefined && '--max-reviewers', v.spec !== undefined && '--spec', v.rubric !== undefined && '--rubric', v['reviewer-model'] && '--reviewer-model'].filter(Boolean);
   if (mode === 'staged' && lensOnly.length) throw new UsageError(`${lensOnly.join(', ')} ${lensOnly.length > 1 ? 'need' : 'needs'} --mode lenses`);
   if (mode === 'lenses' && v['step-model']) throw new UsageError('--step-model is for staged mode; in lens mode use --reviewer-model NAME=ID');
+  if (v['no-cache'] && v['cache-dir'] !== undefined) throw new UsageError('--no-cache and --cache-dir cannot be combined');
   if (v.out !== undefined && !v.out.endsWith('.md')) throw new UsageError(`--out must name a .md file, got "${v.out}"`);
   const effort = v.effort;
   if (effort !== undefined && !EFFORTS.includes(effort as Effort)) throw new UsageError(`--effort must be one of ${EFFORTS.join(', ')}`);
@@ -95,6 +102,8 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     contextFiles: v['context-file'] ?? [],
     ...(v['cache-dir'] !== undefined ? { cacheDir: nonEmpty('--cache-dir', v['cache-dir'])! } : {}),
     ...(v.prices !== undefined ? { pricesFile: nonEmpty('--prices', v.prices)! } : {}),
+    noCache: v['no-cache'] ?? false,
+    ...(v.events !== undefined ? { events: nonEmpty('--events', v.events)! } : {}),
     yes: v.yes ?? false,
     help: v.help ?? false,
   };

@@ -1,6 +1,7 @@
 /** `skeptic plan`: Step 0 and the cost estimate, without an API key or any model call. */
 import { estimateLensRun, estimateRun, type Estimate, type LensEstimate } from '../app/estimate';
 import { lensRequest, prepareJob, type PreparedJob } from '../app/job';
+import { repositoryStateDir } from '../app/state';
 import { parseReviewArgs, type ReviewArgs } from './args';
 import type { CliIo } from './review';
 import { EXIT, USAGE } from './usage';
@@ -13,7 +14,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(USAGE);
     return EXIT.ok;
   }
-  const prepared = await prepareJob({ cwd: io.cwd, scope: args.scope, excludes: args.excludes, contextFiles: args.contextFiles, includeUntracked: args.includeUntracked, ...(args.lens ? { lens: args.lens } : {}), ...(args.cacheDir ? { cacheDir: args.cacheDir } : {}) });
+  const prepared = await prepareJob({ cwd: io.cwd, scope: args.scope, excludes: args.excludes, contextFiles: args.contextFiles, includeUntracked: args.includeUntracked, ...(args.lens ? { lens: args.lens } : {}), ...(args.cacheDir ? { cacheDir: args.cacheDir } : {}), stateDir: await repositoryStateDir(io.cwd, io.env) });
   const { discovery, excluded } = prepared.inventory;
   const out: string[] = [`Scope: ${prepared.scope.description}`];
   if (prepared.scope.changes) out.push(`Changed lines: ${prepared.scope.changes.changedLines}${prepared.scope.skip ? ` — ${prepared.scope.skip}${args.force ? ' (forced)' : ''}` : ''}`);

@@ -8,6 +8,8 @@ import type { LensResult, StagedResult } from '../model/events';
 import { parseReviewArgs } from './args';
 import { consoleReporter } from './console';
 import { loadPrices } from './prices';
+import { recordOutputs, repositoryStateDir, resultsDir } from '../app/state';
+import { openEventLog } from './events';
 import { EXIT, USAGE, UsageError } from './usage';
 
 export interface CliIo {
@@ -29,6 +31,8 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
   const apiKey = io.env.ANTHROPIC_API_KEY?.trim();
   if (!apiKey) throw new UsageError('no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), from https://console.anthropic.com/settings/keys');
   const prices = await loadPrices(io.cwd, args.pricesFile);
+  const stateDir = await repositoryStateDir(io.cwd, io.env);
+  const cacheDir = args.noCache ? undefined : args.cacheDir ? resolve(io.cwd, args.cacheDir) : resultsDir(stateDir);
   const job = buildJob({
     cwd: io.cwd,
     scope: args.scope,
@@ -45,21 +49,25 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     ...(args.effort ? { effort: args.effort } : {}),
     apiKey,
     ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}),
-    ...(args.cacheDir ? { cacheDir: resolve(io.cwd, args.cacheDir) } : {}),
+    ...(cacheDir ? { cacheDir } : {}),
+    stateDir,
     ...(prices ? { prices } : {}),
     confirmOver: args.confirmOver,
     outputs: { ...(args.out ? { out: args.out } : {}), ...(args.json ? { json: args.json } : {}), ...(args.sarif ? { sarif: args.sarif } : {}) },
   });
 
   const progress = consoleReporter(io.stderr);
+  const events = args.events ? await openEventLog(io.cwd, args.events) : undefined;
   const outcome = await runJob(job, {
     emit: (e) => {
+      events?.emit(e);
       if (e.type === 'inventory') io.stdout.write(`${e.files.length} files under review, ${e.companions} companions discovered.\n`);
       else progress(e);
     },
     ...(args.yes ? {} : { confirm: (estimate) => confirmAtTerminal(estimate, io) }),
     signal: io.signal,
-  });
+  }).finally(() => events?.close());
+  if (events) await recordOutputs(stateDir, [events.path]);
   if (outcome.kind === 'skipped') {
     io.stdout.write(`${outcome.reason}\n`);
     return EXIT.ok;

@@ -27,6 +27,8 @@ Review options:
   --out FILE.md          report path (default: code-review-{scope}.md; never overwritten: -v2, -v3…)
   --json FILE            also write the machine-readable result
   --sarif FILE           also write the findings as SARIF 2.1.0 (code-scanning tools)
+  --events FILE          also write every engine event as a JSON line with a timestamp (calls, tokens,
+                         cache reads and writes, cost so far), for dashboards
   --model ID             model for every step (default: per-step defaults)
   --step-model STEP=ID   staged mode: model for one step: curate, analyze, review, challenge, synthesize (repeatable)
   --concurrency N        concurrent model requests (default 8)
@@ -34,8 +36,10 @@ Review options:
   --max-attempts N       attempts per request, the first included; rate limits, overload and dropped
                          connections are retried with backoff (default 6)
   --effort LEVEL         low | medium | high | xhigh | max (default: the model's; xhigh in lens mode)
-  --cache-dir DIR        keep finished units in DIR and reuse them when the code, prompt and model are
-                         unchanged (a rerun costs no calls; an interrupted run resumes)
+  --cache-dir DIR        where finished units are kept and reused when the code, prompt and model are
+                         unchanged (a rerun costs no calls; an interrupted run resumes). Default: this
+                         repository's folder under ~/.cache/skeptic (XDG_CACHE_HOME), shared with the extension
+  --no-cache             ask the model for every unit and keep nothing
   --context-file FILE    extra project context for every call (repeatable)
   --prices FILE          JSON price overrides in dollars per million tokens, by model ID or family:
                          {"opus": {"input": 5, "output": 25}} (cost figures use a dated list otherwise)

@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import Anthropic from '@anthropic-ai/sdk';
 import { costUsd, type PriceOverrides } from '../model/pricing';
 import { DEFAULT_BACKOFF, retryDelayMs, sleep, type BackoffPolicy } from './scheduler';
-import { Semaphore } from '../model/semaphore';
+import { Semaphore, type Priority } from '../model/semaphore';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
 
 export type MessageParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
@@ -30,9 +30,14 @@ export interface ModelClientOptions {
   prices?: PriceOverrides;
 }
 
-export interface CallInfo {
+/** What a request is for: the unit's label (retry reports), its step (usage per step) and file, if any. */
+export interface CallTag {
   label: string;
   step: string;
+  file?: string;
+}
+
+export interface CallInfo extends CallTag {
   model: string;
   usage: Usage;
   totals: Usage;
@@ -60,19 +65,20 @@ export class ModelClient {
     return this.opts.signal;
   }
 
-  /** Sends one request, retrying transient failures; `label` names the unit in retry reports. */
-  async create(params: MessageParams, label: string, step = 'other'): Promise<Message> {
+  /** Sends one request, retrying transient failures. */
+  async create(params: MessageParams, tag: CallTag, priority?: Priority): Promise<Message> {
     const { signal } = this.opts;
+    const { label, step } = tag;
     for (let attempt = 0; ; attempt++) {
       signal.throwIfAborted();
       try {
-        const message = await this.slots.run(() => this.sdk.messages.create(params, { signal }), signal);
+        const message = await this.slots.run(() => this.sdk.messages.create(params, { signal }), signal, priority);
         const tokens = tokenUsage(message.usage);
         const used: Usage = { calls: 1, ...tokens, cost_usd: costUsd(params.model, tokens, this.opts.prices) };
         addUsage(this.usage, used);
         if (!this.usageByStep.has(step)) this.usageByStep.set(step, emptyUsage());
         addUsage(this.usageByStep.get(step)!, used);
-        this.opts.onCall?.({ label, step, model: params.model, usage: used, totals: { ...this.usage } });
+        this.opts.onCall?.({ ...tag, model: params.model, usage: used, totals: { ...this.usage } });
         return message;
       } catch (err) {
         signal.throwIfAborted();

@@ -9,6 +9,8 @@ import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { z } from 'zod';
 import { describeApiError, FatalApiError, refusesStructuredOutput, type Message, type MessageParams, type ModelClient } from './client';
 import { PROMPT_VERSION } from './promptVersion';
+import type { Priority } from '../model/semaphore';
+import { sleep } from './scheduler';
 import { ResultCache } from './resultCache';
 import { runTool, TOOL_DEFINITIONS, type ToolContext } from './tools';
 import type { Effort } from '../model/models';
@@ -16,17 +18,42 @@ import type { Effort } from '../model/models';
 type ContentBlock = Anthropic.Messages.ContentBlockParam;
 type MessageTurn = Anthropic.Messages.MessageParam;
 
+type SystemBlock = Anthropic.Messages.TextBlockParam;
+
 export interface UnitSpec<T> {
   /** Names the unit in progress, retries and the report's list of failures. */
   label: string;
   /** The step the call belongs to, for usage accounting. */
   step: string;
+  /** The file the call is about, if one (for per-call events). */
+  file?: string;
   model: string;
-  system: string;
+  /** A string is sent as one system block ending at a cache breakpoint; blocks are sent as they are. */
+  system: string | SystemBlock[];
   record: z.ZodType<T>;
   content: ContentBlock[];
   /** Offer read_file / grep / list_dir. Off for calls that must not see source (synthesis). */
   tools: boolean;
+  /**
+   * Cache-first layout: the record is submitted through a strict `submit_<record>` tool from this list,
+   * which every call of the kind carries unchanged (with the read tools), and no output schema or forced
+   * tool_choice is sent — so the tool list, system and shared user blocks form one prefix across records.
+   */
+  recordTools?: readonly z.ZodType[];
+  /**
+   * What the result-cache key is built from besides model, system, record and effort: undefined, the whole
+   * user turn; an object, just what it lists (e.g. a file's own text but only its companion's path); false,
+   * the unit is not cached here (its caller caches at a finer grain).
+   */
+  cacheKey?: object | false;
+  /** The request queue serves higher `rank` first, then lower `order` (see Semaphore). */
+  priority?: Priority;
+  /**
+   * On a result-cache miss, first make sure the prefix up to the first `blocks` user blocks is cached: one
+   * one-token call per `key` writes it while every call sharing it waits (a prefix is readable only once
+   * its writer's response has begun, so calls that start together would each pay to write it).
+   */
+  primeFirst?: { key: string; blocks: number };
   maxTokens: number;
   /** Checks the schema cannot express (lines exist, the right functions answered). Returns errors. */
   check?: (value: T) => string[];
@@ -37,11 +64,18 @@ export interface UnitSpec<T> {
   salvage?: (value: T) => { value: T; leftOut: string[] };
 }
 
-export type UnitOutcome<T> = { ok: true; value: T; repairs: number; leftOut?: string[] } | { ok: false; reason: string };
+/** `cached`: answered from the result cache, no call made. */
+export type UnitOutcome<T> = { ok: true; value: T; repairs: number; leftOut?: string[]; cached?: true } | { ok: false; reason: string };
 
 
 export const MAX_REPAIRS = 2;
 const MAX_TOOL_TURNS = 8;
+/** Primes go first: calls are waiting on them. */
+const PRIME_PRIORITY: Priority = { rank: Number.MAX_SAFE_INTEGER, order: 0 };
+/** How long the first call on a prefix waits for others to share a prime with (a run's fan-out arrives within it). */
+const PRIME_WINDOW_MS = 25;
+/** What a prime asks after the shared prefix: nothing that matters, its one output token is thrown away. */
+const PRIME_TAIL: ContentBlock = { type: 'text', text: 'Cache warm-up: reply with nothing.' };
 
 export class SubAgentRunner {
   /** Flips to forced `submit_<record>` tool calls once the API refuses structured outputs. */
@@ -50,6 +84,7 @@ export class SubAgentRunner {
   cacheHits = 0;
   private readonly effort: Effort | undefined;
   private readonly cache: ResultCache | undefined;
+  private readonly primes = new Map<string, { callers: number; done: Promise<void> }>();
 
   constructor(
     private readonly client: ModelClient,
@@ -62,18 +97,34 @@ export class SubAgentRunner {
 
   /** A unit answered before (same model, prompt, schema and input) comes from the result cache; a new one is stored. */
   async run<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
-    const key = this.cache && this.cacheKey(spec);
-    if (this.cache && key) {
-      const stored = spec.record.safeParse(await this.cache.get(key));
-      if (stored.success && (spec.check?.(stored.data) ?? []).length === 0) {
-        this.cacheHits++;
-        return { ok: true, value: stored.data, repairs: 0 };
-      }
+    const key = spec.cacheKey === false ? undefined : this.cacheKey(spec);
+    if (key) {
+      const stored = await this.recall(key, spec.record);
+      if (stored !== undefined && (spec.check?.(stored) ?? []).length === 0) return { ok: true, value: stored, repairs: 0, cached: true };
     }
+    if (spec.primeFirst) await this.primeOnce(spec.primeFirst.key, { ...spec, content: [...spec.content.slice(0, spec.primeFirst.blocks), PRIME_TAIL] });
     const outcome = await this.converse(spec);
     // A salvaged reply is not stored: the next run gets another chance at the whole record.
-    if (this.cache && key && outcome.ok && !outcome.leftOut) await this.cache.put(key, outcome.value);
+    if (key && outcome.ok && !outcome.leftOut) await this.remember(key, outcome.value);
     return outcome;
+  }
+
+  /** The result cache's record under `key` if it still parses as `record` (counted as a hit); else undefined. */
+  async recall<T>(key: string, record: z.ZodType<T>): Promise<T | undefined> {
+    if (!this.cache) return undefined;
+    const stored = record.safeParse(await this.cache.get(key));
+    if (!stored.success) return undefined;
+    this.cacheHits++;
+    return stored.data;
+  }
+
+  async remember(key: string, value: unknown): Promise<void> {
+    await this.cache?.put(key, value);
+  }
+
+  /** A result-cache key over the unit's model, system, record schema and effort, plus `parts`. */
+  keyFor<T>(spec: Pick<UnitSpec<T>, 'model' | 'system' | 'record' | 'tools'>, parts: object): string {
+    return ResultCache.key({ prompts: PROMPT_VERSION, model: spec.model, system: spec.system, schema: jsonSchemaOf(spec.record), effort: this.effort ?? null, tools: spec.tools, ...parts });
   }
 
   /**
@@ -81,16 +132,37 @@ export class SubAgentRunner {
    * not used. Best effort: a failure just means the calls that follow write the prefix themselves.
    */
   async prime<T>(spec: UnitSpec<T>): Promise<void> {
-    if (this.cache && (await this.cache.get(this.cacheKey(spec))) !== undefined) return;
+    if (this.cache && spec.cacheKey !== false && (await this.cache.get(this.cacheKey(spec))) !== undefined) return;
+    return this.sendPrime(spec);
+  }
+
+  /**
+   * The first caller for `key` opens a short window; if another caller for the same prefix arrives within it,
+   * one prime writes the prefix and every caller waits for it, else the lone caller goes on unprimed (a prime
+   * then would only add a call). Once per key for the runner's life.
+   */
+  private primeOnce<T>(key: string, spec: UnitSpec<T>): Promise<void> {
+    const gate = this.primes.get(key);
+    if (gate) {
+      gate.callers++;
+      return gate.done;
+    }
+    const opened = { callers: 1, done: Promise.resolve() };
+    opened.done = sleep(PRIME_WINDOW_MS, this.client.signal).then(() => (opened.callers > 1 ? this.sendPrime(spec) : undefined));
+    this.primes.set(key, opened);
+    return opened.done;
+  }
+
+  private async sendPrime<T>(spec: UnitSpec<T>): Promise<void> {
     try {
-      await this.client.create(this.params({ ...spec, maxTokens: 1 }, [{ role: 'user', content: spec.content }], this.structured), `${spec.label} (cache prime)`, spec.step);
+      await this.client.create(this.params({ ...spec, maxTokens: 1 }, [{ role: 'user', content: spec.content }], this.structured), { label: `${spec.label} (cache prime)`, step: spec.step }, PRIME_PRIORITY);
     } catch (err) {
       if (err instanceof FatalApiError || this.client.signal.aborted) throw err;
     }
   }
 
   private cacheKey<T>(spec: UnitSpec<T>): string {
-    return ResultCache.key({ prompts: PROMPT_VERSION, model: spec.model, system: spec.system, schema: jsonSchemaOf(spec.record), content: spec.content, effort: this.effort ?? null, tools: spec.tools });
+    return this.keyFor(spec, typeof spec.cacheKey === 'object' ? { parts: spec.cacheKey } : { content: spec.content });
   }
 
   private async converse<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
@@ -131,18 +203,25 @@ export class SubAgentRunner {
     // Decided per request: calls already in flight when the first refusal arrives switch over too.
     const structured = this.structured;
     try {
-      return await this.client.create(this.params(spec, messages, structured), spec.label, spec.step);
+      return await this.client.create(this.params(spec, messages, structured), { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}) }, spec.priority);
     } catch (err) {
       if (!structured || !refusesStructuredOutput(err)) throw err;
       this.structured = false;
-      return this.client.create(this.params(spec, messages, false), spec.label, spec.step);
+      return this.client.create(this.params(spec, messages, false), { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}) }, spec.priority);
     }
   }
 
   private params<T>(spec: UnitSpec<T>, messages: MessageTurn[], structured: boolean): MessageParams {
-    const system: Anthropic.Messages.TextBlockParam[] = [{ type: 'text', text: spec.system, cache_control: { type: 'ephemeral' } }];
-    const base = { model: spec.model, max_tokens: spec.maxTokens, system, messages };
+    const system: SystemBlock[] = typeof spec.system === 'string' ? [{ type: 'text', text: spec.system, cache_control: { type: 'ephemeral' } }] : spec.system;
+    const base = { model: spec.model, max_tokens: spec.maxTokens, system, messages: withTurnBreakpoint(messages) };
     const effort = this.effort ? { effort: this.effort } : {};
+    if (spec.recordTools) {
+      return {
+        ...base,
+        tools: [...(spec.tools ? TOOL_DEFINITIONS : []), ...spec.recordTools.map((r) => submitTool(r, true))],
+        ...(this.effort ? { output_config: effort } : {}),
+      };
+    }
     if (structured) {
       return {
         ...base,
@@ -234,11 +313,26 @@ function jsonSchemaOf(record: z.ZodType): Record<string, unknown> {
   return schema;
 }
 
-function submitTool(record: z.ZodType): Anthropic.Messages.Tool {
+/** `strict`: the API holds the tool's input to its schema (the cache-first layout's only output constraint). */
+function submitTool(record: z.ZodType, strict = false): Anthropic.Messages.Tool {
   const title = recordTitle(record);
   return {
     name: `submit_${title}`,
     description: `Submit the ${title} record.`,
     input_schema: jsonSchemaOf(record) as Anthropic.Messages.Tool.InputSchema,
+    ...(strict ? { strict: true } : {}),
   };
+}
+
+/**
+ * A tool-result or repair turn ends at a cache breakpoint, so the turn after it reads the whole
+ * conversation so far (the API finds the previous turn's breakpoint by looking back) instead of re-sending
+ * it uncached. Only the newest turn is marked: with the layout's own breakpoints that stays within four.
+ */
+function withTurnBreakpoint(turns: MessageTurn[]): MessageTurn[] {
+  if (turns.length < 3) return turns;
+  const last = turns.at(-1)!;
+  const blocks = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+  const marked = blocks.map((b, i) => (i === blocks.length - 1 ? ({ ...b, cache_control: { type: 'ephemeral' } } as ContentBlock) : b));
+  return [...turns.slice(0, -1), { ...last, content: marked } as MessageTurn];
 }

@@ -12,6 +12,8 @@ export type ExclusionReason =
   | 'secret'
   | 'user_exclude'
   | 'review_report'
+  /** A file Skeptic itself wrote (a report, --json, --sarif, --events), wherever it was written. */
+  | 'skeptic_output'
   | 'unreadable'
   | 'symlink_loop'
   | 'non_utf8_name';

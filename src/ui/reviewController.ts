@@ -46,7 +46,7 @@ export class ReviewController implements vscode.Disposable {
         async (progress, token) => {
           tracker.progress = progress;
           token.onCancellationRequested(() => worker.cancel());
-          worker.send({ type: 'start', request, settings, apiKey: key, storageDir: this.context.globalStorageUri.fsPath });
+          worker.send({ type: 'start', request, settings, apiKey: key });
           const done = await worker.done;
           // Handlers still at work (showing the report, asking to confirm) finish before the run counts as over.
           for (const r of await Promise.allSettled(tracker.pending)) {

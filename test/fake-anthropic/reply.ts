@@ -24,7 +24,7 @@ export function reply(req: ParsedRequest, scenario: LoadedScenario, fault: Fault
     case 'drop':
       return { kind: 'drop' };
     case 'no_structured_output':
-      if (!req.submitTool) return { kind: 'error', status: 400, type: errorTypeOf(400), message: 'output_config.format: structured outputs are not supported for this model' };
+      if (req.schema && !req.submitTool) return { kind: 'error', status: 400, type: errorTypeOf(400), message: 'output_config.format: structured outputs are not supported for this model' };
       break;
     case 'invalid_json':
       return text(NOT_JSON);

@@ -54,14 +54,14 @@ export interface ParsedRequest {
 export const SUBMIT_PREFIX = 'submit_';
 
 export function parseRequest(body: MessagesBody): ParsedRequest {
+  const texts = textsOf(body.messages[0].content);
   const forced = body.tool_choice?.type === 'tool' ? (body.tool_choice.name ?? null) : null;
-  const submitTool = forced?.startsWith(SUBMIT_PREFIX) ? forced : null;
+  const submitTool = forced?.startsWith(SUBMIT_PREFIX) ? forced : body.output_config?.format ? null : namedSubmitTool(body, texts.at(-1) ?? '');
   const schema =
     body.output_config?.format?.schema ?? body.tools?.find((t) => t.name === submitTool)?.input_schema ?? null;
   const title = typeof schema?.title === 'string' ? schema.title : null;
   const record = title ?? (schema && submitTool ? submitTool.slice(SUBMIT_PREFIX.length) : null);
 
-  const texts = textsOf(body.messages[0].content);
   const packet = parsePacket(texts.at(-1) ?? '');
   const solo = text(packet, 'function_qualified_name');
   const batch = list(packet, 'functions').flatMap((f) => text(f, 'function_qualified_name') ?? []);
@@ -77,6 +77,17 @@ export function parseRequest(body: MessagesBody): ParsedRequest {
     reviewer: text(packet, 'reviewer'),
     turn: body.messages.filter((m) => m.role === 'user').length,
   };
+}
+
+/**
+ * The cache-first layout offers every record's submit tool and lets the instructions (the last block, before
+ * the packet) name the one to call; a model does as told, so the fake does too.
+ */
+function namedSubmitTool(body: MessagesBody, lastBlock: string): string | null {
+  const fence = lastBlock.lastIndexOf('```json');
+  const instructions = fence < 0 ? lastBlock : lastBlock.slice(0, fence);
+  const named = [...instructions.matchAll(/\b(submit_\w+)\b/g)].at(-1)?.[1] ?? null;
+  return named && body.tools?.some((t) => t.name === named) ? named : null;
 }
 
 /** A string field of a JSON object, or null. */

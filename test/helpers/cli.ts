@@ -1,5 +1,6 @@
 /** Runs the built CLI (dist/cli.js) as a user would, in its own process. */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { cp, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +16,15 @@ export interface CliRun {
   stderr: string;
 }
 
-/** `script`: another build of the CLI (default dist/cli.js). */
+/**
+ * `script`: another build of the CLI (default dist/cli.js). Each run gets its own empty user cache
+ * (XDG_CACHE_HOME) unless the test passes one: the result cache is on by default, and one test's answers
+ * must not leak into another's.
+ */
 export function runCli(args: string[], opts: { cwd: string; env?: Record<string, string | undefined>; script?: string }): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined, ...opts.env };
+    const fresh = mkdtempSync(join(tmpdir(), 'skeptic-user-cache-'));
+    const env = { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined, XDG_CACHE_HOME: fresh, ...opts.env };
     const child = spawn(process.execPath, [opts.script ?? CLI, ...args], { cwd: opts.cwd, env: env as NodeJS.ProcessEnv });
     let stdout = '';
     let stderr = '';

@@ -11,6 +11,8 @@ const file: FileUnderReview = {
   entry: { path: 'src/a.ts', companion_path: 'src/a.test.ts' },
   primary: toSourceFile('src/a.ts', Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'),
   companion: toSourceFile('src/a.test.ts', 'one\ntwo\n'),
+  order: 0,
+  warm: new Set(),
 };
 
 describe('semantic checks', () => {

@@ -1,12 +1,12 @@
 /** What every staged step needs: the runner, the models, the project context, and the file at hand. */
 import type { z } from 'zod';
-import { userContent } from '../layout';
+import { systemBlocks, userContent } from '../layout';
 import type { StagedStep, StepModels } from '../../model/models';
 import type { LineRange } from '../../model/lines';
-import type { ContextFile, FileEntry } from '../../model/records';
-import type { SubAgentRunner, UnitOutcome } from '../runner';
+import { BatchReview, ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record, type ContextFile, type FileEntry } from '../../model/records';
+import { recordTitle, type SubAgentRunner, type UnitOutcome, type UnitSpec } from '../runner';
 import type { SourceFile } from '../source';
-import { SYSTEM_PROMPTS } from './prompts';
+import { FILE_SYSTEM, STEP_DIRECTIVES } from './prompts';
 
 export interface StageContext {
   runner: SubAgentRunner;
@@ -14,6 +14,8 @@ export interface StageContext {
   context: ContextFile[];
   /** For the challenger: findings this team dismissed before, and why. */
   dismissalExamples: DismissalExample[];
+  /** Files in the run: with two or more, the run-wide prefix is primed once per model before they fan out. */
+  files: number;
 }
 
 /** A finding a team dismissed, as the challenger sees it. */
@@ -32,27 +34,73 @@ export interface FileUnderReview {
   companion: SourceFile | null;
   /** Set for a diff review: the lines the change touched. */
   changedRanges?: LineRange[];
+  /** Start order of the file in the run: the scheduler finishes earlier files first. */
+  order: number;
+  /** Models on which a call about this file has been answered this run: the file's prefix is cached there. */
+  warm: Set<string>;
 }
 
 /** Records of a normal size fit well inside this; a batch of 8 functions × 8 verdicts is the largest. */
 export const MAX_TOKENS = 16_000;
 
-/** A sub-agent call about one file: the stage's prompt and model, the file and its companion, then the packet. */
-export function fileCall<T>(
-  ctx: StageContext,
-  file: FileUnderReview,
-  step: Exclude<StagedStep, 'synthesize'>,
-  call: { label: string; record: z.ZodType<T>; packet: object; check?: (value: T) => string[] },
-): Promise<UnitOutcome<T>> {
-  return ctx.runner.run({
+/** Every record a file step submits: one fixed tool list for every call about a file, so it never splits the cached prefix. */
+export const FILE_RECORDS = [Step1Record, FileAnalysis, PerFunctionReview, BatchReview, ChallengeResult] as const;
+
+/** Later steps are served first: they bring a file closer to done. */
+const STEP_RANK: Record<FileStep, number> = { curate: 1, analyze: 2, review: 3, challenge: 4 };
+
+export type FileStep = Exclude<StagedStep, 'synthesize'>;
+
+export interface FileCall<T> {
+  label: string;
+  record: z.ZodType<T>;
+  packet: object;
+  check?: (value: T) => string[];
+  /** Default: the file's own text, its companion's path (not text), the context files, the step and the packet. */
+  cacheKey?: object | false;
+  /** Several calls about this file start together on a model where it is not cached yet: prime it first. */
+  primeFile?: boolean;
+}
+
+/** A sub-agent call about one file, in the cache-first layout (src/engine/layout.ts). */
+export async function fileCall<T>(ctx: StageContext, file: FileUnderReview, step: FileStep, call: FileCall<T>): Promise<UnitOutcome<T>> {
+  const model = ctx.models[step];
+  const outcome = await ctx.runner.run(fileSpec(ctx, file, step, call));
+  if (outcome.ok && !outcome.cached) file.warm.add(model);
+  return outcome;
+}
+
+export function fileSpec<T>(ctx: StageContext, file: FileUnderReview, step: FileStep, call: FileCall<T>): UnitSpec<T> {
+  const model = ctx.models[step];
+  const instructions = `${STEP_DIRECTIVES[step]} Answer with one call to the submit_${recordTitle(call.record)} tool.`;
+  const contextBlocks = ctx.context.length ? 1 : 0;
+  const primeFirst = call.primeFile
+    ? { key: `file:${model}:${file.entry.path}`, blocks: contextBlocks + 1 }
+    : ctx.files > 1 && !file.warm.has(model)
+      ? { key: `run:${model}`, blocks: contextBlocks }
+      : undefined;
+  return {
     step,
     label: call.label,
-    model: ctx.models[step],
-    system: SYSTEM_PROMPTS[step],
+    file: file.entry.path,
+    model,
+    system: systemBlocks(FILE_SYSTEM, ctx.context),
     record: call.record,
-    content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, packet: call.packet }),
+    recordTools: FILE_RECORDS,
+    content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, instructions, packet: call.packet }),
     tools: true,
     maxTokens: MAX_TOKENS,
+    priority: { rank: STEP_RANK[step], order: file.order },
+    // A companion is context: its edits do not re-run the other file's steps (docs/caching.md says why).
+    cacheKey: call.cacheKey ?? {
+      step,
+      instructions,
+      context: ctx.context,
+      primary: { path: file.primary.path, text: file.primary.text },
+      companion_path: file.entry.companion_path,
+      packet: call.packet,
+    },
+    ...(primeFirst ? { primeFirst } : {}),
     ...(call.check ? { check: call.check } : {}),
-  });
+  };
 }

@@ -51,15 +51,15 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const run = new ReviewRun(req, emit);
   const roots = req.discovery.review_roots.map((r) => resolve(req.cwd, r));
   const runner = run.runner({ cwd: req.cwd, roots: await realRoots(roots) }, req.effort);
-  const ctx: StageContext = { runner, models: req.models, context: req.contextFiles, dismissalExamples: req.dismissalExamples ?? [] };
+  const ctx: StageContext = { runner, models: req.models, context: req.contextFiles, dismissalExamples: req.dismissalExamples ?? [], files: req.discovery.file_entries.length };
   const progress = new Progress(emit);
   const entries = req.discovery.file_entries;
   progress.total('curate', entries.length);
 
   const fileRuns = await Promise.all(
-    entries.map((entry) =>
+    entries.map((entry, order) =>
       run.guard(
-        () => reviewFile(ctx, req, entry, progress, emit),
+        () => reviewFile(ctx, req, entry, order, progress, emit),
         (reason) => stoppedFile(entry, reason),
       ),
     ),
@@ -119,7 +119,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   return result;
 }
 
-async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntry, progress: Progress, emit: EmitFn): Promise<FileRun> {
+async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntry, order: number, progress: Progress, emit: EmitFn): Promise<FileRun> {
   const run: FileRun = { outcome: { path: entry.path, companion_path: entry.companion_path, status: 'reviewed', functions_reviewed: 0 }, findings: [], filtered: [], failed: [], lineCount: 0, recovered: 0 };
   const fail = (step: string, reason: string, unit = entry.path): FileRun => {
     run.outcome.status = 'failed';
@@ -130,7 +130,7 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
 
   let file: FileUnderReview;
   try {
-    file = await loadFile(req, entry);
+    file = await loadFile(req, entry, order);
   } catch (err) {
     progress.advance('curate');
     return fail('read', `could not read the file (${(err as Error).message})`);
@@ -215,7 +215,7 @@ function dropOutOfScope(findings: Finding[], step1: Step1Record): { kept: Findin
   };
 }
 
-async function loadFile(req: StagedRequest, entry: FileEntry): Promise<FileUnderReview> {
+async function loadFile(req: StagedRequest, entry: FileEntry, order: number): Promise<FileUnderReview> {
   const read = async (path: string) => toSourceFile(path, await readFile(resolve(req.cwd, path), 'utf8'));
   const ranges = req.changedRanges?.get(entry.path);
   return {
@@ -223,6 +223,8 @@ async function loadFile(req: StagedRequest, entry: FileEntry): Promise<FileUnder
     primary: await read(entry.path),
     companion: entry.companion_path ? await read(entry.companion_path).catch(() => null) : null,
     ...(ranges ? { changedRanges: ranges } : {}),
+    order,
+    warm: new Set(),
   };
 }
 

@@ -1,4 +1,10 @@
-/** System prompts of the staged pipeline: the shared preamble, the stage's brief and the rules it applies. */
+/**
+ * Prompts of the staged pipeline. Every call about a file carries one system text — the common preamble,
+ * then the brief of each file step and the rule sets they apply — and, after the file, a short directive
+ * naming its step and the record to submit. So the tool list, the system text and the file form one cached
+ * prefix that every step of every file reads (docs/caching.md measures this against briefs placed after
+ * the file). Synthesis, which sees no file, keeps its own system prompt.
+ */
 import common from '../../../prompts/common.md';
 import curate from '../../../prompts/step1-curate.md';
 import analyze from '../../../prompts/step2-analyze.md';
@@ -11,11 +17,19 @@ import rulesGlobal from '../../../prompts/rules-global.md';
 
 const compose = (...parts: string[]) => parts.map((p) => p.trim()).join('\n\n');
 
-export const SYSTEM_PROMPTS = {
-  curate: compose(common, curate),
-  analyze: compose(common, analyze, rulesFile),
-  review: compose(common, review, rulesFunction),
+const STEPS_INTRO =
+  '# The file steps\n\nThe briefs of the four steps that read a file follow, each with the rules it applies. Each call does exactly one of them: the directive after the source names it and the record to submit. Ignore the other briefs for that call.';
+
+/** The system text of every call about a file. */
+export const FILE_SYSTEM = compose(common, STEPS_INTRO, curate, analyze, rulesFile, review, rulesFunction, challenge);
+
+/** The one step-specific line of a file call, after the file. */
+export const STEP_DIRECTIVES = {
+  curate: 'Your step: Step 1, Curate.',
+  analyze: 'Your step: Step 2, Analyze, applying the file-level rules F1 to F3.',
+  review: 'Your step: Step 3, Review functions, applying the function-level rules A1 to A8.',
   // The challenger judges findings by the same rules they were raised under.
-  challenge: compose(common, challenge, rulesFunction, rulesFile),
-  synthesize: compose(common, synthesize, rulesGlobal),
+  challenge: 'Your step: Step 4, Challenge, judging each finding by the rule (A1 to A8, F1 to F3) it was raised under.',
 } as const;
+
+export const SYNTHESIS_SYSTEM = compose(common, synthesize, rulesGlobal);

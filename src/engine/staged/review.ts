@@ -1,12 +1,15 @@
 /**
  * Step 3: the 8-rule review of a file's functions — one call per solo function, one per batch of up
- * to 8 — then the completeness check, which re-runs every function no reply answered for, solo.
+ * to 8 — then the completeness check, which re-runs every function no reply answered for, solo. Results
+ * are cached per function (see functionKey), so an edit re-asks only the functions it touched.
  */
 import { BatchReview, PerFunctionReview, type FileAnalysis, type FunctionRow, type Step1Record, type Verdict } from '../../model/records';
 import type { FailedUnit } from '../../model/finding';
 import { lineErrors } from '../source';
 import { fileCall, type FileUnderReview, type StageContext } from './context';
 import { missingFunctions, planReviews } from './batching';
+import { functionRanges } from './diffScope';
+import { FILE_SYSTEM, STEP_DIRECTIVES } from './prompts';
 
 export interface ReviewOutcome {
   reviews: PerFunctionReview[];
@@ -36,6 +39,35 @@ const functionFields = (f: FunctionRow) => ({
   start_line: f.start_line,
 });
 
+/**
+ * A function's result-cache key: its own text and name, the file it lives in, and what its verdicts hang on
+ * beyond that — the Step 3 prompt, model and effort, the project context files, whether concurrency rules
+ * apply, and whether this is a diff review. Not the rest of the file, the companion or the Step 2
+ * breadcrumbs: those change with any edit elsewhere (the breadcrumbs with every re-run of Step 2), and a
+ * verdict about unchanged code rarely does. Lines come from the ranges Step 2 reported.
+ */
+function functionKey(ctx: StageContext, file: FileUnderReview, step1: Step1Record, fn: FunctionRow, range: [number, number]): string {
+  return ctx.runner.keyFor(
+    { model: ctx.models.review, system: FILE_SYSTEM, record: PerFunctionReview, tools: true },
+    {
+      grain: 'function',
+      instructions: STEP_DIRECTIVES.review,
+      context: ctx.context,
+      path: file.entry.path,
+      function: functionFields({ ...fn, start_line: 0 }),
+      text: file.primary.lines.slice(range[0] - 1, range[1]).join('\n'),
+      concurrency_present: step1.concurrency_present,
+      diff: Boolean(file.changedRanges),
+    },
+  );
+}
+
+/** A cached review moved to where its function starts now (an edit above it shifts every line). */
+function rebase(review: PerFunctionReview, fn: FunctionRow): PerFunctionReview {
+  const shift = fn.start_line - review.start_line;
+  return { ...review, start_line: fn.start_line, verdicts: review.verdicts.map((v) => ({ ...v, line: v.line === null ? null : v.line + shift })) };
+}
+
 export async function reviewFunctions(
   ctx: StageContext,
   file: FileUnderReview,
@@ -45,20 +77,41 @@ export async function reviewFunctions(
   onReviewed: (count: number) => void,
 ): Promise<ReviewOutcome> {
   const crumbs = breadcrumbs(file, step1, analysis);
-  const plan = planReviews(functions);
+  const ranges = functionRanges(analysis.functions, file.primary.lines.length);
+  const keys = new Map(functions.map((f) => [f.qualified_name, functionKey(ctx, file, step1, f, ranges.get(f.qualified_name)!)]));
+  const known = await Promise.all(
+    functions.map(async (f) => {
+      const stored = await ctx.runner.recall(keys.get(f.qualified_name)!, PerFunctionReview);
+      const review = stored && rebase(stored, f);
+      return review && verdictLineErrors(f.qualified_name, review.verdicts, file).length === 0 ? review : null;
+    }),
+  );
+  const cached = known.filter((r): r is PerFunctionReview => r !== null);
+  onReviewed(cached.length);
+
+  const todo = functions.filter((_, i) => known[i] === null);
+  const plan = planReviews(todo);
+  // Units that start together on a model where the file is not cached yet would each write it.
+  const primeFile = plan.solo.length + plan.batches.length > 1 && !file.warm.has(ctx.models.review);
   const first = await Promise.all([
-    ...plan.solo.map((f) => reviewSolo(ctx, file, crumbs, f)),
-    ...plan.batches.map((b) => reviewBatch(ctx, file, crumbs, b)),
+    ...plan.solo.map((f) => reviewSolo(ctx, file, crumbs, f, primeFile)),
+    ...plan.batches.map((b) => reviewBatch(ctx, file, crumbs, b, primeFile)),
   ]);
   const reviews = first.flatMap((r) => r.reviews);
   onReviewed(reviews.length);
 
-  const missing = missingFunctions(functions, reviews.map((r) => r.function_qualified_name));
-  const rerun = await Promise.all(missing.map((f) => reviewSolo(ctx, file, crumbs, f)));
+  const missing = missingFunctions(todo, reviews.map((r) => r.function_qualified_name));
+  const rerun = await Promise.all(missing.map((f) => reviewSolo(ctx, file, crumbs, f, false)));
   const recovered = rerun.flatMap((r) => r.reviews);
   onReviewed(recovered.length);
+  const fresh = [...reviews, ...recovered];
+  // Kept with the start line it was asked at, which its verdict lines are relative to (see rebase).
+  const askedAt = new Map(todo.map((f) => [f.qualified_name, f.start_line]));
+  await Promise.all(fresh.map((r) => ctx.runner.remember(keys.get(r.function_qualified_name)!, { ...r, start_line: askedAt.get(r.function_qualified_name) ?? r.start_line })));
+  // In inventory order, whatever came from where: the challenge packet built from them is then the same on a rerun.
+  const index = new Map(functions.map((f, i) => [f.qualified_name, i]));
   return {
-    reviews: [...reviews, ...recovered],
+    reviews: [...cached, ...fresh].sort((a, b) => (index.get(a.function_qualified_name) ?? 0) - (index.get(b.function_qualified_name) ?? 0)),
     failed: rerun.flatMap((r) => r.failed),
     recovered: recovered.map((r) => r.function_qualified_name),
   };
@@ -69,11 +122,13 @@ interface UnitResult {
   failed: FailedUnit[];
 }
 
-async function reviewSolo(ctx: StageContext, file: FileUnderReview, crumbs: object, fn: FunctionRow): Promise<UnitResult> {
+async function reviewSolo(ctx: StageContext, file: FileUnderReview, crumbs: object, fn: FunctionRow, primeFile: boolean): Promise<UnitResult> {
   const label = `Step 3 review ${file.entry.path} ${fn.qualified_name}`;
   const outcome = await fileCall(ctx, file, 'review', {
     label,
     record: PerFunctionReview,
+    cacheKey: false,
+    primeFile,
     packet: { ...crumbs, ...functionFields(fn) },
     check: (r) => verdictLineErrors(r.function_qualified_name, r.verdicts, file),
   });
@@ -83,11 +138,13 @@ async function reviewSolo(ctx: StageContext, file: FileUnderReview, crumbs: obje
 }
 
 /** A failed batch is not reported here: its functions are missing, and the completeness check re-runs them. */
-async function reviewBatch(ctx: StageContext, file: FileUnderReview, crumbs: object, batch: FunctionRow[]): Promise<UnitResult> {
+async function reviewBatch(ctx: StageContext, file: FileUnderReview, crumbs: object, batch: FunctionRow[], primeFile: boolean): Promise<UnitResult> {
   const asked = new Set(batch.map((f) => f.qualified_name));
   const outcome = await fileCall(ctx, file, 'review', {
     label: `Step 3 review ${file.entry.path} batch of ${batch.length}`,
     record: BatchReview,
+    cacheKey: false,
+    primeFile,
     packet: { ...crumbs, functions: batch.map(functionFields) },
     check: (b) => checkBatch(b, asked, file),
   });

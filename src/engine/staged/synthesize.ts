@@ -6,7 +6,7 @@ import { userContent } from '../layout';
 import { SynthesisResult, type FileAnalysis, type FileEntry, type Step1Record } from '../../model/records';
 import type { UnitOutcome } from '../runner';
 import type { Finding } from '../../model/finding';
-import { SYSTEM_PROMPTS } from './prompts';
+import { SYNTHESIS_SYSTEM } from './prompts';
 import { lineErrors } from '../source';
 import { MAX_TOKENS, type StageContext } from './context';
 import { parseLocation } from '../../model/location';
@@ -27,7 +27,7 @@ export async function synthesize(ctx: StageContext, input: SynthesisInput): Prom
     step: 'synthesize',
     label: 'Step 5 synthesize',
     model: ctx.models.synthesize,
-    system: SYSTEM_PROMPTS.synthesize,
+    system: SYNTHESIS_SYSTEM,
     record: SynthesisResult,
     // Project context files are conventions, not source under review; no tools, so no source can be read.
     content: userContent({ context: ctx.context, packet: synthesisPacket(input) }),
