@@ -1,7 +1,9 @@
 /**
  * What a run will cost, before any call: model calls and tokens per step (staged) or per role (lenses),
- * from the inventory alone. Staged function counts come from a per-language heuristic; diff reviews count
- * only the functions a change touches. An estimate, said as one: it sizes a run, it does not bill it.
+ * from the inventory alone, and for staged mode the dollars at the price table's rates with the prompt
+ * cache as the layout uses it (docs/caching.md). Staged function counts come from a per-language
+ * heuristic; diff reviews count only the functions a change touches. It estimates a cold run: units the
+ * result cache already holds cost nothing. An estimate, said as one: it sizes a run, it does not bill it.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -14,7 +16,8 @@ import type { FileEntry } from '../model/records';
 import { findFunctions } from '../scope/functionFinder';
 import { languageOf } from '../model/languages';
 import type { ContextFile } from '../model/records';
-import type { StagedStep } from '../model/models';
+import { resolveStepModels, type StagedStep, type StepModels } from '../model/models';
+import { costUsd, type PriceOverrides, type TokenCounts } from '../model/pricing';
 import { Semaphore } from '../model/semaphore';
 import { sourceTokens } from '../engine/lenses/chunks';
 import { planTarget } from '../engine/lenses/plan';
@@ -36,17 +39,33 @@ export interface Estimate {
   outputTokens: number;
   functions: number;
   byStep: Record<StagedStep, StepEstimate>;
+  /** Dollars for a cold run at the price table's rates; null when a model has no price. */
+  costUsd: number | null;
 }
 
-/** Share of functions the analysis typically marks for a solo review, and of files that reach the challenge. */
-const SOLO_SHARE = 0.25;
+/**
+ * Solo reviews: the analysis keeps them for "a few" functions of a larger file (about one in ten, at most
+ * three); the rest go in batches. Files that reach the challenge: those with surviving findings, about half.
+ */
+const SOLO_PER_FUNCTIONS = 10;
+const MAX_SOLO = 3;
 const CHALLENGED_SHARE = 0.5;
 const PACKET_TOKENS = 300;
+/** The fixed tool list of a file call: the read tools and five strict submit schemas. */
+const TOOLS_TOKENS = 2000;
 const OUT = { curate: 350, analyzeBase: 250, analyzePerFunction: 80, perFunction: 900, challenge: 600, synthesisBase: 1500, synthesisPerFile: 250 };
 
 const tokens = (chars: number) => Math.ceil(chars / 4);
 
-export async function estimateRun(cwd: string, entries: FileEntry[], context: ContextFile[], changed?: Map<string, LineRange[]>): Promise<Estimate> {
+export async function estimateRun(
+  cwd: string,
+  entries: FileEntry[],
+  context: ContextFile[],
+  changed?: Map<string, LineRange[]>,
+  pricing: { models?: StepModels; prices?: PriceOverrides } = {},
+): Promise<Estimate> {
+  const models = pricing.models ?? resolveStepModels();
+  const bill = cacheBill(tokens(FILE_SYSTEM.length) + TOOLS_TOKENS + tokens(context.reduce((n, c) => n + c.text.length, 0)));
   const sys: Record<StagedStep, number> = {
     ...(Object.fromEntries(Object.entries(STEP_DIRECTIVES).map(([k, v]) => [k, tokens(FILE_SYSTEM.length + v.length)])) as Record<keyof typeof STEP_DIRECTIVES, number>),
     synthesize: tokens(SYNTHESIS_SYSTEM.length),
@@ -69,7 +88,7 @@ export async function estimateRun(cwd: string, entries: FileEntry[], context: Co
     functions += n;
     add(by.curate, 1, sys.curate + prefix, OUT.curate);
     add(by.analyze, 1, sys.analyze + prefix, OUT.analyzeBase + OUT.analyzePerFunction * n);
-    const solo = Math.ceil(n * SOLO_SHARE);
+    const solo = Math.min(MAX_SOLO, Math.floor(n / SOLO_PER_FUNCTIONS));
     const batches = Math.ceil((n - solo) / MAX_BATCH);
     add(by.review, solo, sys.review + prefix, OUT.perFunction);
     if (batches) add(by.review, batches, sys.review + prefix, OUT.perFunction * Math.min(MAX_BATCH, Math.ceil((n - solo) / batches)));
@@ -77,13 +96,65 @@ export async function estimateRun(cwd: string, entries: FileEntry[], context: Co
       challenged += CHALLENGED_SHARE;
       by.challenge.inputTokens += CHALLENGED_SHARE * (sys.challenge + prefix);
     }
+    const reviewCalls = solo + batches;
+    const perModel = new Map<string, { calls: number; out: number }>();
+    const onModel = (step: StagedStep, calls: number, out: number) => {
+      const m = perModel.get(models[step]) ?? { calls: 0, out: 0 };
+      perModel.set(models[step], { calls: m.calls + calls, out: m.out + out });
+    };
+    onModel('curate', 1, OUT.curate);
+    onModel('analyze', 1, OUT.analyzeBase + OUT.analyzePerFunction * n);
+    onModel('review', reviewCalls, OUT.perFunction * n);
+    for (const [model, m] of perModel) bill.file(model, m.calls, fileBlock, m.out);
+    if (n > 0) bill.file(models.challenge, CHALLENGED_SHARE, fileBlock, CHALLENGED_SHARE * OUT.challenge);
   }
   by.challenge.calls = Math.ceil(challenged);
   by.challenge.outputTokens = by.challenge.calls * OUT.challenge;
   by.challenge.inputTokens = Math.round(by.challenge.inputTokens);
-  if (entries.length) add(by.synthesize, 1, sys.synthesize + ctx + 600 * entries.length, OUT.synthesisBase + OUT.synthesisPerFile * entries.length);
+  if (entries.length) {
+    add(by.synthesize, 1, sys.synthesize + ctx + 600 * entries.length, OUT.synthesisBase + OUT.synthesisPerFile * entries.length);
+    bill.uncached(models.synthesize, by.synthesize.inputTokens, by.synthesize.outputTokens);
+  }
+  return { ...totals(Object.values(by)), functions, byStep: by, costUsd: bill.total(pricing.prices) };
+}
 
-  return { ...totals(Object.values(by)), functions, byStep: by };
+/**
+ * Tokens by model as the cache-first layout spends them: the run-wide prefix (tools, system, context) is
+ * written once per model and read by every later call on it; a file's block is written by its first call
+ * on a model and read by the rest; the directive and packet are uncached.
+ */
+function cacheBill(runPrefix: number) {
+  const spend = new Map<string, TokenCounts>();
+  const of = (model: string) => {
+    const u = spend.get(model) ?? { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    spend.set(model, u);
+    return u;
+  };
+  return {
+    file(model: string, calls: number, fileBlock: number, output: number): void {
+      if (calls <= 0) return;
+      const first = !spend.has(model);
+      const u = of(model);
+      u.cache_creation_input_tokens += fileBlock + (first ? runPrefix : 0);
+      u.cache_read_input_tokens += (first ? 0 : runPrefix) + Math.max(0, calls - 1) * (runPrefix + fileBlock);
+      u.input_tokens += calls * PACKET_TOKENS;
+      u.output_tokens += output;
+    },
+    uncached(model: string, input: number, output: number): void {
+      const u = of(model);
+      u.input_tokens += input;
+      u.output_tokens += output;
+    },
+    total(prices?: PriceOverrides): number | null {
+      let sum = 0;
+      for (const [model, u] of spend) {
+        const c = costUsd(model, u, prices);
+        if (c === null) return null;
+        sum += c;
+      }
+      return sum;
+    },
+  };
 }
 
 /** A run's totals over its steps or roles. */
@@ -150,5 +221,5 @@ export async function estimateLensRun(cwd: string, req: ReturnType<typeof lensRe
 /** Either mode's estimate, for the confirmation a large run asks for. */
 export function estimateJob(job: ReviewJob, prepared: PreparedJob): Promise<Estimate | LensEstimate> {
   if (job.mode === 'lenses') return estimateLensRun(job.cwd, lensRequest(job, prepared));
-  return estimateRun(job.cwd, prepared.inventory.discovery.file_entries, prepared.context, prepared.scope.changedRanges);
+  return estimateRun(job.cwd, prepared.inventory.discovery.file_entries, prepared.context, prepared.scope.changedRanges, { models: job.models, ...(job.prices ? { prices: job.prices } : {}) });
 }

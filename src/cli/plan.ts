@@ -1,4 +1,6 @@
 /** `skeptic plan`: Step 0 and the cost estimate, without an API key or any model call. */
+import { formatUsd, PRICES_AS_OF, type PriceOverrides } from '../model/pricing';
+import { loadPrices } from './prices';
 import { estimateLensRun, estimateRun, type Estimate, type LensEstimate } from '../app/estimate';
 import { lensRequest, prepareJob, type PreparedJob } from '../app/job';
 import { repositoryStateDir } from '../app/state';
@@ -32,7 +34,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   for (const s of prepared.scope.changes?.skipped ?? []) out.push(`  not reviewed (${s.reason}): ${s.path}`);
   if (prepared.context.length) out.push(`Context files: ${prepared.context.map((c) => c.path).join(', ')}`);
 
-  const est = args.mode === 'lenses' ? await lensLines(io.cwd, args, prepared, out) : await stagedLines(io.cwd, prepared, out);
+  const est = args.mode === 'lenses' ? await lensLines(io.cwd, args, prepared, out) : await stagedLines(io.cwd, args, prepared, out, await loadPrices(io.cwd, args.pricesFile));
   if (est.calls > args.confirmOver) out.push(`A review of this scope asks for confirmation (over ${args.confirmOver} calls): pass --yes.`);
   io.stdout.write(out.join('\n') + '\n');
   return EXIT.ok;
@@ -40,9 +42,9 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
 
 const k = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
 
-async function stagedLines(cwd: string, prepared: PreparedJob, out: string[]): Promise<Estimate> {
-  const est = await estimateRun(cwd, prepared.inventory.discovery.file_entries, prepared.context, prepared.scope.changedRanges);
-  out.push(`Estimate: ${est.calls} model calls · ~${k(est.inputTokens)} input tokens · ~${k(est.outputTokens)} output tokens (${est.functions} functions)`);
+async function stagedLines(cwd: string, args: ReviewArgs, prepared: PreparedJob, out: string[], prices: PriceOverrides | undefined): Promise<Estimate> {
+  const est = await estimateRun(cwd, prepared.inventory.discovery.file_entries, prepared.context, prepared.scope.changedRanges, { models: args.models, ...(prices ? { prices } : {}) });
+  out.push(`Estimate: ${est.calls} model calls · ~${k(est.inputTokens)} input tokens · ~${k(est.outputTokens)} output tokens (${est.functions} functions) · ${est.costUsd === null ? 'cost unknown (a model without a price; see --prices)' : `~${formatUsd(est.costUsd)} at the price table of ${PRICES_AS_OF}, with the prompt cache, for a cold run`}`);
   for (const [step, s] of Object.entries(est.byStep)) out.push(`  ${step}: ${s.calls} calls · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out`);
   return est;
 }
