@@ -1,8 +1,9 @@
 // Bundles the extension, the worker, the CLI and the fake Messages API server into dist/; with
 // --production, minified and without source maps (what the .vsix ships); with --tests, also every test,
 // the extension-host suite and the benchmarks into out/. Prompts load as text through the same loader.
+// The tree-sitter WASM files are copied beside the bundles.
 import * as esbuild from 'esbuild';
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -46,6 +47,11 @@ if (tests) {
 }
 await Promise.all(builds);
 chmodSync('dist/cli.js', 0o755);
+// The syntax-tree finder's runtime and grammars, loaded at run time from dist/tree-sitter/ (see src/scope/syntax/grammars.ts).
+const wasm = 'node_modules/@vscode/tree-sitter-wasm/wasm';
+const grammars = new Set(Object.values(JSON.parse(readFileSync('src/scope/syntax/grammars.json', 'utf8'))));
+mkdirSync('dist/tree-sitter', { recursive: true });
+for (const file of ['tree-sitter.wasm', ...[...grammars].map((g) => `tree-sitter-${g}.wasm`)]) copyFileSync(join(wasm, file), join('dist/tree-sitter', file));
 await writeRulePages();
 
 /**

@@ -1,17 +1,15 @@
 /**
- * Finds the functions of a source file with simple per-language regexes: for run estimates (no model yet)
- * and the fake API's default FileAnalysis.
- * Only top-level declarations (column 0) and direct members of a top-level class/impl count: nested
- * closures and local helpers would make the default function list noisy, not more plausible.
+ * The fallback function finder, for files the syntax-tree finder (./syntax/) cannot parse: simple
+ * per-language regexes over top-level declarations (column 0) and direct members of a top-level
+ * class/impl. It cannot see where a function ends: each ends where the next one starts.
  */
-import type { FunctionRow } from '../model/records';
+import type { CodeFunction, Visibility } from '../model/functions';
 
 export interface SourceLine {
   no: number;
   text: string;
 }
 
-type Visibility = FunctionRow['visibility'];
 interface Declaration {
   name: string;
   kind: string;
@@ -113,12 +111,11 @@ const GRAMMARS: Record<string, Grammar> = {
   csharp: cFamily,
 };
 
-export function findFunctions(language: string, lines: SourceLine[]): FunctionRow[] {
+export function findFunctions(language: string, lines: SourceLine[]): CodeFunction[] {
   const grammar = GRAMMARS[language];
   if (!grammar) return [];
-  const rows: FunctionRow[] = [];
-  const add = (d: Declaration, line: number) =>
-    rows.push({ qualified_name: d.name, kind: d.kind, visibility: d.visibility, role_in_file: `${d.visibility} ${d.kind}`, start_line: line, solo_review: false });
+  const rows: CodeFunction[] = [];
+  const add = (d: Declaration, line: number) => rows.push({ qualified_name: d.name, kind: d.kind, visibility: d.visibility, start_line: line, end_line: line });
   let scope: { name: string; memberIndent: number | null } | null = null;
   for (const { no, text } of lines) {
     const line = text.trim();
@@ -136,5 +133,6 @@ export function findFunctions(language: string, lines: SourceLine[]): FunctionRo
       if (d) add({ ...d, name: `${scope.name}.${d.name}` }, no);
     }
   }
-  return rows;
+  const last = lines.at(-1)?.no ?? 0;
+  return rows.map((r, i) => ({ ...r, end_line: Math.max(r.start_line, (rows[i + 1]?.start_line ?? last + 1) - 1) }));
 }

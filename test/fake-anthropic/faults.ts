@@ -59,10 +59,17 @@ export function breakSchema(title: string | null, record: unknown): unknown {
   return first === undefined ? null : Object.fromEntries(rest.map((k) => [k, record[k]]));
 }
 
-/** A BatchReview without the named functions' reviews. */
-export function omitFunctions(record: unknown, names: string[]): unknown {
-  if (!isObject(record) || !Array.isArray(record.reviews)) return record;
-  return { ...record, reviews: record.reviews.filter((r) => !(isObject(r) && names.includes(String(r.function_qualified_name)))) };
+/**
+ * A BatchReview without the named functions' reviews; a FileAnalysis whose inventory lacks them and lists
+ * `invent`ed functions that the file does not have (on line 1).
+ */
+export function omitFunctions(record: unknown, names: string[], invent: string[] = []): unknown {
+  if (!isObject(record)) return record;
+  if (Array.isArray(record.reviews)) return { ...record, reviews: record.reviews.filter((r) => !(isObject(r) && names.includes(String(r.function_qualified_name)))) };
+  if (!Array.isArray(record.functions)) return record;
+  const kept = record.functions.filter((f) => !(isObject(f) && names.includes(String(f.qualified_name))));
+  const invented = invent.map((qualified_name) => ({ qualified_name, kind: 'function', visibility: 'public', role_in_file: 'invented by the fake', start_line: 1, solo_review: false }));
+  return { ...record, functions: [...kept, ...invented] };
 }
 
 /** Every `line` and `start_line` in the record moved past the file's last line. */

@@ -90,16 +90,30 @@ function step1(req: ParsedRequest, planted: PlantedFile): Step1Record {
 function fileAnalysis(req: ParsedRequest, planted: PlantedFile): FileAnalysis {
   const path = req.file ?? '';
   const reviewAs = text(req.packet, 'review_as') ?? REVIEW_AS[primaryKindOf(path)];
-  const source = primarySource(req);
   return {
     file_path: path,
     brutal_one_line: `Fake analysis of ${path}: nothing alarming at a glance.`,
     invariants: [],
     risk_flags: [],
     file_level_findings: [],
-    functions: reviewAs === 'code_review' && source ? findFunctions(languageOf(path), source.lines) : [],
+    functions: reviewAs === 'code_review' ? inventoryRows(req) : [],
     ...planted.step2,
   };
+}
+
+/**
+ * The functions Step 2's packet lists (the parser's inventory), each with a role: what a model that
+ * follows the prompt answers. Without an inventory, what the regex finder sees in the source block.
+ */
+function inventoryRows(req: ParsedRequest): FileAnalysis['functions'] {
+  const listed = list(req.packet, 'function_inventory');
+  const source = primarySource(req);
+  const found: Json[] = listed.length ? listed : source ? findFunctions(languageOf(req.file ?? ''), source.lines).map((f) => ({ ...f })) : [];
+  return found.map((f) => {
+    const visibility = f.visibility === 'private' || f.visibility === 'internal' ? f.visibility : 'public';
+    const kind = typeof f.kind === 'string' ? f.kind : 'function';
+    return { qualified_name: String(f.qualified_name), kind, visibility, role_in_file: `${visibility} ${kind}`, start_line: Number(f.start_line), solo_review: false };
+  });
 }
 
 function lineOf(obj: Json, key: string): number {

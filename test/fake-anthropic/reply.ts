@@ -34,7 +34,7 @@ export function reply(req: ParsedRequest, scenario: LoadedScenario, fault: Fault
   if (!req.schema) return text('fake-anthropic: this request asks for no record (no output schema, no forced submit tool).');
   let record = buildRecord(req, scenario);
   if (fault?.kind === 'schema_invalid') record = breakSchema(req.record, record);
-  if (fault?.kind === 'omit_functions') record = omitFunctions(record, fault.functions);
+  if (fault?.kind === 'omit_functions') record = omitFunctions(record, fault.functions, fault.invent);
   if (fault?.kind === 'bad_line') {
     const lastLine = primarySource(req)?.lineCount ?? (typeof req.packet.approx_line_count === 'number' ? req.packet.approx_line_count : UNKNOWN_LENGTH);
     record = linesPastEnd(record, lastLine);

@@ -83,7 +83,8 @@ const Fault = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('slow'), ...faultBase, ms: z.number().int().min(0) }),
   z.strictObject({ kind: z.literal('invalid_json'), ...faultBase }),
   z.strictObject({ kind: z.literal('schema_invalid'), ...faultBase }),
-  z.strictObject({ kind: z.literal('omit_functions'), ...faultBase, functions: z.array(z.string()).min(1) }),
+  /** A batch without these functions' reviews, or a FileAnalysis without them and with the `invent`ed ones added. */
+  z.strictObject({ kind: z.literal('omit_functions'), ...faultBase, functions: z.array(z.string()).min(1), invent: z.array(z.string().min(1)).default([]) }),
   z.strictObject({ kind: z.literal('bad_line'), ...faultBase }),
   z.strictObject({ kind: z.literal('tool_use'), ...faultBase, tool: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) }),
 ]);

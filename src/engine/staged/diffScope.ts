@@ -7,8 +7,11 @@ import type { FunctionRow } from '../../model/records';
 import type { FilteredFinding, Finding } from '../../model/finding';
 import { overlaps, type LineRange } from '../../model/lines';
 
-/** Each function's lines: its `end_line` where the analysis gave one, else up to the next function's start. */
-export function functionRanges(functions: FunctionRow[], lineCount: number): Map<string, LineRange> {
+/** What locating a function needs: an analysis row, or an inventory entry from the parser. */
+type Located = Pick<FunctionRow, 'qualified_name' | 'start_line' | 'end_line'>;
+
+/** Each function's lines: its `end_line` where known (the parser's, exact), else up to the next function's start. */
+export function functionRanges(functions: Located[], lineCount: number): Map<string, LineRange> {
   const starts = [...new Set(functions.map((f) => f.start_line))].sort((a, b) => a - b);
   const nextStart = (line: number) => starts.find((s) => s > line) ?? lineCount + 1;
   return new Map(
@@ -20,7 +23,7 @@ export function functionRanges(functions: FunctionRow[], lineCount: number): Map
 }
 
 
-export function functionsTouched(functions: FunctionRow[], lineCount: number, changed: LineRange[]): FunctionRow[] {
+export function functionsTouched<T extends Located>(functions: T[], lineCount: number, changed: LineRange[]): T[] {
   const ranges = functionRanges(functions, lineCount);
   return functions.filter((f) => overlaps(ranges.get(f.qualified_name)!, changed));
 }
