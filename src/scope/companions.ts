@@ -58,3 +58,56 @@ function generalFallback(dir: string, stem: string, ext: string): string[] {
   if (tested) return [join(dir, `${tested}${ext}`)];
   return [`${stem}.test${ext}`, `${stem}.spec${ext}`, `${stem}_test${ext}`, `${stem}_spec${ext}`, `test_${stem}${ext}`].map((n) => join(dir, n));
 }
+
+const C_SOURCES = ['.c', '.cc', '.cpp', '.cxx'];
+const C_HEADERS = ['.h', '.hpp', '.hh', '.hxx'];
+/** Extensions a test and the code it tests may differ by. */
+const FAMILIES = [['.ts', '.tsx', '.mts', '.cts'], ['.js', '.jsx', '.mjs', '.cjs'], [...C_SOURCES, ...C_HEADERS]];
+const family = (ext: string) => FAMILIES.find((f) => f.includes(ext)) ?? [ext];
+
+/** The stem a test file tests (`parseUtil.test` → `parseUtil`, `test_utils` → `utils`, `FooTest` → `Foo`), or null. */
+function testedStem(stem: string): string | null {
+  return /^(.+)[._-](test|spec|unittest)$/.exec(stem)?.[1] ?? /^test_(.+)$/.exec(stem)?.[1] ?? /^(.+[a-z0-9])Tests?$/.exec(stem)?.[1] ?? null;
+}
+
+/**
+ * Basenames that may pair with `path` anywhere in the tree, in groups tried in order: the tested source of
+ * a test (with or without a leading underscore); a C/C++ file's header or implementation, then its test;
+ * any other file's test.
+ */
+export function companionNames(path: string): string[][] {
+  const ext = extname(path);
+  if (!ext) return [];
+  const stem = basename(path, ext);
+  const tested = testedStem(stem);
+  if (tested) return [family(ext).flatMap((e) => [`${tested}${e}`, `_${tested}${e}`])];
+  const bare = stem.replace(/^_(?=[^_])/, '');
+  const testsOf = (exts: string[]) => [...new Set([stem, bare])].flatMap((s) => exts.flatMap((e) => [`${s}.test${e}`, `${s}.spec${e}`, `${s}_test${e}`, `${s}_unittest${e}`, `test_${s}${e}`, `${s}Test${e}`]));
+  if (C_HEADERS.includes(ext)) return [C_SOURCES.map((e) => `${stem}${e}`)];
+  if (C_SOURCES.includes(ext)) return [C_HEADERS.map((e) => `${stem}${e}`), testsOf([ext])];
+  return [testsOf(family(ext))];
+}
+
+/**
+ * The companion of `path` anywhere in `files` (paths relative to one root, forward slashes): per group of
+ * names, a unique match, or the one match nearest `path` by shared folders. A tie pairs nothing: a missed
+ * companion costs less than a wrong one.
+ */
+export function treeCompanion(path: string, byName: Map<string, string[]>): string | null {
+  for (const names of companionNames(path)) {
+    const found = [...new Set(names.flatMap((n) => byName.get(n) ?? []))].filter((p) => p !== path);
+    if (found.length === 0) continue;
+    if (found.length === 1) return found[0]!;
+    const ranked = found.map((p) => ({ p, shared: sharedFolders(path, p) })).sort((a, b) => b.shared - a.shared);
+    return ranked[0]!.shared > ranked[1]!.shared ? ranked[0]!.p : null;
+  }
+  return null;
+}
+
+function sharedFolders(a: string, b: string): number {
+  const x = a.split('/').slice(0, -1);
+  const y = b.split('/').slice(0, -1);
+  let n = 0;
+  while (n < x.length && x[n] === y[n]) n++;
+  return n;
+}

@@ -4,11 +4,15 @@
  * files git does not ignore), and by a plain walk elsewhere. Every file left out is counted with its reason.
  */
 import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import type { DiscoveryResult, FileEntry } from '../model/records';
-import { companionCandidates } from './companions';
-import { excludeByContent, excludeByPath, type ExclusionReason } from './exclusions';
+import { CompanionFinder } from './companionFinder';
+import { DirCache } from './dirCache';
+import { MAX_FILE_BYTES, OUTLINE_ABOVE_BYTES } from '../model/fileSize';
+import { compiledEvidence, excludeByContent, excludeByPath, hasSourceMapComment, type ExclusionReason } from './exclusions';
+import { extensionOf } from '../model/languages';
+import { grammarFor } from './syntax/grammars';
 import { gitListFiles, gitToplevel } from './git';
 import { Semaphore } from '../model/semaphore';
 import { isSecretFile } from '../model/secrets';
@@ -17,7 +21,7 @@ export interface InventoryOptions {
   cwd: string;
   /** Globs (relative to cwd) of files to leave out. */
   excludes?: string[];
-  /** Larger files are left out as oversized. */
+  /** Larger files are left out as oversized (default MAX_FILE_BYTES). */
   maxBytes?: number;
 }
 
@@ -33,8 +37,8 @@ export interface Inventory {
 
 export class ScopeError extends Error {}
 
-export const DEFAULT_MAX_BYTES = 256 * 1024;
 const HEAD_BYTES = 8192;
+const TAIL_BYTES = 1024;
 /** File operations in flight at once while taking stock of a large tree. */
 const IO_PARALLEL = 64;
 
@@ -79,12 +83,15 @@ export async function takeInventory(paths: string[], opts: InventoryOptions): Pr
 export async function classify(reviewRoots: string[], candidates: Candidate[], opts: InventoryOptions, excluded: Exclusion[] = []): Promise<Inventory> {
   const isUserExcluded = opts.excludes?.length ? picomatch(opts.excludes, { dot: true }) : () => false;
   const io = new Semaphore(IO_PARALLEL);
+  const dirs = new DirCache(opts.cwd);
   const reasons = await Promise.all(
-    candidates.map((c) =>
-      isUserExcluded(c.path)
-        ? 'user_exclude'
-        : (excludeByPath(c.belowRoot, c.explicit) ?? io.run(() => contentExclusion(resolve(opts.cwd, c.path), c.explicit, opts.maxBytes ?? DEFAULT_MAX_BYTES))),
-    ),
+    candidates.map(async (c) => {
+      if (isUserExcluded(c.path)) return 'user_exclude';
+      const byPath = excludeByPath(c.belowRoot, c.explicit);
+      if (byPath) return byPath;
+      if (!c.explicit && (await io.run(() => isCompiled(c.path, dirs)))) return 'compiled';
+      return io.run(() => contentExclusion(resolve(opts.cwd, c.path), c.explicit, opts.maxBytes ?? MAX_FILE_BYTES));
+    }),
   );
   const included: string[] = [];
   candidates.forEach((c, i) => {
@@ -93,8 +100,8 @@ export async function classify(reviewRoots: string[], candidates: Candidate[], o
     else included.push(c.path);
   });
   included.sort();
-  const dirs = new DirCache(opts.cwd);
-  const entries: FileEntry[] = await Promise.all(included.map(async (path) => ({ path, companion_path: await io.run(() => findCompanion(path, dirs)) })));
+  const companions = new CompanionFinder(opts.cwd, reviewRoots, included, dirs);
+  const entries: FileEntry[] = await Promise.all(included.map(async (path) => ({ path, companion_path: await io.run(() => companions.find(path)) })));
   return { discovery: { review_roots: reviewRoots, file_entries: entries }, excluded };
 }
 
@@ -104,11 +111,15 @@ async function contentExclusion(abs: string, explicit: boolean, maxBytes: number
     if (!st.isFile()) return 'unreadable';
     // A link named innocently may lead to a secrets file: judge the file it resolves to as well.
     if (isSecretFile(await realpath(abs))) return 'secret';
-    if (st.size > maxBytes) return 'oversized';
+    // Large files with a grammar are reviewed through an outline of their functions; without one they cannot be.
+    if (st.size > maxBytes || (st.size > OUTLINE_ABOVE_BYTES && !grammarFor(extensionOf(abs)))) return 'oversized';
     const handle = await open(abs, 'r');
     try {
       const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
-      return excludeByContent(buffer.subarray(0, bytesRead), explicit);
+      const byHead = excludeByContent(buffer.subarray(0, bytesRead), explicit);
+      if (byHead || explicit || !compiledEvidence(basename(abs)).length) return byHead;
+      const tail = await handle.read(Buffer.alloc(TAIL_BYTES), 0, TAIL_BYTES, Math.max(0, st.size - TAIL_BYTES));
+      return hasSourceMapComment(tail.buffer.subarray(0, tail.bytesRead)) ? 'compiled' : null;
     } finally {
       await handle.close();
     }
@@ -117,34 +128,12 @@ async function contentExclusion(abs: string, explicit: boolean, maxBytes: number
   }
 }
 
-async function findCompanion(path: string, dirs: DirCache): Promise<string | null> {
-  for (const candidate of companionCandidates(path)) {
-    if (candidate === path || isAbsolute(candidate) || candidate.startsWith('..')) continue;
-    if ((await dirs.isFile(candidate)) && !excludeByPath(candidate, true)) return candidate;
-  }
-  return null;
-}
-
-/** Folder listings read once each: companion lookups on a large tree would otherwise stat thousands of misses. */
-class DirCache {
-  private readonly listings = new Map<string, Promise<Map<string, boolean>>>();
-  constructor(private readonly cwd: string) {}
-
-  async isFile(path: string): Promise<boolean> {
-    const slash = path.lastIndexOf('/');
-    const dir = slash < 0 ? '.' : path.slice(0, slash);
-    let listing = this.listings.get(dir);
-    if (!listing) {
-      listing = readdir(resolve(this.cwd, dir), { withFileTypes: true }).then(
-        (entries) => new Map(entries.map((e) => [e.name, e.isFile() || e.isSymbolicLink()])),
-        () => new Map<string, boolean>(),
-      );
-      this.listings.set(dir, listing);
-    }
-    if (!(await listing).get(path.slice(slash + 1))) return false;
-    // A link counts only when it leads to a regular file.
-    return (await stat(resolve(this.cwd, path)).catch(() => null))?.isFile() ?? false;
-  }
+/** A declaration file or JavaScript beside its source map or the TypeScript it came from. */
+async function isCompiled(path: string, dirs: DirCache): Promise<boolean> {
+  const slash = path.lastIndexOf('/');
+  const dir = slash < 0 ? '' : path.slice(0, slash + 1);
+  for (const name of compiledEvidence(path.slice(slash + 1))) if (await dirs.isFile(dir + name)) return true;
+  return false;
 }
 
 async function listFolder(abs: string, cwd: string, excluded: Exclusion[]): Promise<string[]> {

@@ -171,7 +171,8 @@ describe('scope/companions', () => {
       expect('cpp/pref/both.h', 'cpp/pref/both.cpp');
       expect('cpp/pref/both.cpp', 'cpp/pref/both.h');
       expect('cpp/pref/both.c', 'cpp/pref/both.h');
-      expect('cpp/pref/src/both.cpp', null);
+      // No header beside it, but the tree has exactly one both.h.
+      expect('cpp/pref/src/both.cpp', 'cpp/pref/both.h');
     });
     it('.py → test_{stem}.py / {stem}_test.py in the same directory or tests/, and back', () => {
       expect('py/pkg/calc.py', 'py/pkg/test_calc.py');

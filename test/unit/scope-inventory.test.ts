@@ -47,8 +47,9 @@ describe('scope/inventory', () => {
       await put(cwd, 'src/data.raw', Buffer.from([0x41, 0x00, 0x42, 0x00]));
       await put(cwd, 'assets/logo.png', 'not really a png\n');
       await put(cwd, 'src/latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x61, 0x0a]));
-      // oversized: over the 256 KiB default, many short lines
+      // over 256 KiB: a language with a grammar is reviewed through an outline, other text is oversized
       await put(cwd, 'src/huge.ts', 'const x = 1;\n'.repeat(25000));
+      await put(cwd, 'docs/huge.txt', 'some words\n'.repeat(30000));
       // secrets
       await put(cwd, '.env', 'API_KEY=hunter2\n');
       await put(cwd, 'keys/id_rsa', '-----BEGIN OPENSSH PRIVATE KEY-----\n');
@@ -74,6 +75,7 @@ describe('scope/inventory', () => {
       'lib/core.go',
       'lib/core_test.go',
       'src/a.cpp',
+      'src/huge.ts',
       'src/main.test.ts',
       'src/main.ts',
       'src/my file.ts',
@@ -94,9 +96,9 @@ describe('scope/inventory', () => {
       'package-lock.json': 'lock_file',
       'Cargo.lock': 'lock_file',
       'src/data.raw': 'binary',
-      'assets/logo.png': 'binary',
+      'assets/logo.png': 'media',
       'src/latin1.txt': 'binary',
-      'src/huge.ts': 'oversized',
+      'docs/huge.txt': 'oversized',
       '.env': 'secret',
       'keys/id_rsa': 'secret',
       'keys/x.pem': 'secret',
