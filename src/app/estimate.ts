@@ -1,9 +1,10 @@
 /**
  * What a run will cost, before any call: model calls and tokens per step (staged) or per role (lenses),
  * from the inventory alone, and for staged mode the dollars at the price table's rates with the prompt
- * cache as the layout uses it (docs/caching.md). Staged function counts come from a per-language
- * heuristic; diff reviews count only the functions a change touches. It estimates a cold run: units the
- * result cache already holds cost nothing. An estimate, said as one: it sizes a run, it does not bill it.
+ * cache as the layout uses it (docs/caching.md). Staged function counts come from Step 0's parser (the
+ * functions Step 3 will review); diff reviews count only the functions a change touches. It estimates a
+ * cold run: units the result cache already holds cost nothing. An estimate, said as one: it sizes a run,
+ * it does not bill it.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -13,8 +14,9 @@ import { MAX_BATCH } from '../engine/staged/batching';
 import { FILE_SYSTEM, STEP_DIRECTIVES, SYNTHESIS_SYSTEM } from '../engine/staged/prompts';
 import { splitLines } from '../model/lines';
 import type { FileEntry } from '../model/records';
-import { findFunctions } from '../scope/functionFinder';
-import { languageOf } from '../model/languages';
+import { OUTLINE_ABOVE_BYTES } from '../model/fileSize';
+import type { FunctionInventory } from '../model/functions';
+import { inventoriesOf } from './inventories';
 import type { ContextFile } from '../model/records';
 import { resolveStepModels, type StagedStep, type StepModels } from '../model/models';
 import { costUsd, type PriceOverrides, type TokenCounts } from '../model/pricing';
@@ -80,18 +82,20 @@ export async function estimateRun(
   };
 
   const io = new Semaphore(64);
-  const sizes = await Promise.all(entries.map((entry) => io.run(() => measure(cwd, entry, changed?.get(entry.path)))));
+  const inventories = await inventoriesOf(cwd, entries);
+  const sizes = await Promise.all(entries.map((entry) => io.run(() => measure(cwd, entry, inventories.get(entry.path), changed?.get(entry.path)))));
   let functions = 0;
   let challenged = 0;
-  for (const { fileBlock, functions: n } of sizes) {
+  for (const { fileBlock, functions: n, bodyPerFunction } of sizes) {
     const prefix = ctx + fileBlock + PACKET_TOKENS;
     functions += n;
     add(by.curate, 1, sys.curate + prefix, OUT.curate);
     add(by.analyze, 1, sys.analyze + prefix, OUT.analyzeBase + OUT.analyzePerFunction * n);
     const solo = Math.min(MAX_SOLO, Math.floor(n / SOLO_PER_FUNCTIONS));
     const batches = Math.ceil((n - solo) / MAX_BATCH);
-    add(by.review, solo, sys.review + prefix, OUT.perFunction);
-    if (batches) add(by.review, batches, sys.review + prefix, OUT.perFunction * Math.min(MAX_BATCH, Math.ceil((n - solo) / batches)));
+    const perBatch = Math.min(MAX_BATCH, Math.ceil((n - solo) / Math.max(1, batches)));
+    add(by.review, solo, sys.review + prefix + bodyPerFunction, OUT.perFunction);
+    if (batches) add(by.review, batches, sys.review + prefix + bodyPerFunction * perBatch, OUT.perFunction * perBatch);
     if (n > 0) {
       challenged += CHALLENGED_SHARE;
       by.challenge.inputTokens += CHALLENGED_SHARE * (sys.challenge + prefix);
@@ -166,15 +170,22 @@ function totals(parts: StepEstimate[]): StepEstimate {
   };
 }
 
-/** A file's source-block size in tokens and the number of functions a review would cover. */
-async function measure(cwd: string, entry: FileEntry, ranges: LineRange[] | undefined): Promise<{ fileBlock: number; functions: number }> {
+/**
+ * A file's shared source-block size in tokens, the number of functions a review would cover, and what each
+ * function adds to a Step 3 call when the file is large enough to go as an outline plus the bodies reviewed.
+ */
+async function measure(cwd: string, entry: FileEntry, inventory: FunctionInventory | undefined, ranges: LineRange[] | undefined) {
   const text = await readFile(resolve(cwd, entry.path), 'utf8');
   const companion = entry.companion_path ? await readFile(resolve(cwd, entry.companion_path), 'utf8').catch(() => '') : '';
   const lines = splitLines(text);
+  const found = inventory?.functions ?? [];
+  const functions = (ranges ? functionsTouched(found, lines.length, ranges) : found).length;
   // The numbered source block adds about two tokens a line.
-  const fileBlock = tokens(text.length + companion.length) + 2 * (lines.length + splitLines(companion).length);
-  const found = findFunctions(languageOf(entry.path), lines.map((t, i) => ({ no: i + 1, text: t })));
-  return { fileBlock, functions: (ranges ? functionsTouched(found, lines.length, ranges) : found).length };
+  const block = (t: string, n: number) => tokens(t.length) + 2 * n;
+  const companionBlock = companion.length > OUTLINE_ABOVE_BYTES ? 0 : block(companion, splitLines(companion).length);
+  if (Buffer.byteLength(text) <= OUTLINE_ABOVE_BYTES || inventory?.parser !== 'syntax') return { fileBlock: block(text, lines.length) + companionBlock, functions, bodyPerFunction: 0 };
+  const outline = found.reduce((n, f) => n + block(`${f.qualified_name} ${f.kind} ${lines[f.start_line - 1] ?? ''}`, 2), 0);
+  return { fileBlock: outline + companionBlock, functions, bodyPerFunction: Math.ceil(block(text, lines.length) / Math.max(1, found.length)) };
 }
 
 export interface LensEstimate {

@@ -20,6 +20,7 @@ import { displayPath, ScopeError, type Inventory } from '../scope/inventory';
 import { challengeExamples, type Dismissal } from '../model/dismissals';
 import type { ScopeSpec } from '../model/scope';
 import { FindingScreen, loadTeamDismissals } from './dismissals';
+import { inventoriesOf } from './inventories';
 import { resolveScope, type ResolvedScope } from './scope';
 
 export interface LensOptions {
@@ -219,6 +220,7 @@ export async function executeJob(job: ReviewJob, prepared: PreparedJob, emit: Em
             contextFiles: prepared.context,
             ...(prepared.scope.changedRanges ? { changedRanges: prepared.scope.changedRanges } : {}),
             dismissalExamples: challengeExamples([...team, ...own], CHALLENGE_EXAMPLES),
+            inventories: await inventoriesOf(job.cwd, prepared.inventory.discovery.file_entries),
           },
           events,
         );

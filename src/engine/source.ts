@@ -1,6 +1,7 @@
 /** A file's text as sub-agents see it: split into lines and shown with 1-based line numbers. */
 import { createHash } from 'node:crypto';
 import { splitLines } from '../model/lines';
+import type { CodeFunction } from '../model/functions';
 
 export interface SourceFile {
   /** Relative to the working directory, forward slashes: the name every record uses. */
@@ -22,8 +23,24 @@ export function numberLines(lines: string[], firstLine = 1): string {
  * code cannot close the block early by writing the closing tag itself.
  */
 export function sourceBlock(file: SourceFile, role: 'primary' | 'companion'): string {
+  return tagged(file, role, numberLines(file.lines));
+}
+
+function tagged(file: SourceFile, role: string, body: string): string {
   const tag = `untrusted_source_${createHash('sha256').update(file.text).digest('hex').slice(0, 8)}`;
-  return `<${tag} path="${file.path}" role="${role}" lines="${file.lines.length}">\n${numberLines(file.lines)}\n</${tag}>`;
+  return `<${tag} path="${file.path}" role="${role}" lines="${file.lines.length}">\n${body}\n</${tag}>`;
+}
+
+/** A file too large to send whole: the first line of each function, numbered, under its name and line range. */
+export function outlineBlock(file: SourceFile, functions: CodeFunction[]): string {
+  const body = functions.map((f) => `      (${f.qualified_name}: ${f.kind}, lines ${f.start_line}-${f.end_line})\n${numberLines([file.lines[f.start_line - 1] ?? ''], f.start_line)}`);
+  return tagged(file, 'outline', body.join('\n'));
+}
+
+/** Whole line ranges of a large file (the functions one call reviews), numbered as in the file. */
+export function excerptBlock(file: SourceFile, ranges: [number, number][]): string {
+  const body = ranges.map(([from, to]) => numberLines(file.lines.slice(from - 1, to), from));
+  return tagged(file, 'excerpt', body.join('\n      …\n'));
 }
 
 /** Repair errors for a cited line that does not exist in a file of `lineCount` lines (a reply cites places; both modes check them). */

@@ -18,6 +18,8 @@ export interface FileOutcome {
   reason?: string;
   step1?: Step1Record;
   analysis?: FileAnalysis;
+  /** Step 2's function list against the parser's: names added (left out by the model), rejected (not in the file), corrected. */
+  reconciled?: { added: string[]; rejected: string[]; corrected: string[] };
 }
 
 export interface StagedResult {

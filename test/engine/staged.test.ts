@@ -135,10 +135,14 @@ describe('staged review through the CLI against the fake API', function () {
     const first = (record: string) => fake.server.requests.find((r) => r.record === record && r.file === 'shop/cart.ts')!;
     assert.deepEqual(Object.keys(packetOf(first('Step1Record'))).sort(), ['companion_path', 'path']);
     assert.deepEqual(Object.keys(packetOf(first('PerFunctionReview'))).sort(), [
-      'brutal_one_line', 'companion_path', 'concurrency_present', 'file_path', 'function_qualified_name', 'invariants', 'kind', 'risk_flags', 'role_in_file', 'start_line', 'visibility',
+      'brutal_one_line', 'companion_path', 'concurrency_present', 'end_line', 'file_path', 'function_qualified_name', 'invariants', 'kind', 'risk_flags', 'role_in_file', 'start_line', 'visibility',
     ]);
     const batch = packetOf(first('BatchReview'));
-    assert.deepEqual(Object.keys((batch.functions as object[])[0]!).sort(), ['function_qualified_name', 'kind', 'role_in_file', 'start_line', 'visibility']);
+    assert.deepEqual(Object.keys((batch.functions as object[])[0]!).sort(), ['end_line', 'function_qualified_name', 'kind', 'role_in_file', 'start_line', 'visibility']);
+    // Step 2 gets the parser's inventory to describe, with exact lines.
+    const inventory = packetOf(first('FileAnalysis')).function_inventory as object[];
+    assert.ok(inventory.length > 0);
+    assert.deepEqual(Object.keys(inventory[0]!).sort(), ['end_line', 'kind', 'qualified_name', 'start_line', 'visibility']);
     const challenge = packetOf(first('ChallengeResult'));
     assert.deepEqual(Object.keys(challenge).sort(), ['brutal_one_line', 'companion_path', 'file_path', 'findings', 'invariants']);
     assert.deepEqual(Object.keys((challenge.findings as object[])[0]!).sort(), ['action', 'confidence', 'function_qualified_name', 'line', 'priority', 'rationale', 'rule_id']);

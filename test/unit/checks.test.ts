@@ -44,11 +44,16 @@ describe('semantic checks', () => {
       start_line: 1,
       verdicts: verdicts(line ? { A1: { verdict: 'flag', line, action: 'a', rationale: 'r' } } : {}),
     });
-    const asked = new Set(['f', 'g']);
+    const row = (qualified_name: string, start_line = 1, end_line?: number) => ({ qualified_name, kind: 'function', visibility: 'public' as const, role_in_file: 'r', start_line, end_line, solo_review: false });
+    const asked = new Map([['f', row('f')], ['g', row('g')]]);
     assert.deepEqual(checkBatch({ file_path: 'src/a.ts', reviews: [r('f')] }, asked, file), []);
     assert.match(checkBatch({ file_path: 'src/a.ts', reviews: [r('f'), r('h')] }, asked, file).join(), /"h" was not asked for/);
     assert.match(checkBatch({ file_path: 'src/a.ts', reviews: [r('f'), r('f')] }, asked, file).join(), /reviewed twice/);
     assert.match(checkBatch({ file_path: 'src/a.ts', reviews: [r('g', 99)] }, asked, file).join(), /line 99 does not exist/);
+    // With exact lines known, a verdict must cite a line of its own function.
+    const ranged = new Map([['f', row('f', 2, 3)]]);
+    assert.deepEqual(checkBatch({ file_path: 'src/a.ts', reviews: [r('f', 3)] }, ranged, file), []);
+    assert.match(checkBatch({ file_path: 'src/a.ts', reviews: [r('f', 4)] }, ranged, file).join(), /f A1: line 4 is outside the function \(lines 2-3\)/);
   });
 
   it('challenge: one ruling per finding in order, downgrades only', () => {

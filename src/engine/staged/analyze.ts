@@ -5,26 +5,38 @@ import type { SourceFile } from '../source';
 import { lineErrors } from '../source';
 import { fileCall, type FileUnderReview, type StageContext } from './context';
 import { parseLocation } from '../../model/location';
+import { reconcile, type Reconciliation } from './reconcile';
 
+/** Functions are listed only for code and test code. */
+const hasFunctions = (step1: Step1Record) => step1.review_as === 'code_review' || step1.primary_kind === 'test_code';
 
-export async function analyze(ctx: StageContext, file: FileUnderReview, step1: Step1Record): Promise<UnitOutcome<FileAnalysis>> {
+export type AnalyzeOutcome = UnitOutcome<FileAnalysis> & { reconciled?: Reconciliation };
+
+export async function analyze(ctx: StageContext, file: FileUnderReview, step1: Step1Record): Promise<AnalyzeOutcome> {
+  const inventory = file.inventory && hasFunctions(step1) ? file.inventory : undefined;
   const outcome = await fileCall(ctx, file, 'analyze', {
     label: `Step 2 analyze ${file.entry.path}`,
     record: FileAnalysis,
-    packet: { ...step1, companion_path: file.entry.companion_path },
+    packet: { ...step1, companion_path: file.entry.companion_path, ...(inventory ? { function_inventory: inventory } : {}) },
     check: (a) => checkAnalysis(a, file, step1),
   });
-  return outcome.ok ? { ...outcome, value: { ...outcome.value, file_path: file.entry.path } } : outcome;
+  if (!outcome.ok) return outcome;
+  const value = { ...outcome.value, file_path: file.entry.path };
+  if (!inventory) return { ...outcome, value };
+  const reconciled = reconcile(value.functions, inventory);
+  return { ...outcome, value: { ...value, functions: reconciled.functions }, reconciled };
 }
 
-/** Functions are listed only for code and test code; each is unique and starts on a real line. */
+/**
+ * Functions are listed only for code and test code; each is unique and starts on a real line. Where the
+ * parser's inventory is known its rows are reconciled instead: their names and lines need no repair turn.
+ */
 export function checkAnalysis(a: FileAnalysis, file: FileUnderReview, step1: Step1Record): string[] {
   const errors: string[] = [];
   const lineCount = file.primary.lines.length;
-  const hasFunctions = step1.review_as === 'code_review' || step1.primary_kind === 'test_code';
-  if (!hasFunctions && a.functions.length > 0) errors.push(`functions must be empty for a ${step1.primary_kind} file reviewed as ${step1.review_as}`);
+  if (!hasFunctions(step1) && a.functions.length > 0) errors.push(`functions must be empty for a ${step1.primary_kind} file reviewed as ${step1.review_as}`);
   const seen = new Set<string>();
-  a.functions.forEach((f, i) => {
+  if (!file.inventory) a.functions.forEach((f, i) => {
     if (seen.has(f.qualified_name)) errors.push(`functions.${i}: qualified_name "${f.qualified_name}" appears twice; names must be unique within the file (disambiguate overloads)`);
     seen.add(f.qualified_name);
     errors.push(...lineErrors(`functions.${i} (${f.qualified_name}) start_line`, f.start_line, lineCount));

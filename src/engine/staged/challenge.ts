@@ -3,6 +3,7 @@ import { ChallengeResult, type FileAnalysis } from '../../model/records';
 import type { UnitOutcome } from '../runner';
 import type { Finding } from '../../model/finding';
 import { fileCall, type FileUnderReview, type StageContext } from './context';
+import type { LineRange } from '../../model/lines';
 import { isDowngrade } from '../../model/order';
 
 export async function challenge(ctx: StageContext, file: FileUnderReview, analysis: FileAnalysis, findings: Finding[]): Promise<UnitOutcome<ChallengeResult>> {
@@ -27,7 +28,23 @@ export async function challenge(ctx: StageContext, file: FileUnderReview, analys
     record: ChallengeResult,
     packet,
     check: (r) => checkChallenge(r, findings),
+    ...(file.outline ? { excerpt: findingContext(analysis, findings, file.primary.lines.length) } : {}),
   });
+}
+
+/** For a file sent as an outline: each finding's function in full, or the lines around a file-level finding. */
+function findingContext(analysis: FileAnalysis, findings: Finding[], lineCount: number): LineRange[] {
+  const ranges = findings.map((f): LineRange => {
+    const fn = analysis.functions.find((r) => r.qualified_name === f.function);
+    return fn?.end_line ? [fn.start_line, fn.end_line] : [Math.max(1, f.line - 10), Math.min(lineCount, f.line + 10)];
+  });
+  const merged: LineRange[] = [];
+  for (const r of ranges.sort((a, b) => a[0] - b[0])) {
+    const last = merged.at(-1);
+    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+    else merged.push([...r]);
+  }
+  return merged;
 }
 
 /** One ruling per finding, in input order, echoing its rule and line; a revised priority may only be lower. */

@@ -1,5 +1,6 @@
 /** What every staged step needs: the runner, the models, the project context, and the file at hand. */
 import type { z } from 'zod';
+import type { CodeFunction } from '../../model/functions';
 import { systemBlocks, userContent } from '../layout';
 import type { StagedStep, StepModels } from '../../model/models';
 import type { LineRange } from '../../model/lines';
@@ -38,6 +39,10 @@ export interface FileUnderReview {
   order: number;
   /** Models on which a call about this file has been answered this run: the file's prefix is cached there. */
   warm: Set<string>;
+  /** The parser's functions, exact lines: Step 2 is reconciled against them. Absent without a grammar. */
+  inventory?: CodeFunction[];
+  /** Too large to send whole: calls see the inventory as an outline, plus the lines each one is about. */
+  outline?: boolean;
 }
 
 /** Records of a normal size fit well inside this; a batch of 8 functions × 8 verdicts is the largest. */
@@ -60,6 +65,8 @@ export interface FileCall<T> {
   cacheKey?: object | false;
   /** Several calls about this file start together on a model where it is not cached yet: prime it first. */
   primeFile?: boolean;
+  /** For a file sent as an outline: the lines this call is about, sent in full. */
+  excerpt?: LineRange[];
 }
 
 /** A sub-agent call about one file, in the cache-first layout (src/engine/layout.ts). */
@@ -73,6 +80,7 @@ export async function fileCall<T>(ctx: StageContext, file: FileUnderReview, step
 export function fileSpec<T>(ctx: StageContext, file: FileUnderReview, step: FileStep, call: FileCall<T>): UnitSpec<T> {
   const model = ctx.models[step];
   const instructions = `${STEP_DIRECTIVES[step]} Answer with one call to the submit_${recordTitle(call.record)} tool.`;
+  const outline = file.outline && file.inventory ? { outline: { functions: file.inventory, excerpt: call.excerpt ?? [] } } : {};
   const contextBlocks = ctx.context.length ? 1 : 0;
   const primeFirst = call.primeFile
     ? { key: `file:${model}:${file.entry.path}`, blocks: contextBlocks + 1 }
@@ -87,7 +95,7 @@ export function fileSpec<T>(ctx: StageContext, file: FileUnderReview, step: File
     system: systemBlocks(FILE_SYSTEM, ctx.context),
     record: call.record,
     recordTools: FILE_RECORDS,
-    content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, instructions, packet: call.packet }),
+    content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, ...outline, instructions, packet: call.packet }),
     tools: true,
     maxTokens: MAX_TOKENS,
     priority: { rank: STEP_RANK[step], order: file.order },

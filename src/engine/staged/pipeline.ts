@@ -5,6 +5,8 @@
  */
 import { readFile, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { OUTLINE_ABOVE_BYTES } from '../../model/fileSize';
+import type { FunctionInventory } from '../../model/functions';
 import { ReviewRun, type RunOptions } from '../reviewRun';
 import type { EmitFn, FileOutcome, StagedResult } from '../../model/events';
 import { Progress } from './progress';
@@ -36,6 +38,8 @@ export interface StagedRequest extends RunOptions {
   changedRanges?: Map<string, LineRange[]>;
   /** Findings this team dismissed before, with its reasons: the challenger weighs new findings against them. */
   dismissalExamples?: DismissalExample[];
+  /** Each file's functions as Step 0's parser found them (src/app supplies them); Step 2 is reconciled against these. */
+  inventories?: Map<string, FunctionInventory>;
 }
 
 interface FileRun {
@@ -45,6 +49,8 @@ interface FileRun {
   failed: FailedUnit[];
   lineCount: number;
   recovered: number;
+  /** What reconciling Step 2 with the parser's inventory changed, for the report's notes. */
+  note?: string;
 }
 
 export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise<StagedResult> {
@@ -69,7 +75,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const filtered = fileRuns.flatMap((f) => f.filtered);
   const failed = fileRuns.flatMap((f) => f.failed);
   let synthesis: SynthesisResult | null = null;
-  const notes: string[] = [];
+  const notes: string[] = fileRuns.flatMap((f) => (f.note ? [f.note] : []));
   const analysed = fileRuns.filter((f) => f.outcome.analysis);
   if (analysed.length > 0 && !run.aborted) {
     progress.total('synthesize', 1);
@@ -152,6 +158,12 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   progress.advance('analyze');
   if (!analysis.ok) return fail('analyze', analysis.reason);
   run.outcome.analysis = analysis.value;
+  const { added = [], rejected = [], corrected = [] } = analysis.reconciled ?? {};
+  if (analysis.reconciled) run.outcome.reconciled = { added, rejected, corrected };
+  if (added.length || rejected.length) {
+    run.note = `${entry.path}: Step 2 left out ${added.length} of the parser's functions (reviewed anyway) and listed ${rejected.length} the file does not have (ignored)`;
+    emit({ type: 'warning', message: run.note });
+  }
 
   const changed = file.changedRanges;
   const functions = changed ? functionsTouched(analysis.value.functions, run.lineCount, changed) : analysis.value.functions;
@@ -217,14 +229,22 @@ function dropOutOfScope(findings: Finding[], step1: Step1Record): { kept: Findin
 
 async function loadFile(req: StagedRequest, entry: FileEntry, order: number): Promise<FileUnderReview> {
   const read = async (path: string) => toSourceFile(path, await readFile(resolve(req.cwd, path), 'utf8'));
+  const large = (f: { text: string }) => Buffer.byteLength(f.text) > OUTLINE_ABOVE_BYTES;
   const ranges = req.changedRanges?.get(entry.path);
+  const found = req.inventories?.get(entry.path);
+  // Only the parser's exact inventory overrules the model; the regex fallback's guesses do not.
+  const inventory = found?.parser === 'syntax' ? found.functions : undefined;
+  const primary = await read(entry.path);
+  const companion = entry.companion_path ? await read(entry.companion_path).catch(() => null) : null;
   return {
     entry,
-    primary: await read(entry.path),
-    companion: entry.companion_path ? await read(entry.companion_path).catch(() => null) : null,
+    primary,
+    // A companion too large to send whole would crowd out the file it accompanies.
+    companion: companion && !large(companion) ? companion : null,
     ...(ranges ? { changedRanges: ranges } : {}),
     order,
     warm: new Set(),
+    ...(inventory ? { inventory, outline: large(primary) } : {}),
   };
 }
 

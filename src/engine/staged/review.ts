@@ -5,6 +5,7 @@
  */
 import { BatchReview, PerFunctionReview, type FileAnalysis, type FunctionRow, type Step1Record, type Verdict } from '../../model/records';
 import type { FailedUnit } from '../../model/finding';
+import type { LineRange } from '../../model/lines';
 import { lineErrors } from '../source';
 import { fileCall, type FileUnderReview, type StageContext } from './context';
 import { missingFunctions, planReviews } from './batching';
@@ -37,6 +38,7 @@ const functionFields = (f: FunctionRow) => ({
   visibility: f.visibility,
   role_in_file: f.role_in_file,
   start_line: f.start_line,
+  ...(f.end_line != null ? { end_line: f.end_line } : {}),
 });
 
 /**
@@ -44,7 +46,7 @@ const functionFields = (f: FunctionRow) => ({
  * beyond that — the Step 3 prompt, model and effort, the project context files, whether concurrency rules
  * apply, and whether this is a diff review. Not the rest of the file, the companion or the Step 2
  * breadcrumbs: those change with any edit elsewhere (the breadcrumbs with every re-run of Step 2), and a
- * verdict about unchanged code rarely does. Lines come from the ranges Step 2 reported.
+ * verdict about unchanged code rarely does. Lines come from the ranges Step 2 reported, the parser's where it knows the language.
  */
 function functionKey(ctx: StageContext, file: FileUnderReview, step1: Step1Record, fn: FunctionRow, range: [number, number]): string {
   return ctx.runner.keyFor(
@@ -54,7 +56,8 @@ function functionKey(ctx: StageContext, file: FileUnderReview, step1: Step1Recor
       instructions: STEP_DIRECTIVES.review,
       context: ctx.context,
       path: file.entry.path,
-      function: functionFields({ ...fn, start_line: 0 }),
+      // Positions left out: an edit above the function moves it without changing it.
+      function: functionFields({ ...fn, start_line: 0, end_line: null }),
       text: file.primary.lines.slice(range[0] - 1, range[1]).join('\n'),
       concurrency_present: step1.concurrency_present,
       diff: Boolean(file.changedRanges),
@@ -67,6 +70,9 @@ function rebase(review: PerFunctionReview, fn: FunctionRow): PerFunctionReview {
   const shift = fn.start_line - review.start_line;
   return { ...review, start_line: fn.start_line, verdicts: review.verdicts.map((v) => ({ ...v, line: v.line === null ? null : v.line + shift })) };
 }
+
+/** The lines a function-level verdict may cite: the function's own, where its end is known. */
+const linesOf = (f: FunctionRow): LineRange | null => (f.end_line != null && f.end_line >= f.start_line ? [f.start_line, f.end_line] : null);
 
 export async function reviewFunctions(
   ctx: StageContext,
@@ -83,7 +89,7 @@ export async function reviewFunctions(
     functions.map(async (f) => {
       const stored = await ctx.runner.recall(keys.get(f.qualified_name)!, PerFunctionReview);
       const review = stored && rebase(stored, f);
-      return review && verdictLineErrors(f.qualified_name, review.verdicts, file).length === 0 ? review : null;
+      return review && verdictLineErrors(f, review.verdicts, file).length === 0 ? review : null;
     }),
   );
   const cached = known.filter((r): r is PerFunctionReview => r !== null);
@@ -130,7 +136,8 @@ async function reviewSolo(ctx: StageContext, file: FileUnderReview, crumbs: obje
     cacheKey: false,
     primeFile,
     packet: { ...crumbs, ...functionFields(fn) },
-    check: (r) => verdictLineErrors(r.function_qualified_name, r.verdicts, file),
+    check: (r) => verdictLineErrors(fn, r.verdicts, file),
+    ...excerpt([fn]),
   });
   if (!outcome.ok) return { reviews: [], failed: [{ step: 'review', file: file.entry.path, unit: fn.qualified_name, reason: outcome.reason }] };
   // The name and start line are the keys the pipeline asked with; keep them as asked.
@@ -139,7 +146,7 @@ async function reviewSolo(ctx: StageContext, file: FileUnderReview, crumbs: obje
 
 /** A failed batch is not reported here: its functions are missing, and the completeness check re-runs them. */
 async function reviewBatch(ctx: StageContext, file: FileUnderReview, crumbs: object, batch: FunctionRow[], primeFile: boolean): Promise<UnitResult> {
-  const asked = new Set(batch.map((f) => f.qualified_name));
+  const asked = new Map(batch.map((f) => [f.qualified_name, f]));
   const outcome = await fileCall(ctx, file, 'review', {
     label: `Step 3 review ${file.entry.path} batch of ${batch.length}`,
     record: BatchReview,
@@ -147,25 +154,39 @@ async function reviewBatch(ctx: StageContext, file: FileUnderReview, crumbs: obj
     primeFile,
     packet: { ...crumbs, functions: batch.map(functionFields) },
     check: (b) => checkBatch(b, asked, file),
+    ...excerpt(batch),
   });
   if (!outcome.ok) return { reviews: [], failed: [] };
   return { reviews: outcome.value.reviews.map((r) => ({ ...r, file_path: file.entry.path })), failed: [] };
 }
 
+/** For a file sent as an outline: the functions under review, in full. */
+function excerpt(functions: FunctionRow[]): { excerpt?: LineRange[] } {
+  const ranges = functions.map((f): LineRange => linesOf(f) ?? [f.start_line, f.start_line]);
+  return { excerpt: ranges.sort((a, b) => a[0] - b[0]) };
+}
+
 /** A batch answers only for the functions it was asked about, each at most once. Omissions are left to the completeness check. */
-export function checkBatch(batch: BatchReview, asked: Set<string>, file: FileUnderReview): string[] {
+export function checkBatch(batch: BatchReview, asked: Map<string, FunctionRow>, file: FileUnderReview): string[] {
   const errors: string[] = [];
   const seen = new Set<string>();
   batch.reviews.forEach((r, i) => {
     const name = r.function_qualified_name;
-    if (!asked.has(name)) errors.push(`reviews.${i}: "${name}" was not asked for; review only ${[...asked].map((n) => `"${n}"`).join(', ')}`);
+    const fn = asked.get(name);
+    if (!fn) errors.push(`reviews.${i}: "${name}" was not asked for; review only ${[...asked.keys()].map((n) => `"${n}"`).join(', ')}`);
     else if (seen.has(name)) errors.push(`reviews.${i}: "${name}" is reviewed twice`);
     seen.add(name);
-    errors.push(...verdictLineErrors(name, r.verdicts, file));
+    if (fn) errors.push(...verdictLineErrors(fn, r.verdicts, file));
   });
   return errors;
 }
 
-function verdictLineErrors(fn: string, verdicts: Verdict[], file: FileUnderReview): string[] {
-  return verdicts.flatMap((v) => lineErrors(`${fn} ${v.rule_id}`, v.line, file.primary.lines.length));
+/** Cited lines exist, and lie within the function (a finding elsewhere belongs to another function's review). */
+function verdictLineErrors(fn: FunctionRow, verdicts: Verdict[], file: FileUnderReview): string[] {
+  const own = linesOf(fn);
+  return verdicts.flatMap((v) => {
+    const exists = lineErrors(`${fn.qualified_name} ${v.rule_id}`, v.line, file.primary.lines.length);
+    if (exists.length || v.line === null || !own || (v.line >= own[0] && v.line <= own[1])) return exists;
+    return [`${fn.qualified_name} ${v.rule_id}: line ${v.line} is outside the function (lines ${own[0]}-${own[1]}); cite a line inside it`];
+  });
 }

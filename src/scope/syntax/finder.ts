@@ -6,7 +6,7 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import type { CodeFunction, FunctionInventory } from '../../model/functions';
 import { findFunctions } from '../functionFinder';
-import { extensionOf, languageOf } from '../languages';
+import { extensionOf, languageOf } from '../../model/languages';
 import { grammarFor, parserFor } from './grammars';
 import { RULES, type Owner, type Rule } from './rules';
 
