@@ -7,6 +7,7 @@ import type { Node } from '@vscode/tree-sitter-wasm';
 import type { CodeFunction, FunctionInventory } from '../../model/functions';
 import { findFunctions } from '../functionFinder';
 import { extensionOf, languageOf } from '../../model/languages';
+import { splitLines } from '../../model/lines';
 import { grammarFor, parserFor } from './grammars';
 import { RULES, type Owner, type Rule } from './rules';
 
@@ -27,8 +28,7 @@ export async function functionInventory(path: string, text: string): Promise<Fun
       }
     }
   }
-  const lines = text.split(/\r?\n/).map((t, i) => ({ no: i + 1, text: t }));
-  const found = findFunctions(languageOf(path), lines);
+  const found = findFunctions(languageOf(path), splitLines(text).map((t, i) => ({ no: i + 1, text: t })));
   return found.length || grammar ? { parser: 'regex', functions: found } : null;
 }
 
