@@ -99,6 +99,26 @@ const run = function* gen() { yield 1; };
     ]);
   });
 
+  it('TypeScript tests: suites qualify their cases and hooks, whichever runner spelling', async () => {
+    const code = `describe('Cart total', () => {
+  beforeEach(() => {
+    reset();
+  });
+  it('adds 1.5 and 2', async () => {
+    expect(total()).toBe(3.5);
+  });
+  test.each([1, 2])('counts %d', (n) => {});
+  it.skip('later', function () {});
+});
+`;
+    assert.deepEqual(await rows('test/cart.test.ts', code), [
+      'Cart total.beforeEach hook private 2-4',
+      'Cart total.adds 1.5 and 2 test private 5-7',
+      'Cart total.counts %d test private 8-8',
+      'Cart total.later test private 9-9',
+    ]);
+  });
+
   it('Python: decorators, nested classes, properties, typing overloads, lambdas and closures', async () => {
     const code = `from typing import overload
 

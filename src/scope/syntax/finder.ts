@@ -9,7 +9,7 @@ import { findFunctions } from '../functionFinder';
 import { extensionOf, languageOf } from '../../model/languages';
 import { splitLines } from '../../model/lines';
 import { grammarFor, parserFor } from './grammars';
-import { RULES, type Owner, type Rule } from './rules';
+import { RULES, type LanguageRules, type Owner } from './rules';
 
 /** Siblings written just above a definition that belong to it. */
 const LEADING = new Set(['decorator', 'attribute_item']);
@@ -32,33 +32,42 @@ export async function functionInventory(path: string, text: string): Promise<Fun
   return found.length || grammar ? { parser: 'regex', functions: found } : null;
 }
 
-interface Frame {
-  node: Node;
+interface Scope {
   path: string[];
   owner: Owner;
 }
 
-/** Preorder over the tree (iterative: generated code nests deeper than the call stack allows). */
-function walk(root: Node, rule: Rule): CodeFunction[] {
+/** Preorder over the tree with a cursor (no recursion: generated code nests deeper than the stack allows). */
+function walk(root: Node, rules: LanguageRules): CodeFunction[] {
   const out: CodeFunction[] = [];
-  const stack: Frame[] = [{ node: root, path: [], owner: 'top' }];
-  while (stack.length) {
-    const { node, path, owner } = stack.pop()!;
-    const seen = rule(node, owner, path.at(-1));
-    let inner: Omit<Frame, 'node'> = { path, owner };
-    if (seen && 'container' in seen) inner = { path: [...path, seen.container], owner: 'container' };
-    else if (seen) {
-      const { name, kind, visibility, span = node } = seen.fn;
-      out.push({ qualified_name: [...path, name].join('.'), kind, visibility, start_line: startLine(span), end_line: endLine(span) });
-      inner = { path: [...path, name], owner: 'function' };
+  const cursor = root.walk();
+  // scopes[i] encloses the nodes at depth i below the root.
+  const scopes: Scope[] = [{ path: [], owner: 'top' }];
+  for (;;) {
+    const scope = scopes[scopes.length - 1]!;
+    let inner = scope;
+    if (cursor.nodeIsNamed && rules.types.has(cursor.nodeType)) {
+      const node = cursor.currentNode;
+      const seen = rules.visit(node, scope.owner, scope.path.at(-1));
+      if (seen && 'container' in seen) inner = { path: [...scope.path, seen.container], owner: 'container' };
+      else if (seen) {
+        const { name, kind, visibility, span = node } = seen.fn;
+        out.push({ qualified_name: [...scope.path, name].join('.'), kind, visibility, start_line: startLine(span), end_line: endLine(span) });
+        inner = { path: [...scope.path, name], owner: 'function' };
+      }
     }
-    const children = node.namedChildren;
-    for (let i = children.length - 1; i >= 0; i--) {
-      const child = children[i];
-      if (child) stack.push({ node: child, ...inner });
+    if (cursor.gotoFirstChild()) {
+      scopes.push(inner);
+      continue;
+    }
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) {
+        cursor.delete();
+        return out;
+      }
+      scopes.pop();
     }
   }
-  return out;
 }
 
 function startLine(node: Node): number {

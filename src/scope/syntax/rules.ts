@@ -22,6 +22,13 @@ export type Seen = { container: string } | { fn: FoundFunction } | null;
 /** `scope` is the innermost enclosing name (class, function), if any. */
 export type Rule = (node: Node, owner: Owner, scope?: string) => Seen;
 
+/** A grammar's rule and the node types it looks at: the walk materializes only those nodes (a WASM round trip each). */
+export interface LanguageRules {
+  types: ReadonlySet<string>;
+  visit: Rule;
+}
+const rules = (types: Iterable<string>, visit: Rule): LanguageRules => ({ types: new Set(types), visit });
+
 const field = (node: Node, name: string) => node.childForFieldName(name);
 const fieldText = (node: Node, name: string) => field(node, name)?.text ?? null;
 const hasToken = (node: Node, token: string) => node.children.some((c) => c !== null && !c.isNamed && c.type === token);
@@ -57,8 +64,32 @@ function jsKey(node: Node): string | null {
   return key.type === 'string' ? key.text.slice(1, -1) : key.text;
 }
 
+const TEST_SUITES = new Set(['describe', 'suite', 'context']);
+const TEST_CASES = new Set(['it', 'test', 'specify']);
+const TEST_HOOKS = new Set(['before', 'after', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll']);
+
+/**
+ * `describe('Cart', () => …)` names a scope, `it('adds', () => …)` is a test case (also `it.only`,
+ * `test.each(rows)(…)`), a `beforeEach(() => …)` a hook: the functions of a test file.
+ */
+function jsTestCall(node: Node): Seen {
+  const args = field(node, 'arguments');
+  const callee = field(node, 'function');
+  if (!args || !callee) return null;
+  const head = callee.type === 'call_expression' ? field(callee, 'function') : callee;
+  const base = (head?.type === 'member_expression' ? field(head, 'object') : head)?.text ?? '';
+  const list = named(args);
+  if (!list.some((a) => JS_FUNCTION_VALUES.has(a.type))) return null;
+  const title = list[0]?.type === 'string' || list[0]?.type === 'template_string' ? list[0].text.slice(1, -1) : null;
+  if (TEST_SUITES.has(base)) return title === null ? null : { container: title };
+  if (TEST_CASES.has(base)) return title === null ? null : { fn: { name: title, kind: 'test', visibility: 'private' } };
+  return TEST_HOOKS.has(base) ? { fn: { name: base, kind: 'hook', visibility: 'private' } } : null;
+}
+
 const javascript: Rule = (node, owner) => {
   switch (node.type) {
+    case 'call_expression':
+      return jsTestCall(node);
     case 'function_declaration':
     case 'generator_function_declaration':
       return fn(fieldText(node, 'name'), 'function', jsBindingVisibility(node, owner));
@@ -332,17 +363,20 @@ const php: Rule = (node) => {
 
 const bash: Rule = (node) => (node.type === 'function_definition' ? fn(fieldText(node, 'name'), 'function', 'public') : null);
 
-export const RULES: Record<string, Rule> = {
-  typescript: javascript,
-  tsx: javascript,
-  javascript,
-  python,
-  cpp,
-  java,
-  'c-sharp': csharp,
-  go,
-  rust,
-  ruby,
-  php,
-  bash,
+const JS_TYPES = ['call_expression', 'function_declaration', 'generator_function_declaration', 'class_declaration', 'abstract_class_declaration', 'class', 'internal_module', 'module', 'method_definition', 'public_field_definition', 'field_definition', 'pair', 'variable_declarator', 'assignment_expression', ...JS_FUNCTION_VALUES];
+const js = rules(JS_TYPES, javascript);
+
+export const RULES: Record<string, LanguageRules> = {
+  typescript: js,
+  tsx: js,
+  javascript: js,
+  python: rules(['class_definition', 'function_definition', 'assignment'], python),
+  cpp: rules(['class_specifier', 'struct_specifier', 'union_specifier', 'function_definition', 'init_declarator'], cpp),
+  java: rules([...JAVA_CONTAINERS, 'method_declaration', 'constructor_declaration', 'compact_constructor_declaration', 'variable_declarator'], java),
+  'c-sharp': rules([...CSHARP_CONTAINERS, 'method_declaration', 'constructor_declaration', 'destructor_declaration', 'operator_declaration', 'local_function_statement', 'property_declaration'], csharp),
+  go: rules(['function_declaration', 'method_declaration', 'short_var_declaration', 'assignment_statement', 'var_spec'], go),
+  rust: rules(['impl_item', 'trait_item', 'mod_item', 'function_item', 'let_declaration'], rust),
+  ruby: rules(['class', 'module', 'method', 'singleton_method'], ruby),
+  php: rules([...PHP_CONTAINERS, 'function_definition', 'method_declaration'], php),
+  bash: rules(['function_definition'], bash),
 };

@@ -1,0 +1,35 @@
+/** The plan as data: what `skeptic plan --json` prints. */
+import { languageOf } from '../model/languages';
+import type { PlanJson } from '../report/planJson';
+import type { Estimate, LensEstimate, StepEstimate } from './estimate';
+import type { Inventories } from './inventories';
+import type { PreparedJob } from './job';
+
+const cost = (s: StepEstimate) => ({ calls: s.calls, input_tokens: s.inputTokens, output_tokens: s.outputTokens });
+
+export function planJson(prepared: PreparedJob, inventories: Inventories, estimate: Estimate | LensEstimate): PlanJson {
+  const { discovery, excluded } = prepared.inventory;
+  const staged = 'byStep' in estimate;
+  return {
+    version: 1,
+    mode: staged ? 'staged' : 'lenses',
+    scope: prepared.scope.description,
+    review_roots: discovery.review_roots,
+    files: discovery.file_entries.map((e) => {
+      const found = inventories.get(e.path);
+      return {
+        path: e.path,
+        language: languageOf(e.path),
+        companion: e.companion_path,
+        parser: found?.parser ?? null,
+        functions: (found?.functions ?? []).map((f) => ({ name: f.qualified_name, kind: f.kind, start: f.start_line, end: f.end_line })),
+      };
+    }),
+    exclusions: [...excluded, ...(prepared.scope.changes?.skipped ?? [])].map((x) => ({ path: x.path, reason: x.reason })),
+    estimate: {
+      ...cost(estimate),
+      functions: staged ? estimate.functions : null,
+      by_step: Object.fromEntries(Object.entries(staged ? estimate.byStep : estimate.byRole).map(([k, s]) => [k, cost(s)])),
+    },
+  };
+}
