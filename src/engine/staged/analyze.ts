@@ -1,14 +1,16 @@
 /** Step 2: the file's story, its function inventory and the file-level rules F1–F3, in one read. */
 import { FileAnalysis, type Step1Record } from '../../model/records';
 import type { UnitOutcome } from '../runner';
-import type { SourceFile } from '../source';
-import { lineErrors } from '../source';
-import { fileCall, type FileUnderReview, type StageContext } from './context';
+import { lineErrors, type SourceFile } from '../source';
+import { fileCall, MAX_TOKENS, type FileUnderReview, type StageContext } from './context';
 import { parseLocation } from '../../model/location';
 import { reconcile, type Reconciliation } from './reconcile';
 
 /** Functions are listed only for code and test code. */
 const hasFunctions = (step1: Step1Record) => step1.review_as === 'code_review' || step1.primary_kind === 'test_code';
+
+/** Room for one row per inventory function (about 80 tokens each) beyond the usual budget, up to 64k. */
+const analyzeMaxTokens = (functions: number) => Math.min(64_000, Math.max(MAX_TOKENS, 4_000 + 100 * functions));
 
 export type AnalyzeOutcome = UnitOutcome<FileAnalysis> & { reconciled?: Reconciliation };
 
@@ -19,6 +21,7 @@ export async function analyze(ctx: StageContext, file: FileUnderReview, step1: S
     record: FileAnalysis,
     packet: { ...step1, companion_path: file.entry.companion_path, ...(inventory ? { function_inventory: inventory } : {}) },
     check: (a) => checkAnalysis(a, file, step1),
+    ...(inventory ? { maxTokens: analyzeMaxTokens(inventory.length) } : {}),
   });
   if (!outcome.ok) return outcome;
   const value = { ...outcome.value, file_path: file.entry.path };

@@ -67,6 +67,8 @@ export interface FileCall<T> {
   primeFile?: boolean;
   /** For a file sent as an outline: the lines this call is about, sent in full. */
   excerpt?: LineRange[];
+  /** Output budget, when the usual one is too small for this call's record. */
+  maxTokens?: number;
 }
 
 /** A sub-agent call about one file, in the cache-first layout (src/engine/layout.ts). */
@@ -97,7 +99,7 @@ export function fileSpec<T>(ctx: StageContext, file: FileUnderReview, step: File
     recordTools: FILE_RECORDS,
     content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, ...outline, instructions, packet: call.packet }),
     tools: true,
-    maxTokens: MAX_TOKENS,
+    maxTokens: call.maxTokens ?? MAX_TOKENS,
     priority: { rank: STEP_RANK[step], order: file.order },
     // A companion is context: its edits do not re-run the other file's steps (docs/caching.md says why).
     cacheKey: call.cacheKey ?? {
