@@ -106,9 +106,12 @@ function fileAnalysis(req: ParsedRequest, planted: PlantedFile): FileAnalysis {
  * follows the prompt answers. Without an inventory, what the regex finder sees in the source block.
  */
 function inventoryRows(req: ParsedRequest): FileAnalysis['functions'] {
-  const listed = list(req.packet, 'function_inventory');
   const source = primarySource(req);
-  const found: Json[] = listed.length ? listed : source ? findFunctions(languageOf(req.file ?? ''), source.lines).map((f) => ({ ...f })) : [];
+  const found: Json[] = Array.isArray(req.packet.function_inventory)
+    ? list(req.packet, 'function_inventory')
+    : source
+      ? findFunctions(languageOf(req.file ?? ''), source.lines).map((f) => ({ ...f }))
+      : [];
   return found.map((f) => {
     const visibility = f.visibility === 'private' || f.visibility === 'internal' ? f.visibility : 'public';
     const kind = typeof f.kind === 'string' ? f.kind : 'function';
