@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { StagedJsonReport } from '../../src/report/json';
 import { SarifLog } from '../../src/report/sarif';
@@ -386,6 +386,8 @@ async function buildCliWithPrompt(file: string, edit: (text: string) => string):
     loader: { '.md': 'text' },
     plugins: [{ name: 'edit-prompt', setup: (b) => b.onLoad({ filter: new RegExp(`prompts[\\\\/]${file.replace('.', '\\.')}$`) }, async (args) => ({ contents: edit(await readFile(args.path, 'utf8')), loader: 'text' })) }],
   });
+  // A bundle finds its grammars beside it, as dist/cli.js does.
+  await cp(join(REPO, 'dist/tree-sitter'), join(dirname(outfile), 'tree-sitter'), { recursive: true });
   return outfile;
 }
 
