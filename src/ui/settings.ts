@@ -17,9 +17,9 @@ export function readSettings(scope: vscode.ConfigurationScope | undefined): Sett
   const get = <T>(key: string): T | undefined => {
     if (!vscode.workspace.isTrusted && RESTRICTED.has(key)) {
       const seen = config.inspect<T>(key);
-      return seen?.globalValue ?? seen?.defaultValue;
+      return plain(seen?.globalValue ?? seen?.defaultValue);
     }
-    return config.get<T>(key);
+    return plain(config.get<T>(key));
   };
   return {
     model: get(SETTINGS.model),
@@ -40,4 +40,9 @@ export function readSettings(scope: vscode.ConfigurationScope | undefined): Sett
     fullFanout: get(SETTINGS.fullFanout),
     reviewerModels: get(SETTINGS.reviewerModels),
   };
+}
+
+/** Configuration objects are read-only proxies, which postMessage cannot clone: the worker gets plain copies. */
+function plain<T>(value: T | undefined): T | undefined {
+  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as T);
 }
