@@ -4,6 +4,7 @@ import { evalCommand } from './cli/eval';
 import { planCommand } from './cli/plan';
 import { reviewCommand, type CliIo } from './cli/review';
 import { EXIT, USAGE, UsageError } from './cli/usage';
+import { version as VERSION } from '../package.json';
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -23,6 +24,11 @@ export async function main(argv: string[]): Promise<number> {
         return await planCommand(rest, io);
       case 'eval':
         return await evalCommand(rest, io);
+      case '--version':
+      case '-V':
+      case 'version':
+        process.stdout.write(`skeptic ${VERSION}\n`);
+        return EXIT.ok;
       case undefined:
       case '-h':
       case '--help':
@@ -30,7 +36,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(USAGE);
         return command === undefined ? EXIT.usage : EXIT.ok;
       default:
-        throw new UsageError(`unknown command "${command}" (try: skeptic review --help)`);
+        throw new UsageError(`unknown command "${command}"; the commands are review, plan and eval (see skeptic --help)`);
     }
   } catch (err) {
     if (err instanceof UsageError || isSetupError(err)) {

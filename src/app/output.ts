@@ -9,6 +9,9 @@ import { renderStagedReport } from '../report/markdown';
 import { toSarif } from '../report/sarif';
 import { recordOutputs } from './state';
 import { defaultReportName, scopeName, scopeSlug, writeNewReport } from '../report/naming';
+import { ensureSkepticFolder, SKEPTIC_FOLDER } from '../model/skepticFolder';
+import { currentBranch } from '../scope/changes';
+import type { ScopeSpec } from '../model/scope';
 
 export interface OutputOptions {
   cwd: string;
@@ -20,6 +23,8 @@ export interface OutputOptions {
   now?: Date;
   /** Where the written paths are recorded, so that a later run never reviews them (src/app/state.ts). */
   stateDir?: string;
+  /** What was reviewed: a change review's report is named after the change (`staged`, `changes`, the branch, `pr-12`). */
+  scope?: ScopeSpec;
 }
 
 export interface WrittenOutputs {
@@ -35,9 +40,11 @@ const MULTI_REPO_NAME = 'cross-repo';
 
 export async function writeOutputs(result: ReviewResult, opts: OutputOptions): Promise<WrittenOutputs> {
   const rootIsFile = (await stat(resolve(opts.cwd, result.reviewRoots[0] ?? '.')).catch(() => null))?.isFile() ?? false;
-  const name = result.mode === 'lenses' && result.targets.length > 1 ? MULTI_REPO_NAME : scopeName(result.reviewRoots, opts.cwd, rootIsFile);
+  const name = result.mode === 'lenses' && result.targets.length > 1 ? MULTI_REPO_NAME : ((opts.scope && (await changeName(opts.scope, opts.cwd))) ?? scopeName(result.reviewRoots, opts.cwd, rootIsFile));
   const date = (opts.now ?? new Date()).toISOString().slice(0, 10);
   const target = opts.out ? resolve(opts.cwd, opts.out) : resolve(opts.cwd, opts.reportDir ?? '.', defaultReportName(scopeSlug(name)));
+  // Reports kept in Skeptic's own folder: the folder keeps them out of git (see ensureSkepticFolder).
+  if (relative(opts.cwd, target).split(sep)[0] === SKEPTIC_FOLDER) await ensureSkepticFolder(opts.cwd);
   await mkdir(dirname(target), { recursive: true });
   const markdown = result.mode === 'lenses' ? renderLensReport(result, { name, date }) : renderStagedReport(result, { name, date });
   const reportPath = await writeNewReport(target, markdown);
@@ -47,6 +54,20 @@ export async function writeOutputs(result: ReviewResult, opts: OutputOptions): P
   const sarifPath = opts.sarif ? await writeJson(resolve(opts.cwd, opts.sarif), toSarif(result)) : undefined;
   if (opts.stateDir) await recordOutputs(opts.stateDir, [reportPath, ...(jsonPath ? [jsonPath] : []), ...(sarifPath ? [sarifPath] : [])]);
   return { reportPath, markdown, ...(jsonPath ? { jsonPath } : {}) };
+}
+
+/** The name of a change review: the branch under review for a branch review, else what the change is. */
+async function changeName(scope: ScopeSpec, cwd: string): Promise<string | undefined> {
+  switch (scope.kind) {
+    case 'paths':
+      return undefined;
+    case 'branch':
+      return (await currentBranch(cwd)) ?? `since-${scope.base}`;
+    case 'pr':
+      return `pr-${scope.number}`;
+    default:
+      return scope.kind;
+  }
 }
 
 /** Machine outputs are rewritten on every run: they describe the latest review, and name its report. */

@@ -43,7 +43,7 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
     }
   }
   const result = await executeJob(job, prepared, emit, signal);
-  const outputs = result.stopped && finishedNothing(result) ? null : await writeOutputs(result, { cwd: job.cwd, ...job.outputs, ...(job.stateDir ? { stateDir: job.stateDir } : {}) });
+  const outputs = result.stopped && finishedNothing(result) ? null : await writeOutputs(result, { cwd: job.cwd, scope: job.scope, ...job.outputs, ...(job.stateDir ? { stateDir: job.stateDir } : {}) });
   return { kind: 'ran', result, outputs };
 }
 

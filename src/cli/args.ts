@@ -37,6 +37,8 @@ export interface ReviewArgs {
   pricesFile?: string;
   yes: boolean;
   help: boolean;
+  /** plan: list every path, not only the counts. */
+  verbose: boolean;
 }
 
 export function parseReviewArgs(argv: string[]): ReviewArgs {
@@ -71,6 +73,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     rubric: { type: 'string' },
     'reviewer-model': { type: 'string', multiple: true },
     help: { type: 'boolean', short: 'h' },
+    verbose: { type: 'boolean', short: 'v' },
   });
   const v = parsed.values;
   const mode = v.mode ?? 'staged';
@@ -106,6 +109,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     ...(v.events !== undefined ? { events: nonEmpty('--events', v.events)! } : {}),
     yes: v.yes ?? false,
     help: v.help ?? false,
+    verbose: v.verbose ?? false,
   };
 }
 
@@ -114,8 +118,17 @@ export function parseCommandLine<const T extends NonNullable<ParseArgsConfig['op
   try {
     return parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(flagProblem(err as Error & { code?: string }));
   }
+}
+
+/** node's parseArgs errors, said the way the rest of the CLI speaks, with the way to the help. */
+function flagProblem(err: Error & { code?: string }): string {
+  const name = /'(?:-\w, )?(--?[^' ]+)/.exec(err.message)?.[1];
+  const help = 'see skeptic --help for the options';
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && name) return `unknown option ${name}; ${help}`;
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name) return /missing/.test(err.message) ? `${name} needs a value; ${help}` : `${name} takes no value; ${help}`;
+  return `${err.message}; ${help}`;
 }
 
 export function nonEmpty(flag: string, value: string | undefined): string | undefined {

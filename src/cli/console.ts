@@ -1,18 +1,25 @@
-/** Turns review events into terse stderr lines: step progress, retries and warnings. */
+/** Turns review events into terse stderr lines: the run's progress in step order, retries and warnings. */
 import type { ReviewEvent } from '../model/events';
+import { RunProgress } from '../model/progress';
 
-export function consoleReporter(stream: NodeJS.WriteStream = process.stderr): (e: ReviewEvent) => void {
-  const lastBucket = new Map<string, number>();
+export function consoleReporter(stream: NodeJS.WriteStream = process.stderr, mode: 'staged' | 'lenses' = 'staged', now: () => number = Date.now): (e: ReviewEvent) => void {
+  const progress = new RunProgress(mode, now());
+  let last = '';
   return (e) => {
     switch (e.type) {
       case 'progress': {
-        // One line per step per tenth of the way, so logs stay short on large runs.
-        const bucket = e.total ? Math.floor((10 * e.done) / e.total) : 0;
-        if (lastBucket.get(e.step) === bucket && e.done !== e.total) return;
-        lastBucket.set(e.step, bucket);
-        stream.write(`${e.message}\n`);
+        progress.update(e);
+        // One line when the step changes and one per tenth of its way, so logs stay short on large runs.
+        const c = progress.current();
+        const key = c ? `${c.index} ${c.total ? Math.floor((10 * c.done) / c.total) : 0}` : '';
+        if (key === last) return;
+        last = key;
+        stream.write(`${progress.line(now())}\n`);
         return;
       }
+      case 'call':
+        progress.update(e);
+        return;
       case 'retry':
         stream.write(`retry ${e.attempt} in ${(e.delayMs / 1000).toFixed(1)}s: ${e.label} (${e.reason})\n`);
         return;

@@ -11,6 +11,7 @@ import { loadPrices } from './prices';
 import { recordOutputs, repositoryStateDir, resultsDir } from '../app/state';
 import { openEventLog } from './events';
 import { EXIT, USAGE, UsageError } from './usage';
+import { inventoryLine, plural } from '../model/plural';
 
 export interface CliIo {
   cwd: string;
@@ -56,12 +57,12 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     outputs: { ...(args.out ? { out: args.out } : {}), ...(args.json ? { json: args.json } : {}), ...(args.sarif ? { sarif: args.sarif } : {}) },
   });
 
-  const progress = consoleReporter(io.stderr);
+  const progress = consoleReporter(io.stderr, args.mode);
   const events = args.events ? await openEventLog(io.cwd, args.events) : undefined;
   const outcome = await runJob(job, {
     emit: (e) => {
       events?.emit(e);
-      if (e.type === 'inventory') io.stdout.write(`${e.files.length} files under review, ${e.companions} companions discovered.\n`);
+      if (e.type === 'inventory') io.stdout.write(`${inventoryLine(e.files.length, e.companions)}\n`);
       else progress(e);
     },
     ...(args.yes ? {} : { confirm: (estimate) => confirmAtTerminal(estimate, io) }),
@@ -79,7 +80,8 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     if (io.signal.aborted) return EXIT.interrupted;
     throw new UsageError(result.stopped ?? 'the review stopped before any file was reviewed');
   }
-  const shown = relative(io.cwd, outputs.reportPath).split(sep).join('/');
+  const rel = relative(io.cwd, outputs.reportPath).split(sep).join('/');
+  const shown = rel.startsWith('../') ? outputs.reportPath : rel;
   io.stdout.write(result.mode === 'lenses' ? lensSummary(result, shown) : stagedSummary(result, shown));
   if (io.signal.aborted) return EXIT.interrupted;
   return result.failed.length > 0 || result.stopped ? EXIT.incomplete : EXIT.ok;
@@ -87,7 +89,7 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
 
 /** A large run needs a yes at the terminal; without one, say how to proceed. */
 async function confirmAtTerminal(estimate: { calls: number; inputTokens: number; threshold: number }, io: CliIo): Promise<boolean> {
-  const what = `this review is estimated at ${estimate.calls} model calls and ~${Math.round(estimate.inputTokens / 1000)}k input tokens (over the confirmation threshold of ${estimate.threshold})`;
+  const what = `this review is estimated at ${plural(estimate.calls, 'model call')} and ~${Math.round(estimate.inputTokens / 1000)}k input tokens (over the confirmation threshold of ${estimate.threshold})`;
   if (!io.stdin.isTTY) throw new UsageError(`${what}; pass --yes to run it, or narrow the scope`);
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   try {
@@ -104,7 +106,7 @@ function lensSummary(result: LensResult, reportPath: string): string {
   const u = result.usage;
   const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
   const lines = [
-    `${all.length} findings (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info); ${u.calls} model calls, cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens, cost ${describeCost(u.cost_usd)}.`,
+    `${plural(all.length, 'finding')} (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info); ${plural(u.calls, 'model call')}, cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens, cost ${describeCost(u.cost_usd)}.`,
   ];
   if (result.validation.performed) lines.push(`Validation: ${result.validation.rejected} rejected, ${result.validation.timeouts} not validated.`);
   if (result.missingReviewers.length) lines.push(`Missing reviewers: ${result.missingReviewers.join(', ')}; the report names them.`);
@@ -116,9 +118,9 @@ function lensSummary(result: LensResult, reportPath: string): string {
 function stagedSummary(result: StagedResult, reportPath: string): string {
   const by = (p: string) => result.findings.filter((f) => f.priority === p).length;
   const lines = [
-    `${result.findings.length} findings (${by('must_fix')} must fix, ${by('should_fix')} should fix, ${by('nice_to_have')} nice to have); ${result.usage.calls} model calls, cost ${describeCost(result.usage.cost_usd)}.`,
+    `${plural(result.findings.length, 'finding')} (${by('must_fix')} must fix, ${by('should_fix')} should fix, ${by('nice_to_have')} nice to have); ${plural(result.usage.calls, 'model call')}, cost ${describeCost(result.usage.cost_usd)}.`,
   ];
-  if (result.failed.length) lines.push(`${result.failed.length} units failed; the report lists them under Not Reviewed.`);
+  if (result.failed.length) lines.push(`${plural(result.failed.length, 'unit')} failed; the report lists them under Not Reviewed.`);
   lines.push(`Report: ${reportPath}`);
   return lines.join('\n') + '\n';
 }

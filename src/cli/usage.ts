@@ -46,7 +46,9 @@ Review options:
                          {"opus": {"input": 5, "output": 25}} (cost figures use a dated list otherwise)
   --yes                  do not ask before a large run
   --confirm-over N       ask first when the estimate exceeds N model calls (default 300)
+  -v, --verbose          plan: list every file and exclusion, not only the counts
   -h, --help             this text
+  -V, --version          the version of skeptic
 
 Lens mode (--mode lenses):
   security, logic and performance review the scope in parallel; each re-checks its own findings and keeps

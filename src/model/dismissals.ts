@@ -4,6 +4,7 @@
  * request, and for the challenger, which gets the reasoned ones as examples of what the team does not want.
  */
 import { z } from 'zod';
+import { SKEPTIC_FOLDER } from './skepticFolder';
 
 export const DISMISSAL_REASONS = ['false_positive', 'wont_fix', 'fixed_elsewhere'] as const;
 export const DismissalReason = z.enum(DISMISSAL_REASONS);
@@ -54,7 +55,7 @@ export function describeDismissed(c: DismissedCounts | undefined): string | null
   return `${total} ${total === 1 ? 'finding' : 'findings'} dismissed earlier left out (${parts.join(', ')})`;
 }
 
-export const TEAM_DISMISSALS_PATH = '.skeptic/dismissed.json';
+export const TEAM_DISMISSALS_PATH = `${SKEPTIC_FOLDER}/dismissed.json`;
 
 /** Reads a team file's text; a problem names the file and the first bad field. */
 export function parseDismissalFile(text: string, shownPath = TEAM_DISMISSALS_PATH): Dismissal[] {

@@ -1,5 +1,6 @@
 /** Why a file found under a review root is not reviewed. Each reason is counted and reported. */
 import { basename } from 'node:path/posix';
+import { SKEPTIC_FOLDER } from '../model/skepticFolder';
 import { isSecretFile } from '../model/secrets';
 
 export type ExclusionReason =
@@ -54,6 +55,8 @@ export function excludeByPath(path: string, explicit: boolean): ExclusionReason 
   const dirs = path.split('/').slice(0, -1);
   if (dirs.some((d) => VENDOR_DIRS.has(d))) return 'vendored';
   if (dirs.some((d) => BUILD_DIRS.has(d))) return 'build_output';
+  // Skeptic's own folder (reports, dismissals): about reviews, not code to review.
+  if (dirs.includes(SKEPTIC_FOLDER)) return 'review_report';
   const name = basename(path);
   if (isLockFile(name)) return 'lock_file';
   // Skeptic's own reports (code-review-{scope}.md, -v2…): output of a review, not input to the next.

@@ -51,7 +51,7 @@ describe('diff review through the CLI against the fake API', function () {
     const repo = editedShop();
     const run = await review(repo.dir, '--changes');
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^2 files under review, 1 companions discovered\.$/m);
+    assert.match(run.stdout, /^2 files under review, 1 companion discovered\.$/m);
 
     const step3 = server.requests.filter((r) => r.record === 'PerFunctionReview' || r.record === 'BatchReview');
     assert.deepEqual(step3.map((r) => `${r.file} ${r.functions.join(',')}`).sort(), ['shop/cart.ts Cart.total', 'shop/price.ts parsePrice']);
@@ -66,7 +66,9 @@ describe('diff review through the CLI against the fake API', function () {
       'shop/price.ts:3 G1 should_fix',
     ]);
     assert.deepEqual(json.review_roots, ['.']);
-    const report = readFileSync(join(repo.dir, `code-review-${json.report_path!.slice('code-review-'.length, -3)}.md`), 'utf8');
+    // Named after the change, not the folder it ran in.
+    assert.equal(json.report_path, 'code-review-changes.md');
+    const report = readFileSync(join(repo.dir, 'code-review-changes.md'), 'utf8');
     assert.match(report, /`shop\/price\.ts:1` - .*\[pre-existing: not on a changed line\]/);
     assert.doesNotMatch(report, /`shop\/cart\.ts:17` - .*pre-existing/);
   });
@@ -99,12 +101,17 @@ describe('diff review through the CLI against the fake API', function () {
   it('plans without a key: files, exclusions and an estimate', async () => {
     const repo = editedShop();
     repo.write('shop/package-lock.json', '{}\n');
-    const run = await runCli(['plan', '--changes'], { cwd: repo.dir });
+    const run = await runCli(['plan', '--changes', '--verbose'], { cwd: repo.dir });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^Scope: uncommitted changes$/m);
     assert.match(run.stdout, /^ {2}shop\/cart\.ts {2}5 functions {2}\(companion shop\/cart\.test\.ts\)$/m);
     assert.match(run.stdout, /^ {2}lock file: 1$/m);
-    assert.match(run.stdout, /^Estimate: \d+ model calls/m);
+    assert.match(run.stdout, /^Estimate: \d+ model calls · .* · ~\$\d+\.\d\d at the price table of /m);
+    // Without --verbose: counts and reasons only, and a pointer to the paths.
+    const summary = await runCli(['plan', '--changes'], { cwd: repo.dir });
+    assert.doesNotMatch(summary.stdout, /^ {2}shop\/cart\.ts/m);
+    assert.match(summary.stdout, /^Excluded: 1 \(1 lock file\)$/m);
+    assert.match(summary.stdout, /^Paths: skeptic plan --verbose lists every file\.$/m);
 
     const json = await runCli(['plan', '--changes', '--json'], { cwd: repo.dir });
     assert.equal(json.code, 0, json.stderr);

@@ -60,7 +60,7 @@ describe('lens mode through the CLI against the fake API', function () {
     const cwd = await fixtureWorkspace('shop');
     const run = await review(cwd);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /^Reviewers · 3\/3 done$/m);
+    assert.match(run.stderr, /^reviewers · 3\/3 reviewers · \d+ calls · \$\d+\.\d\d · 0:\d\d$/m);
 
     const calls = reviews(server);
     assert.deepEqual(calls.map((r) => r.reviewer).sort(), ['logic', 'performance', 'security']);
@@ -299,8 +299,8 @@ describe('lens mode through the CLI against the fake API', function () {
     const cwd = await fixtureWorkspace('shop');
     const run = await runCli(['plan', 'shop', '--mode', 'lenses', '--full-fanout'], { cwd });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^Estimate \(lens mode\): 16 model calls · /m);
-    assert.match(run.stdout, /^ {2}security: 1 calls/m);
+    assert.match(run.stdout, /^Estimate \(lens mode\): 16 model calls · .* · up to \$\d+\.\d\d \(list prices of \d{4}-\d\d-\d\d, before cache savings\)$/m);
+    assert.match(run.stdout, /^ {2}security: 1 call · ~[\d.]+k in · ~[\d.]+k out · \$\d+\.\d\d$/m);
     assert.match(run.stdout, /^ {2}validator: up to 10 calls/m);
     assert.equal(server.requests.length, 0);
   });

@@ -34,6 +34,10 @@ describe('staged review through the CLI against the fake API', function () {
     const run = await review(cwd);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^4 files under review, 2 companions discovered\.$/m);
+    // Progress lines come in step order, with the run's calls, cost and time.
+    const steps = [...run.stderr.matchAll(/^Step (\d)\/5 · \w+ · \d+\/\d+(?: \w+)? · \d+ calls? · \$\d+\.\d\d · \d+:\d\d$/gm)].map((m) => Number(m[1]));
+    assert.deepEqual([...new Set(steps)], [1, 2, 3, 4, 5], run.stderr);
+    assert.deepEqual(steps, [...steps].sort(), run.stderr);
 
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.ok(StagedJsonReport.safeParse(json).success);
@@ -315,8 +319,8 @@ describe('staged review through the CLI against the fake API', function () {
     assert.match(await readFile(join(cwd, 'code-review-shop-v2.md'), 'utf8'), /\d+ units answered from the result cache/);
 
     // A cache inside the folder under review is never reviewed itself (without --cache-dir, its files are listed).
-    assert.match((await runCli(['plan', '.'], { cwd })).stdout, /^ {2}\.skeptic-cache\//m);
-    assert.doesNotMatch((await runCli(['plan', '.', '--cache-dir', '.skeptic-cache'], { cwd })).stdout, /^ {2}\.skeptic-cache\//m);
+    assert.match((await runCli(['plan', '.', '--verbose'], { cwd })).stdout, /^ {2}\.skeptic-cache\//m);
+    assert.doesNotMatch((await runCli(['plan', '.', '--verbose', '--cache-dir', '.skeptic-cache'], { cwd })).stdout, /^ {2}\.skeptic-cache\//m);
 
     fake.server.reset();
     await writeFile(join(cwd, 'shop/price.ts'), (await readFile(join(cwd, 'shop/price.ts'), 'utf8')) + '\nexport const VERSION = 2;\n');
