@@ -37,7 +37,7 @@ port.on('message', (raw: unknown) => {
 async function run(start: StartMessage): Promise<void> {
   try {
     // The CLI's default too: one state folder (and result cache) per repository, shared by both.
-    const job = jobFromSettings(start.request, start.settings, start.apiKey, await repositoryStateDir(start.request.folder));
+    const job = jobFromSettings(start.request, start.settings, start.apiKey, await repositoryStateDir(start.request.folder), start.dismissals);
     const lines = lineCounter(job.cwd);
     const severityMap = start.settings.severityMap ?? {};
     const outcome = await runJob(job, {
@@ -70,5 +70,6 @@ function summarize(result: ReviewResult): RunSummary {
     costUsd: result.usage.cost_usd,
     notReviewed: result.failed.map((u) => `${u.file ?? 'synthesis'} ${u.step} ${u.unit}: ${u.reason}`),
     ...(result.stopped ? { stopped: result.stopped } : {}),
+    ...(result.dismissed ? { dismissed: result.dismissed.team + result.dismissed.user + result.dismissed.inline } : {}),
   };
 }

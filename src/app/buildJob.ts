@@ -13,6 +13,7 @@ import { LIMITS } from './contributions';
 import { resultsDir } from './state';
 import type { ReviewJob } from './job';
 import type { ReviewRequest, Settings } from './protocol';
+import { REPORTS_FOLDER } from '../model/skepticFolder';
 
 /** What the user chose; everything but the scope, the folder and the key may be left out. */
 export interface JobChoices {
@@ -99,7 +100,7 @@ function known<T extends Record<string, string>>(names: readonly string[], map: 
 }
 
 /** The extension's job: the request, the settings as the host read them, the key and the repository's state folder. */
-export function jobFromSettings(request: ReviewRequest, s: Settings, apiKey: string, stateDir?: string): ReviewJob {
+export function jobFromSettings(request: ReviewRequest, s: Settings, apiKey: string, stateDir?: string, dismissals?: Dismissal[]): ReviewJob {
   return buildJob({
     cwd: request.folder,
     scope: request.scope,
@@ -121,7 +122,9 @@ export function jobFromSettings(request: ReviewRequest, s: Settings, apiKey: str
     ...(stateDir ? { stateDir, ...(s.cacheResults !== false ? { cacheDir: resultsDir(stateDir) } : {}) } : {}),
     prices: validPrices(s.prices),
     confirmOver: s.confirmThreshold,
-    outputs: s.reportFolder ? { reportDir: join(request.folder, s.reportFolder) } : {},
+    // Reports stay out of the way by default: Skeptic's own folder keeps them out of git.
+    outputs: { reportDir: join(request.folder, s.reportFolder || REPORTS_FOLDER) },
+    ...(dismissals?.length ? { dismissals } : {}),
   });
 }
 

@@ -13,7 +13,17 @@ export const COMMANDS = {
   showReport: 'skeptic.showLastReport',
   clear: 'skeptic.clearFindings',
   setApiKey: 'skeptic.setApiKey',
+  showLog: 'skeptic.showLog',
+  dismiss: 'skeptic.dismissFinding',
+  copyFixPrompt: 'skeptic.copyFixPrompt',
+  fixWithChat: 'skeptic.fixWithChat',
+  showInReport: 'skeptic.showInReport',
+  revealFinding: 'skeptic.revealFinding',
+  filterFindings: 'skeptic.filterFindings',
 } as const;
+
+/** The findings view and its container in the activity bar. */
+export const FINDINGS_VIEW = 'skeptic.findings';
 
 /** Keys under the `skeptic.` section. */
 export const SETTINGS = {

@@ -10,6 +10,7 @@
 import * as z from 'zod/mini';
 import type { ReviewEvent } from '../model/events';
 import type { Finding } from '../model/finding';
+import { Dismissal } from '../model/dismissals';
 import { ScopeSpec } from '../model/scope';
 
 /** What the user asked to review: enough to run it again from the report (also after a reload). */
@@ -54,6 +55,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     request: ReviewRequest,
     settings: Settings,
     apiKey: z.string().check(z.minLength(1)),
+    /** The user's own dismissals (kept in the workspace state); the team's file the worker reads itself. */
+    dismissals: z.optional(z.array(Dismissal)),
   }),
   /** The user agreed to the run the `confirm` message with this id asked about. */
   z.object({ type: z.literal('proceed'), id: z.string() }),
@@ -90,6 +93,8 @@ export const RunSummary = z.object({
   notReviewed: z.array(z.string()),
   /** Why the run stopped early: cancelled, or the API refused it as a whole. */
   stopped: z.optional(z.string()),
+  /** Findings left out because they were dismissed before (team file, the user's own, inline comments). */
+  dismissed: z.optional(z.int()),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 

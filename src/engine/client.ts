@@ -41,6 +41,8 @@ export interface CallInfo extends CallTag {
   model: string;
   usage: Usage;
   totals: Usage;
+  /** How long the request took, queueing for a slot not included. */
+  ms: number;
 }
 
 /** The API refused in a way no retry or other unit can fix (bad key, unknown model): the run stops. */
@@ -72,13 +74,25 @@ export class ModelClient {
     for (let attempt = 0; ; attempt++) {
       signal.throwIfAborted();
       try {
-        const message = await this.slots.run(() => this.sdk.messages.create(params, { signal }), signal, priority);
+        let ms = 0;
+        const message = await this.slots.run(
+          async () => {
+            const sent = Date.now();
+            try {
+              return await this.sdk.messages.create(params, { signal });
+            } finally {
+              ms = Date.now() - sent;
+            }
+          },
+          signal,
+          priority,
+        );
         const tokens = tokenUsage(message.usage);
         const used: Usage = { calls: 1, ...tokens, cost_usd: costUsd(params.model, tokens, this.opts.prices) };
         addUsage(this.usage, used);
         if (!this.usageByStep.has(step)) this.usageByStep.set(step, emptyUsage());
         addUsage(this.usageByStep.get(step)!, used);
-        this.opts.onCall?.({ ...tag, model: params.model, usage: used, totals: { ...this.usage } });
+        this.opts.onCall?.({ ...tag, model: params.model, usage: used, totals: { ...this.usage }, ms });
         return message;
       } catch (err) {
         signal.throwIfAborted();

@@ -3,11 +3,12 @@
  * A dismissal matches by fingerprint; the rest of the record is for the humans who read the file in a pull
  * request, and for the challenger, which gets the reasoned ones as examples of what the team does not want.
  */
-import { z } from 'zod';
+// zod/mini: the extension host reads and writes these too, and the full zod would be most of its bundle.
+import * as z from 'zod/mini';
 import { SKEPTIC_FOLDER } from './skepticFolder';
 
 export const DISMISSAL_REASONS = ['false_positive', 'wont_fix', 'fixed_elsewhere'] as const;
-export const DismissalReason = z.enum(DISMISSAL_REASONS);
+export const DismissalReason = z.enum(DISMISSAL_REASONS, { error: `must be one of ${DISMISSAL_REASONS.join(', ')}` });
 export type DismissalReason = z.infer<typeof DismissalReason>;
 
 export const REASON_LABELS: Record<DismissalReason, string> = {
@@ -16,26 +17,28 @@ export const REASON_LABELS: Record<DismissalReason, string> = {
   fixed_elsewhere: 'Fixed elsewhere',
 };
 
+const text = () => z.string().check(z.minLength(1, 'must not be empty'));
+
 export const Dismissal = z.object({
-  fingerprint: z.string().regex(/^[0-9a-f]{8,64}$/, 'a fingerprint is hexadecimal (copy it from a report or let Skeptic write it)'),
-  rule_id: z.string().min(1),
+  fingerprint: z.string().check(z.regex(/^[0-9a-f]{8,64}$/, 'a fingerprint is hexadecimal (copy it from a report or let Skeptic write it)')),
+  rule_id: text(),
   /** Relative to the folder that holds `.skeptic/`, forward slashes. */
-  file: z.string().min(1),
-  function: z.string().nullable().default(null),
+  file: text(),
+  function: z._default(z.nullable(z.string()), null),
   /** The finding's line as it was when dismissed. */
-  code: z.string().default(''),
+  code: z._default(z.string(), ''),
   /** The finding's action, so a reader knows what was dismissed. */
-  finding: z.string().default(''),
+  finding: z._default(z.string(), ''),
   reason: DismissalReason,
-  note: z.string().optional(),
+  note: z.optional(z.string()),
   /** YYYY-MM-DD */
-  date: z.string().optional(),
+  date: z.optional(z.string()),
 });
 export type Dismissal = z.infer<typeof Dismissal>;
 export type DismissalInput = z.input<typeof Dismissal>;
 
 export const DismissalFile = z.object({
-  version: z.literal(1),
+  version: z.literal(1, { error: 'must be 1' }),
   dismissed: z.array(Dismissal),
 });
 export type DismissalFile = z.infer<typeof DismissalFile>;

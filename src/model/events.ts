@@ -116,7 +116,7 @@ export type ReviewEvent =
   | { type: 'finding'; finding: Finding }
   | { type: 'retry'; label: string; attempt: number; delayMs: number; reason: string }
   /** One answered model call: its usage and the run's running totals (calls, tokens, cost so far). */
-  | { type: 'call'; label: string; step: string; file?: string; model: string; usage: Usage; totals: Usage }
+  | { type: 'call'; label: string; step: string; file?: string; model: string; usage: Usage; totals: Usage; ms: number }
   | { type: 'warning'; message: string }
   | { type: 'done'; result: ReviewResult };
 

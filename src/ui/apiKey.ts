@@ -1,6 +1,6 @@
 /** The Anthropic API key: kept in SecretStorage (never settings or logs), with the environment as a fallback. */
 import * as vscode from 'vscode';
-import { COMMANDS, SECRET_API_KEY } from '../app/contributions';
+import { SECRET_API_KEY } from '../app/contributions';
 import type { Notices } from './notices';
 
 export async function apiKey(secrets: vscode.SecretStorage): Promise<string | undefined> {
@@ -21,9 +21,12 @@ export async function promptForApiKey(secrets: vscode.SecretStorage, notices: No
   return true;
 }
 
-/** The error a review without a key shows, with the fix one click away. Does not wait for the user. */
-export function offerToSetKey(message: string, notices: Notices): void {
-  void notices.error(message, 'Set API Key').then((choice) => {
-    if (choice === 'Set API Key') void vscode.commands.executeCommand(COMMANDS.setApiKey);
+/**
+ * The error a review without a (working) key shows, with the fix one click away; once a key is saved, the
+ * review it interrupted starts again (`resume`). Does not wait for the user.
+ */
+export function offerToSetKey(message: string, notices: Notices, secrets: vscode.SecretStorage, resume: () => Promise<void>): void {
+  void notices.error(message, 'Set API Key').then(async (choice) => {
+    if (choice === 'Set API Key' && (await promptForApiKey(secrets, notices))) await resume();
   });
 }

@@ -2,13 +2,12 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../app/contributions';
 import { promptForApiKey } from './apiKey';
-import type { FindingsView } from './diagnostics';
+import type { FindingStore } from './findingStore';
 import type { Notices } from './notices';
 import type { ReviewController } from './reviewController';
-import type { ReviewStatus } from './statusBar';
 import { folderForChanges, pickBase, requestsForUris, selectedUris } from './targets';
 
-export function registerCommands(context: vscode.ExtensionContext, controller: ReviewController, findings: FindingsView, status: ReviewStatus, notices: Notices): vscode.Disposable[] {
+export function registerCommands(context: vscode.ExtensionContext, controller: ReviewController, store: FindingStore, notices: Notices): vscode.Disposable[] {
   const runAll = async (requests: ReturnType<typeof requestsForUris>) => {
     if (requests.length === 0) return void notices.info('Skeptic: select files or folders to review.');
     for (const r of requests) await controller.run(r);
@@ -30,10 +29,8 @@ export function registerCommands(context: vscode.ExtensionContext, controller: R
     vscode.commands.registerCommand(COMMANDS.quickReviewChanges, changes('changes', 'lenses')),
     vscode.commands.registerCommand(COMMANDS.cancel, () => controller.cancel()),
     vscode.commands.registerCommand(COMMANDS.showReport, () => controller.showLastReport()),
-    vscode.commands.registerCommand(COMMANDS.clear, () => {
-      findings.clear();
-      status.hide();
-    }),
+    vscode.commands.registerCommand(COMMANDS.clear, () => store.clear()),
+    vscode.commands.registerCommand(COMMANDS.showLog, () => controller.log.show(true)),
     vscode.commands.registerCommand(COMMANDS.setApiKey, () => promptForApiKey(context.secrets, notices)),
   ];
 }

@@ -1,7 +1,14 @@
-/** The Problems panel: one owned collection; a review replaces the findings of the files it reviews, and only those. */
+/**
+ * The Problems panel, drawn from the finding store: one owned collection, redrawn whenever the store
+ * changes. The places come from the worker, already clamped to the files; each diagnostic's code links to
+ * its rule's page, shipped in media/rules/.
+ */
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PlainDiagnostic, SeverityName } from '../app/protocol';
+import type { Finding } from '../model/finding';
+import { ruleInfo, rulePageName } from '../model/rules';
+import type { FindingStore } from './findingStore';
 
 const SEVERITY: Record<SeverityName, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -10,30 +17,63 @@ const SEVERITY: Record<SeverityName, vscode.DiagnosticSeverity> = {
   hint: vscode.DiagnosticSeverity.Hint,
 };
 
-export class FindingsView implements vscode.Disposable {
+export class ProblemsView implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('skeptic');
+  private readonly subscription: vscode.Disposable;
 
-  /** Starts a review of `paths` (relative to `cwd`): their old findings go, other files keep theirs. */
-  begin(cwd: string, paths: string[]): void {
-    for (const p of paths) this.collection.delete(vscode.Uri.file(join(cwd, p)));
+  constructor(
+    private readonly store: FindingStore,
+    private readonly extensionUri: vscode.Uri,
+  ) {
+    this.subscription = store.onDidChange(() => this.render());
+    this.render();
   }
 
-  /** A diagnostic as the worker made it: places already clamped to the files, so nothing is read here. */
-  add(cwd: string, d: PlainDiagnostic): void {
-    const diagnostic = new vscode.Diagnostic(range(d.at), d.message, SEVERITY[d.severity]);
-    diagnostic.source = d.source;
-    diagnostic.code = d.code;
-    diagnostic.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(vscode.Uri.file(join(cwd, r.at.file)), range(r.at)), r.message));
-    const uri = vscode.Uri.file(join(cwd, d.at.file));
-    this.collection.set(uri, [...(this.collection.get(uri) ?? []), diagnostic]);
+  /** The finding behind a Skeptic diagnostic (VS Code hands code actions copies, so it is matched by place and text). */
+  findingFor(uri: vscode.Uri, d: vscode.Diagnostic): Finding | undefined {
+    if (d.source !== 'Skeptic') return undefined;
+    const code = typeof d.code === 'object' ? String(d.code.value) : String(d.code);
+    return this.entriesAt(uri, d.range.start.line).find((e) => e.diagnostic.code === code && e.diagnostic.message === d.message)?.finding;
   }
 
-  clear(): void {
-    this.collection.clear();
+  /** The findings whose diagnostic starts on `line` (0-based) of `uri`. */
+  findingsAt(uri: vscode.Uri, line: number): Finding[] {
+    return this.entriesAt(uri, line).map((e) => e.finding);
+  }
+
+  /** The rule page a diagnostic's code links to, when the rule is in the catalog. */
+  rulePage(ruleId: string): vscode.Uri | undefined {
+    return ruleInfo(ruleId) ? vscode.Uri.joinPath(this.extensionUri, 'media', 'rules', rulePageName(ruleId)) : undefined;
   }
 
   dispose(): void {
+    this.subscription.dispose();
     this.collection.dispose();
+  }
+
+  private entriesAt(uri: vscode.Uri, line: number) {
+    return this.store.entries.filter((e) => this.uri(e.diagnostic.at.file).fsPath === uri.fsPath && e.diagnostic.at.line === line);
+  }
+
+  private render(): void {
+    const byFile = new Map<string, { uri: vscode.Uri; list: vscode.Diagnostic[] }>();
+    for (const { diagnostic: d } of this.store.entries) {
+      const diagnostic = new vscode.Diagnostic(range(d.at), d.message, SEVERITY[d.severity]);
+      diagnostic.source = d.source;
+      const target = this.rulePage(d.code);
+      diagnostic.code = target ? { value: d.code, target } : d.code;
+      diagnostic.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(this.uri(r.at.file), range(r.at)), r.message));
+      const uri = this.uri(d.at.file);
+      const slot = byFile.get(uri.toString()) ?? { uri, list: [] };
+      slot.list.push(diagnostic);
+      byFile.set(uri.toString(), slot);
+    }
+    this.collection.clear();
+    for (const { uri, list } of byFile.values()) this.collection.set(uri, list);
+  }
+
+  private uri(file: string): vscode.Uri {
+    return vscode.Uri.file(join(this.store.folder, file));
   }
 }
 

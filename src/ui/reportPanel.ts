@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, relative } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { REPORT_VIEW_TYPE } from '../app/contributions';
@@ -18,7 +18,13 @@ const PageMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rerun') }),
 ]);
 
-export const PanelState = z.object({ reportPath: z.string(), cwd: z.string(), rerun: z.optional(ReviewRequest) });
+export const PanelState = z.object({
+  reportPath: z.string(),
+  cwd: z.string(),
+  rerun: z.optional(ReviewRequest),
+  /** A finding to bring into view when the page loads ("Show in Report"). */
+  reveal: z.optional(z.object({ file: z.string(), line: z.int() })),
+});
 export type PanelState = z.infer<typeof PanelState>;
 
 export class ReportPanel implements vscode.Disposable {
@@ -82,7 +88,7 @@ export class ReportPanel implements vscode.Disposable {
       text = `# Report not found\n\n\`${state.reportPath}\` no longer exists.`;
     }
     const media = (name: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', name)).toString();
-    panel.title = `Skeptic: ${relative(state.cwd, state.reportPath)}`;
+    panel.title = `Skeptic: ${basename(state.reportPath)}`;
     panel.webview.html = renderReportPage(text, {
       cspSource: panel.webview.cspSource,
       nonce: randomBytes(16).toString('base64'),

@@ -1,14 +1,19 @@
 /**
- * Starts reviews from what the user chose, runs each in a worker, and routes what comes back: progress to
- * the notification and status bar, findings to the Problems panel as they survive, the report to the webview.
+ * Starts reviews from what the user chose, runs each in a worker, and routes what comes back: one progress
+ * line to the notification and the status bar, findings to the store (and so to Problems, the findings view
+ * and the status bar) as they survive, the report to the webview, and a run log to the Skeptic output channel.
  */
 import * as vscode from 'vscode';
 import type { RelayedEvent, ReviewRequest, RunSummary, WorkerMessage } from '../app/protocol';
+import type { Finding } from '../model/finding';
+import { plural } from '../model/plural';
 import { describeCost } from '../model/pricing';
+import { RunProgress } from '../model/progress';
 import { apiKey, offerToSetKey } from './apiKey';
-import type { FindingsView } from './diagnostics';
-import type { ReportPanel, PanelState } from './reportPanel';
+import type { Dismissals } from './dismiss';
+import type { FindingStore } from './findingStore';
 import type { Notices } from './notices';
+import type { PanelState, ReportPanel } from './reportPanel';
 import { readSettings } from './settings';
 import type { ReviewStatus } from './statusBar';
 import { ReviewWorker, type WorkerOutcome } from './workerHost';
@@ -17,11 +22,12 @@ export const LAST_REPORT = 'skeptic.lastReport';
 
 export class ReviewController implements vscode.Disposable {
   private running: ReviewWorker | undefined;
-  private readonly log = vscode.window.createOutputChannel('Skeptic');
+  readonly log = vscode.window.createOutputChannel('Skeptic', { log: true });
 
   constructor(
     private readonly context: vscode.ExtensionContext,
-    private readonly findings: FindingsView,
+    private readonly store: FindingStore,
+    private readonly dismissals: Dismissals,
     private readonly status: ReviewStatus,
     private readonly report: ReportPanel,
     private readonly notices: Notices,
@@ -34,43 +40,53 @@ export class ReviewController implements vscode.Disposable {
       if (choice === 'Cancel It') this.cancel();
       return;
     }
+    // Set API Key from the error below starts this review again once a key is saved.
+    const resume = () => this.run(request);
     const key = await apiKey(this.context.secrets);
-    if (!key) return offerToSetKey('Skeptic needs an Anthropic API key to review code.', this.notices);
+    if (!key) return offerToSetKey('Skeptic needs an Anthropic API key to review code.', this.notices, this.context.secrets, resume);
     const settings = readSettings(vscode.Uri.file(request.folder));
-    const tracker = new RunTracker();
+    const tracker = new RunTracker(request);
     const worker: ReviewWorker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath, (m) => tracker.pending.push(this.onMessage(m, request, worker, tracker)));
     this.running = worker;
+    this.log.info(`review started: ${tracker.scope} in ${request.folder}${request.mode === 'lenses' ? ' (Quick Review)' : ''}`);
+    this.status.running(tracker.progress.line());
     try {
-      const outcome = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Skeptic', cancellable: true },
-        async (progress, token) => {
-          tracker.progress = progress;
-          token.onCancellationRequested(() => worker.cancel());
-          worker.send({ type: 'start', request, settings, apiKey: key });
+      const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Skeptic', cancellable: true }, async (progress, token) => {
+        tracker.notification = progress;
+        token.onCancellationRequested(() => worker.cancel());
+        // The clock moves even when no event comes (a long call): redraw the line every second.
+        const tick = setInterval(() => this.show(tracker), 1000);
+        try {
+          worker.send({ type: 'start', request, settings, apiKey: key, dismissals: this.dismissals.own() });
           const done = await worker.done;
           // Handlers still at work (showing the report, asking to confirm) finish before the run counts as over.
           for (const r of await Promise.allSettled(tracker.pending)) {
-            if (r.status === 'rejected') this.log.appendLine(`error: ${r.reason instanceof Error ? (r.reason.stack ?? r.reason.message) : String(r.reason)}`);
+            if (r.status === 'rejected') this.log.error(r.reason instanceof Error ? (r.reason.stack ?? r.reason.message) : String(r.reason));
           }
           return done;
-        },
-      );
-      await this.conclude(outcome, tracker);
+        } finally {
+          clearInterval(tick);
+        }
+      });
+      await this.conclude(outcome, tracker, resume);
     } finally {
       this.running = undefined;
       worker.dispose();
+      this.status.finished();
     }
   }
 
   cancel(): void {
-    this.running?.cancel();
+    if (!this.running) return void this.notices.info('Skeptic: no review is running.');
+    this.log.info('cancel requested');
+    this.running.cancel();
   }
 
-  /** The most recent report, reopened from its file. */
-  async showLastReport(): Promise<void> {
+  /** The most recent report, reopened from its file; with `finding`, scrolled to it. */
+  async showLastReport(finding?: Finding): Promise<void> {
     const last = this.context.workspaceState.get<PanelState>(LAST_REPORT);
     if (!last) return void this.notices.info('Skeptic: no report yet in this workspace.');
-    await this.report.show(last);
+    await this.report.show({ ...last, ...(finding ? { reveal: { file: finding.file, line: finding.line } } : {}) });
   }
 
   dispose(): void {
@@ -81,13 +97,13 @@ export class ReviewController implements vscode.Disposable {
   private async onMessage(m: WorkerMessage, request: ReviewRequest, worker: ReviewWorker, tracker: RunTracker): Promise<void> {
     switch (m.type) {
       case 'prepared':
-        this.findings.begin(request.folder, m.paths);
-        tracker.say(`${m.files} files under review, ${m.companions} companions discovered`);
-        this.status.running('Step 0');
+        tracker.files = m.paths;
+        this.store.begin(request.folder, m.paths);
+        this.log.info(`${plural(m.files, 'file')} under review, ${plural(m.companions, 'companion')} discovered, ${m.excluded} excluded`);
         return;
       case 'confirm': {
         const run = await vscode.window.showWarningMessage(
-          `This review is estimated at ${m.calls} model calls (~${Math.round(m.inputTokens / 1000)}k input tokens).`,
+          `This review is estimated at ${plural(m.calls, 'model call')} (~${Math.round(m.inputTokens / 1000)}k input tokens).`,
           { modal: true, detail: `The threshold (${m.threshold}) is the skeptic.confirmThreshold setting.` },
           'Run Review',
         );
@@ -97,12 +113,14 @@ export class ReviewController implements vscode.Disposable {
       case 'event':
         return this.onEvent(m.event, tracker);
       case 'finding':
-        tracker.findings++;
-        this.findings.add(request.folder, m.diagnostic);
+        this.store.add({ finding: m.finding, diagnostic: m.diagnostic });
+        tracker.found++;
+        this.show(tracker);
         return;
       case 'report': {
         const state: PanelState = { reportPath: m.path, cwd: request.folder, rerun: request };
         await this.context.workspaceState.update(LAST_REPORT, state);
+        this.log.info(`report: ${m.path}`);
         try {
           await this.report.show(state, m.markdown);
         } catch (err) {
@@ -114,53 +132,69 @@ export class ReviewController implements vscode.Disposable {
   }
 
   private onEvent(e: RelayedEvent, tracker: RunTracker): void {
+    if (tracker.progress.update(e)) this.show(tracker);
     switch (e.type) {
-      case 'progress':
-        tracker.say(e.message);
-        this.status.running(e.message);
+      case 'call': {
+        const u = e.usage;
+        this.log.debug(`call ${e.step} · ${e.label} · ${e.model}: ${u.input_tokens} in, ${u.output_tokens} out, cache ${u.cache_read_input_tokens} read / ${u.cache_creation_input_tokens} written · ${e.ms} ms`);
         return;
+      }
       case 'retry':
-        this.log.appendLine(`retry ${e.attempt} in ${(e.delayMs / 1000).toFixed(1)}s: ${e.label} (${e.reason})`);
+        this.log.warn(`retry ${e.attempt} in ${(e.delayMs / 1000).toFixed(1)}s: ${e.label} (${e.reason})`);
         return;
       case 'warning':
-        this.log.appendLine(`warning: ${e.message}`);
+        this.log.warn(e.message);
         return;
       default:
         return;
     }
   }
 
-  private async conclude(outcome: WorkerOutcome, t: RunTracker): Promise<void> {
+  private show(tracker: RunTracker): void {
+    const line = tracker.progress.line();
+    tracker.notification?.report({ message: tracker.found ? `${line} · ${plural(tracker.found, 'finding')}` : line });
+    this.status.running(line);
+  }
+
+  private async conclude(outcome: WorkerOutcome, t: RunTracker, resume: () => Promise<void>): Promise<void> {
     if (outcome.kind === 'skipped') {
-      this.status.hide();
+      this.log.info(`skipped: ${outcome.reason}`);
       return void this.notices.info(`Skeptic: ${outcome.reason.replace(/^SKIP: /, 'skipped, ')}.`);
     }
     if (outcome.kind === 'failed' || outcome.kind === 'crashed') {
-      this.status.finished(t.findings, true);
+      this.log.error(`${outcome.kind}: ${outcome.message}`);
       const prefix = outcome.kind === 'crashed' ? "Skeptic's review worker crashed" : 'Skeptic could not review';
-      return void this.notices.error(`${prefix}: ${outcome.message}${t.findings ? ' Findings so far are kept.' : ''}`);
+      return void this.notices.error(`${prefix}: ${outcome.message}${t.found ? ' Findings so far are kept.' : ''}`);
     }
     const summary: RunSummary | null = outcome.summary;
-    if (summary) this.log.appendLine(`${summary.calls} model calls, cost ${describeCost(summary.costUsd)}`);
-    for (const line of summary?.notReviewed ?? []) this.log.appendLine(`not reviewed: ${line}`);
-    const stopped = summary?.stopped;
-    const failedUnits = summary?.notReviewed.length ?? 0;
-    this.status.finished(t.findings, Boolean(stopped) || failedUnits > 0);
+    if (!summary) return void this.log.info('not run: the estimate was not confirmed');
+    const stopped = summary.stopped;
+    const failed = summary.notReviewed.length;
+    this.store.finish({ scope: t.scope, files: t.files.length, calls: summary.calls, cost: summary.costUsd, ms: Date.now() - t.startedAt, partial: Boolean(stopped) || failed > 0 });
+    for (const line of summary.notReviewed) this.log.warn(`not reviewed: ${line}`);
+    this.log.info(`review finished: ${plural(summary.findings, 'finding')}${summary.dismissed ? ` (${summary.dismissed} dismissed earlier left out)` : ''}; ${plural(summary.calls, 'model call')}; cost ${describeCost(summary.costUsd)}${stopped ? `; stopped: ${stopped}` : ''}`);
     if (stopped && stopped !== 'cancelled') {
-      if (/HTTP 401|HTTP 403/.test(stopped)) return offerToSetKey(`Skeptic: ${stopped}`, this.notices);
+      if (/HTTP 401|HTTP 403/.test(stopped)) return offerToSetKey(`Skeptic: ${stopped}`, this.notices, this.context.secrets, resume);
       return void this.notices.error(`Skeptic: ${stopped}`);
     }
-    if (failedUnits > 0) void this.notices.warning(`Skeptic: ${failedUnits} units could not be reviewed; the report lists them.`);
+    if (failed > 0) void this.notices.warning(`Skeptic: ${plural(failed, 'unit')} could not be reviewed; the report lists them.`);
   }
 }
 
 /** What one run has shown so far. */
 class RunTracker {
-  progress: vscode.Progress<{ message?: string }> | undefined;
+  notification: vscode.Progress<{ message?: string }> | undefined;
   readonly pending: Array<Promise<void>> = [];
-  findings = 0;
+  readonly progress: RunProgress;
+  readonly startedAt = Date.now();
+  readonly scope: string;
+  /** The files under review (from Step 0). */
+  files: string[] = [];
+  found = 0;
 
-  say(message: string): void {
-    this.progress?.report({ message: this.findings ? `${message} · ${this.findings} findings` : message });
+  constructor(request: ReviewRequest) {
+    this.progress = new RunProgress(request.mode === 'lenses' ? 'lenses' : 'staged', this.startedAt);
+    const s = request.scope;
+    this.scope = s.kind === 'paths' ? s.paths.join(', ') : s.kind === 'branch' ? `changes since ${s.base}` : s.kind === 'pr' ? `PR #${s.number}` : s.kind === 'staged' ? 'staged changes' : 'uncommitted changes';
   }
 }

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
@@ -24,6 +24,7 @@ describe('Skeptic in VS Code', () => {
   let folder: string;
   const uri = (rel: string) => vscode.Uri.file(join(folder, rel));
   const diagnostics = (rel: string) => vscode.languages.getDiagnostics(uri(rel)).filter((d) => d.source === 'Skeptic');
+  const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: folder, encoding: 'utf8' });
 
   before(async () => {
@@ -65,13 +66,13 @@ describe('Skeptic in VS Code', () => {
   it('"Review These Files" fills the Problems panel with the surviving findings', async () => {
     await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop'), [uri('shop')]);
     const cart = diagnostics('shop/cart.ts');
-    const at = (ds: vscode.Diagnostic[]) => ds.map((d) => `${d.range.start.line} ${String(d.code)} ${vscode.DiagnosticSeverity[d.severity]}`).sort();
+    const at = (ds: vscode.Diagnostic[]) => ds.map((d) => `${d.range.start.line} ${codeOf(d)} ${vscode.DiagnosticSeverity[d.severity]}`).sort();
     assert.deepEqual(at(cart), ['11 A2 Information', '16 A1 Error', '31 A6 Information']);
     assert.deepEqual(at(diagnostics('shop/price.ts')), ['10 A1 Warning', '2 G1 Warning', '5 F1 Information', '6 A1 Warning']);
-    const g1 = diagnostics('shop/price.ts').find((d) => d.code === 'G1')!;
+    const g1 = diagnostics('shop/price.ts').find((d) => codeOf(d) === 'G1')!;
     assert.equal(g1.relatedInformation?.[0]?.location.uri.fsPath, uri('shop/cart.ts').fsPath);
     assert.equal(g1.relatedInformation?.[0]?.location.range.start.line, 17);
-    assert.match(cart.find((d) => d.code === 'A1')!.message, /^Loop while i < this\.items\.length\. \(/);
+    assert.match(cart.find((d) => codeOf(d) === 'A1')!.message, /^Loop while i < this\.items\.length\. \(/);
   });
 
   it('opens the report in a webview', async () => {
@@ -85,6 +86,71 @@ describe('Skeptic in VS Code', () => {
     assert.match(reportTab()!.label, /^Skeptic: code-review-price(-v\d+)?\.md$/);
   });
 
+  it('explains a finding: the code links to its rule page, the hover names rule, priority, confidence and verdict', async () => {
+    const a1 = diagnostics('shop/cart.ts').find((d) => codeOf(d) === 'A1')!;
+    assert.ok(typeof a1.code === 'object' && a1.code.target.path.endsWith('/media/rules/a1.md'), 'the code links to the shipped rule page');
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri('shop/cart.ts'), new vscode.Position(16, 6));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))).join('\n');
+    assert.match(text, /A1 · Bugs/);
+    assert.match(text, /must fix, high confidence/);
+    assert.match(text, /Challenger:\* \S/);
+  });
+
+  it('offers Dismiss, Copy Fix Prompt, Fix with Chat (only with a chat view) and Show in Report on a finding', async () => {
+    const a1 = diagnostics('shop/cart.ts').find((d) => codeOf(d) === 'A1')!;
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri('shop/cart.ts'), a1.range);
+    const titles = actions.map((a) => a.title).filter((t) => t.startsWith('Skeptic'));
+    const chat = (await vscode.commands.getCommands(true)).includes('workbench.action.chat.open');
+    assert.deepEqual(titles, ['Skeptic: Dismiss A1…', 'Skeptic: Copy Fix Prompt', ...(chat ? ['Skeptic: Fix with Chat'] : []), 'Skeptic: Show in Report']);
+    const copy = actions.find((a) => a.title === 'Skeptic: Copy Fix Prompt')!;
+    const prompt = await vscode.commands.executeCommand<string>(copy.command!.command, ...copy.command!.arguments!);
+    assert.match(prompt, /^Fix this code review finding in shop\/cart\.ts:17 \(in Cart\.total\)\./);
+    assert.match(prompt, /What to do: Loop while i < this\.items\.length\./);
+    assert.match(prompt, /for \(let i = 0; i <= this\.items\.length; i\+\+\)/, 'the function\'s code is quoted');
+    assert.equal(await vscode.env.clipboard.readText(), prompt);
+  });
+
+  it('the findings view counts by file and priority, and filters by priority', async () => {
+    const view = api.findingsView();
+    assert.ok(view.some((l) => /^Last run: shop — \d+ files · \d+ calls · \$\d+\.\d\d · \d+:\d\d$/.test(l)), view.join('\n'));
+    assert.ok(view.includes('shop/cart.ts — 3 findings'), view.join('\n'));
+    assert.ok(view.includes('  Must fix — 1'), view.join('\n'));
+    assert.ok(view.includes('shop/price.ts — 4 findings'), view.join('\n'));
+    await vscode.commands.executeCommand(COMMANDS.filterFindings, ['must_fix']);
+    try {
+      assert.deepEqual(api.findingsView().filter((l) => !l.startsWith(' ') && !l.startsWith('Last run')), ['shop/cart.ts — 1 finding']);
+    } finally {
+      await vscode.commands.executeCommand(COMMANDS.filterFindings, ['must_fix', 'should_fix', 'nice_to_have']);
+    }
+  });
+
+  it('a dismissed finding leaves at once and stays gone in the next review; the team file records it for the challenger', async () => {
+    const teamFile = join(folder, '.skeptic/dismissed.json');
+    const a1 = diagnostics('shop/cart.ts').find((d) => codeOf(d) === 'A1')!;
+    const dismiss = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri('shop/cart.ts'), a1.range)).find((a) => a.title.startsWith('Skeptic: Dismiss'))!;
+    try {
+      const done = await vscode.commands.executeCommand<boolean>(dismiss.command!.command, ...dismiss.command!.arguments!, { reason: 'false_positive', note: 'the loop bound is checked by the caller', scope: 'team' });
+      assert.equal(done, true);
+      assert.ok(!diagnostics('shop/cart.ts').some((d) => codeOf(d) === 'A1'), 'gone from Problems at once');
+      const team = JSON.parse(readFileSync(teamFile, 'utf8')) as { dismissed: Array<{ rule_id: string; file: string; reason: string; code: string }> };
+      assert.deepEqual(team.dismissed.map((d) => [d.rule_id, d.file, d.reason]), [['A1', 'shop/cart.ts', 'false_positive']]);
+      assert.match(team.dismissed[0]!.code, /^for \(let i = 0; i <= this\.items\.length/);
+      // Again, the user's own way: the A6 finding, for this workspace only.
+      const a6 = diagnostics('shop/cart.ts').find((d) => codeOf(d) === 'A6')!;
+      const dismissA6 = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri('shop/cart.ts'), a6.range)).find((a) => a.title.startsWith('Skeptic: Dismiss'))!;
+      await vscode.commands.executeCommand(dismissA6.command!.command, ...dismissA6.command!.arguments!, { reason: 'wont_fix', note: '', scope: 'user' });
+
+      server.reset();
+      await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop'), [uri('shop')]);
+      assert.deepEqual(diagnostics('shop/cart.ts').map((d) => codeOf(d)), ['A2'], 'both dismissed findings stay gone');
+      const challenge = server.requests.find((r) => r.record === 'ChallengeResult' && r.file === 'shop/cart.ts');
+      assert.match(JSON.stringify(challenge?.body), /team_dismissed.*the loop bound is checked by the caller/, 'the reasoned dismissal reaches the challenger');
+      assert.ok(!api.findingsView().some((l) => /Loop while/.test(l)));
+    } finally {
+      rmSync(join(folder, '.skeptic'), { recursive: true, force: true });
+    }
+  });
+
   it('"Review Uncommitted Changes" reports only on changed lines', async () => {
     const edit = (rel: string, lines: Record<number, string>) => {
       const text = readFileSync(join(folder, rel), 'utf8').split('\n');
@@ -95,8 +161,8 @@ describe('Skeptic in VS Code', () => {
     edit('shop/price.ts', { 11: "  return Number(text.replace('$', '').trim());" });
     try {
       await vscode.commands.executeCommand(COMMANDS.reviewChanges, { rootUri: vscode.Uri.file(folder) });
-      assert.deepEqual(diagnostics('shop/cart.ts').map((d) => `${d.range.start.line} ${String(d.code)}`), ['16 A1']);
-      assert.deepEqual(diagnostics('shop/price.ts').map((d) => `${d.range.start.line} ${String(d.code)}`).sort(), ['10 A1', '2 G1']);
+      assert.deepEqual(diagnostics('shop/cart.ts').map((d) => `${d.range.start.line} ${codeOf(d)}`), ['16 A1']);
+      assert.deepEqual(diagnostics('shop/price.ts').map((d) => `${d.range.start.line} ${codeOf(d)}`).sort(), ['10 A1', '2 G1']);
       const step3 = server.requests.filter((r) => r.record === 'PerFunctionReview' || r.record === 'BatchReview');
       assert.deepEqual(step3.map((r) => r.functions.join(',')).sort(), ['Cart.total', 'parsePrice']);
     } finally {
@@ -114,6 +180,11 @@ describe('Skeptic in VS Code', () => {
     assert.ok(diagnostics('shop/price.ts').length >= 3, 'findings made before the cancel stay');
     assert.deepEqual(diagnostics('shop/cart.ts'), []);
     assert.ok(server.requests.some((r) => r.record === 'PerFunctionReview' && r.status === null), 'in-flight calls were aborted');
+  });
+
+  it('"Cancel Review" with no review running says so', async () => {
+    await vscode.commands.executeCommand(COMMANDS.cancel);
+    assert.deepEqual(api.notices.at(-1), { level: 'info', message: 'Skeptic: no review is running.' });
   });
 
   it('asks for an API key instead of failing when none is set', async () => {

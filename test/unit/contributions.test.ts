@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS, LIMITS, SETTINGS } from '../../src/app/contributions';
+import { COMMANDS, FINDINGS_VIEW, LIMITS, SETTINGS } from '../../src/app/contributions';
 import { REPO } from '../helpers/cli';
 
 interface Manifest {
@@ -17,7 +17,7 @@ function sourceFiles(dir: string): string[] {
 describe('package.json contributions agree with the code', () => {
   it('contributes exactly the commands the code registers', () => {
     assert.deepEqual(manifest.contributes.commands.map((c) => c.command).sort(), Object.values(COMMANDS).sort());
-    const commandsTs = readFileSync(join(REPO, 'src/ui/commands.ts'), 'utf8');
+    const commandsTs = ['commands.ts', 'findingCommands.ts'].map((f) => readFileSync(join(REPO, 'src/ui', f), 'utf8')).join('\n');
     for (const key of Object.keys(COMMANDS)) assert.match(commandsTs, new RegExp(`registerCommand\\(COMMANDS\\.${key}\\b`), `no registration for ${key}`);
   });
 
@@ -40,12 +40,20 @@ describe('package.json contributions agree with the code', () => {
   });
 
   it('uses no skeptic.* id in src/ that package.json does not declare', () => {
-    const known = new Set([...Object.values(COMMANDS), ...declaredKeys(), 'skeptic.anthropicApiKey', 'skeptic.report', 'skeptic.status', 'skeptic.lastReport']);
+    const known = new Set([...Object.values(COMMANDS), ...declaredKeys(), 'skeptic.anthropicApiKey', 'skeptic.report', 'skeptic.status', 'skeptic.lastReport', 'skeptic.lastFindings', 'skeptic.dismissals', ...declaredViews()]);
     for (const file of sourceFiles(join(REPO, 'src'))) {
       for (const m of readFileSync(file, 'utf8').matchAll(/'(skeptic\.[A-Za-z.]+)'/g)) assert.ok(known.has(m[1]!), `${file}: ${m[1]}`);
     }
   });
 });
+
+/** The views package.json contributes; the findings view the code creates must be one of them. */
+function declaredViews(): string[] {
+  const views = (manifest.contributes as { views?: Record<string, Array<{ id: string }>> }).views ?? {};
+  const ids = Object.values(views).flatMap((list) => list.map((v) => v.id));
+  assert.ok(ids.includes(FINDINGS_VIEW), `package.json does not contribute the view ${FINDINGS_VIEW}`);
+  return ids;
+}
 
 function declaredKeys(): string[] {
   return Object.keys(manifest.contributes.configuration.properties);
