@@ -10,6 +10,11 @@
 import { basename } from 'node:path';
 import {
   activeEditorTitle,
+  answerQuickInput,
+  chooseQuickFix,
+  openQuickFix,
+  readHover,
+  viewRows,
   clickProblem,
   clickWebviewLink,
   explorerContextMenu,
@@ -38,6 +43,9 @@ const PROGRESS = /Skeptic|Review|Step \d/i;
 const FILE_LINE = /([\w.\-/]+\.\w+):(\d+)/;
 const REPORT_TAB = /Skeptic: code-review-/;
 const PLANTED = { message: /^Loop while i < this\.items\.length\./, line: 17 };
+// The progress line: step, counts, calls, dollars and time ("Step 3/5 · review · 2/5 functions · 7 calls · $0.03 · 0:04").
+const MONEY_LINE = / · \d+ calls? · \$\d+\.\d\d · \d+:\d\d/;
+const ACTIONS = ['Skeptic: Dismiss A1…', 'Skeptic: Copy Fix Prompt', 'Skeptic: Show in Report'];
 
 export async function runUiSuite({ page, shot, step }) {
   await step('the workbench shows the fixture workspace', async () => {
@@ -55,10 +63,10 @@ export async function runUiSuite({ page, shot, step }) {
       const err = ns.find((n) => n.severity === 'error');
       if (err) throw fatal(`an error notification appeared instead: "${err.message}"`);
     };
-    await until('a Skeptic progress notification', async () => {
+    await until('a Skeptic progress notification with calls, cost and time', async () => {
       seen = await readNotifications(page);
       noErrors(seen);
-      return seen.some((n) => PROGRESS.test(n.message));
+      return seen.some((n) => PROGRESS.test(n.message) && MONEY_LINE.test(n.message));
     }, { seen: async () => JSON.stringify(seen) });
     await shot('progress-notification');
     await until('the review\'s progress notification to complete', async () => {
@@ -92,6 +100,35 @@ export async function runUiSuite({ page, shot, step }) {
     await waitForSelectionStart(page, { line: finding.line, col: finding.col });
   });
 
+  await step('the hover on the planted finding names its rule, priority, confidence and the challenger\'s verdict', async () => {
+    await runCommand(page, 'Show or Focus Hover');
+    const text = await readHover(page, 'A1 · Bugs');
+    if (!/must fix, high confidence/.test(text) || !/Challenger:/.test(text)) throw new Error(`the hover lacks priority, confidence or verdict: ${text}`);
+    await shot('hover');
+    await page.keyboard.press('Escape');
+  });
+
+  await step('the lightbulb on the planted finding offers Dismiss, Copy Fix Prompt and Show in Report', async () => {
+    await waitForSelectionStart(page, { line: finding.line, col: finding.col });
+    const labels = await openQuickFix(page, { expect: ACTIONS[0] });
+    const missing = ACTIONS.filter((a) => !labels.includes(a));
+    if (missing.length) throw new Error(`the lightbulb menu lacks ${JSON.stringify(missing)}: ${JSON.stringify(labels)}`);
+    await shot('lightbulb-menu');
+    await page.keyboard.press('Escape');
+  });
+
+  await step('the Skeptic findings view shows the findings by file and priority, with counts', async () => {
+    const problems = (await readProblems(page)).filter((p) => p.source === SOURCE && p.file === basename(FILE));
+    await runCommand(page, /Focus on Findings View/, { query: 'Focus on Findings View' });
+    let rows = null;
+    await until('the findings view to list the reviewed file with its count', async () => {
+      rows = await viewRows(page, 'Findings');
+      return rows?.some((r) => r === `${FILE} — ${problems.length} finding${problems.length === 1 ? '' : 's'}`) && rows.some((r) => r === 'Must fix — 1');
+    }, { timeoutMs: 20_000, seen: async () => JSON.stringify(rows) });
+    if (!rows.some((r) => /^Last run: /.test(r))) throw new Error(`no run summary in the findings view: ${JSON.stringify(rows)}`);
+    await shot('findings-view');
+  });
+
   await step('the report webview opens and a file:line link jumps there', async () => {
     const frame = await findWebviewFrame(page, FILE_LINE, { timeoutMs: 5000 }).catch(async () => {
       // Clicking the finding put the file in front of the report (same editor group): bring it back as a user would.
@@ -118,6 +155,32 @@ export async function runUiSuite({ page, shot, step }) {
     await until('a palette label for Review Uncommitted Changes', () => labels.some((l) => UNCOMMITTED.test(l)), { timeoutMs: 1000 });
   });
 
+  await step('dismissing the planted finding from the lightbulb removes it', async () => {
+    await clickProblem(page, { source: SOURCE, file: finding.file, location: finding.location });
+    await waitForActiveEditor(page, finding.file);
+    await waitForSelectionStart(page, { line: finding.line, col: finding.col });
+    await openQuickFix(page, { expect: ACTIONS[0] });
+    await chooseQuickFix(page, ACTIONS[0]);
+    await answerQuickInput(page, 'False positive');
+    await answerQuickInput(page, 'the loop bound is checked by the caller');
+    await answerQuickInput(page, 'Only for me');
+    await until('the planted finding to leave the Problems panel', async () => !(await readProblems(page)).some((p) => p.source === SOURCE && PLANTED.message.test(p.message)), { timeoutMs: 10_000 });
+  });
+
+  await step(`re-running the review keeps the dismissed finding gone`, async () => {
+    await explorerContextMenu(page, FILE, REVIEW_FILES);
+    let seen = [];
+    await until('the re-run to start and finish', async () => {
+      seen = await readNotifications(page);
+      return !seen.some((n) => n.progress && PROGRESS.test(n.message)) && (await readProblems(page)).some((p) => p.source === SOURCE && p.file === basename(FILE));
+    }, { timeoutMs: REVIEW_TIMEOUT_MS, seen: async () => JSON.stringify(seen) });
+    // The status bar and the report are back to "finished": the run is over, and the finding did not return.
+    await until('the status bar to show the finished count', async () => /Skeptic: \d+ findings?/.test(await page.locator('.monaco-workbench .part.statusbar').innerText()), { timeoutMs: REVIEW_TIMEOUT_MS });
+    const rows = (await readProblems(page)).filter((p) => p.source === SOURCE);
+    if (rows.some((p) => PLANTED.message.test(p.message))) throw new Error(`the dismissed finding came back: ${JSON.stringify(rows)}`);
+    await shot('dismissed-stays-gone');
+  }, REVIEW_TIMEOUT_MS + 30_000);
+
   await step('the report comes back after a window reload', async () => {
     await page.reload();
     await waitForWorkbench(page);
@@ -125,6 +188,8 @@ export async function runUiSuite({ page, shot, step }) {
     await until('the report tab after the reload', async () => (await reportTab.count()) > 0, { timeoutMs: 30_000 });
     await reportTab.first().click();
     await findWebviewFrame(page, FILE_LINE, { timeoutMs: 30_000 });
+    // The findings come back with it, from the last result (not re-run): Problems lists them again.
+    await waitForProblem(page, { source: SOURCE, file: basename(FILE) }, { timeoutMs: 30_000 });
     await shot('report-restored');
   });
 }

@@ -24,6 +24,10 @@ const S = {
   menu: '.context-view .monaco-menu',
   toastMessages: '.notifications-toasts .notification-toast .notification-list-item-message',
   activeTab: '.editor-group-container.active .tab.active',
+  actionWidget: '.action-widget',
+  actionRows: '.action-widget .monaco-list-row',
+  hover: '.monaco-hover:not(.hidden)',
+  paneHeaders: '.pane-header',
 };
 
 const DEFAULT_TIMEOUT = 30_000;
@@ -444,6 +448,82 @@ export async function clickWebviewLink(page, linkText, { within, timeoutMs = DEF
   const label = ((await link.textContent()) ?? '').trim();
   await link.click();
   return label;
+}
+
+// ------------------------------------------------------------------------------ quick fix, hover, views
+
+/** Opens the quick-fix menu (Ctrl+.) at the cursor; returns the labels of its actions. */
+export async function openQuickFix(page, { expect, timeoutMs = DEFAULT_TIMEOUT } = {}) {
+  let labels = [];
+  await until(`the quick-fix menu${expect ? ` with ${expect}` : ''}`, async () => {
+    if (!(await visible(page, S.actionWidget))) await page.keyboard.press('Control+.');
+    const ok = await until('the quick-fix menu to open', () => visible(page, S.actionWidget), { timeoutMs: 3000 }).then(() => true, () => false);
+    if (!ok) return false;
+    labels = (await page.locator(S.actionRows).evaluateAll((rows) => rows.map((r) => (r.getAttribute('aria-label') || r.textContent || '').trim()))).filter(Boolean);
+    if (expect && !labels.some((l) => labelIs(l, expect))) {
+      await page.keyboard.press('Escape');
+      return false;
+    }
+    return true;
+  }, { timeoutMs, intervalMs: 500, seen: async () => JSON.stringify(labels) });
+  return labels;
+}
+
+/** Chooses the action `label` in the open quick-fix menu (focus it with the arrow keys, then Enter). */
+export async function chooseQuickFix(page, label, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
+  await until(`quick-fix action ${label} to take focus`, async () => {
+    const rows = await page.locator(S.actionRows).evaluateAll((rs) => rs.map((r) => ({ label: (r.getAttribute('aria-label') || r.textContent || '').trim(), focused: r.classList.contains('focused'), action: r.classList.contains('action') })));
+    const actions = rows.filter((r) => r.action);
+    const focused = actions.findIndex((r) => r.focused);
+    const target = actions.findIndex((r) => labelIs(r.label, label));
+    if (target < 0) throw fatal(`no quick-fix action ${label}: ${JSON.stringify(rows)}`);
+    if (focused === target) return true;
+    await page.keyboard.press(focused > target ? 'ArrowUp' : 'ArrowDown');
+    return false;
+  }, { timeoutMs: 10_000 });
+  await page.keyboard.press('Enter');
+  await until('the quick-fix menu to close', async () => !(await visible(page, S.actionWidget)), { timeoutMs: timeoutMs });
+}
+
+/** Answers an open quick pick by choosing the row `label`, or an input box by typing `label`; then Enter. */
+export async function answerQuickInput(page, label, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
+  await until('a quick input to open', () => visible(page, S.quickInputBox), { timeoutMs });
+  const rows = await quickRowLabels(page);
+  if (rows.length === 0) {
+    await page.locator(S.quickInputBox).fill(label);
+  } else {
+    await until(`the quick pick row ${label} to take focus`, async () => {
+      const now = await quickRowLabels(page);
+      const focused = now.find((r) => r.focused);
+      if (focused && labelIs(focused.label, label)) return true;
+      const target = now.find((r) => labelIs(r.label, label));
+      if (!target) throw fatal(`no quick pick row ${label}: ${JSON.stringify(now)}`);
+      await page.keyboard.press(focused && focused.index > target.index ? 'ArrowUp' : 'ArrowDown');
+      return false;
+    }, { timeoutMs: 10_000 });
+  }
+  await page.keyboard.press('Enter');
+}
+
+/** The text of the visible editor hover, once it contains `text`. */
+export async function readHover(page, text, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
+  let seen = '';
+  await until(`an editor hover containing ${text}`, async () => {
+    seen = (await page.locator(S.hover).allTextContents()).join(' | ');
+    return labelIs(seen, text instanceof RegExp ? text : new RegExp(escapeRe(text)));
+  }, { timeoutMs, seen: async () => JSON.stringify(seen) });
+  return seen;
+}
+
+/** The rows of the view whose pane header is `title`, as their visible text (label, then description), in order. */
+export async function viewRows(page, title) {
+  return page.evaluate(({ title, headers }) => {
+    const header = [...document.querySelectorAll(headers)].find((h) => (h.querySelector('h3.title')?.textContent ?? '').trim().toLowerCase() === title.toLowerCase());
+    const pane = header?.closest('.pane');
+    if (!pane) return null;
+    const rows = [...pane.querySelectorAll('.monaco-list-row')].sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index));
+    return rows.map((r) => [r.querySelector('.label-name')?.textContent, r.querySelector('.label-description')?.textContent].filter(Boolean).map((t) => t.trim()).join(' — '));
+  }, { title, headers: S.paneHeaders });
 }
 
 export const selectors = S;

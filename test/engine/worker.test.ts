@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { HostMessage } from '../../src/app/protocol';
@@ -49,7 +50,9 @@ describe('the review worker thread', function () {
     for (const { finding, diagnostic } of findings) assert.equal(diagnostic.at.line, finding.line - 1);
     const report = seen.find((m) => m.type === 'report');
     assert.ok(report && report.type === 'report');
-    assert.equal(report.path, join(cwd, 'code-review-shop.md'));
+    // The extension's reports go to Skeptic's own folder, which keeps them out of git.
+    assert.equal(report.path, join(cwd, '.skeptic/reports/code-review-shop.md'));
+    assert.match(readFileSync(join(cwd, '.skeptic/.gitignore'), 'utf8'), /^\*$/m);
     assert.match(report.markdown, /^# Code Review: shop/);
   });
 
