@@ -24,6 +24,11 @@ describe('Skeptic in VS Code', () => {
   let folder: string;
   const uri = (rel: string) => vscode.Uri.file(join(folder, rel));
   const diagnostics = (rel: string) => vscode.languages.getDiagnostics(uri(rel)).filter((d) => d.source === 'Skeptic');
+  // The quick fixes offered on a diagnostic's line; the workbench answers only for a document it has loaded.
+  const actionsOn = async (rel: string, d: vscode.Diagnostic) => {
+    await vscode.workspace.openTextDocument(uri(rel));
+    return vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri(rel), new vscode.Range(d.range.start.line, 0, d.range.start.line, 1));
+  };
   const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: folder, encoding: 'utf8' });
 
@@ -98,7 +103,7 @@ describe('Skeptic in VS Code', () => {
 
   it('offers Dismiss, Copy Fix Prompt, Fix with Chat (only with a chat view) and Show in Report on a finding', async () => {
     const a1 = diagnostics('shop/cart.ts').find((d) => codeOf(d) === 'A1')!;
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri('shop/cart.ts'), a1.range);
+    const actions = await actionsOn('shop/cart.ts', a1);
     const titles = actions.map((a) => a.title).filter((t) => t.startsWith('Skeptic'));
     const chat = (await vscode.commands.getCommands(true)).includes('workbench.action.chat.open');
     assert.deepEqual(titles, ['Skeptic: Dismiss A1…', 'Skeptic: Copy Fix Prompt', ...(chat ? ['Skeptic: Fix with Chat'] : []), 'Skeptic: Show in Report']);
@@ -127,7 +132,7 @@ describe('Skeptic in VS Code', () => {
   it('a dismissed finding leaves at once and stays gone in the next review; the team file records it for the challenger', async () => {
     const teamFile = join(folder, '.skeptic/dismissed.json');
     const a1 = diagnostics('shop/cart.ts').find((d) => codeOf(d) === 'A1')!;
-    const dismiss = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri('shop/cart.ts'), a1.range)).find((a) => a.title.startsWith('Skeptic: Dismiss'))!;
+    const dismiss = (await actionsOn('shop/cart.ts', a1)).find((a) => a.title.startsWith('Skeptic: Dismiss'))!;
     try {
       const done = await vscode.commands.executeCommand<boolean>(dismiss.command!.command, ...dismiss.command!.arguments!, { reason: 'false_positive', note: 'the loop bound is checked by the caller', scope: 'team' });
       assert.equal(done, true);
@@ -137,7 +142,7 @@ describe('Skeptic in VS Code', () => {
       assert.match(team.dismissed[0]!.code, /^for \(let i = 0; i <= this\.items\.length/);
       // Again, the user's own way: the A6 finding, for this workspace only.
       const a6 = diagnostics('shop/cart.ts').find((d) => codeOf(d) === 'A6')!;
-      const dismissA6 = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri('shop/cart.ts'), a6.range)).find((a) => a.title.startsWith('Skeptic: Dismiss'))!;
+      const dismissA6 = (await actionsOn('shop/cart.ts', a6)).find((a) => a.title.startsWith('Skeptic: Dismiss'))!;
       await vscode.commands.executeCommand(dismissA6.command!.command, ...dismissA6.command!.arguments!, { reason: 'wont_fix', note: '', scope: 'user' });
 
       server.reset();
