@@ -44,7 +44,7 @@ const FILE_LINE = /([\w.\-/]+\.\w+):(\d+)/;
 const REPORT_TAB = /Skeptic: code-review-/;
 const PLANTED = { message: /^Loop while i < this\.items\.length\./, line: 17 };
 // The progress line: step, counts, calls, dollars and time ("Step 3/5 · review · 2/5 functions · 7 calls · $0.03 · 0:04").
-const MONEY_LINE = / · \d+ calls? · \$\d+\.\d\d · \d+:\d\d/;
+const MONEY_LINE = /Step [1-5]\/5 · \w+ · .* · \d+ calls? · \$\d+\.\d\d · \d+:\d\d/;
 const ACTIONS = ['Skeptic: Dismiss A1…', 'Skeptic: Copy Fix Prompt', 'Skeptic: Show in Report'];
 
 export async function runUiSuite({ page, shot, step }) {
@@ -161,19 +161,22 @@ export async function runUiSuite({ page, shot, step }) {
     await waitForSelectionStart(page, { line: finding.line, col: finding.col });
     await openQuickFix(page, { expect: ACTIONS[0] });
     await chooseQuickFix(page, ACTIONS[0]);
-    await answerQuickInput(page, 'False positive');
-    await answerQuickInput(page, 'the loop bound is checked by the caller');
-    await answerQuickInput(page, 'Only for me');
+    await answerQuickInput(page, 'pick', 'False positive');
+    await answerQuickInput(page, 'text', 'the loop bound is checked by the caller');
+    await answerQuickInput(page, 'pick', 'Only for me');
     await until('the planted finding to leave the Problems panel', async () => !(await readProblems(page)).some((p) => p.source === SOURCE && PLANTED.message.test(p.message)), { timeoutMs: 10_000 });
   });
 
   await step(`re-running the review keeps the dismissed finding gone`, async () => {
     await explorerContextMenu(page, FILE, REVIEW_FILES);
+    // The second review of the same file writes its own report (never over the first) and opens it.
+    const secondReport = page.locator('.tabs-container .tab', { hasText: new RegExp(`code-review-${basename(FILE).replace(/\.\w+$/, '')}-v2\\.md`) });
     let seen = [];
-    await until('the re-run to start and finish', async () => {
+    await until('the re-run to finish and open its report', async () => {
       seen = await readNotifications(page);
-      return !seen.some((n) => n.progress && PROGRESS.test(n.message)) && (await readProblems(page)).some((p) => p.source === SOURCE && p.file === basename(FILE));
+      return !seen.some((n) => n.progress && PROGRESS.test(n.message)) && (await secondReport.count()) > 0;
     }, { timeoutMs: REVIEW_TIMEOUT_MS, seen: async () => JSON.stringify(seen) });
+    await waitForProblem(page, { source: SOURCE, file: basename(FILE) });
     // The status bar and the report are back to "finished": the run is over, and the finding did not return.
     await until('the status bar to show the finished count', async () => /Skeptic: \d+ findings?/.test(await page.locator('.monaco-workbench .part.statusbar').innerText()), { timeoutMs: REVIEW_TIMEOUT_MS });
     const rows = (await readProblems(page)).filter((p) => p.source === SOURCE);

@@ -452,6 +452,15 @@ export async function clickWebviewLink(page, linkText, { within, timeoutMs = DEF
 
 // ------------------------------------------------------------------------------ quick fix, hover, views
 
+/** The quick-fix menu's rows (actions and group headers): the title as shown (aria-labels add ", Quick Fix"). */
+function actionLabels(rows) {
+  return rows.map((r) => ({
+    label: (r.querySelector('.title')?.textContent ?? r.getAttribute('aria-label') ?? '').trim(),
+    focused: r.classList.contains('focused'),
+    action: r.classList.contains('action'),
+  }));
+}
+
 /** Opens the quick-fix menu (Ctrl+.) at the cursor; returns the labels of its actions. */
 export async function openQuickFix(page, { expect, timeoutMs = DEFAULT_TIMEOUT } = {}) {
   let labels = [];
@@ -459,7 +468,7 @@ export async function openQuickFix(page, { expect, timeoutMs = DEFAULT_TIMEOUT }
     if (!(await visible(page, S.actionWidget))) await page.keyboard.press('Control+.');
     const ok = await until('the quick-fix menu to open', () => visible(page, S.actionWidget), { timeoutMs: 3000 }).then(() => true, () => false);
     if (!ok) return false;
-    labels = (await page.locator(S.actionRows).evaluateAll((rows) => rows.map((r) => (r.getAttribute('aria-label') || r.textContent || '').trim()))).filter(Boolean);
+    labels = (await page.locator(S.actionRows).evaluateAll(actionLabels)).map((r) => r.label).filter(Boolean);
     if (expect && !labels.some((l) => labelIs(l, expect))) {
       await page.keyboard.press('Escape');
       return false;
@@ -472,7 +481,7 @@ export async function openQuickFix(page, { expect, timeoutMs = DEFAULT_TIMEOUT }
 /** Chooses the action `label` in the open quick-fix menu (focus it with the arrow keys, then Enter). */
 export async function chooseQuickFix(page, label, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
   await until(`quick-fix action ${label} to take focus`, async () => {
-    const rows = await page.locator(S.actionRows).evaluateAll((rs) => rs.map((r) => ({ label: (r.getAttribute('aria-label') || r.textContent || '').trim(), focused: r.classList.contains('focused'), action: r.classList.contains('action') })));
+    const rows = await page.locator(S.actionRows).evaluateAll(actionLabels);
     const actions = rows.filter((r) => r.action);
     const focused = actions.findIndex((r) => r.focused);
     const target = actions.findIndex((r) => labelIs(r.label, label));
@@ -485,22 +494,25 @@ export async function chooseQuickFix(page, label, { timeoutMs = DEFAULT_TIMEOUT 
   await until('the quick-fix menu to close', async () => !(await visible(page, S.actionWidget)), { timeoutMs: timeoutMs });
 }
 
-/** Answers an open quick pick by choosing the row `label`, or an input box by typing `label`; then Enter. */
-export async function answerQuickInput(page, label, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
+/**
+ * Answers the open quick input: `pick` chooses the row `label` of a quick pick, `text` types `label` into an
+ * input box (once the previous pick's rows are gone); then Enter.
+ */
+export async function answerQuickInput(page, kind, label, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
   await until('a quick input to open', () => visible(page, S.quickInputBox), { timeoutMs });
-  const rows = await quickRowLabels(page);
-  if (rows.length === 0) {
+  if (kind === 'text') {
+    await until('the quick input to become an input box', async () => (await page.locator(`${S.quickRows}:visible`).count()) === 0, { timeoutMs: 10_000 });
     await page.locator(S.quickInputBox).fill(label);
   } else {
+    let rows = [];
     await until(`the quick pick row ${label} to take focus`, async () => {
-      const now = await quickRowLabels(page);
-      const focused = now.find((r) => r.focused);
+      rows = await quickRowLabels(page);
+      const focused = rows.find((r) => r.focused);
       if (focused && labelIs(focused.label, label)) return true;
-      const target = now.find((r) => labelIs(r.label, label));
-      if (!target) throw fatal(`no quick pick row ${label}: ${JSON.stringify(now)}`);
-      await page.keyboard.press(focused && focused.index > target.index ? 'ArrowUp' : 'ArrowDown');
+      const target = rows.find((r) => labelIs(r.label, label));
+      if (target) await page.keyboard.press(focused && focused.index > target.index ? 'ArrowUp' : 'ArrowDown');
       return false;
-    }, { timeoutMs: 10_000 });
+    }, { timeoutMs: 10_000, seen: async () => JSON.stringify(rows) });
   }
   await page.keyboard.press('Enter');
 }
