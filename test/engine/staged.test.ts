@@ -286,7 +286,7 @@ describe('staged review through the CLI against the fake API', function () {
     assert.equal(rerun.code, 0, rerun.stderr);
     assert.equal(fake.server.requests.length, 0, 'an unchanged tree costs no calls');
     assert.match(rerun.stdout, /^4 files under review/m);
-    assert.match((await runCli(['plan', 'shop'], { cwd, env })).stdout, /skeptic output: 4\n {4}shop\/notes-v2\.md\n {4}shop\/notes\.md\n {4}shop\/out\.sarif\n {4}shop\/result\.json/);
+    assert.match((await runCli(['plan', 'shop', '--verbose'], { cwd, env })).stdout, /skeptic output: 4\n {4}shop\/notes-v2\.md\n {4}shop\/notes\.md\n {4}shop\/out\.sarif\n {4}shop\/result\.json/);
 
     fake.server.reset();
     const cart = join(cwd, 'shop/cart.ts');
