@@ -21,8 +21,7 @@ export function readSettings(scope: vscode.ConfigurationScope | undefined): Sett
     }
     return plain(config.get<T>(key));
   };
-  // VS Code hands out object settings as read-only proxies, which a worker message cannot carry: a plain copy goes.
-  return plainCopy({
+  return {
     model: get(SETTINGS.model),
     modelPerStep: get(SETTINGS.modelPerStep),
     maxConcurrency: get(SETTINGS.maxConcurrency),
@@ -40,11 +39,7 @@ export function readSettings(scope: vscode.ConfigurationScope | undefined): Sett
     prices: get(SETTINGS.prices),
     fullFanout: get(SETTINGS.fullFanout),
     reviewerModels: get(SETTINGS.reviewerModels),
-  });
-}
-
-function plainCopy<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
+  };
 }
 
 /** Configuration objects are read-only proxies, which postMessage cannot clone: the worker gets plain copies. */
