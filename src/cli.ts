@@ -9,13 +9,18 @@ import { version as VERSION } from '../package.json';
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const controller = new AbortController();
-  const onInterrupt = () => {
-    if (controller.signal.aborted) process.exit(EXIT.interrupted); // a second Ctrl-C does not wait
-    process.stderr.write('interrupted: finishing what is done and writing a partial report (Ctrl-C again to quit now)\n');
-    controller.abort(new Error('interrupted'));
+  // Ctrl-C and SIGTERM alike: stop the calls in flight, write what finished, exit 130 or 143.
+  let stoppedWith: number = EXIT.interrupted;
+  const onSignal = (signal: NodeJS.Signals) => {
+    const code = signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
+    if (controller.signal.aborted) process.exit(code); // a second signal does not wait
+    stoppedWith = code;
+    process.stderr.write(`${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}: finishing what is done and writing a partial report (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl-C'} again to quit now)\n`);
+    controller.abort(new Error(signal === 'SIGTERM' ? 'terminated' : 'interrupted'));
   };
-  process.on('SIGINT', onInterrupt);
-  const io: CliIo = { cwd: process.cwd(), env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, signal: controller.signal };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const io: CliIo = { cwd: process.cwd(), env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, signal: controller.signal, stoppedWith: () => stoppedWith };
   try {
     switch (command) {
       case 'review':
@@ -45,13 +50,16 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw err;
   } finally {
-    process.off('SIGINT', onInterrupt);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    // Stopped by a signal: the partial report is written; do not wait for idle connections to wind down.
+    if (code === EXIT.interrupted || code === EXIT.terminated) process.exit(code);
   },
   (err: unknown) => {
     process.stderr.write(`skeptic: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

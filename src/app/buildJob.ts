@@ -45,6 +45,8 @@ export interface JobChoices {
   dismissals?: Dismissal[];
   /** Ask first above this many estimated calls. */
   confirmOver?: number;
+  /** Stop the run after this many model requests; 0 or absent: no ceiling. */
+  maxCalls?: number;
   outputs?: ReviewJob['outputs'];
 }
 
@@ -84,6 +86,7 @@ export function buildJob(c: JobChoices): ReviewJob {
     ...(c.prices && Object.keys(c.prices).length ? { prices: c.prices } : {}),
     ...(c.dismissals?.length ? { dismissals: c.dismissals } : {}),
     confirmOver: clamp(c.confirmOver, LIMITS.confirmThreshold),
+    ...(Number.isInteger(c.maxCalls) && c.maxCalls! > 0 ? { maxCalls: c.maxCalls } : {}),
     outputs: c.outputs ?? {},
   };
 }
@@ -122,6 +125,7 @@ export function jobFromSettings(request: ReviewRequest, s: Settings, apiKey: str
     ...(stateDir ? { stateDir, ...(s.cacheResults !== false ? { cacheDir: resultsDir(stateDir) } : {}) } : {}),
     prices: validPrices(s.prices),
     confirmOver: s.confirmThreshold,
+    ...(s.maxCalls ? { maxCalls: s.maxCalls } : {}),
     // Reports stay out of the way by default: Skeptic's own folder keeps them out of git.
     outputs: { reportDir: join(request.folder, s.reportFolder || REPORTS_FOLDER) },
     ...(dismissals?.length ? { dismissals } : {}),

@@ -38,6 +38,7 @@ export const SETTINGS = {
   contextFiles: 'contextFiles',
   reportFolder: 'reportFolder',
   confirmThreshold: 'confirmThreshold',
+  maxCalls: 'maxCalls',
   severityMap: 'severityMap',
   includeUntracked: 'includeUntracked',
   cacheResults: 'cacheResults',
@@ -62,4 +63,6 @@ export const LIMITS = {
   maxAttempts: { default: 6, min: 1, max: 20 },
   /** Model calls above which a run asks first: skeptic.confirmThreshold, --confirm-over. */
   confirmThreshold: { default: 300, min: 0, max: 1_000_000 },
+  /** Model requests one run may send, failed ones included: skeptic.maxCalls (0: none), --max-calls. */
+  maxCalls: { default: 0, min: 0, max: 1_000_000 },
 } as const;

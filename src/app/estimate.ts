@@ -6,8 +6,7 @@
  * cold run: units the result cache already holds cost nothing. An estimate, said as one: it sizes a run,
  * it does not bill it.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import type { FileAccess } from '../model/access';
 import type { LineRange } from '../model/lines';
 import { functionsTouched } from '../engine/staged/diffScope';
 import { MAX_BATCH } from '../engine/staged/batching';
@@ -60,7 +59,7 @@ const OUT = { curate: 350, analyzeBase: 250, analyzePerFunction: 80, perFunction
 const tokens = (chars: number) => Math.ceil(chars / 4);
 
 export async function estimateRun(
-  cwd: string,
+  access: FileAccess,
   entries: FileEntry[],
   context: ContextFile[],
   changed?: Map<string, LineRange[]>,
@@ -82,8 +81,8 @@ export async function estimateRun(
   };
 
   const io = new Semaphore(64);
-  const inventories = await inventoriesOf(cwd, entries);
-  const sizes = await Promise.all(entries.map((entry) => io.run(() => measure(cwd, entry, inventories.get(entry.path), changed?.get(entry.path)))));
+  const inventories = await inventoriesOf(access.cwd, entries);
+  const sizes = await Promise.all(entries.map((entry) => io.run(() => measure(access, entry, inventories.get(entry.path), changed?.get(entry.path)))));
   let functions = 0;
   let challenged = 0;
   for (const { fileBlock, functions: n, bodyPerFunction } of sizes) {
@@ -174,9 +173,9 @@ function totals(parts: StepEstimate[]): StepEstimate {
  * A file's shared source-block size in tokens, the number of functions a review would cover, and what each
  * function adds to a Step 3 call when the file is large enough to go as an outline plus the bodies reviewed.
  */
-async function measure(cwd: string, entry: FileEntry, inventory: FunctionInventory | undefined, ranges: LineRange[] | undefined) {
-  const text = await readFile(resolve(cwd, entry.path), 'utf8');
-  const companion = entry.companion_path ? await readFile(resolve(cwd, entry.companion_path), 'utf8').catch(() => '') : '';
+async function measure(access: FileAccess, entry: FileEntry, inventory: FunctionInventory | undefined, ranges: LineRange[] | undefined) {
+  const text = await access.read(entry.path);
+  const companion = entry.companion_path ? await access.read(entry.companion_path).catch(() => '') : '';
   const lines = splitLines(text);
   const found = inventory?.functions ?? [];
   const functions = (ranges ? functionsTouched(found, lines.length, ranges) : found).length;
@@ -202,7 +201,7 @@ export interface LensEstimate {
 const LENS_FIXED_TOKENS = 700;
 const LENS_OUT = { review: 1500, validator: 60, crossRepo: 1000, perFileListed: 20 };
 
-export async function estimateLensRun(cwd: string, req: ReturnType<typeof lensRequest>): Promise<LensEstimate> {
+export async function estimateLensRun(access: FileAccess, req: ReturnType<typeof lensRequest>): Promise<LensEstimate> {
   const byRole: Record<string, StepEstimate> = {};
   const add = (role: string, inputEach: number, outputEach: number) => {
     const s = (byRole[role] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
@@ -211,7 +210,7 @@ export async function estimateLensRun(cwd: string, req: ReturnType<typeof lensRe
     s.outputTokens += outputEach;
   };
   const system = LENS_FIXED_TOKENS + tokens(LENS_SYSTEM.length);
-  const plans = await Promise.all(req.targets.map(async (spec) => planTarget((await loadTarget(cwd, spec)).target, req)));
+  const plans = await Promise.all(req.targets.map(async (spec) => planTarget((await loadTarget(access, spec)).target, req)));
   let largestPart = 0;
   for (const { target, routing, parts } of plans) {
     const context = tokens(target.context.reduce((n, c) => n + c.text.length, 0));
@@ -231,6 +230,6 @@ export async function estimateLensRun(cwd: string, req: ReturnType<typeof lensRe
 
 /** Either mode's estimate, for the confirmation a large run asks for. */
 export function estimateJob(job: ReviewJob, prepared: PreparedJob): Promise<Estimate | LensEstimate> {
-  if (job.mode === 'lenses') return estimateLensRun(job.cwd, lensRequest(job, prepared));
-  return estimateRun(job.cwd, prepared.inventory.discovery.file_entries, prepared.context, prepared.scope.changedRanges, { models: job.models, ...(job.prices ? { prices: job.prices } : {}) });
+  if (job.mode === 'lenses') return estimateLensRun(prepared.access, lensRequest(job, prepared));
+  return estimateRun(prepared.access, prepared.inventory.discovery.file_entries, prepared.context, prepared.scope.changedRanges, { models: job.models, ...(job.prices ? { prices: job.prices } : {}) });
 }

@@ -16,6 +16,9 @@ import type { ChangeSet } from '../scope/changes';
 import type { PriceOverrides } from '../model/pricing';
 import { loadContextFiles } from '../scope/contextFiles';
 import { knownOutputs, outputsUnder } from './state';
+import { ReviewAccess } from '../scope/access';
+import { ResultCache } from '../engine/resultCache';
+import type { FileAccess } from '../model/access';
 import { displayPath, ScopeError, type Inventory } from '../scope/inventory';
 import { challengeExamples, type Dismissal } from '../model/dismissals';
 import type { ScopeSpec } from '../model/scope';
@@ -69,6 +72,8 @@ export interface ReviewJob {
   confirmOver: number;
   /** Where the report goes (default: code-review-{scope}.md in cwd), and the machine outputs if wanted. */
   outputs: { out?: string; reportDir?: string; json?: string; sarif?: string };
+  /** Ceiling on the run's model requests (failed ones included); past it the run stops with a partial report. */
+  maxCalls?: number;
 }
 
 /** One repository of a multi-repo lens run, its scope resolved with cwd-relative paths. */
@@ -89,6 +94,8 @@ export interface PreparedJob {
   repositories?: PreparedRepository[];
   spec: ContextFile | null;
   rubric: ContextFile | null;
+  /** What the run may read: Step 0's rule over the review roots, for the engine's prompts and tools. */
+  access: FileAccess;
 }
 
 type PrepareInput = Pick<ReviewJob, 'cwd' | 'scope' | 'excludes' | 'contextFiles' | 'includeUntracked' | 'lens' | 'cacheDir' | 'stateDir'>;
@@ -111,7 +118,8 @@ export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
   const scope = job.stateDir ? withoutOwnOutputs(resolved, outputsUnder(job.cwd, await knownOutputs(job.stateDir))) : resolved;
   const inventory = scope.inventory;
   const companions = inventory.discovery.file_entries.filter((e) => e.companion_path).length;
-  return { scope, inventory, context, companions, ...(repositories ? { repositories } : {}), spec: find(specPath), rubric: find(rubricPath) };
+  const access = await ReviewAccess.open({ cwd: job.cwd, roots: inventory.discovery.review_roots, excludes: job.excludes });
+  return { scope, inventory, context, companions, ...(repositories ? { repositories } : {}), spec: find(specPath), rubric: find(rubricPath), access };
 }
 
 /** Each repository's change scope, resolved inside it, then every path made relative to cwd again. */
@@ -198,6 +206,18 @@ export function summarizeExclusions(inventory: Inventory): string {
   return [...counts].map(([reason, n]) => `${n} ${reason.replace(/_/g, ' ')}`).join(', ');
 }
 
+/**
+ * What must hold before the first paid call, beyond Step 0: a usable cache folder, and machine outputs that
+ * do not overwrite a file under review. Throws ScopeError saying what to change.
+ */
+export async function checkBeforeRun(job: Pick<ReviewJob, 'cwd' | 'cacheDir' | 'outputs'>, prepared: PreparedJob): Promise<void> {
+  const reviewed = new Set(prepared.inventory.discovery.file_entries.flatMap((e) => [e.path, e.companion_path ?? []].flat()).map((p) => resolve(job.cwd, p)));
+  for (const [flag, path] of [['--json', job.outputs.json], ['--sarif', job.outputs.sarif]] as const) {
+    if (path !== undefined && reviewed.has(resolve(job.cwd, path))) throw new ScopeError(`${flag} ${path} is a file under review; name another file`);
+  }
+  if (job.cacheDir) await ResultCache.prepare(job.cacheDir).catch((err: Error) => Promise.reject(new ScopeError(err.message)));
+}
+
 /** How many dismissals with a reason the challenger sees as examples of what this team does not want. */
 const CHALLENGE_EXAMPLES = 8;
 
@@ -207,7 +227,7 @@ export async function executeJob(job: ReviewJob, prepared: PreparedJob, emit: Em
   const own = job.dismissals ?? [];
   const screen = new FindingScreen(job.cwd, team, own);
   const events = screen.events(emit);
-  const common = { cwd: job.cwd, apiKey: job.apiKey, baseURL: job.baseURL, concurrency: job.concurrency, timeoutMs: job.timeoutMs, maxAttempts: job.maxAttempts, signal, ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}), ...(job.prices ? { prices: job.prices } : {}) };
+  const common = { cwd: job.cwd, access: prepared.access, ...(job.maxCalls ? { maxCalls: job.maxCalls } : {}), apiKey: job.apiKey, baseURL: job.baseURL, concurrency: job.concurrency, timeoutMs: job.timeoutMs, maxAttempts: job.maxAttempts, signal, ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}), ...(job.prices ? { prices: job.prices } : {}) };
   const raw =
     job.mode === 'lenses'
       ? await runLensReview({ ...common, ...lensRequest(job, prepared) }, events)

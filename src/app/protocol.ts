@@ -40,6 +40,7 @@ export const Settings = z.object({
   contextFiles: setting(z.array(z.string())),
   reportFolder: setting(z.string()),
   confirmThreshold: setting(z.number()),
+  maxCalls: setting(z.number()),
   severityMap: map(),
   includeUntracked: setting(z.boolean()),
   cacheResults: setting(z.boolean()),

@@ -7,7 +7,7 @@ import { GitError } from '../model/git';
 import { currentBranch } from '../scope/changes';
 import { ScopeError } from '../scope/inventory';
 import { estimateJob } from './estimate';
-import { assertReviewable, executeJob, prepareJob, type PreparedJob, type ReviewJob } from './job';
+import { assertReviewable, checkBeforeRun, executeJob, prepareJob, type PreparedJob, type ReviewJob } from './job';
 import { writeOutputs, type WrittenOutputs } from './output';
 
 export interface RunHooks {
@@ -34,6 +34,7 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   emit({ type: 'inventory', files: entries.map((e) => e.path), companions: prepared.companions, excluded: prepared.inventory.excluded.length });
   if (prepared.scope.skip && !job.force) return { kind: 'skipped', reason: prepared.scope.skip };
   assertReviewable(prepared);
+  await checkBeforeRun(job, prepared);
   for (const message of await warnings(job, prepared)) emit({ type: 'warning', message });
   if (confirm) {
     const estimate = await estimateJob(job, prepared);
@@ -43,7 +44,9 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
     }
   }
   const result = await executeJob(job, prepared, emit, signal);
-  const outputs = result.stopped && finishedNothing(result) ? null : await writeOutputs(result, { cwd: job.cwd, scope: job.scope, ...job.outputs, ...(job.stateDir ? { stateDir: job.stateDir } : {}) });
+  // A run stopped at its --max-calls ceiling reports what it has, even nothing: the ceiling is the user's own.
+  const ceilingReached = job.maxCalls !== undefined && /--max-calls/.test(result.stopped ?? '');
+  const outputs = result.stopped && finishedNothing(result) && !ceilingReached ? null : await writeOutputs(result, { cwd: job.cwd, scope: job.scope, ...job.outputs, ...(job.stateDir ? { stateDir: job.stateDir } : {}) });
   return { kind: 'ran', result, outputs };
 }
 

@@ -6,7 +6,6 @@ import type { LineRange } from '../model/lines';
 import type { ScopeSpec } from '../model/scope';
 import { collectChanges, gateCheck, prSkipReason, type ChangeSet } from '../scope/changes';
 import { classify, takeInventory, type Inventory } from '../scope/inventory';
-import { relative, resolve, sep } from 'node:path';
 
 export interface ScopeOptions {
   cwd: string;
@@ -31,11 +30,8 @@ export async function resolveScope(spec: ScopeSpec, opts: ScopeOptions): Promise
     return { inventory, description: inventory.discovery.review_roots.join(', '), skip: null };
   }
   const changes = await collectChanges(spec, { cwd: opts.cwd, includeUntracked: opts.includeUntracked, ...(opts.env ? { env: opts.env } : {}) });
-  const top = resolve(opts.cwd, changes.root);
   // Files whose change has no lines (a pure rename, a mode change) have nothing to review.
-  const candidates = changes.files
-    .filter((f) => f.ranges.length > 0)
-    .map((f) => ({ path: f.path, belowRoot: relative(top, resolve(opts.cwd, f.path)).split(sep).join('/'), explicit: false }));
+  const candidates = changes.files.filter((f) => f.ranges.length > 0).map((f) => f.path);
   const inventory = await classify([changes.root], candidates, { cwd: opts.cwd, excludes: opts.excludes });
   const reviewed = new Set(inventory.discovery.file_entries.map((e) => e.path));
   const changedRanges = new Map(changes.files.filter((f) => reviewed.has(f.path)).map((f) => [f.path, f.ranges]));

@@ -33,6 +33,8 @@ export interface ReviewArgs {
   noCache: boolean;
   /** NDJSON log of every engine event. */
   events?: string;
+  /** Ceiling on the run's model requests. */
+  maxCalls?: number;
   /** A JSON file of price overrides per model (see src/model/pricing.ts). */
   pricesFile?: string;
   yes: boolean;
@@ -66,6 +68,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     'no-untracked': { type: 'boolean' },
     force: { type: 'boolean' },
     'confirm-over': { type: 'string' },
+    'max-calls': { type: 'string' },
     mode: { type: 'string' },
     'full-fanout': { type: 'boolean' },
     'max-reviewers': { type: 'string' },
@@ -83,6 +86,9 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
   if (mode === 'lenses' && v['step-model']) throw new UsageError('--step-model is for staged mode; in lens mode use --reviewer-model NAME=ID');
   if (v['no-cache'] && v['cache-dir'] !== undefined) throw new UsageError('--no-cache and --cache-dir cannot be combined');
   if (v.out !== undefined && !v.out.endsWith('.md')) throw new UsageError(`--out must name a .md file, got "${v.out}"`);
+  // Machine outputs are rewritten on every run: a name that could be anything else is refused.
+  if (v.json !== undefined && !v.json.endsWith('.json')) throw new UsageError(`--json must name a .json file, got "${v.json}"`);
+  if (v.sarif !== undefined && !/\.sarif(\.json)?$/.test(v.sarif)) throw new UsageError(`--sarif must name a .sarif file, got "${v.sarif}"`);
   const effort = v.effort;
   if (effort !== undefined && !EFFORTS.includes(effort as Effort)) throw new UsageError(`--effort must be one of ${EFFORTS.join(', ')}`);
   const { scope, repositories } = scopeOf(parsed.positionals, v, mode);
@@ -104,6 +110,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     excludes: v.exclude ?? [],
     contextFiles: v['context-file'] ?? [],
     ...(v['cache-dir'] !== undefined ? { cacheDir: nonEmpty('--cache-dir', v['cache-dir'])! } : {}),
+    ...(v['max-calls'] !== undefined ? { maxCalls: wholeNumber('--max-calls', v['max-calls'], LIMITS.maxCalls) } : {}),
     ...(v.prices !== undefined ? { pricesFile: nonEmpty('--prices', v.prices)! } : {}),
     noCache: v['no-cache'] ?? false,
     ...(v.events !== undefined ? { events: nonEmpty('--events', v.events)! } : {}),

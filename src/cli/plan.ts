@@ -29,7 +29,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   const inventories = await inventoriesOf(io.cwd, prepared.inventory.discovery.file_entries);
   const prices = await loadPrices(io.cwd, args.pricesFile);
   if (json) {
-    const est = args.mode === 'lenses' ? await lensEstimate(io.cwd, args, prepared) : await stagedEstimate(io.cwd, args, prepared, prices);
+    const est = args.mode === 'lenses' ? await lensEstimate(args, prepared) : await stagedEstimate(args, prepared, prices);
     io.stdout.write(JSON.stringify(planJson(prepared, inventories, est), null, 2) + '\n');
     return EXIT.ok;
   }
@@ -40,7 +40,8 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   if (args.verbose) for (const e of discovery.file_entries) out.push(`  ${e.path}${functionCount(inventories, e.path)}${e.companion_path ? `  (companion ${e.companion_path})` : ''}`);
 
   const byReason = new Map<string, string[]>();
-  for (const e of excluded) byReason.set(e.reason, [...(byReason.get(e.reason) ?? []), e.path]);
+  // The detail says why (e.g. "GITHUB_TOKEN on line 3"), never what: no secret is ever printed.
+  for (const e of excluded) byReason.set(e.reason, [...(byReason.get(e.reason) ?? []), e.detail ? `${e.path} (${e.detail})` : e.path]);
   const reasons = [...byReason].sort((a, b) => b[1].length - a[1].length);
   out.push(`Excluded: ${excluded.length}${!args.verbose && reasons.length ? ` (${reasons.map(([reason, paths]) => `${paths.length} ${reason.replace(/_/g, ' ')}`).join(', ')})` : ''}`);
   if (args.verbose) {
@@ -55,7 +56,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   else if (skipped.length) out.push(`Changed but not reviewed: ${skipped.length}`);
   if (prepared.context.length) out.push(`Context files: ${prepared.context.map((c) => c.path).join(', ')}`);
 
-  const est = args.mode === 'lenses' ? await lensLines(io.cwd, args, prepared, out, prices ?? {}) : await stagedLines(io.cwd, args, prepared, out, prices);
+  const est = args.mode === 'lenses' ? await lensLines(args, prepared, out, prices ?? {}) : await stagedLines(args, prepared, out, prices);
   if (est.calls > args.confirmOver) out.push(`A review of this scope asks for confirmation (over ${args.confirmOver} calls): pass --yes.`);
   if (!args.verbose && discovery.file_entries.length + excluded.length > 0) out.push('Paths: skeptic plan --verbose lists every file.');
   io.stdout.write(out.join('\n') + '\n');
@@ -69,12 +70,12 @@ function functionCount(inventories: Inventories, path: string): string {
   return n === undefined ? '' : `  ${plural(n, 'function')}`;
 }
 
-const stagedEstimate = (cwd: string, args: ReviewArgs, prepared: PreparedJob, prices: PriceOverrides | undefined) =>
-  estimateRun(cwd, prepared.inventory.discovery.file_entries, prepared.context, prepared.scope.changedRanges, { models: args.models, ...(prices ? { prices } : {}) });
-const lensEstimate = (cwd: string, args: ReviewArgs, prepared: PreparedJob) => estimateLensRun(cwd, lensRequest({ lens: args.lens, force: args.force, effort: args.effort }, prepared));
+const stagedEstimate = (args: ReviewArgs, prepared: PreparedJob, prices: PriceOverrides | undefined) =>
+  estimateRun(prepared.access, prepared.inventory.discovery.file_entries, prepared.context, prepared.scope.changedRanges, { models: args.models, ...(prices ? { prices } : {}) });
+const lensEstimate = (args: ReviewArgs, prepared: PreparedJob) => estimateLensRun(prepared.access, lensRequest({ lens: args.lens, force: args.force, effort: args.effort }, prepared));
 
-async function stagedLines(cwd: string, args: ReviewArgs, prepared: PreparedJob, out: string[], prices: PriceOverrides | undefined): Promise<Estimate> {
-  const est = await stagedEstimate(cwd, args, prepared, prices);
+async function stagedLines(args: ReviewArgs, prepared: PreparedJob, out: string[], prices: PriceOverrides | undefined): Promise<Estimate> {
+  const est = await stagedEstimate(args, prepared, prices);
   out.push(`Estimate: ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens · ~${k(est.outputTokens)} output tokens (${plural(est.functions, 'function')}) · ${est.costUsd === null ? 'cost unknown (a model without a price; see --prices)' : `~${formatUsd(est.costUsd)} at the price table of ${PRICES_AS_OF}, with the prompt cache, for a cold run`}`);
   for (const [step, s] of Object.entries(est.byStep)) out.push(`  ${step}: ${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out`);
   return est;
@@ -85,8 +86,8 @@ function roleCost(model: string, s: StepEstimate, prices: PriceOverrides): numbe
   return costUsd(model, { input_tokens: s.inputTokens, output_tokens: s.outputTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }, prices);
 }
 
-async function lensLines(cwd: string, args: ReviewArgs, prepared: PreparedJob, out: string[], prices: PriceOverrides): Promise<LensEstimate> {
-  const est = await lensEstimate(cwd, args, prepared);
+async function lensLines(args: ReviewArgs, prepared: PreparedJob, out: string[], prices: PriceOverrides): Promise<LensEstimate> {
+  const est = await lensEstimate(args, prepared);
   const models = resolveLensModels(undefined, args.lens?.models ?? {});
   const rows = Object.entries(est.byRole).map(([role, s]) => ({ role, s, cost: roleCost(models[role as keyof typeof models], s, prices) }));
   const total = rows.reduce<number | null>((sum, r) => (sum === null || r.cost === null ? null : sum + r.cost), 0);

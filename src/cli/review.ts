@@ -4,7 +4,7 @@ import { relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { buildJob } from '../app/buildJob';
 import { runJob } from '../app/runJob';
-import type { LensResult, StagedResult } from '../model/events';
+import type { LensResult, ReviewResult, StagedResult } from '../model/events';
 import { parseReviewArgs } from './args';
 import { consoleReporter } from './console';
 import { loadPrices } from './prices';
@@ -19,8 +19,10 @@ export interface CliIo {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
-  /** Aborts when the user interrupts (Ctrl-C). */
+  /** Aborts when the user interrupts (Ctrl-C) or the process is told to stop (SIGTERM). */
   signal: AbortSignal;
+  /** The exit code a stop by signal ends with (130 for Ctrl-C, 143 for SIGTERM); set when `signal` aborts. */
+  stoppedWith?: () => number;
 }
 
 export async function reviewCommand(argv: string[], io: CliIo): Promise<number> {
@@ -53,6 +55,7 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     ...(cacheDir ? { cacheDir } : {}),
     stateDir,
     ...(prices ? { prices } : {}),
+    ...(args.maxCalls ? { maxCalls: args.maxCalls } : {}),
     confirmOver: args.confirmOver,
     outputs: { ...(args.out ? { out: args.out } : {}), ...(args.json ? { json: args.json } : {}), ...(args.sarif ? { sarif: args.sarif } : {}) },
   });
@@ -77,13 +80,13 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
   const { result, outputs } = outcome;
   if (!outputs) {
     // Nothing finished: no report. Either the user stopped it, or the API refused the run (bad key, unknown model).
-    if (io.signal.aborted) return EXIT.interrupted;
+    if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.interrupted;
     throw new UsageError(result.stopped ?? 'the review stopped before any file was reviewed');
   }
   const rel = relative(io.cwd, outputs.reportPath).split(sep).join('/');
   const shown = rel.startsWith('../') ? outputs.reportPath : rel;
   io.stdout.write(result.mode === 'lenses' ? lensSummary(result, shown) : stagedSummary(result, shown));
-  if (io.signal.aborted) return EXIT.interrupted;
+  if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.interrupted;
   return result.failed.length > 0 || result.stopped ? EXIT.incomplete : EXIT.ok;
 }
 
@@ -111,6 +114,7 @@ function lensSummary(result: LensResult, reportPath: string): string {
   if (result.validation.performed) lines.push(`Validation: ${result.validation.rejected} rejected, ${result.validation.timeouts} not validated.`);
   if (result.missingReviewers.length) lines.push(`Missing reviewers: ${result.missingReviewers.join(', ')}; the report names them.`);
   if (result.rubric) lines.push(`Rubric: ${result.rubric.passed} passed, ${result.rubric.failed} failed.`);
+  lines.push(...runNotes(result));
   lines.push(`Report: ${reportPath}`);
   return lines.join('\n') + '\n';
 }
@@ -121,6 +125,15 @@ function stagedSummary(result: StagedResult, reportPath: string): string {
     `${plural(result.findings.length, 'finding')} (${by('must_fix')} must fix, ${by('should_fix')} should fix, ${by('nice_to_have')} nice to have); ${plural(result.usage.calls, 'model call')}, cost ${describeCost(result.usage.cost_usd)}.`,
   ];
   if (result.failed.length) lines.push(`${plural(result.failed.length, 'unit')} failed; the report lists them under Not Reviewed.`);
+  lines.push(...runNotes(result));
   lines.push(`Report: ${reportPath}`);
   return lines.join('\n') + '\n';
+}
+
+/** What the call count leaves out, and why the run stopped early, if it did. */
+function runNotes(result: ReviewResult): string[] {
+  const notes: string[] = [];
+  if (result.failedAttempts) notes.push(`${result.failedAttempts} failed HTTP attempts (errors, timeouts, malformed replies) are not counted in the model calls above.`);
+  if (result.stopped) notes.push(`Stopped early: ${result.stopped}.`);
+  return notes;
 }

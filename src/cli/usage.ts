@@ -1,7 +1,7 @@
 /** The CLI's help text and its one error type: a usage or setup problem (exit 2, one line). */
 export class UsageError extends Error {}
 
-export const EXIT = { ok: 0, usage: 2, incomplete: 3, interrupted: 130 } as const;
+export const EXIT = { ok: 0, usage: 2, incomplete: 3, interrupted: 130, terminated: 143 } as const;
 
 export const USAGE = `skeptic — code review by LLM sub-agents that try to disprove every finding
 
@@ -26,8 +26,8 @@ Scope options:
 Review options:
   --mode MODE            staged (default: the five-step pipeline) | lenses (parallel reviewers, faster)
   --out FILE.md          report path (default: code-review-{scope}.md; never overwritten: -v2, -v3…)
-  --json FILE            also write the machine-readable result
-  --sarif FILE           also write the findings as SARIF 2.1.0 (code-scanning tools)
+  --json FILE.json       also write the machine-readable result (never a file under review)
+  --sarif FILE.sarif     also write the findings as SARIF 2.1.0 (code-scanning tools)
   --events FILE          also write every engine event as a JSON line with a timestamp (calls, tokens,
                          cache reads and writes, cost so far), for dashboards
   --model ID             model for every step (default: per-step defaults)
@@ -46,6 +46,8 @@ Review options:
                          {"opus": {"input": 5, "output": 25}} (cost figures use a dated list otherwise)
   --yes                  do not ask before a large run
   --confirm-over N       ask first when the estimate exceeds N model calls (default 300)
+  --max-calls N          stop the run after N model requests, failed ones included, and write a partial
+                         report (exit 3); default 0: no ceiling (each unit is capped anyway)
   -v, --verbose          plan: list every file and exclusion, not only the counts
   -h, --help             this text
   -V, --version          the version of skeptic
@@ -68,5 +70,6 @@ Environment:
   ANTHROPIC_API_KEY      required for review
   ANTHROPIC_BASE_URL     optional API endpoint (e.g. a proxy, or the fake server for trials)
 
-Exit codes: 0 the review ran · 2 usage or setup error · 3 some units failed (the report lists them) · 130 interrupted
+Exit codes: 0 the review ran · 2 usage or setup error · 3 some units failed or --max-calls was reached (the report
+lists them) · 130 interrupted (Ctrl-C) · 143 terminated (SIGTERM); both write a partial report
 `;

@@ -5,6 +5,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import Anthropic from '@anthropic-ai/sdk';
+import { z } from 'zod';
+import { redact } from '../model/redact';
 import { costUsd, type PriceOverrides } from '../model/pricing';
 import { DEFAULT_BACKOFF, retryDelayMs, sleep, type BackoffPolicy } from './scheduler';
 import { Semaphore, type Priority } from '../model/semaphore';
@@ -28,6 +30,8 @@ export interface ModelClientOptions {
   onCall?: (info: CallInfo) => void;
   /** Price overrides per model for the cost figures. */
   prices?: PriceOverrides;
+  /** Requests the whole run may send, failed ones included; none: no ceiling. */
+  maxCalls?: number;
 }
 
 /** What a request is for: the unit's label (retry reports), its step (usage per step) and file, if any. */
@@ -48,11 +52,28 @@ export interface CallInfo extends CallTag {
 /** The API refused in a way no retry or other unit can fix (bad key, unknown model): the run stops. */
 export class FatalApiError extends Error {}
 
+/** The run reached its --max-calls ceiling: it stops, and what finished is reported. */
+export class CallCeilingReached extends FatalApiError {}
+
+/** A 2xx answer that is not a Messages API reply (a proxy's HTML page, say): transient, so retried. */
+export class MalformedReply extends Error {}
+
+/** What every reply must have before anything reads it. */
+const ReplyShape = z.looseObject({
+  content: z.array(z.looseObject({ type: z.string() })),
+  stop_reason: z.string().nullable(),
+  usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number() }),
+});
+
 export class ModelClient {
   readonly usage: Usage = emptyUsage();
   /** The same figures split by the step each call was made for. */
   readonly usageByStep = new Map<string, Usage>();
   retries = 0;
+  /** HTTP attempts that got no usable answer (errors, timeouts, malformed replies); not in `usage.calls`. */
+  failedAttempts = 0;
+  /** Requests sent, failed ones included: what --max-calls limits. */
+  private sent = 0;
   private readonly sdk: Anthropic;
   private readonly slots: Semaphore;
 
@@ -67,6 +88,11 @@ export class ModelClient {
     return this.opts.signal;
   }
 
+  /** One line about a failed call, without the key or any credential an endpoint echoed back. */
+  describe(err: unknown): string {
+    return redact(describeApiError(err), [this.opts.apiKey]);
+  }
+
   /** Sends one request, retrying transient failures. */
   async create(params: MessageParams, tag: CallTag, priority?: Priority): Promise<Message> {
     const { signal } = this.opts;
@@ -79,7 +105,7 @@ export class ModelClient {
           async () => {
             const sent = Date.now();
             try {
-              return await this.sdk.messages.create(params, { signal });
+              return await this.attempt(params, signal);
             } finally {
               ms = Date.now() - sent;
             }
@@ -96,15 +122,31 @@ export class ModelClient {
         return message;
       } catch (err) {
         signal.throwIfAborted();
-        if (isFatal(err)) throw new FatalApiError(describeApiError(err));
+        if (err instanceof CallCeilingReached) throw err;
+        this.failedAttempts++;
+        if (isFatal(err)) throw new FatalApiError(this.describe(err));
         if (!isRetryable(err) || attempt + 1 >= this.opts.maxAttempts) throw err;
         const headers = err instanceof Anthropic.APIError ? err.headers : undefined;
         const delayMs = retryDelayMs(attempt, headers, this.opts.backoff ?? DEFAULT_BACKOFF);
         this.retries++;
-        this.opts.onRetry?.({ label, attempt: attempt + 1, delayMs, reason: describeApiError(err) });
+        this.opts.onRetry?.({ label, attempt: attempt + 1, delayMs, reason: this.describe(err) });
         await sleep(delayMs, signal);
       }
     }
+  }
+
+  /** One HTTP attempt, counted against the ceiling before it is sent; the reply's shape is checked. */
+  private async attempt(params: MessageParams, signal: AbortSignal): Promise<Message> {
+    if (this.opts.maxCalls !== undefined && this.sent >= this.opts.maxCalls) {
+      throw new CallCeilingReached(`the run reached its ceiling of ${this.opts.maxCalls} model calls (--max-calls)`);
+    }
+    this.sent++;
+    const reply: unknown = await this.sdk.messages.create(params, { signal });
+    if (!ReplyShape.safeParse(reply).success) {
+      const start = typeof reply === 'string' ? reply.trim().slice(0, 40) : JSON.stringify(reply ?? null).slice(0, 40);
+      throw new MalformedReply(`the API answered with something that is not a Messages API reply (it begins ${JSON.stringify(start)}); a proxy or gateway may be in the way`);
+    }
+    return reply as Message;
   }
 }
 
@@ -126,13 +168,17 @@ function isFatal(err: unknown): boolean {
 }
 
 function isRetryable(err: unknown): boolean {
-  if (err instanceof Anthropic.APIConnectionError) return true; // dropped connection or timeout
+  if (err instanceof Anthropic.APIConnectionError || err instanceof MalformedReply) return true; // dropped connection, timeout, broken gateway
   if (!(err instanceof Anthropic.APIError) || err.status === undefined) return false;
   return err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500;
 }
 
-/** One line for logs and reports: the status and the API's own message, never a stack. */
+/** One line for logs and reports: the status and the API's own message, never a stack (nor a credential). */
 export function describeApiError(err: unknown): string {
+  return redact(describeRaw(err));
+}
+
+function describeRaw(err: unknown): string {
   if (err instanceof Anthropic.APIConnectionTimeoutError) return 'request timed out';
   if (err instanceof Anthropic.APIConnectionError) return `connection failed (${err.message})`;
   if (err instanceof Anthropic.APIError) {

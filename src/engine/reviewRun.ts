@@ -3,14 +3,14 @@
  * follows the caller's), the guard that turns a fatal API answer (bad key, unknown model) into a stop of
  * the whole run, and the figures and stop reason every result reports.
  */
+import type { FileAccess } from '../model/access';
 import type { PriceOverrides } from '../model/pricing';
-import { FatalApiError, ModelClient } from './client';
+import { CallCeilingReached, FatalApiError, ModelClient } from './client';
 import type { EmitFn } from '../model/events';
 import { ResultCache } from './resultCache';
 import type { Effort } from '../model/models';
 import { SubAgentRunner } from './runner';
 import type { BackoffPolicy } from './scheduler';
-import type { ToolContext } from './tools';
 import type { Usage } from '../model/usage';
 
 export interface RunOptions {
@@ -26,6 +26,10 @@ export interface RunOptions {
   cacheDir?: string;
   /** Price overrides per model for the run's cost figures. */
   prices?: PriceOverrides;
+  /** What the run may read from disk (prompts and tools alike): Step 0's rule, built by the caller. */
+  access: FileAccess;
+  /** Requests the whole run may send (--max-calls); none: no ceiling. */
+  maxCalls?: number;
 }
 
 export class ReviewRun {
@@ -36,8 +40,10 @@ export class ReviewRun {
   private fatal: string | undefined;
   private readonly cache: ResultCache | undefined;
   private readonly runners: SubAgentRunner[] = [];
+  readonly access: FileAccess;
 
   constructor(opts: RunOptions, emit: EmitFn) {
+    this.access = opts.access;
     this.outer = opts.signal;
     this.outer.addEventListener('abort', this.follow, { once: true });
     this.client = new ModelClient({ ...opts, signal: this.controller.signal, onRetry: (info) => emit({ type: 'retry', ...info }), onCall: (info) => emit({ type: 'call', ...info }) });
@@ -45,8 +51,8 @@ export class ReviewRun {
   }
 
   /** A sub-agent runner on this run's client and result cache; its repairs and cache hits count in close(). */
-  runner(toolCtx: ToolContext, effort?: Effort): SubAgentRunner {
-    const runner = new SubAgentRunner(this.client, toolCtx, { ...(effort ? { effort } : {}), ...(this.cache ? { cache: this.cache } : {}) });
+  runner(effort?: Effort): SubAgentRunner {
+    const runner = new SubAgentRunner(this.client, this.access, { ...(effort ? { effort } : {}), ...(this.cache ? { cache: this.cache } : {}) });
     this.runners.push(runner);
     return runner;
   }
@@ -61,7 +67,7 @@ export class ReviewRun {
       return await work();
     } catch (err) {
       if (err instanceof FatalApiError) {
-        this.fatal ??= `the API refused the run: ${err.message}`;
+        this.fatal ??= err instanceof CallCeilingReached ? err.message : `the API refused the run: ${err.message}`;
         this.controller.abort(err);
       } else if (!this.aborted) throw err;
       return onStop(this.fatal ?? 'cancelled before this unit finished');
@@ -69,13 +75,14 @@ export class ReviewRun {
   }
 
   /** The figures and stop reason of a finished run; also detaches from the caller's signal. */
-  close(): { usage: Usage; usageByStep: Record<string, Usage>; retries: number; repairs: number; cacheHits: number; stopped?: string } {
+  close(): { usage: Usage; usageByStep: Record<string, Usage>; retries: number; failedAttempts: number; repairs: number; cacheHits: number; stopped?: string } {
     this.outer.removeEventListener('abort', this.follow);
     const stopped = this.fatal ?? (this.outer.aborted ? 'cancelled' : undefined);
     return {
       usage: this.client.usage,
       usageByStep: Object.fromEntries(this.client.usageByStep),
       retries: this.client.retries,
+      failedAttempts: this.client.failedAttempts,
       repairs: this.runners.reduce((n, r) => n + r.repairs, 0),
       cacheHits: this.runners.reduce((n, r) => n + r.cacheHits, 0),
       ...(stopped ? { stopped } : {}),

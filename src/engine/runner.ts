@@ -7,13 +7,14 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { z } from 'zod';
-import { describeApiError, FatalApiError, refusesStructuredOutput, type Message, type MessageParams, type ModelClient } from './client';
+import { FatalApiError, refusesStructuredOutput, type Message, type MessageParams, type ModelClient } from './client';
 import { PROMPT_VERSION } from './promptVersion';
 import type { Priority } from '../model/semaphore';
 import { sleep } from './scheduler';
 import { ResultCache } from './resultCache';
-import { runTool, TOOL_DEFINITIONS, type ToolContext } from './tools';
+import type { FileAccess } from '../model/access';
 import type { Effort } from '../model/models';
+import { runTool, TOOL_DEFINITIONS } from './tools';
 
 type ContentBlock = Anthropic.Messages.ContentBlockParam;
 type MessageTurn = Anthropic.Messages.MessageParam;
@@ -69,7 +70,12 @@ export type UnitOutcome<T> = { ok: true; value: T; repairs: number; leftOut?: st
 
 
 export const MAX_REPAIRS = 2;
-const MAX_TOOL_TURNS = 8;
+/** Turns that may call read tools; after them one last turn without tools asks for the record. */
+export const MAX_TOOL_TURNS = 8;
+/** Tool calls served in one turn: more are answered with an error, so one reply cannot fan out without end. */
+const MAX_CALLS_PER_TURN = 8;
+/** Requests one unit may send, whatever happens: the first, the tool turns, the last turn, the repairs. */
+export const MAX_UNIT_CALLS = 1 + MAX_TOOL_TURNS + 1 + MAX_REPAIRS;
 /** Primes go first: calls are waiting on them. */
 const PRIME_PRIORITY: Priority = { rank: Number.MAX_SAFE_INTEGER, order: 0 };
 /** How long the first call on a prefix waits for others to share a prime with (a run's fan-out arrives within it). */
@@ -88,7 +94,7 @@ export class SubAgentRunner {
 
   constructor(
     private readonly client: ModelClient,
-    private readonly toolCtx: ToolContext,
+    private readonly access: FileAccess,
     opts: { effort?: Effort; cache?: ResultCache } = {},
   ) {
     this.effort = opts.effort;
@@ -169,20 +175,24 @@ export class SubAgentRunner {
     const turns: MessageTurn[] = [{ role: 'user', content: spec.content }];
     let repairs = 0;
     let toolTurns = 0;
-    for (;;) {
+    for (let calls = 0; ; calls++) {
+      if (calls >= MAX_UNIT_CALLS) return { ok: false, reason: `no acceptable record after ${MAX_UNIT_CALLS} model calls (the per-unit limit)` };
       let reply: Message;
       try {
-        reply = await this.send(spec, turns);
+        reply = await this.send(spec, turns, toolTurns >= MAX_TOOL_TURNS);
       } catch (err) {
         if (err instanceof FatalApiError || this.client.signal.aborted) throw err;
-        return { ok: false, reason: `model call failed: ${describeApiError(err)}` };
+        return { ok: false, reason: `model call failed: ${this.client.describe(err)}` };
       }
+      // A refusal is the model's answer, not a malformed record: repairing it only pays for the same refusal.
+      if (reply.stop_reason === 'refusal') return { ok: false, reason: 'the model refused to answer' };
       turns.push({ role: 'assistant', content: reply.content as ContentBlock[] });
 
       const readCalls = reply.content.filter((b): b is Anthropic.Messages.ToolUseBlock => b.type === 'tool_use' && !b.name.startsWith('submit_'));
       if (readCalls.length > 0) {
+        if (toolTurns >= MAX_TOOL_TURNS) return { ok: false, reason: `tool budget exhausted: the model still called tools after ${MAX_TOOL_TURNS} tool turns and a last turn without tools` };
         toolTurns++;
-        turns.push({ role: 'user', content: await this.serveTools(readCalls, toolTurns > MAX_TOOL_TURNS) });
+        turns.push({ role: 'user', content: await this.serveTools(readCalls, toolTurns >= MAX_TOOL_TURNS) });
         continue;
       }
 
@@ -199,15 +209,17 @@ export class SubAgentRunner {
     }
   }
 
-  private async send<T>(spec: UnitSpec<T>, messages: MessageTurn[]): Promise<Message> {
+  /** `toolsOff`: the tool budget is spent; the tools stay declared (earlier turns use them) but may not be called. */
+  private async send<T>(spec: UnitSpec<T>, messages: MessageTurn[], toolsOff = false): Promise<Message> {
     // Decided per request: calls already in flight when the first refusal arrives switch over too.
     const structured = this.structured;
+    const params = (s: boolean) => ({ ...this.params(spec, messages, s), ...(toolsOff && s && spec.tools ? { tool_choice: { type: 'none' as const } } : {}) });
     try {
-      return await this.client.create(this.params(spec, messages, structured), { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}) }, spec.priority);
+      return await this.client.create(params(structured), { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}) }, spec.priority);
     } catch (err) {
       if (!structured || !refusesStructuredOutput(err)) throw err;
       this.structured = false;
-      return this.client.create(this.params(spec, messages, false), { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}) }, spec.priority);
+      return this.client.create(params(false), { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}) }, spec.priority);
     }
   }
 
@@ -249,15 +261,19 @@ export class SubAgentRunner {
     return semantic.length ? { ok: false, errors: semantic, parsed: parsed.data } : { ok: true, value: parsed.data };
   }
 
-  private async serveTools(calls: Anthropic.Messages.ToolUseBlock[], exhausted: boolean): Promise<ContentBlock[]> {
-    return Promise.all(
-      calls.map(async (call): Promise<ContentBlock> => {
-        const outcome = exhausted
-          ? { content: 'tool budget used up: answer now with the record', is_error: true }
-          : await runTool(call.name, call.input, this.toolCtx);
+  /** Serves the calls (at most MAX_CALLS_PER_TURN); on the last tool turn, says that no more will be served. */
+  private async serveTools(calls: Anthropic.Messages.ToolUseBlock[], last: boolean): Promise<ContentBlock[]> {
+    const results = await Promise.all(
+      calls.map(async (call, i): Promise<ContentBlock> => {
+        const outcome =
+          i < MAX_CALLS_PER_TURN
+            ? await runTool(call.name, call.input, this.access, this.client.signal)
+            : { content: `not run: at most ${MAX_CALLS_PER_TURN} tool calls are served per turn`, is_error: true };
         return { type: 'tool_result', tool_use_id: call.id, content: outcome.content, is_error: outcome.is_error };
       }),
     );
+    if (!last) return results;
+    return [...results, { type: 'text', text: 'That was the last tool turn: no more tool calls will be served. Answer now with the record.' }];
   }
 
   private repairTurn(reply: Message, errors: string[]): ContentBlock[] {

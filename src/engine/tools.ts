@@ -1,22 +1,16 @@
 /**
- * The sub-agents' read-only tools. Every path resolves inside the review roots: no absolute paths,
- * no `..`, no symlink that leads out, no secrets files. Nothing here writes or executes.
+ * The sub-agents' read-only tools. What they may see is decided by the run's FileAccess — the same rule
+ * Step 0 applied (real path inside a review root, a regular file, not excluded) — and each call is bounded:
+ * a path must be plainly relative, a search runs on a linear-time regex engine under a time limit, and
+ * every answer is capped in size. Nothing here writes or executes.
  */
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import type Anthropic from '@anthropic-ai/sdk';
-import { isSecretFile } from '../model/secrets';
-import { numberLines } from './source';
+import type { FileAccess } from '../model/access';
 import { splitLines } from '../model/lines';
-
-export interface ToolContext {
-  /** Where relative paths start (the working directory of the run). */
-  cwd: string;
-  /** Absolute, real paths of the review roots. */
-  roots: string[];
-}
+import { numberLines } from './source';
 
 export interface ToolOutcome {
   content: string;
@@ -26,18 +20,15 @@ export interface ToolOutcome {
 const MAX_READ_LINES = 400;
 const MAX_GREP_HITS = 100;
 const MAX_GREP_FILES = 5000;
-const MAX_FILE_BYTES = 1 << 20;
-const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn']);
-/**
- * The grep pattern comes from a model, which the code under review may have talked into anything: a
- * quantified group that itself repeats ("(a+)+", "(.*x)*") or a backreference can backtrack for minutes and
- * would stall the whole review thread. Such patterns are refused, with a message the model can act on.
- */
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,?\d*\})(?:[^()\\]|\\.)*\)\s*(?:[+*]|\{\d+,?\d*\})/;
-const BACKREFERENCE = /\\[1-9]|\\k</;
+/** A search that has not finished by then returns what it found: a tool call never holds up a unit for long. */
+const GREP_TIME_LIMIT_MS = 5000;
+/** Longer lines are shown cut (a minified line would otherwise fill the answer). */
+const MAX_LINE_CHARS = 300;
+/** One tool answer, whatever the tool: the request that carries it back stays small. */
+export const MAX_TOOL_OUTPUT = 20_000;
 
 const ReadFileInput = z.object({ path: z.string(), start_line: z.number().int().min(1).optional(), end_line: z.number().int().min(1).optional() });
-const GrepInput = z.object({ pattern: z.string().min(1).max(500), glob: z.string().optional() });
+const GrepInput = z.object({ pattern: z.string().min(1).max(500), glob: z.string().max(500).optional() });
 const ListDirInput = z.object({ path: z.string() });
 
 export const TOOL_DEFINITIONS: Anthropic.Messages.Tool[] = [
@@ -62,46 +53,46 @@ export const TOOL_DEFINITIONS: Anthropic.Messages.Tool[] = [
   },
 ];
 
-export async function runTool(name: string, input: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+/** `signal` stops a search between files when the run is cancelled. */
+export async function runTool(name: string, input: unknown, access: FileAccess, signal?: AbortSignal): Promise<ToolOutcome> {
   try {
     switch (name) {
       case 'read_file':
-        return ok(await readFileTool(ReadFileInput.parse(input), ctx));
+        return ok(await readFileTool(ReadFileInput.parse(input), access));
       case 'grep':
-        return ok(await grepTool(GrepInput.parse(input), ctx));
+        return ok(await grepTool(GrepInput.parse(input), access, signal));
       case 'list_dir':
-        return ok(await listDirTool(ListDirInput.parse(input), ctx));
+        return ok(await listDirTool(ListDirInput.parse(input), access));
       default:
         return { content: `unknown tool "${name}"; available: read_file, grep, list_dir`, is_error: true };
     }
   } catch (err) {
     const message = err instanceof z.ZodError ? `bad input: ${err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` : (err as Error).message;
-    return { content: message, is_error: true };
+    return { content: cap(message), is_error: true };
   }
 }
 
-const ok = (content: string): ToolOutcome => ({ content, is_error: false });
+const ok = (content: string): ToolOutcome => ({ content: cap(content), is_error: false });
 
-/** Resolves a model-given path to a real path inside a review root, or throws saying why not. */
-export async function confine(path: string, ctx: ToolContext): Promise<string> {
-  if (isAbsolute(path) || path.split(/[\\/]/).includes('..')) throw new Error(`"${path}": use a path relative to the working directory, without ".."`);
-  if (isSecretFile(path)) throw new Error(`"${path}" may hold secrets and is not readable`);
-  let real: string;
-  try {
-    real = await realpath(resolve(ctx.cwd, path));
-  } catch {
-    throw new Error(`"${path}" does not exist`);
-  }
-  if (!ctx.roots.some((root) => real === root || real.startsWith(root + sep))) throw new Error(`"${path}" is outside the review roots`);
-  // A symlink with an innocent name may resolve to a secrets file.
-  if (isSecretFile(real)) throw new Error(`"${path}" may hold secrets and is not readable`);
-  return real;
+function cap(text: string): string {
+  return text.length <= MAX_TOOL_OUTPUT ? text : `${text.slice(0, MAX_TOOL_OUTPUT)}\n(cut at ${MAX_TOOL_OUTPUT} characters; ask for fewer lines)`;
 }
 
-async function readFileTool(input: z.infer<typeof ReadFileInput>, ctx: ToolContext): Promise<string> {
-  const real = await confine(input.path, ctx);
-  if ((await stat(real)).size > MAX_FILE_BYTES) throw new Error(`"${input.path}" is larger than 1 MiB`);
-  const lines = splitLines(await readFile(real, 'utf8'));
+/**
+ * A model-given path must be plainly relative to the working directory. FileAccess would refuse anything
+ * outside the roots anyway; this says so up front, in words the model can act on.
+ */
+export function checkToolPath(path: string): string {
+  if (path === '' || path.includes('\0')) throw new Error(`"${path.replace(/\0/g, '\\0')}": not a usable path`);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('/') || path.startsWith('\\') || path.startsWith('~')) {
+    throw new Error(`"${path}": use a path relative to the working directory, without ".."`);
+  }
+  if (path.split(/[\\/]/).includes('..')) throw new Error(`"${path}": use a path relative to the working directory, without ".."`);
+  return path.replace(/\\/g, '/');
+}
+
+async function readFileTool(input: z.infer<typeof ReadFileInput>, access: FileAccess): Promise<string> {
+  const lines = splitLines(await access.read(checkToolPath(input.path)));
   const start = input.start_line ?? 1;
   if (input.end_line !== undefined && input.end_line < start) throw new Error(`end_line ${input.end_line} is before start_line ${start}`);
   const end = Math.min(input.end_line ?? start + MAX_READ_LINES - 1, start + MAX_READ_LINES - 1, lines.length);
@@ -109,59 +100,44 @@ async function readFileTool(input: z.infer<typeof ReadFileInput>, ctx: ToolConte
   return numberLines(lines.slice(start - 1, end), start);
 }
 
-async function listDirTool(input: z.infer<typeof ListDirInput>, ctx: ToolContext): Promise<string> {
-  const real = await confine(input.path, ctx);
-  const entries = await readdir(real, { withFileTypes: true });
-  return entries
-    .filter((e) => !isSecretFile(e.name))
-    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
-    .sort()
-    .join('\n');
+async function listDirTool(input: z.infer<typeof ListDirInput>, access: FileAccess): Promise<string> {
+  return (await access.list(checkToolPath(input.path))).join('\n');
 }
 
-async function grepTool(input: z.infer<typeof GrepInput>, ctx: ToolContext): Promise<string> {
-  if (NESTED_QUANTIFIER.test(input.pattern) || BACKREFERENCE.test(input.pattern)) {
-    throw new Error('pattern refused: nested quantifiers and backreferences can run for minutes; search for a plainer pattern');
-  }
-  let re: RegExp;
+/** RE2 syntax: no backreferences or lookaround, and matching time grows linearly with the input. */
+function compilePattern(pattern: string): (line: string) => boolean {
   try {
-    re = new RegExp(input.pattern);
+    const re = RE2JS.compile(pattern);
+    return (line) => re.matcher(line).find();
   } catch (err) {
-    throw new Error(`bad pattern: ${(err as Error).message}`);
+    throw new Error(`bad pattern: ${(err as Error).message} (RE2 syntax: no backreferences or lookaround)`);
   }
+}
+
+async function grepTool(input: z.infer<typeof GrepInput>, access: FileAccess, signal?: AbortSignal): Promise<string> {
+  const matches = compilePattern(input.pattern);
   // A glob without a slash ("*.ts") matches file names at any depth, as in ripgrep.
   const matchGlob = input.glob ? picomatch(input.glob.includes('/') ? input.glob : `**/${input.glob}`, { dot: true }) : () => true;
+  const deadline = Date.now() + GREP_TIME_LIMIT_MS;
   const hits: string[] = [];
   let files = 0;
-  for (const root of ctx.roots) {
-    // A review root may be a single file.
-    const candidates = (await stat(root).catch(() => null))?.isFile() ? [root] : walk(root);
-    for await (const file of candidates) {
-      const rel = relative(ctx.cwd, file).split(sep).join('/');
-      if (isSecretFile(file) || !matchGlob(rel)) continue;
-      if (++files > MAX_GREP_FILES || hits.length >= MAX_GREP_HITS) return finish(hits, true);
-      const st = await stat(file);
-      if (st.size > MAX_FILE_BYTES) continue;
-      const text = await readFile(file, 'utf8');
-      if (text.includes('\u0000')) continue;
-      splitLines(text).forEach((l, i) => {
-        if (hits.length < MAX_GREP_HITS && l.length <= 2000 && re.test(l)) hits.push(`${rel}:${i + 1}: ${l}`);
-      });
+  for await (const file of access.files()) {
+    if (!matchGlob(file)) continue;
+    if (signal?.aborted) break;
+    if (++files > MAX_GREP_FILES || hits.length >= MAX_GREP_HITS) return finish(hits, 'results truncated');
+    if (Date.now() > deadline) return finish(hits, `search stopped after ${GREP_TIME_LIMIT_MS / 1000} s; narrow it with a glob`);
+    const text = await access.read(file).catch(() => null);
+    if (text === null) continue;
+    for (const [i, line] of splitLines(text).entries()) {
+      if (!matches(line)) continue;
+      hits.push(`${file}:${i + 1}: ${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line}`);
+      if (hits.length >= MAX_GREP_HITS) break;
     }
   }
-  return finish(hits, hits.length >= MAX_GREP_HITS);
+  return finish(hits, hits.length >= MAX_GREP_HITS ? 'results truncated' : null);
 }
 
-function finish(hits: string[], truncated: boolean): string {
-  if (hits.length === 0) return 'no matches';
-  return hits.join('\n') + (truncated ? '\n(results truncated)' : '');
-}
-
-/** Regular files below `dir`, without following symlinks (a linked folder could lead out of the root). */
-async function* walk(dir: string): AsyncGenerator<string> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const e of entries) {
-    if (e.isDirectory() && !SKIP_DIRS.has(e.name)) yield* walk(join(dir, e.name));
-    else if (e.isFile()) yield join(dir, e.name);
-  }
+function finish(hits: string[], note: string | null): string {
+  if (hits.length === 0) return note ? `no matches (${note})` : 'no matches';
+  return hits.join('\n') + (note ? `\n(${note})` : '');
 }

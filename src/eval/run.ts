@@ -4,6 +4,7 @@
  * fetch or to review is reported with its reason and the others are still scored; the totals count the
  * scored PRs only.
  */
+import { noAccess } from '../model/access';
 import { join } from 'node:path';
 import { FatalApiError, ModelClient } from '../engine/client';
 import { ResultCache } from '../engine/resultCache';
@@ -73,7 +74,7 @@ export interface PrOutcome {
 export async function runEval(prepared: PreparedCase[], settings: EvalSettings, emit: EmitFn, signal: AbortSignal, note: (line: string) => void = () => undefined): Promise<PrOutcome[]> {
   const { review } = settings;
   const client = new ModelClient({ apiKey: settings.apiKey, concurrency: review.concurrency, timeoutMs: review.timeoutMs, maxAttempts: review.maxAttempts, signal, ...(review.baseURL ? { baseURL: review.baseURL } : {}), ...(review.prices ? { prices: review.prices } : {}) });
-  const judge = new SubAgentRunner(client, { cwd: settings.workdir, roots: [] }, { cache: new ResultCache(review.cacheDir) });
+  const judge = new SubAgentRunner(client, noAccess(settings.workdir), { cache: new ResultCache(review.cacheDir) });
   const outcomes: PrOutcome[] = [];
   let stopped: string | null = null;
   for (const [i, p] of prepared.entries()) {

@@ -35,6 +35,8 @@ export interface StagedResult {
   usage: Usage;
   usageByStep: Record<string, Usage>;
   retries: number;
+  /** HTTP attempts that got no usable answer; `usage.calls` counts only answered calls. */
+  failedAttempts: number;
   repairs: number;
   /** Units answered from the result cache (no call made). */
   cacheHits: number;
@@ -96,6 +98,8 @@ export interface LensResult {
   usage: Usage;
   usageByStep: Record<string, Usage>;
   retries: number;
+  /** HTTP attempts that got no usable answer; `usage.calls` counts only answered calls. */
+  failedAttempts: number;
   repairs: number;
   /** Units answered from the result cache (no call made). */
   cacheHits: number;

@@ -2,12 +2,17 @@
 import { basename } from 'node:path';
 
 const SECRET_NAMES = [
+  // dotenv files however named: .env, .env.local, prod.env, .envrc (direnv)
   /^\.env(\..*)?$/i,
-  /\.(pem|key|p12|pfx|jks|keystore|asc|gpg)$/i,
-  /^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/i,
+  /\.env$/i,
+  /^\.envrc$/i,
+  /\.(pem|key|p12|pfx|jks|keystore|asc|gpg|kdbx|ovpn|tfvars|tfstate)$/i,
+  // SSH keys of every type, security-key ones (id_ed25519_sk) and the public halves included
+  /^id_[a-z0-9_]+(\.pub)?$/i,
   // Data files only: a `secrets.ts` module is code, not a secret.
   /^(credentials|secrets?)(\.(json|ya?ml|toml|ini|env|txt|xml|properties|conf|cfg))?$/i,
-  /^\.(netrc|npmrc|pypirc|htpasswd)$/i,
+  /^\.(netrc|npmrc|pypirc|htpasswd|pgpass|git-credentials|dockercfg|boto|s3cfg|my\.cnf)$/i,
+  /^_netrc$/i,
   /^service[-_]account.*\.json$/i,
 ];
 

@@ -20,6 +20,8 @@ export type ExclusionReason =
   | 'skeptic_output'
   | 'unreadable'
   | 'symlink_loop'
+  /** A symbolic link whose target lies outside every review root. */
+  | 'outside_roots'
   | 'non_utf8_name';
 
 export const BUILD_DIRS = new Set(['dist', 'build', 'out', 'target', 'obj', 'coverage', '.next', '.nuxt', '__pycache__', '.pytest_cache', '.mypy_cache', '.tox', '.gradle', '.idea', '.vscode-test', '.cache', '.venv', 'venv', '.git', '.hg', '.svn']);

@@ -3,19 +3,16 @@
  * Folders expand through git's view of the tree where they are in a repository (tracked plus untracked
  * files git does not ignore), and by a plain walk elsewhere. Every file left out is counted with its reason.
  */
-import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
-import { basename, join, relative, resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
 import type { DiscoveryResult, FileEntry } from '../model/records';
+import { isInside } from '../model/access';
+import { ReviewAccess } from './access';
 import { CompanionFinder } from './companionFinder';
 import { DirCache } from './dirCache';
-import { MAX_FILE_BYTES, OUTLINE_ABOVE_BYTES } from '../model/fileSize';
-import { compiledEvidence, excludeByContent, excludeByPath, hasSourceMapComment, type ExclusionReason } from './exclusions';
-import { extensionOf } from '../model/languages';
-import { grammarFor } from './syntax/grammars';
+import type { ExclusionReason } from './exclusions';
 import { gitListFiles, gitToplevel } from './git';
 import { Semaphore } from '../model/semaphore';
-import { isSecretFile } from '../model/secrets';
 
 export interface InventoryOptions {
   cwd: string;
@@ -28,6 +25,8 @@ export interface InventoryOptions {
 export interface Exclusion {
   path: string;
   reason: ExclusionReason;
+  /** More about the reason, never file content: e.g. "GITHUB_TOKEN on line 3" for a secret. */
+  detail?: string;
 }
 
 export interface Inventory {
@@ -37,8 +36,6 @@ export interface Inventory {
 
 export class ScopeError extends Error {}
 
-const HEAD_BYTES = 8192;
-const TAIL_BYTES = 1024;
 /** File operations in flight at once while taking stock of a large tree. */
 const IO_PARALLEL = 64;
 
@@ -48,56 +45,47 @@ export function displayPath(cwd: string, abs: string): string {
   return rel === '' ? '.' : rel;
 }
 
-/** A file found for review: its display path, its path below the folder it was found in, and whether the user named it. */
-export interface Candidate {
-  path: string;
-  /** Relative to the review root it was found under; folder rules look only below the root the user chose. */
-  belowRoot: string;
-  explicit: boolean;
-}
-
 export async function takeInventory(paths: string[], opts: InventoryOptions): Promise<Inventory> {
   const cwd = opts.cwd;
   const excluded: Exclusion[] = [];
-  const chosen = new Map<string, Candidate>();
+  const chosen = new Set<string>();
+  const given = paths.length ? paths : ['.'];
   const roots: string[] = [];
-
-  for (const p of paths.length ? paths : ['.']) {
-    const abs = resolve(cwd, p);
-    const st = await stat(abs).catch(() => null);
-    if (!st) throw new ScopeError(`no such file or folder: ${p}`);
-    roots.push(displayPath(cwd, abs));
-    if (st.isFile()) {
-      const path = displayPath(cwd, abs);
-      chosen.set(path, { path, belowRoot: basename(abs), explicit: true });
-    } else if (st.isDirectory()) {
-      for (const path of await listFolder(abs, cwd, excluded)) {
-        if (!chosen.has(path)) chosen.set(path, { path, belowRoot: relative(abs, resolve(cwd, path)).split(sep).join('/'), explicit: false });
-      }
-    } else throw new ScopeError(`not a file or folder: ${p}`);
+  for (const p of given) {
+    if (!(await stat(resolve(cwd, p)).catch(() => null))) throw new ScopeError(missing(p));
+    roots.push(displayPath(cwd, resolve(cwd, p)));
   }
-  return classify([...new Set(roots)], [...chosen.values()], opts, excluded);
+  const realRoots = await Promise.all(roots.map((r) => realpath(resolve(cwd, r))));
+  for (const root of roots) {
+    const abs = resolve(cwd, root);
+    const st = await stat(abs);
+    if (st.isFile()) chosen.add(root);
+    else if (st.isDirectory()) for (const path of await listFolder(abs, cwd, excluded, realRoots)) chosen.add(path);
+    else throw new ScopeError(`not a file or folder: ${root}`);
+  }
+  return classify([...new Set(roots)], [...chosen], opts, excluded);
 }
 
-/** Applies every exclusion rule to the candidates and attaches companions: the common end of every scope. */
-export async function classify(reviewRoots: string[], candidates: Candidate[], opts: InventoryOptions, excluded: Exclusion[] = []): Promise<Inventory> {
-  const isUserExcluded = opts.excludes?.length ? picomatch(opts.excludes, { dot: true }) : () => false;
+/** The command line cannot carry a name that is not valid UTF-8: say so rather than "no such file". */
+function missing(path: string): string {
+  if (path.includes('\uFFFD')) return `no such file or folder: ${path} (the name given is not valid UTF-8, so it cannot be passed on; review the folder that holds it)`;
+  return `no such file or folder: ${path}`;
+}
+
+/**
+ * Applies every exclusion rule to the candidates (cwd-relative paths) and attaches companions: the common
+ * end of every scope. The rules are the one confinement rule every reader shares (ReviewAccess).
+ */
+export async function classify(reviewRoots: string[], candidates: string[], opts: InventoryOptions, excluded: Exclusion[] = []): Promise<Inventory> {
+  const access = await ReviewAccess.open({ cwd: opts.cwd, roots: reviewRoots, ...(opts.excludes ? { excludes: opts.excludes } : {}), ...(opts.maxBytes ? { maxBytes: opts.maxBytes } : {}) });
   const io = new Semaphore(IO_PARALLEL);
+  const verdicts = await Promise.all(candidates.map((c) => io.run(() => access.judge(resolve(opts.cwd, c)))));
   const dirs = new DirCache(opts.cwd);
-  const reasons = await Promise.all(
-    candidates.map(async (c) => {
-      if (isUserExcluded(c.path)) return 'user_exclude';
-      const byPath = excludeByPath(c.belowRoot, c.explicit);
-      if (byPath) return byPath;
-      if (!c.explicit && (await io.run(() => isCompiled(c.path, dirs)))) return 'compiled';
-      return io.run(() => contentExclusion(resolve(opts.cwd, c.path), c.explicit, opts.maxBytes ?? MAX_FILE_BYTES));
-    }),
-  );
   const included: string[] = [];
-  candidates.forEach((c, i) => {
-    const reason = reasons[i];
-    if (reason) excluded.push({ path: c.path, reason });
-    else included.push(c.path);
+  candidates.forEach((path, i) => {
+    const v = verdicts[i]!;
+    if (v.ok) included.push(path);
+    else excluded.push({ path, reason: v.reason, ...(v.detail ? { detail: v.detail } : {}) });
   });
   included.sort();
   const companions = new CompanionFinder(opts.cwd, reviewRoots, included, dirs);
@@ -105,59 +93,31 @@ export async function classify(reviewRoots: string[], candidates: Candidate[], o
   return { discovery: { review_roots: reviewRoots, file_entries: entries }, excluded };
 }
 
-async function contentExclusion(abs: string, explicit: boolean, maxBytes: number): Promise<ExclusionReason | null> {
-  try {
-    const st = await stat(abs);
-    if (!st.isFile()) return 'unreadable';
-    // A link named innocently may lead to a secrets file: judge the file it resolves to as well.
-    if (isSecretFile(await realpath(abs))) return 'secret';
-    // Large files with a grammar are reviewed through an outline of their functions; without one they cannot be.
-    if (st.size > maxBytes || (st.size > OUTLINE_ABOVE_BYTES && !grammarFor(extensionOf(abs)))) return 'oversized';
-    const handle = await open(abs, 'r');
-    try {
-      const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
-      const byHead = excludeByContent(buffer.subarray(0, bytesRead), explicit);
-      if (byHead || explicit || !compiledEvidence(basename(abs)).length) return byHead;
-      const tail = await handle.read(Buffer.alloc(TAIL_BYTES), 0, TAIL_BYTES, Math.max(0, st.size - TAIL_BYTES));
-      return hasSourceMapComment(tail.buffer.subarray(0, tail.bytesRead)) ? 'compiled' : null;
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return 'unreadable';
-  }
-}
-
-/** A declaration file or JavaScript beside its source map or the TypeScript it came from. */
-async function isCompiled(path: string, dirs: DirCache): Promise<boolean> {
-  const slash = path.lastIndexOf('/');
-  const dir = slash < 0 ? '' : path.slice(0, slash + 1);
-  for (const name of compiledEvidence(path.slice(slash + 1))) if (await dirs.isFile(dir + name)) return true;
-  return false;
-}
-
-async function listFolder(abs: string, cwd: string, excluded: Exclusion[]): Promise<string[]> {
+async function listFolder(abs: string, cwd: string, excluded: Exclusion[], roots: string[]): Promise<string[]> {
   const top = await gitToplevel(abs);
-  if (top) {
-    const files = await gitListFiles(abs);
-    const io = new Semaphore(IO_PARALLEL);
-    const kinds = await Promise.all(files.map((f) => (f.includes('\uFFFD') ? null : io.run(() => lstat(join(abs, f)).catch(() => null)))));
+  if (!top) {
     const out: string[] = [];
-    files.forEach((f, i) => {
-      const full = join(abs, f);
-      if (f.includes('\uFFFD')) excluded.push({ path: displayPath(cwd, full), reason: 'non_utf8_name' });
-      // A tracked file deleted in the work tree, or a tracked symlink, is not reviewable content.
-      else if (kinds[i]?.isFile()) out.push(displayPath(cwd, full));
-    });
+    await walk(abs, cwd, out, excluded, new Set(), roots);
     return out;
   }
+  const files = await gitListFiles(abs);
+  const io = new Semaphore(IO_PARALLEL);
+  const kinds = await Promise.all(files.map((f) => (f.includes('\uFFFD') ? null : io.run(() => lstat(join(abs, f)).catch(() => null)))));
   const out: string[] = [];
-  await walk(abs, cwd, out, excluded, new Set());
+  for (const [i, f] of files.entries()) {
+    const full = join(abs, f);
+    const kind = kinds[i];
+    if (f.includes('\uFFFD')) excluded.push({ path: displayPath(cwd, full), reason: 'non_utf8_name' });
+    else if (kind?.isSymbolicLink()) await followLink(full, cwd, out, excluded, new Set(), roots);
+    else if (kind?.isFile()) out.push(displayPath(cwd, full));
+    // A tracked file deleted in the work tree is not reviewable content; a pipe or device is counted.
+    else if (kind) excluded.push({ path: displayPath(cwd, full), reason: 'unreadable', detail: 'not a regular file' });
+  }
   return out;
 }
 
-/** A plain walk that follows folder links once: a link back into its own ancestry is a counted loop. */
-async function walk(dir: string, cwd: string, out: string[], excluded: Exclusion[], seen: Set<string>): Promise<void> {
+/** A plain walk that follows links inside the roots once: a link back into its own ancestry is a counted loop. */
+async function walk(dir: string, cwd: string, out: string[], excluded: Exclusion[], seen: Set<string>, roots: string[]): Promise<void> {
   const real = await realpath(dir).catch(() => null);
   if (!real) return void excluded.push({ path: displayPath(cwd, dir), reason: 'unreadable' });
   if (seen.has(real)) return void excluded.push({ path: displayPath(cwd, dir), reason: 'symlink_loop' });
@@ -169,20 +129,32 @@ async function walk(dir: string, cwd: string, out: string[], excluded: Exclusion
     const rel = displayPath(cwd, full);
     if (e.name.includes('\uFFFD')) excluded.push({ path: rel, reason: 'non_utf8_name' });
     else if (e.isDirectory()) {
-      if (!isSkippedDir(e.name)) await walk(full, cwd, out, excluded, seen);
+      if (!isSkippedDir(e.name)) await walk(full, cwd, out, excluded, seen, roots);
       else excluded.push({ path: rel, reason: e.name === 'node_modules' || e.name === 'vendor' ? 'vendored' : 'build_output' });
     } else if (e.isFile()) out.push(rel);
-    else if (e.isSymbolicLink()) {
-      const target = await stat(full).catch(() => null);
-      const targetReal = target?.isDirectory() ? await realpath(full).catch(() => null) : null;
-      // A link to this folder or any folder above it (even above the walk's start) is a loop.
-      if (targetReal && (real === targetReal || real.startsWith(targetReal.endsWith(sep) ? targetReal : targetReal + sep))) excluded.push({ path: rel, reason: 'symlink_loop' });
-      else if (target?.isDirectory()) await walk(full, cwd, out, excluded, seen);
-      else if (target?.isFile()) out.push(rel);
-      else excluded.push({ path: rel, reason: 'unreadable' });
-    }
+    else if (e.isSymbolicLink()) await followLink(full, cwd, out, excluded, seen, roots);
+    else excluded.push({ path: rel, reason: 'unreadable', detail: 'not a regular file' });
   }
   seen.delete(real);
+}
+
+/**
+ * A link found in a tree, git's or not: leading outside every review root it is counted and never read; a
+ * link to a file is a candidate (judged again by where it leads); a link to a folder is walked, unless it
+ * leads back into its own ancestry.
+ */
+async function followLink(link: string, cwd: string, out: string[], excluded: Exclusion[], seen: Set<string>, roots: string[]): Promise<void> {
+  const rel = displayPath(cwd, link);
+  const target = await realpath(link).catch(() => null);
+  const kind = target && (await stat(target).catch(() => null));
+  if (!target || !kind) return void excluded.push({ path: rel, reason: 'unreadable', detail: 'a broken symbolic link' });
+  // A link to this folder or any folder above it is a loop (even one above the review root).
+  const here = await realpath(join(link, '..')).catch(() => null);
+  if (kind.isDirectory() && here && isInside(here, target)) return void excluded.push({ path: rel, reason: 'symlink_loop' });
+  if (!roots.some((r) => isInside(target, r))) return void excluded.push({ path: rel, reason: 'outside_roots' });
+  if (kind.isFile()) return void out.push(rel);
+  if (!kind.isDirectory()) return void excluded.push({ path: rel, reason: 'unreadable', detail: 'not a regular file' });
+  await walk(link, cwd, out, excluded, seen, roots);
 }
 
 /** Folders a plain walk does not descend into (the path rules would exclude everything inside anyway). */

@@ -33,6 +33,7 @@ export function readSettings(scope: vscode.ConfigurationScope | undefined): Sett
     contextFiles: get(SETTINGS.contextFiles),
     reportFolder: get(SETTINGS.reportFolder),
     confirmThreshold: get(SETTINGS.confirmThreshold),
+    maxCalls: get(SETTINGS.maxCalls),
     severityMap: get(SETTINGS.severityMap),
     includeUntracked: get(SETTINGS.includeUntracked),
     cacheResults: get(SETTINGS.cacheResults),

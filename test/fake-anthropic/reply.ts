@@ -10,14 +10,19 @@ export type ContentBlock = { type: 'text'; text: string } | { type: 'tool_use'; 
 export type Outcome =
   | { kind: 'error'; status: number; type: string; message: string; retryAfter?: number }
   | { kind: 'drop' }
-  | { kind: 'message'; content: ContentBlock[]; stopReason: 'end_turn' | 'tool_use' };
+  | { kind: 'html' }
+  | { kind: 'message'; content: ContentBlock[]; stopReason: 'end_turn' | 'tool_use' | 'refusal' };
 
 /** Prose around a cut-off object: what a model that ignored the output format might send. */
 const NOT_JSON = 'Here is my review of the function:\n{"file_path": "';
 /** Used by bad_line when the request carries no source block to measure. */
 const UNKNOWN_LENGTH = 100_000;
 
-export function reply(req: ParsedRequest, scenario: LoadedScenario, fault: Fault | null): Outcome {
+/** What a refusing model says instead of the record. */
+export const REFUSAL_TEXT = 'I cannot help with reviewing this code.';
+
+/** `credentials` is what the request authenticated with, for the fault that echoes it. */
+export function reply(req: ParsedRequest, scenario: LoadedScenario, fault: Fault | null, credentials = ''): Outcome {
   switch (fault?.kind) {
     case 'status':
       return { kind: 'error', status: fault.status, type: errorTypeOf(fault.status), message: `fake-anthropic: planted ${fault.status} fault`, retryAfter: fault.retry_after };
@@ -29,7 +34,13 @@ export function reply(req: ParsedRequest, scenario: LoadedScenario, fault: Fault
     case 'invalid_json':
       return text(NOT_JSON);
     case 'tool_use':
-      return { kind: 'message', content: [toolUse(fault.tool, fault.input)], stopReason: 'tool_use' };
+      return { kind: 'message', content: [fault, ...fault.also].map((c) => toolUse(c.tool, c.input)), stopReason: 'tool_use' };
+    case 'html':
+      return { kind: 'html' };
+    case 'refusal':
+      return { kind: 'message', content: [{ type: 'text', text: REFUSAL_TEXT }], stopReason: 'refusal' };
+    case 'echo_auth':
+      return { kind: 'error', status: fault.status, type: errorTypeOf(fault.status), message: `fake-anthropic: rejected request with ${credentials}` };
   }
   if (!req.schema) return text('fake-anthropic: this request asks for no record (no output schema, no forced submit tool).');
   let record = buildRecord(req, scenario);

@@ -86,7 +86,20 @@ const Fault = z.discriminatedUnion('kind', [
   /** A batch without these functions' reviews, or a FileAnalysis without them and with the `invent`ed ones added. */
   z.strictObject({ kind: z.literal('omit_functions'), ...faultBase, functions: z.array(z.string()).min(1), invent: z.array(z.string().min(1)).default([]) }),
   z.strictObject({ kind: z.literal('bad_line'), ...faultBase }),
-  z.strictObject({ kind: z.literal('tool_use'), ...faultBase, tool: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) }),
+  z.strictObject({
+    kind: z.literal('tool_use'),
+    ...faultBase,
+    tool: z.string().min(1),
+    input: z.record(z.string(), z.unknown()).default({}),
+    /** More tool calls in the same reply (a hostile model probing many paths in one turn). */
+    also: z.array(z.strictObject({ tool: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) })).default([]),
+  }),
+  /** A broken gateway: 200 with an HTML page instead of a message. */
+  z.strictObject({ kind: z.literal('html'), ...faultBase }),
+  /** The model declines: stop_reason "refusal", a short text and no record. */
+  z.strictObject({ kind: z.literal('refusal'), ...faultBase }),
+  /** An endpoint that echoes the request's credentials back in its error message. */
+  z.strictObject({ kind: z.literal('echo_auth'), ...faultBase, status: z.number().int().min(400).max(599).default(400) }),
 ]);
 export type Fault = z.infer<typeof Fault>;
 

@@ -113,13 +113,17 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     Object.assign(entry, { record: parsed.record, file: parsed.file, functions: parsed.functions, reviewer: parsed.reviewer, turn: parsed.turn });
     const fault = faults.take(parsed);
     entry.fault = fault?.kind ?? null;
-    const outcome = reply(parsed, scenario, fault);
+    const outcome = reply(parsed, scenario, fault, credentialsOf(req));
     const delay = (opts.latencyMs ?? 0) + (fault?.kind === 'slow' ? fault.ms : 0);
     if (delay > 0 && !(await wait(delay, gone.signal))) return;
 
     if (outcome.kind === 'drop') {
       end(null);
       req.socket.destroy();
+    } else if (outcome.kind === 'html') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(GATEWAY_PAGE);
+      end(200);
     } else if (outcome.kind === 'error') {
       const headers = outcome.retryAfter === undefined ? {} : { 'retry-after': String(outcome.retryAfter) };
       end(apiError(res, outcome.status, outcome.type, outcome.message, headers));
@@ -193,6 +197,14 @@ async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** What a misconfigured proxy answers instead of the API's JSON. */
+const GATEWAY_PAGE = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>\n';
+
+/** The credential headers as sent, for the fault that echoes them. */
+function credentialsOf(req: IncomingMessage): string {
+  return [req.headers.authorization && `Authorization: ${req.headers.authorization}`, typeof req.headers['x-api-key'] === 'string' && `x-api-key: ${req.headers['x-api-key']}`].filter(Boolean).join(', ');
 }
 
 /** SDK 1.x sends `apiKey` as `Authorization: Bearer`; older clients and curl users send `x-api-key`. */

@@ -38,7 +38,7 @@ describe('semantic checks', () => {
     assert.match(checkAnalysis(a, file, step1({ primary_kind: 'documentation', review_as: 'documentation_review' })).join(), /functions must be empty/);
   });
 
-  it('batch: answers only for asked functions, once each, on real lines; omissions pass', () => {
+  it('batch: answers for its own file, only for asked functions, once each, on real lines; omissions pass', () => {
     const r = (name: string, line: number | null = null) => ({
       function_qualified_name: name,
       start_line: 1,
@@ -54,6 +54,7 @@ describe('semantic checks', () => {
     const ranged = new Map([['f', row('f', 2, 3)]]);
     assert.deepEqual(checkBatch({ file_path: 'src/a.ts', reviews: [r('f', 3)] }, ranged, file), []);
     assert.match(checkBatch({ file_path: 'src/a.ts', reviews: [r('f', 4)] }, ranged, file).join(), /f A1: line 4 is outside the function \(lines 2-3\)/);
+    assert.match(checkBatch({ file_path: 'src/other.ts', reviews: [r('f')] }, asked, file).join(), /file_path: "src\/other\.ts" is not the file under review; answer for "src\/a\.ts"/);
   });
 
   it('challenge: one ruling per finding in order, downgrades only', () => {

@@ -60,7 +60,7 @@ function declaredKeys(): string[] {
 }
 
 describe('numeric settings agree with the defaults and ranges the code applies', () => {
-  const numeric: Record<keyof typeof LIMITS, string> = { concurrency: 'maxConcurrency', requestTimeout: 'requestTimeout', maxAttempts: 'maxAttempts', confirmThreshold: 'confirmThreshold' };
+  const numeric: Record<keyof typeof LIMITS, string> = { concurrency: 'maxConcurrency', requestTimeout: 'requestTimeout', maxAttempts: 'maxAttempts', confirmThreshold: 'confirmThreshold', maxCalls: 'maxCalls' };
   for (const [name, key] of Object.entries(numeric)) {
     it(`skeptic.${key}`, () => {
       const declared = manifest.contributes.configuration.properties[`skeptic.${key}`] as { default: number; minimum: number; maximum: number };

@@ -77,7 +77,7 @@ describe('screening a run against dismissals', () => {
     const user = [dismissal({ rule_id: 'A6', fingerprint: printOf(a6, 'let sum = 0;') })];
     const other = finding({ file: 'cart.ts', line: 1, rule_id: 'A3', function: 'total', priority: 'should_fix' });
     const screen = new FindingScreen(dir, team, user);
-    const result = { mode: 'staged', findings: [a1, a6, inline, other], files: [], filtered: [], failed: [], notes: [], models: { review: 'm' }, reviewRoots: ['.'], synthesis: null, usage: emptyUsage(), usageByStep: {}, retries: 0, repairs: 0, cacheHits: 0, recovered: 0 } as StagedResult;
+    const result = { mode: 'staged', findings: [a1, a6, inline, other], files: [], filtered: [], failed: [], notes: [], models: { review: 'm' }, reviewRoots: ['.'], synthesis: null, usage: emptyUsage(), usageByStep: {}, retries: 0, failedAttempts: 0, repairs: 0, cacheHits: 0, recovered: 0 } as StagedResult;
     const out = screen.result(result);
     assert.deepEqual(out.findings.map((f) => f.rule_id), ['A3']);
     assert.equal(out.findings[0]!.fingerprint, printOf(other, 'export function total(items) {'));

@@ -5,32 +5,34 @@ import { join } from 'node:path';
 import { estimateRun } from '../../src/app/estimate';
 import { resolveStepModels } from '../../src/model/models';
 import { costUsd } from '../../src/model/pricing';
+import type { FileAccess } from '../../src/model/access';
+import { ReviewAccess } from '../../src/scope/access';
 
 describe('staged estimate', () => {
-  async function tree(): Promise<{ cwd: string; entries: { path: string; companion_path: string | null }[] }> {
+  async function tree(): Promise<{ access: FileAccess; entries: { path: string; companion_path: string | null }[] }> {
     const cwd = await mkdtemp(join(tmpdir(), 'skeptic-estimate-'));
     const fn = (i: number) => `export function f${i}(x: number): number {\n  const y = x * ${i};\n  return y + 1;\n}\n`;
     await writeFile(join(cwd, 'big.ts'), Array.from({ length: 40 }, (_, i) => fn(i)).join('\n'));
     await writeFile(join(cwd, 'small.ts'), fn(0));
-    return { cwd, entries: [{ path: 'big.ts', companion_path: null }, { path: 'small.ts', companion_path: null }] };
+    return { access: await ReviewAccess.open({ cwd, roots: ['.'] }), entries: [{ path: 'big.ts', companion_path: null }, { path: 'small.ts', companion_path: null }] };
   }
 
   it('counts a few solo reviews for a large file only, and batches of eight for the rest', async () => {
-    const { cwd, entries } = await tree();
-    const est = await estimateRun(cwd, entries, []);
+    const { access, entries } = await tree();
+    const est = await estimateRun(access, entries, []);
     assert.equal(est.functions, 41);
     // big.ts: 3 solo (40 / 10, at most 3) + 5 batches of the other 37; small.ts: one batch.
     assert.equal(est.byStep.review.calls, 3 + 5 + 1);
   });
 
   it('prices a cold run with the prompt cache: well under the same tokens uncached; unknown models have no price', async () => {
-    const { cwd, entries } = await tree();
-    const est = await estimateRun(cwd, entries, []);
+    const { access, entries } = await tree();
+    const est = await estimateRun(access, entries, []);
     const uncached = costUsd('claude-sonnet-5-5', { input_tokens: est.inputTokens, output_tokens: est.outputTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 })!;
     assert.ok(est.costUsd! > 0 && est.costUsd! < uncached, `${est.costUsd} vs ${uncached}`);
-    const unknown = await estimateRun(cwd, entries, [], undefined, { models: resolveStepModels('some-other-model') });
+    const unknown = await estimateRun(access, entries, [], undefined, { models: resolveStepModels('some-other-model') });
     assert.equal(unknown.costUsd, null);
-    const overridden = await estimateRun(cwd, entries, [], undefined, { models: resolveStepModels('some-other-model'), prices: { 'some-other-model': { input: 0, output: 0 } } });
+    const overridden = await estimateRun(access, entries, [], undefined, { models: resolveStepModels('some-other-model'), prices: { 'some-other-model': { input: 0, output: 0 } } });
     assert.equal(overridden.costUsd, 0);
   });
 });

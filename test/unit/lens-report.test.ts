@@ -73,6 +73,7 @@ function sampleResult(): LensResult {
     usage: { ...emptyUsage(), calls: 9, input_tokens: 1200, output_tokens: 300, cache_read_input_tokens: 6000, cache_creation_input_tokens: 2800, cost_usd: null },
     usageByStep: {},
     retries: 1,
+    failedAttempts: 1,
     repairs: 2,
     cacheHits: 0,
   };

@@ -6,7 +6,7 @@ import type { StagedResult } from '../../src/model/events';
 import { emptyUsage } from '../../src/model/usage';
 import { TempRepo } from '../helpers/git-repo';
 
-const result = (): StagedResult => ({ mode: 'staged', models: { review: 'm' }, reviewRoots: ['.'], files: [], findings: [], filtered: [], failed: [], synthesis: null, usage: emptyUsage(), usageByStep: {}, retries: 0, repairs: 0, cacheHits: 0, recovered: 0, notes: [] });
+const result = (): StagedResult => ({ mode: 'staged', models: { review: 'm' }, reviewRoots: ['.'], files: [], findings: [], filtered: [], failed: [], synthesis: null, usage: emptyUsage(), usageByStep: {}, retries: 0, failedAttempts: 0, repairs: 0, cacheHits: 0, recovered: 0, notes: [] });
 
 describe('where reports go', () => {
   it('keeps reports under .skeptic/reports out of git, but not the team dismissal file', async () => {

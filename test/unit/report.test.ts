@@ -48,6 +48,7 @@ function sampleResult(): StagedResult {
     usage: { ...emptyUsage(), calls: 12, input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: 500, cache_creation_input_tokens: 300, cost_usd: 0.4237 },
     usageByStep: {},
     retries: 1,
+    failedAttempts: 1,
     repairs: 2,
     cacheHits: 3,
     recovered: 1,

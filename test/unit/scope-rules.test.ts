@@ -9,7 +9,8 @@ import { isSecretFile } from '../../src/model/secrets';
 describe('scope rules', () => {
   it('treats secrets data files as secret, and code modules named after secrets as code', () => {
     for (const p of ['.env', 'config/.env.production', 'credentials.json', 'secrets.yaml', 'secrets', 'id_ed25519', 'tls/server.pem']) assert.ok(isSecretFile(p), p);
-    for (const p of ['src/scope/secrets.ts', 'credentials.py', '.env.example', 'envelope.ts']) assert.ok(!isSecretFile(p), p);
+    for (const p of ['prod.env', '.envrc', '.pgpass', '.netrc', '.git-credentials', 'id_ed25519_sk', 'id_ecdsa_sk.pub', 'certs/client.p12', 'prod.tfvars']) assert.ok(isSecretFile(p), p);
+    for (const p of ['src/scope/secrets.ts', 'credentials.py', '.env.example', 'envelope.ts', 'prod.env.example', 'id_utils.py', 'environment.ts']) assert.ok(!isSecretFile(p), p);
   });
 
   it('applies folder rules only below the chosen root', async () => {

@@ -4,8 +4,6 @@
  * checked across repositories (multi-repo), and marked against a rubric. A reviewer that fails after its
  * retries and repairs is named as missing; the rest of the review stands.
  */
-import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { ReviewRun, type RunOptions } from '../reviewRun';
 import type { EmitFn, FileOutcome, LensProgressStep, LensResult, LensTargetOutcome } from '../../model/events';
 import type { ContextFile } from '../../model/records';
@@ -47,15 +45,13 @@ interface ReviewedUnit {
 
 export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<LensResult> {
   const run = new ReviewRun(req, emit);
-  const roots = await Promise.all(req.targets.flatMap((t) => t.reviewRoots).map((r) => realpath(resolve(req.cwd, r)).catch(() => resolve(req.cwd, r))));
-  const toolCtx = { cwd: req.cwd, roots };
-  const ctx: LensCallContext = { runner: run.runner(toolCtx, req.effort), validatorRunner: run.runner(toolCtx), models: req.models };
+  const ctx: LensCallContext = { runner: run.runner(req.effort), validatorRunner: run.runner(), models: req.models };
   const progress = progressOf(emit);
 
   /** A fatal API answer stops the whole run; cancellation ends a unit quietly. */
   const guarded = <T>(work: () => Promise<UnitOutcome<T>>) => run.guard(work, (reason): UnitOutcome<T> => ({ ok: false, reason }));
 
-  const loaded = await Promise.all(req.targets.map((t) => loadTarget(req.cwd, t)));
+  const loaded = await Promise.all(req.targets.map((t) => loadTarget(req.access, t)));
   const failed = loaded.flatMap((l) => l.failed);
   const plans = loaded.map(({ target }) => planTarget(target, req));
 

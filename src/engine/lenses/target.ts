@@ -1,6 +1,5 @@
 /** What one lens review covers: a scope (or, in a multi-repo run, one repository's changes), loaded. */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import type { FileAccess } from '../../model/access';
 import type { ContextFile } from '../../model/records';
 import { Semaphore } from '../../model/semaphore';
 import { toSourceFile, type SourceFile } from '../source';
@@ -35,12 +34,12 @@ export interface LensTarget extends Omit<LensTargetSpec, 'paths'> {
 
 const io = new Semaphore(32);
 
-/** Reads every file; one that cannot be read is left out and reported as a failed unit. */
-export async function loadTarget(cwd: string, spec: LensTargetSpec): Promise<{ target: LensTarget; failed: FailedUnit[] }> {
+/** Reads every file through the run's FileAccess; one that cannot be read is left out and reported as a failed unit. */
+export async function loadTarget(access: FileAccess, spec: LensTargetSpec): Promise<{ target: LensTarget; failed: FailedUnit[] }> {
   const failed: FailedUnit[] = [];
   const read = await Promise.all(
     spec.paths.map((path) =>
-      io.run(() => readFile(resolve(cwd, path), 'utf8')).then(
+      io.run(() => access.read(path)).then(
         (text) => toSourceFile(path, text),
         (err: Error) => void failed.push({ step: 'read', file: path, unit: path, reason: `could not read the file (${err.message})` }),
       ),

@@ -3,8 +3,6 @@
  * challenge → tiebreak) as fast as the concurrency limit allows; only synthesis waits for all files.
  * Findings are emitted the moment they survive. A cancelled or failed run returns what it finished.
  */
-import { readFile, realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { OUTLINE_ABOVE_BYTES } from '../../model/fileSize';
 import type { FunctionInventory } from '../../model/functions';
 import { ReviewRun, type RunOptions } from '../reviewRun';
@@ -55,8 +53,7 @@ interface FileRun {
 
 export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise<StagedResult> {
   const run = new ReviewRun(req, emit);
-  const roots = req.discovery.review_roots.map((r) => resolve(req.cwd, r));
-  const runner = run.runner({ cwd: req.cwd, roots: await realRoots(roots) }, req.effort);
+  const runner = run.runner(req.effort);
   const ctx: StageContext = { runner, models: req.models, context: req.contextFiles, dismissalExamples: req.dismissalExamples ?? [], files: req.discovery.file_entries.length };
   const progress = new Progress(emit);
   const entries = req.discovery.file_entries;
@@ -228,7 +225,8 @@ function dropOutOfScope(findings: Finding[], step1: Step1Record): { kept: Findin
 }
 
 async function loadFile(req: StagedRequest, entry: FileEntry, order: number): Promise<FileUnderReview> {
-  const read = async (path: string) => toSourceFile(path, await readFile(resolve(req.cwd, path), 'utf8'));
+  // Through the run's FileAccess: a file changed into a link, a pipe or a secret since Step 0 is not sent.
+  const read = async (path: string) => toSourceFile(path, await req.access.read(path));
   const large = (f: { text: string }) => Buffer.byteLength(f.text) > OUTLINE_ABOVE_BYTES;
   const ranges = req.changedRanges?.get(entry.path);
   const found = req.inventories?.get(entry.path);
@@ -257,8 +255,4 @@ function stoppedFile(entry: FileEntry, reason: string): FileRun {
     lineCount: 0,
     recovered: 0,
   };
-}
-
-async function realRoots(roots: string[]): Promise<string[]> {
-  return Promise.all(roots.map((r) => realpath(r).catch(() => r)));
 }

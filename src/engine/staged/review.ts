@@ -166,9 +166,13 @@ function excerpt(functions: FunctionRow[]): { excerpt?: LineRange[] } {
   return { excerpt: ranges.sort((a, b) => a[0] - b[0]) };
 }
 
-/** A batch answers only for the functions it was asked about, each at most once. Omissions are left to the completeness check. */
+/**
+ * A batch answers for its own file, and only for the functions it was asked about, each at most once.
+ * Omissions are left to the completeness check.
+ */
 export function checkBatch(batch: BatchReview, asked: Map<string, FunctionRow>, file: FileUnderReview): string[] {
   const errors: string[] = [];
+  if (batch.file_path !== file.entry.path) errors.push(`file_path: "${batch.file_path}" is not the file under review; answer for "${file.entry.path}"`);
   const seen = new Set<string>();
   batch.reviews.forEach((r, i) => {
     const name = r.function_qualified_name;

@@ -1,0 +1,199 @@
+/**
+ * The one confinement rule (see src/model/access.ts), built from Step 0's exclusion rules: Step 0 judges
+ * every candidate with `judge`, and the same object answers the sub-agents' tools and the prompt builders.
+ * A path is judged by where it really is (after every symlink) and by the name it was reached through.
+ */
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
+import { AccessDenied, isInside, type FileAccess } from '../model/access';
+import { readRegularFile, RefusedRead } from '../model/regularFile';
+import { MAX_FILE_BYTES, OUTLINE_ABOVE_BYTES } from '../model/fileSize';
+import { extensionOf } from '../model/languages';
+import { DirCache } from './dirCache';
+import { BUILD_DIRS, compiledEvidence, excludeByContent, excludeByPath, hasSourceMapComment, VENDOR_DIRS, type ExclusionReason } from './exclusions';
+import { findSecret } from './secretContent';
+import { grammarFor } from './syntax/grammars';
+
+/** The generated-file and binary checks look at this much of the start of a file, the source-map check at its end. */
+const HEAD_BYTES = 8192;
+const TAIL_BYTES = 1024;
+
+export interface AccessOptions {
+  cwd: string;
+  /** The review roots, relative to cwd (or absolute). */
+  roots: string[];
+  /** Globs (relative to cwd) of files to leave out. */
+  excludes?: string[];
+  /** Larger files are left out as oversized. */
+  maxBytes?: number;
+  /** Judge every file as one the user named (context files): no folder or generated-file rules. */
+  named?: boolean;
+}
+
+export type Verdict = { ok: true; text: string } | { ok: false; reason: ExclusionReason; detail?: string };
+
+interface Root {
+  real: string;
+  isFile: boolean;
+}
+
+export class ReviewAccess implements FileAccess {
+  private constructor(
+    readonly cwd: string,
+    private readonly roots: Root[],
+    private readonly isUserExcluded: (path: string) => boolean,
+    private readonly maxBytes: number,
+    private readonly named: boolean,
+  ) {}
+
+  /** Sibling listings, for the compiled-file evidence (a source map or the TypeScript beside a .js). */
+  private get dirs(): DirCache {
+    return (this.dirCache ??= new DirCache(this.cwd));
+  }
+  private dirCache: DirCache | undefined;
+
+  static async open(opts: AccessOptions): Promise<ReviewAccess> {
+    const roots: Root[] = [];
+    for (const r of opts.roots) {
+      const real = await realpath(resolve(opts.cwd, r)).catch(() => null);
+      const st = real && (await stat(real).catch(() => null));
+      if (real && st) roots.push({ real, isFile: st.isFile() });
+    }
+    const excluded = opts.excludes?.length ? picomatch(opts.excludes, { dot: true }) : () => false;
+    return new ReviewAccess(opts.cwd, roots, excluded, opts.maxBytes ?? MAX_FILE_BYTES, opts.named ?? false);
+  }
+
+  /** Step 0's verdict on the file at `abs` (the path it was found by): its text, or why it is left out. */
+  async judge(abs: string): Promise<Verdict> {
+    const real = await realpath(abs).catch(() => null);
+    if (!real) return { ok: false, reason: 'unreadable', detail: 'does not exist' };
+    // Where it was reached: its folder resolved, its own name kept (a link's name is judged too).
+    const reachedAt = join(await realpath(dirname(abs)).catch(() => dirname(abs)), basename(abs));
+    const root = this.rootOf(real);
+    if (!root) return { ok: false, reason: 'outside_roots', detail: 'a symbolic link leading outside the review roots' };
+    const explicit = this.named || (root.isFile && root.real === real);
+    // The name a link is reached by counts as much as the file it leads to (an innocent link to `.env`).
+    const reached = this.rootOf(reachedAt);
+    const byPath = excludeByPath(this.below(root, real), explicit) ?? (reached && reachedAt !== real ? excludeByPath(this.below(reached, reachedAt), explicit) : null);
+    if (byPath) return { ok: false, reason: byPath };
+    if (this.isUserExcluded(this.shown(abs)) || this.isUserExcluded(this.shown(real))) return { ok: false, reason: 'user_exclude' };
+    let bytes: Buffer;
+    try {
+      bytes = await readRegularFile(real, this.maxBytes);
+    } catch (err) {
+      if (!(err instanceof RefusedRead)) throw err;
+      return err.why === 'oversized' ? { ok: false, reason: 'oversized' } : { ok: false, reason: 'unreadable', detail: err.message };
+    }
+    // Large files with a grammar are reviewed through an outline of their functions; without one they cannot be.
+    if (bytes.length > OUTLINE_ABOVE_BYTES && !grammarFor(extensionOf(real))) return { ok: false, reason: 'oversized' };
+    const byContent = excludeByContent(bytes.subarray(0, HEAD_BYTES), explicit);
+    if (byContent) return { ok: false, reason: byContent };
+    if (!explicit && (await this.isCompiled(real, bytes))) return { ok: false, reason: 'compiled' };
+    const text = bytes.toString('utf8');
+    const secret = await findSecret(text);
+    if (secret) return { ok: false, reason: 'secret', detail: `${secret.kind} on line ${secret.line}` };
+    return { ok: true, text };
+  }
+
+  async read(path: string): Promise<string> {
+    const verdict = await this.judge(resolve(this.cwd, path));
+    if (verdict.ok) return verdict.text;
+    throw new AccessDenied(`"${path}" ${refusal(verdict)}`);
+  }
+
+  async list(path: string): Promise<string[]> {
+    const real = await realpath(resolve(this.cwd, path)).catch(() => null);
+    if (!real) throw new AccessDenied(`"${path}" does not exist`);
+    const root = this.rootOf(real);
+    if (!root) throw new AccessDenied(`"${path}" is outside the review roots`);
+    if (!(await stat(real)).isDirectory()) throw new AccessDenied(`"${path}" is not a folder`);
+    if (this.hiddenFolder(this.below(root, real))) throw new AccessDenied(`"${path}" is build output, vendored code or version-control data, and is not readable`);
+    const entries = await readdir(real, { withFileTypes: true });
+    const shown = await Promise.all(
+      entries.map(async (e) => {
+        const full = join(real, e.name);
+        const target = e.isSymbolicLink() ? await realpath(full).catch(() => null) : full;
+        const targetRoot = target && this.rootOf(target);
+        if (!target || !targetRoot || e.name.includes('\uFFFD')) return null;
+        const kind = e.isSymbolicLink() ? await stat(target).catch(() => null) : e;
+        if (kind?.isDirectory()) return this.hiddenFolder(`${this.below(root, full)}/`) ? null : `${e.name}/`;
+        if (!kind?.isFile()) return null;
+        const hidden = excludeByPath(this.below(root, full), false) ?? excludeByPath(this.below(targetRoot, target), false);
+        return hidden || this.isUserExcluded(this.shown(full)) ? null : e.name;
+      }),
+    );
+    return shown.filter((n): n is string => n !== null).sort();
+  }
+
+  async *files(): AsyncGenerator<string> {
+    const seen = new Set<string>();
+    for (const root of this.roots) {
+      if (root.isFile) {
+        if (!seen.has(root.real)) yield this.shown(root.real);
+        seen.add(root.real);
+        continue;
+      }
+      for await (const file of this.walk(root, root.real)) {
+        if (seen.has(file)) continue;
+        seen.add(file);
+        yield this.shown(file);
+      }
+    }
+  }
+
+  /** Regular files below `dir` by name, without following links (a search reads each through `read`). */
+  private async *walk(root: Root, dir: string): AsyncGenerator<string> {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = join(dir, e.name);
+      if (e.isDirectory() && !this.hiddenFolder(`${this.below(root, full)}/`)) yield* this.walk(root, full);
+      else if (e.isFile() && !excludeByPath(this.below(root, full), false) && !this.isUserExcluded(this.shown(full))) yield full;
+    }
+  }
+
+  /** A declaration file or JavaScript beside its source map or the TypeScript it came from, or ending in a source-map comment. */
+  private async isCompiled(real: string, bytes: Buffer): Promise<boolean> {
+    const evidence = compiledEvidence(basename(real));
+    if (!evidence.length) return false;
+    const dir = this.shown(dirname(real));
+    for (const name of evidence) if (await this.dirs.isFile(dir === '.' ? name : `${dir}/${name}`)) return true;
+    return hasSourceMapComment(bytes.subarray(Math.max(0, bytes.length - TAIL_BYTES)));
+  }
+
+  /** The deepest root holding `path`: the user's most specific choice decides the folder rules. */
+  private rootOf(path: string): Root | undefined {
+    return this.roots.filter((r) => isInside(path, r.real)).sort((a, b) => b.real.length - a.real.length)[0];
+  }
+
+  private below(root: Root, path: string): string {
+    return root.isFile ? path.slice(path.lastIndexOf(sep) + 1) : relative(root.real, path).split(sep).join('/');
+  }
+
+  private shown(abs: string): string {
+    const rel = relative(this.cwd, abs).split(sep).join('/');
+    return rel === '' ? '.' : rel;
+  }
+
+  /** A folder below a root whose files Step 0 would all leave out: build output, vendored code, `.git`. */
+  private hiddenFolder(belowRoot: string): boolean {
+    const dirs = belowRoot.split('/').filter(Boolean);
+    return dirs.some((d) => BUILD_DIRS.has(d) || VENDOR_DIRS.has(d));
+  }
+}
+
+/** Why a file cannot be read, in words a model (or a user) can act on; never any of the content. */
+function refusal(v: Extract<Verdict, { ok: false }>): string {
+  switch (v.reason) {
+    case 'outside_roots':
+      return 'is outside the review roots';
+    case 'secret':
+      return `may hold secrets${v.detail ? ` (${v.detail})` : ''} and is not readable`;
+    case 'oversized':
+      return 'is too large to read';
+    case 'unreadable':
+      return v.detail ?? 'cannot be read';
+    default:
+      return `is excluded from the review (${v.reason.replace(/_/g, ' ')}) and is not readable`;
+  }
+}
