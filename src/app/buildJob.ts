@@ -8,46 +8,26 @@ import type { Dismissal } from '../model/dismissals';
 import { EFFORTS, resolveLensModels, resolveStepModels, STAGED_STEPS, type Effort, type LensModels, type StepModels } from '../model/models';
 import { ModelPrice, type PriceOverrides } from '../model/pricing';
 import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
-import type { ScopeSpec } from '../model/scope';
 import { LIMITS } from './contributions';
 import { resultsDir } from './state';
 import type { ReviewJob } from './job';
 import type { ReviewRequest, Settings } from './protocol';
 import { REPORTS_FOLDER } from '../model/skepticFolder';
 
-/** What the user chose; everything but the scope, the folder and the key may be left out. */
-export interface JobChoices {
-  cwd: string;
-  scope: ScopeSpec;
-  mode?: 'staged' | 'lenses';
+/** What the user chose; everything but the scope, the folder and the key may be left out. Fields named as
+ * in ReviewJob mean the same there; the others are raw choices that buildJob resolves and clamps. */
+export interface JobChoices
+  extends Pick<ReviewJob, 'cwd' | 'scope' | 'apiKey'>,
+    Partial<Pick<ReviewJob, 'mode' | 'excludes' | 'contextFiles' | 'includeUntracked' | 'force' | 'concurrency' | 'maxAttempts' | 'baseURL' | 'cacheDir' | 'stateDir' | 'prices' | 'dismissals' | 'confirmOver' | 'maxCalls' | 'outputs'>> {
   /** One model for every step and role; the maps below then override single ones (unknown names and empty ids are ignored). */
   model?: string;
   stepModels?: Record<string, unknown>;
   reviewerModels?: Record<string, unknown>;
   lens?: { fullFanout?: boolean; maxReviewers?: number; spec?: string; rubric?: string; repositories?: string[] };
-  excludes?: string[];
-  contextFiles?: string[];
-  includeUntracked?: boolean;
-  force?: boolean;
-  concurrency?: number;
   /** Seconds per request attempt. */
   requestTimeout?: number;
-  maxAttempts?: number;
   /** Empty or unknown: the model's default (lens mode: xhigh). */
   effort?: string;
-  apiKey: string;
-  baseURL?: string;
-  cacheDir?: string;
-  /** This repository's state folder (src/app/state.ts); its recorded outputs are never reviewed. */
-  stateDir?: string;
-  prices?: PriceOverrides;
-  /** The user's own dismissals (the team's come from the working folder's file). */
-  dismissals?: Dismissal[];
-  /** Ask first above this many estimated calls. */
-  confirmOver?: number;
-  /** Stop the run after this many model requests; 0 or absent: no ceiling. */
-  maxCalls?: number;
-  outputs?: ReviewJob['outputs'];
 }
 
 export function buildJob(c: JobChoices): ReviewJob {

@@ -22,7 +22,19 @@ export interface FileOutcome {
   reconciled?: { added: string[]; rejected: string[]; corrected: string[] };
 }
 
-export interface StagedResult {
+/** What every run counts, in either mode. */
+export interface RunAccounting {
+  usage: Usage;
+  usageByStep: Record<string, Usage>;
+  retries: number;
+  /** HTTP attempts that got no usable answer; `usage.calls` counts only answered calls. */
+  failedAttempts: number;
+  repairs: number;
+  /** Units answered from the result cache (no call made). */
+  cacheHits: number;
+}
+
+export interface StagedResult extends RunAccounting {
   mode: 'staged';
   models: Record<string, string>;
   reviewRoots: string[];
@@ -32,14 +44,6 @@ export interface StagedResult {
   filtered: FilteredFinding[];
   failed: FailedUnit[];
   synthesis: SynthesisResult | null;
-  usage: Usage;
-  usageByStep: Record<string, Usage>;
-  retries: number;
-  /** HTTP attempts that got no usable answer; `usage.calls` counts only answered calls. */
-  failedAttempts: number;
-  repairs: number;
-  /** Units answered from the result cache (no call made). */
-  cacheHits: number;
   /** Functions the completeness check found unanswered and re-ran solo. */
   recovered: number;
   /** What a salvaged reply left out, for the report's notes. */
@@ -65,7 +69,7 @@ export interface LensTargetOutcome {
   parts: number;
 }
 
-export interface LensResult {
+export interface LensResult extends RunAccounting {
   mode: 'lenses';
   /** The review target, as the scope describes it. */
   scope: string;
@@ -95,14 +99,6 @@ export interface LensResult {
   spec: string | null;
   rubric: RubricResult | null;
   failed: FailedUnit[];
-  usage: Usage;
-  usageByStep: Record<string, Usage>;
-  retries: number;
-  /** HTTP attempts that got no usable answer; `usage.calls` counts only answered calls. */
-  failedAttempts: number;
-  repairs: number;
-  /** Units answered from the result cache (no call made). */
-  cacheHits: number;
   stopped?: string;
   /** Findings left out because they were dismissed before (absent: none). */
   dismissed?: DismissedCounts;
