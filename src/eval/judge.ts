@@ -7,7 +7,7 @@ import judgePrompt from '../../prompts/eval-judge.md';
 import type { Finding } from '../model/finding';
 import { SubAgentRunner } from '../engine/runner';
 import type { GoldenComment } from './cases';
-import { JudgeVerdict } from './records';
+import { JudgeVerdict, type Judgement } from './records';
 import { placeAgrees } from './score';
 
 export const JUDGE_SYSTEM = judgePrompt.trim();
@@ -16,14 +16,6 @@ const JUDGE_MAX_TOKENS = 1024;
 /** A finding as the judge (and the audit JSON) reads it: where, what to do, and why. */
 export function findingText(f: Finding): string {
   return `${f.file}:${f.line} - ${f.action} (${f.rationale})`;
-}
-
-export interface Judgement {
-  golden: number;
-  finding: number;
-  /** null when the judge call failed after its retries and repairs: counted as no match, and reported. */
-  verdict: JudgeVerdict | null;
-  error?: string;
 }
 
 /** Every golden comment against every finding at its place (every finding, for comments without a place). */

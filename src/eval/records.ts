@@ -9,3 +9,12 @@ export const JudgeVerdict = z
   })
   .meta({ title: 'JudgeVerdict' });
 export type JudgeVerdict = z.infer<typeof JudgeVerdict>;
+
+/** One judged pair, by index into the PR's golden comments and findings. */
+export interface Judgement {
+  golden: number;
+  finding: number;
+  /** null when the judge call failed after its retries and repairs: counted as no match, and reported. */
+  verdict: JudgeVerdict | null;
+  error?: string;
+}

@@ -16,7 +16,8 @@ import type { Usage } from '../model/usage';
 import type { EvalCase } from './cases';
 import { EvalError } from './errors';
 import { checkoutPull, pullSlug, type Checkout } from './checkout';
-import { judgeAll, type Judgement } from './judge';
+import { judgeAll } from './judge';
+import type { Judgement } from './records';
 import { reviewCheckout, type ModelUsage, type ReviewSettings } from './review';
 import { matchOneToOne, type Tally } from './score';
 

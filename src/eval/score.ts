@@ -6,7 +6,7 @@
  */
 import type { Finding } from '../model/finding';
 import type { GoldenComment } from './cases';
-import type { Judgement } from './judge';
+import type { Judgement } from './records';
 
 /** golden index → finding index. */
 export function matchOneToOne(judgements: Judgement[], goldenCount: number): Map<number, number> {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkoutPull, parsePullUrl, pullSlug } from '../../src/eval/checkout';
 import { git } from '../../src/eval/git';
-import type { Judgement } from '../../src/eval/judge';
+import type { Judgement } from '../../src/eval/records';
 import { AACR } from '../../src/eval/aacr/data';
 import { fetchBenchmarkData } from '../../src/eval/data';
 import { MARTIAN } from '../../src/eval/martian/data';
