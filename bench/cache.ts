@@ -1,11 +1,12 @@
 /**
- * `npm run bench:cache [-- --runs N] [-- --tree DIR [--edit PATH]]`: the built CLI, run as a user runs it (no cache flags),
+ * `npm run bench:cache [-- --runs N] [-- --tree DIR [--edit PATH]] [-- --cli PATH] [-- --timeline]`: the built CLI, run as a user runs it (no cache flags),
  * against the fake Messages API with strict prompt-cache accounting and a latency model, over a generated
  * skewed tree (or a copy of a real one). Prints, per cold run and as medians: the share of prompt tokens
  * read from cache, first file finished ÷ wall time, the model phase (first request to last answer) ÷ a lower
  * bound from the calls' own durations (the longest file chain plus synthesis, or all call time over the slots),
  * startup (spawn → first request), the estimate ÷ calls made and dollars; then the calls a rerun of the
- * unchanged tree makes and the calls after a one-line edit in one function. Prints; asserts nothing.
+ * unchanged tree makes and the calls after a one-line edit in one function; `--timeline` shows where the
+ * last cold run's model phase went (bench/timeline.ts). Prints; asserts nothing.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { findFunctions } from '../src/scope/functionFinder';
 import { languageOf } from '../src/model/languages';
 import type { Scenario } from '../test/fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic, type LoggedRequest } from '../test/fake-anthropic/server';
+import { callsByFile, lowerBound, STEP_OF, timeline } from './timeline';
 
 const REPO = resolve(__dirname, '../..');
 /** `--cli PATH` measures another build (e.g. the code before a change) under the same fake and tree. */
@@ -24,15 +26,6 @@ let CLI = join(REPO, 'dist/cli.js');
 /** The latency model: time to the first token, then generation per output token. */
 const LATENCY = { firstTokenMs: 300, msPerOutputToken: 0.1 };
 const CONCURRENCY = 8;
-
-const STEP_OF: Record<string, string> = {
-  Step1Record: 'curate',
-  FileAnalysis: 'analyze',
-  PerFunctionReview: 'review',
-  BatchReview: 'review',
-  ChallengeResult: 'challenge',
-  SynthesisResult: 'synthesize',
-};
 
 /** 30 TypeScript modules with Zipf-like sizes (62 functions down to 2), a test file for every third, and a CLAUDE.md. */
 async function skewedTree(): Promise<{ root: string; scenario: Scenario; edit: string }> {
@@ -133,18 +126,9 @@ function coldFigures(run: CliRun): ColdFigures {
   const answered = run.calls.filter((c) => c.usage);
   const sum = (f: (c: LoggedRequest) => number) => answered.reduce((n, c) => n + f(c), 0);
   const prompt = sum((c) => c.usage!.input_tokens + c.usage!.cache_read_input_tokens + c.usage!.cache_creation_input_tokens);
-  const duration = (c: LoggedRequest) => c.ended_at! - c.started_at;
   // A file is done when its last call ends; files that never reached Step 2 (skipped as docs or config) do not count.
-  const byFile = new Map<string, LoggedRequest[]>();
-  for (const c of answered) if (c.file && c.record !== 'SynthesisResult') byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
-  const reviewed = [...byFile.values()].filter((cs) => cs.some((c) => c.record === 'FileAnalysis'));
-  const firstDone = Math.min(...reviewed.map((cs) => Math.max(...cs.map((c) => c.ended_at!))));
-  // Lower bound: the longest file chain (its steps in sequence, each as long as its longest call) plus
-  // synthesis, or all the calls' time spread perfectly over the slots, whichever is longer.
-  const chain = (cs: LoggedRequest[]) =>
-    ['curate', 'analyze', 'review', 'challenge'].reduce((n, step) => n + Math.max(0, ...cs.filter((c) => STEP_OF[c.record ?? ''] === step).map(duration)), 0);
-  const synthesis = Math.max(0, ...answered.filter((c) => c.record === 'SynthesisResult').map(duration));
-  const bound = Math.max(Math.max(0, ...reviewed.map(chain)) + synthesis, sum(duration) / CONCURRENCY);
+  const firstDone = Math.min(...[...callsByFile(answered).values()].map((cs) => Math.max(...cs.map((c) => c.ended_at!))));
+  const { bound } = lowerBound(answered, CONCURRENCY);
   // The model phase (first request to last answer): startup is measured on its own.
   const modelPhase = Math.max(...answered.map((c) => c.ended_at!)) - Math.min(...answered.map((c) => c.started_at));
   const cost = sum((c) => costUsd((c.body as { model: string }).model, c.usage!) ?? 0);
@@ -184,7 +168,7 @@ function planned(root: string): { calls: number; dollars: string | null } {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, tree: { type: 'string' }, edit: { type: 'string' }, cli: { type: 'string' } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, tree: { type: 'string' }, edit: { type: 'string' }, cli: { type: 'string' }, timeline: { type: 'boolean' } } });
   if (values.cli) CLI = resolve(values.cli);
   const runs = Number(values.runs);
   const tree = values.tree ? await realTree(values.tree, values.edit) : await skewedTree();
@@ -210,6 +194,7 @@ async function main(): Promise<void> {
       );
     }
     console.log(`  last cold run by step (k tokens: read / written / uncached): ${byStep(lastCold!)}`);
+    if (values.timeline) console.log(timeline(lastCold!.calls, CONCURRENCY));
     const rerun = await runCli(server, tree.root, cacheHome);
     const edited = await editOneFunction(tree.root, tree.edit);
     const oneEdit = await runCli(server, tree.root, cacheHome);
