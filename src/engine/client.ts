@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { redact } from '../model/redact';
 import { costUsd, type PriceOverrides } from '../model/pricing';
 import { DEFAULT_BACKOFF, retryDelayMs, sleep, type BackoffPolicy } from './scheduler';
-import { Semaphore, type Priority } from '../model/semaphore';
+import { Semaphore, type PriorityOf } from '../model/semaphore';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
 
 export type MessageParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
@@ -94,7 +94,7 @@ export class ModelClient {
   }
 
   /** Sends one request, retrying transient failures. */
-  async create(params: MessageParams, tag: CallTag, priority?: Priority): Promise<Message> {
+  async create(params: MessageParams, tag: CallTag, priority?: PriorityOf): Promise<Message> {
     const { signal } = this.opts;
     const { label, step } = tag;
     for (let attempt = 0; ; attempt++) {

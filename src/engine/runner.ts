@@ -9,7 +9,7 @@ import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { z } from 'zod';
 import { FatalApiError, refusesStructuredOutput, type Message, type MessageParams, type ModelClient } from './client';
 import { PROMPT_VERSION } from './promptVersion';
-import type { Priority } from '../model/semaphore';
+import type { Priority, PriorityOf } from '../model/semaphore';
 import { sleep } from './scheduler';
 import { ResultCache } from './resultCache';
 import type { FileAccess } from '../model/access';
@@ -47,8 +47,8 @@ export interface UnitSpec<T> {
    * the unit is not cached here (its caller caches at a finer grain).
    */
   cacheKey?: object | false;
-  /** The request queue serves higher `rank` first, then lower `order` (see Semaphore). */
-  priority?: Priority;
+  /** The request queue serves higher `rank` first, then lower `order` (see Semaphore); a function is re-read while the call waits. */
+  priority?: PriorityOf;
   /**
    * On a result-cache miss, first make sure the prefix up to the first `blocks` user blocks is cached: one
    * one-token call per `key` writes it while every call sharing it waits (a prefix is readable only once

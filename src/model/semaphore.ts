@@ -1,22 +1,25 @@
 /**
  * A limit on work in flight: model requests in a run, file reads while taking stock of a tree. A waiter that
- * is aborted leaves the queue at once. Waiters may carry a priority (see Priority); without one the queue is
- * first come, first served.
+ * is aborted leaves the queue at once. Waiters may carry a priority (see Priority), fixed or re-read whenever
+ * a slot frees; without one the queue is first come, first served.
  */
 
 /**
- * Which waiting request gets the next free slot: the highest `rank` (for model calls, a later step: it brings
- * a file closer to done), then the lowest `order` (the file that started first), then the one that asked first.
+ * Which waiting request gets the next free slot: the highest `rank`, then the lowest `order`, then the one
+ * that asked first (src/engine/staged/schedule.ts says what they are for a staged review's calls).
  */
 export interface Priority {
   rank: number;
   order: number;
 }
 
+/** A fixed priority, or one read afresh each time a slot frees: what is urgent can change while a call waits. */
+export type PriorityOf = Priority | (() => Priority);
+
 const FIFO: Priority = { rank: 0, order: 0 };
 
 interface Waiter {
-  priority: Priority;
+  priority: PriorityOf;
   seq: number;
   grant: () => void;
 }
@@ -30,7 +33,7 @@ export class Semaphore {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a whole number ≥ 1, got ${limit}`);
   }
 
-  async run<T>(task: () => Promise<T>, signal?: AbortSignal, priority: Priority = FIFO): Promise<T> {
+  async run<T>(task: () => Promise<T>, signal?: AbortSignal, priority: PriorityOf = FIFO): Promise<T> {
     await this.acquire(signal, priority);
     try {
       return await task();
@@ -39,7 +42,7 @@ export class Semaphore {
     }
   }
 
-  private acquire(signal: AbortSignal | undefined, priority: Priority): Promise<void> {
+  private acquire(signal: AbortSignal | undefined, priority: PriorityOf): Promise<void> {
     signal?.throwIfAborted();
     if (this.active < this.limit) {
       this.active++;
@@ -68,13 +71,16 @@ export class Semaphore {
   private release(): void {
     this.active--;
     // A linear scan: the queue holds at most a few hundred requests, and a slot frees once per call.
-    let best = -1;
-    for (let i = 0; i < this.waiting.length; i++) if (best < 0 || before(this.waiting[i]!, this.waiting[best]!)) best = i;
-    if (best >= 0) this.waiting.splice(best, 1)[0]!.grant();
+    let best: { at: number; priority: Priority; seq: number } | undefined;
+    this.waiting.forEach((w, at) => {
+      const priority = typeof w.priority === 'function' ? w.priority() : w.priority;
+      if (!best || before({ priority, seq: w.seq }, best)) best = { at, priority, seq: w.seq };
+    });
+    if (best) this.waiting.splice(best.at, 1)[0]!.grant();
   }
 }
 
-function before(a: Waiter, b: Waiter): boolean {
+function before(a: { priority: Priority; seq: number }, b: { priority: Priority; seq: number }): boolean {
   if (a.priority.rank !== b.priority.rank) return a.priority.rank > b.priority.rank;
   if (a.priority.order !== b.priority.order) return a.priority.order < b.priority.order;
   return a.seq < b.seq;

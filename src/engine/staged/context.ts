@@ -8,6 +8,7 @@ import { BatchReview, ChallengeResult, FileAnalysis, PerFunctionReview, Step1Rec
 import { recordTitle, type SubAgentRunner, type UnitOutcome, type UnitSpec } from '../runner';
 import type { SourceFile } from '../source';
 import { FILE_SYSTEM, STEP_DIRECTIVES } from './prompts';
+import type { Schedule } from './schedule';
 
 export interface StageContext {
   runner: SubAgentRunner;
@@ -17,6 +18,8 @@ export interface StageContext {
   dismissalExamples: DismissalExample[];
   /** Files in the run: with two or more, the run-wide prefix is primed once per model before they fan out. */
   files: number;
+  /** The order the run's calls are served in. */
+  schedule: Schedule;
 }
 
 /** A finding a team dismissed, as the challenger sees it. */
@@ -51,9 +54,6 @@ export const MAX_TOKENS = 16_000;
 /** Every record a file step submits: one fixed tool list for every call about a file, so it never splits the cached prefix. */
 export const FILE_RECORDS = [Step1Record, FileAnalysis, PerFunctionReview, BatchReview, ChallengeResult] as const;
 
-/** Later steps are served first: they bring a file closer to done. */
-const STEP_RANK: Record<FileStep, number> = { curate: 1, analyze: 2, review: 3, challenge: 4 };
-
 export type FileStep = Exclude<StagedStep, 'synthesize'>;
 
 export interface FileCall<T> {
@@ -75,6 +75,7 @@ export interface FileCall<T> {
 export async function fileCall<T>(ctx: StageContext, file: FileUnderReview, step: FileStep, call: FileCall<T>): Promise<UnitOutcome<T>> {
   const model = ctx.models[step];
   const outcome = await ctx.runner.run(fileSpec(ctx, file, step, call));
+  ctx.schedule.answered(file.order);
   if (outcome.ok && !outcome.cached) file.warm.add(model);
   return outcome;
 }
@@ -100,7 +101,7 @@ export function fileSpec<T>(ctx: StageContext, file: FileUnderReview, step: File
     content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, ...outline, instructions, packet: call.packet }),
     tools: true,
     maxTokens: call.maxTokens ?? MAX_TOKENS,
-    priority: { rank: STEP_RANK[step], order: file.order },
+    priority: ctx.schedule.priority(file.order, step),
     // A companion is context: its edits do not re-run the other file's steps (docs/caching.md says why).
     cacheKey: call.cacheKey ?? {
       step,

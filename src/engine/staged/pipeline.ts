@@ -24,6 +24,8 @@ import { applyChallenge, findingFromFileRule, findingsFromReview, tiebreak } fro
 import { sortFindings } from '../../model/order';
 import { reviewFunctions } from './review';
 import { synthesize } from './synthesize';
+import { MAX_BATCH, planReviews } from './batching';
+import { expectedUnits, Schedule } from './schedule';
 
 export interface StagedRequest extends RunOptions {
   /** Paths in the discovery are relative to this folder. */
@@ -54,7 +56,8 @@ interface FileRun {
 export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise<StagedResult> {
   const run = new ReviewRun(req, emit);
   const runner = run.runner(req.effort);
-  const ctx: StageContext = { runner, models: req.models, context: req.contextFiles, dismissalExamples: req.dismissalExamples ?? [], files: req.discovery.file_entries.length };
+  const schedule = new Schedule(req.concurrency);
+  const ctx: StageContext = { runner, models: req.models, context: req.contextFiles, dismissalExamples: req.dismissalExamples ?? [], files: req.discovery.file_entries.length, schedule };
   const progress = new Progress(emit);
   const entries = req.discovery.file_entries;
   progress.total('curate', entries.length);
@@ -62,7 +65,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const fileRuns = await Promise.all(
     entries.map((entry, order) =>
       run.guard(
-        () => reviewFile(ctx, req, entry, order, progress, emit),
+        () => reviewFile(ctx, req, entry, order, progress, emit).finally(() => schedule.finish(order)),
         (reason) => stoppedFile(entry, reason),
       ),
     ),
@@ -131,6 +134,9 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
     return run;
   };
 
+  // Step 3's calls, guessed from Step 0's inventory until Step 2 lists the functions.
+  const guessedUnits = expectedUnits(req.inventories?.get(entry.path)?.functions.length, MAX_BATCH);
+  ctx.schedule.expect(order, 'curate', guessedUnits);
   let file: FileUnderReview;
   try {
     file = await loadFile(req, entry, order);
@@ -150,6 +156,7 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
     return run;
   }
 
+  ctx.schedule.expect(order, 'analyze', guessedUnits);
   progress.total('analyze', 1);
   const analysis = await analyze(ctx, file, step1.value);
   progress.advance('analyze');
@@ -165,6 +172,8 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   const changed = file.changedRanges;
   const functions = changed ? functionsTouched(analysis.value.functions, run.lineCount, changed) : analysis.value.functions;
   progress.total('review', functions.length);
+  const plan = planReviews(functions);
+  ctx.schedule.expect(order, 'review', plan.solo.length + plan.batches.length);
   const reviewed = await reviewFunctions(ctx, file, step1.value, analysis.value, functions, (n) => progress.advance('review', n));
   run.outcome.functions_reviewed = reviewed.reviews.length;
   run.recovered = reviewed.recovered.length;
@@ -181,6 +190,7 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
 
   let survivors = inChange.kept;
   if (survivors.length > 0) {
+    ctx.schedule.expect(order, 'challenge', 0);
     progress.total('challenge', 1);
     const ruling = await challenge(ctx, file, analysis.value, survivors);
     progress.advance('challenge');
