@@ -1,38 +1,63 @@
 /**
  * Each file's functions from Step 0's parser, as data for the engine (which may not import scope) and for
- * the estimate and `skeptic plan`. Parsed once per scope: the estimate and the run share the result.
+ * the estimate and `skeptic plan`. Each file is parsed at most once per scope, when first asked for: the
+ * estimate asks for every file, a run for each file as its Step 2 comes (so no parse delays the run's first
+ * calls), and the two share the result.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FileEntry } from '../model/records';
 import { Semaphore } from '../model/semaphore';
 import type { FunctionInventory } from '../model/functions';
-import { functionInventory } from '../scope/syntax/finder';
+import { languageOf } from '../model/languages';
+import { splitLines } from '../model/lines';
+import { findFunctions } from '../scope/functionFinder';
 
 export type Inventories = Map<string, FunctionInventory>;
+/** One file's inventory, parsed on first request; undefined for a file without one. */
+export type InventoryOf = (path: string) => Promise<FunctionInventory | undefined>;
 
-const parsed = new WeakMap<FileEntry[], Promise<Inventories>>();
-
-/** Files without a grammar or a fallback have no entry; a file that cannot be read has none either (the run reports it). */
-export function inventoriesOf(cwd: string, entries: FileEntry[]): Promise<Inventories> {
-  let found = parsed.get(entries);
-  if (!found) {
-    found = parseAll(cwd, entries);
-    parsed.set(entries, found);
-  }
-  return found;
+interface Parses {
+  io: Semaphore;
+  byPath: Map<string, Promise<FunctionInventory | undefined>>;
 }
 
-async function parseAll(cwd: string, entries: FileEntry[]): Promise<Inventories> {
-  const io = new Semaphore(16);
-  const pairs = await Promise.all(
-    entries.map((e) =>
-      io.run(async () => {
-        const text = await readFile(resolve(cwd, e.path), 'utf8').catch(() => null);
-        const inventory = text === null ? null : await functionInventory(e.path, text);
-        return inventory ? ([e.path, inventory] as const) : null;
-      }),
-    ),
-  );
-  return new Map(pairs.filter((p) => p !== null));
+const memo = new WeakMap<FileEntry[], Parses>();
+
+/** Files without a grammar or a fallback have no entry; a file that cannot be read has none either (the run reports it). */
+export async function inventoriesOf(cwd: string, entries: FileEntry[]): Promise<Inventories> {
+  const one = inventoryLookup(cwd, entries);
+  const pairs = await Promise.all(entries.map(async (e) => [e.path, await one(e.path)] as const));
+  return new Map(pairs.filter((p): p is readonly [string, FunctionInventory] => p[1] !== undefined));
+}
+
+/** The scope's files one at a time, sharing the parses `inventoriesOf` made or will make. */
+export function inventoryLookup(cwd: string, entries: FileEntry[]): InventoryOf {
+  let parses = memo.get(entries);
+  if (!parses) {
+    parses = { io: new Semaphore(16), byPath: new Map() };
+    memo.set(entries, parses);
+  }
+  const { io, byPath } = parses;
+  return (path) => {
+    let found = byPath.get(path);
+    if (!found) {
+      found = io.run(() => parse(cwd, path));
+      byPath.set(path, found);
+    }
+    return found;
+  };
+}
+
+async function parse(cwd: string, path: string): Promise<FunctionInventory | undefined> {
+  const text = await readFile(resolve(cwd, path), 'utf8').catch(() => null);
+  if (text === null) return undefined;
+  // The parser (tree-sitter and its grammars) loads with the first file that needs it, not with the program.
+  const { functionInventory } = await import('../scope/syntax/finder');
+  return (await functionInventory(path, text)) ?? undefined;
+}
+
+/** The regex finder's count: cheap enough for every file before the first request, where a parse is not. */
+export function quickFunctionCount(path: string, text: string): number {
+  return findFunctions(languageOf(path), splitLines(text).map((t, i) => ({ no: i + 1, text: t }))).length;
 }

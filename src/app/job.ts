@@ -23,7 +23,7 @@ import { displayPath, ScopeError, type Inventory } from '../scope/inventory';
 import { challengeExamples, type Dismissal } from '../model/dismissals';
 import type { ScopeSpec } from '../model/scope';
 import { FindingScreen, loadTeamDismissals } from './dismissals';
-import { inventoriesOf } from './inventories';
+import { inventoryLookup, quickFunctionCount } from './inventories';
 import { resolveScope, type ResolvedScope } from './scope';
 
 export interface LensOptions {
@@ -240,7 +240,8 @@ export async function executeJob(job: ReviewJob, prepared: PreparedJob, emit: Em
             contextFiles: prepared.context,
             ...(prepared.scope.changedRanges ? { changedRanges: prepared.scope.changedRanges } : {}),
             dismissalExamples: challengeExamples([...team, ...own], CHALLENGE_EXAMPLES),
-            inventories: await inventoriesOf(job.cwd, prepared.inventory.discovery.file_entries),
+            inventoryOf: inventoryLookup(job.cwd, prepared.inventory.discovery.file_entries),
+            countFunctions: quickFunctionCount,
           },
           events,
         );

@@ -4,7 +4,7 @@
  * Findings are emitted the moment they survive. A cancelled or failed run returns what it finished.
  */
 import { OUTLINE_ABOVE_BYTES } from '../../model/fileSize';
-import type { FunctionInventory } from '../../model/functions';
+import type { CodeFunction, FunctionInventory } from '../../model/functions';
 import { ReviewRun, type RunOptions } from '../reviewRun';
 import type { EmitFn, FileOutcome, StagedResult } from '../../model/events';
 import { Progress } from './progress';
@@ -38,8 +38,10 @@ export interface StagedRequest extends RunOptions {
   changedRanges?: Map<string, LineRange[]>;
   /** Findings this team dismissed before, with its reasons: the challenger weighs new findings against them. */
   dismissalExamples?: DismissalExample[];
-  /** Each file's functions as Step 0's parser found them (src/app supplies them); Step 2 is reconciled against these. */
-  inventories?: Map<string, FunctionInventory>;
+  /** One file's functions as Step 0's parser finds them (src/app parses on demand); Step 2 is reconciled against these. */
+  inventoryOf?: (path: string) => Promise<FunctionInventory | undefined>;
+  /** A quick count of a file's functions, without its syntax tree: the scheduler's guess until Step 2 answers. */
+  countFunctions?: (path: string, text: string) => number;
 }
 
 interface FileRun {
@@ -134,9 +136,6 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
     return run;
   };
 
-  // Step 3's calls, guessed from Step 0's inventory until Step 2 lists the functions.
-  const guessedUnits = expectedUnits(req.inventories?.get(entry.path)?.functions.length, MAX_BATCH);
-  ctx.schedule.expect(order, 'curate', guessedUnits);
   let file: FileUnderReview;
   try {
     file = await loadFile(req, entry, order);
@@ -144,6 +143,10 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
     progress.advance('curate');
     return fail('read', `could not read the file (${(err as Error).message})`);
   }
+  // Step 3's calls, guessed until Step 2 lists the functions: from the quick finder, as the parser's exact
+  // inventory waits for Step 2 (unless the file goes out as an outline).
+  const guessedUnits = expectedUnits(file.inventory?.length ?? req.countFunctions?.(entry.path, file.primary.text), MAX_BATCH);
+  ctx.schedule.expect(order, 'curate', guessedUnits);
   run.lineCount = file.primary.lines.length;
 
   const step1 = await curate(ctx, file);
@@ -157,6 +160,8 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   }
 
   ctx.schedule.expect(order, 'analyze', guessedUnits);
+  // Parsed only now that Step 2 needs it (or at load, for a file sent as an outline): no parse delays the first calls.
+  file.inventory ??= await syntaxInventory(req, entry.path);
   progress.total('analyze', 1);
   const analysis = await analyze(ctx, file, step1.value);
   progress.advance('analyze');
@@ -239,10 +244,9 @@ async function loadFile(req: StagedRequest, entry: FileEntry, order: number): Pr
   const read = async (path: string) => toSourceFile(path, await req.access.read(path));
   const large = (f: { text: string }) => Buffer.byteLength(f.text) > OUTLINE_ABOVE_BYTES;
   const ranges = req.changedRanges?.get(entry.path);
-  const found = req.inventories?.get(entry.path);
-  // Only the parser's exact inventory overrules the model; the regex fallback's guesses do not.
-  const inventory = found?.parser === 'syntax' ? found.functions : undefined;
   const primary = await read(entry.path);
+  // A file too large to send whole is sent as the parser's outline from its first call on.
+  const inventory = large(primary) ? await syntaxInventory(req, entry.path) : undefined;
   const companion = entry.companion_path ? await read(entry.companion_path).catch(() => null) : null;
   return {
     entry,
@@ -252,8 +256,14 @@ async function loadFile(req: StagedRequest, entry: FileEntry, order: number): Pr
     ...(ranges ? { changedRanges: ranges } : {}),
     order,
     warm: new Set(),
-    ...(inventory ? { inventory, outline: large(primary) } : {}),
+    ...(inventory ? { inventory, outline: true } : {}),
   };
+}
+
+/** Only the parser's exact inventory overrules the model; the regex fallback's guesses do not. */
+async function syntaxInventory(req: StagedRequest, path: string): Promise<CodeFunction[] | undefined> {
+  const found = await req.inventoryOf?.(path);
+  return found?.parser === 'syntax' ? found.functions : undefined;
 }
 
 function stoppedFile(entry: FileEntry, reason: string): FileRun {

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { buildJob } from '../../src/app/buildJob';
+import { inventoryLookup } from '../../src/app/inventories';
+import { prepareJob } from '../../src/app/job';
+import { runStagedReview } from '../../src/engine/staged/pipeline';
+import { fixtureWorkspace } from '../helpers/cli';
+import { useFakeServer } from '../helpers/fakeServer';
+
+describe('the parser inventory is read on demand', function () {
+  this.timeout(60_000);
+  const fake = useFakeServer();
+
+  it("parses no file before its Step 1 is answered, and every file that reaches Step 2", async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const job = buildJob({ cwd, scope: { kind: 'paths', paths: ['shop'] }, apiKey: 'test-key', baseURL: fake.server.url });
+    const prepared = await prepareJob(job);
+    const entries = prepared.inventory.discovery.file_entries;
+    const parse = inventoryLookup(cwd, entries);
+    /** For each file asked for: was its Step 1 already answered at that moment? */
+    const asked = new Map<string, boolean>();
+    const answered = (path: string) => fake.server.requests.some((r) => r.file === path && r.record === 'Step1Record' && r.ended_at !== null);
+    const result = await runStagedReview(
+      {
+        cwd,
+        access: prepared.access,
+        discovery: prepared.inventory.discovery,
+        models: job.models,
+        contextFiles: [],
+        apiKey: 'test-key',
+        baseURL: fake.server.url,
+        concurrency: 4,
+        timeoutMs: 30_000,
+        maxAttempts: 2,
+        signal: new AbortController().signal,
+        inventoryOf: (path) => {
+          if (!asked.has(path)) asked.set(path, answered(path));
+          return parse(path);
+        },
+      },
+      () => undefined,
+    );
+    const analysed = result.files.filter((f) => f.analysis).map((f) => f.path);
+    assert.ok(analysed.length >= 2, 'the fixture has files that reach Step 2');
+    assert.deepEqual([...asked.keys()].sort(), analysed.sort(), 'each file that reaches Step 2 is parsed, and no other');
+    for (const [path, afterStep1] of asked) assert.ok(afterStep1, `${path} was parsed before its Step 1 was answered`);
+    assert.ok(result.files.some((f) => f.reconciled), 'Step 2 was reconciled against the parsed inventory');
+  });
+});
