@@ -1,8 +1,9 @@
-/** The `skeptic` command line: the same engine and reports as the extension, headless. */
-import { isSetupError } from './app/runJob';
-import { evalCommand } from './cli/eval';
-import { planCommand } from './cli/plan';
-import { reviewCommand, type CliIo } from './cli/review';
+/**
+ * The `skeptic` command line: the same engine and reports as the extension, headless. Each command's code
+ * is evaluated only when that command runs (a dynamic import, which the bundle turns into a lazy
+ * initialiser): `--version` and help load nothing else (docs/caching.md, "What loads when").
+ */
+import type { CliIo } from './cli/review';
 import { EXIT, USAGE, UsageError } from './cli/usage';
 import { version as VERSION } from '../package.json';
 
@@ -24,11 +25,11 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'review':
-        return await reviewCommand(rest, io);
+        return await (await import('./cli/review')).reviewCommand(rest, io);
       case 'plan':
-        return await planCommand(rest, io);
+        return await (await import('./cli/plan')).planCommand(rest, io);
       case 'eval':
-        return await evalCommand(rest, io);
+        return await (await import('./cli/eval')).evalCommand(rest, io);
       case '--version':
       case '-V':
       case 'version':
@@ -44,7 +45,8 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command "${command}"; the commands are review, plan and eval (see skeptic --help)`);
     }
   } catch (err) {
-    if (err instanceof UsageError || isSetupError(err)) {
+    // A setup error comes from a command's own code, already loaded by then.
+    if (err instanceof UsageError || (command && (await import('./app/runJob')).isSetupError(err))) {
       process.stderr.write(`skeptic: ${err.message}\n`);
       return EXIT.usage;
     }

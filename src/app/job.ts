@@ -8,10 +8,8 @@ import picomatch from 'picomatch';
 import type { EmitFn, ReviewResult } from '../model/events';
 import type { ContextFile } from '../model/records';
 import { DEFAULT_LENS_EFFORT, resolveLensModels, type Effort, type LensModels, type StepModels } from '../model/models';
-import { runLensReview } from '../engine/lenses/pipeline';
 import { defaultMaxReviewers } from '../model/reviewers';
 import type { LensTargetSpec } from '../engine/lenses/target';
-import { runStagedReview } from '../engine/staged/pipeline';
 import type { ChangeSet } from '../scope/changes';
 import type { PriceOverrides } from '../model/pricing';
 import { loadContextFiles } from '../scope/contextFiles';
@@ -228,10 +226,11 @@ export async function executeJob(job: ReviewJob, prepared: PreparedJob, emit: Em
   const screen = new FindingScreen(job.cwd, team, own);
   const events = screen.events(emit);
   const common = { cwd: job.cwd, access: prepared.access, ...(job.maxCalls ? { maxCalls: job.maxCalls } : {}), apiKey: job.apiKey, baseURL: job.baseURL, concurrency: job.concurrency, timeoutMs: job.timeoutMs, maxAttempts: job.maxAttempts, signal, ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}), ...(job.prices ? { prices: job.prices } : {}) };
+  // Only the mode that runs is loaded.
   const raw =
     job.mode === 'lenses'
-      ? await runLensReview({ ...common, ...lensRequest(job, prepared) }, events)
-      : await runStagedReview(
+      ? await (await import('../engine/lenses/pipeline')).runLensReview({ ...common, ...lensRequest(job, prepared) }, events)
+      : await (await import('../engine/staged/pipeline')).runStagedReview(
           {
             ...common,
             discovery: prepared.inventory.discovery,

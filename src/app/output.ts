@@ -2,11 +2,6 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { ReviewResult } from '../model/events';
-import { stagedJson } from '../report/json';
-import { lensJson } from '../report/lensJson';
-import { renderLensReport } from '../report/lensMarkdown';
-import { renderStagedReport } from '../report/markdown';
-import { toSarif } from '../report/sarif';
 import { recordOutputs } from './state';
 import { defaultReportName, scopeName, scopeSlug, writeNewReport } from '../report/naming';
 import { ensureSkepticFolder, SKEPTIC_FOLDER } from '../model/skepticFolder';
@@ -46,12 +41,19 @@ export async function writeOutputs(result: ReviewResult, opts: OutputOptions): P
   // Reports kept in Skeptic's own folder: the folder keeps them out of git (see ensureSkepticFolder).
   if (relative(opts.cwd, target).split(sep)[0] === SKEPTIC_FOLDER) await ensureSkepticFolder(opts.cwd);
   await mkdir(dirname(target), { recursive: true });
-  const markdown = result.mode === 'lenses' ? renderLensReport(result, { name, date }) : renderStagedReport(result, { name, date });
+  // Each renderer is loaded when a run's outputs are written, not before the run's first request.
+  const markdown =
+    result.mode === 'lenses'
+      ? (await import('../report/lensMarkdown')).renderLensReport(result, { name, date })
+      : (await import('../report/markdown')).renderStagedReport(result, { name, date });
   const reportPath = await writeNewReport(target, markdown);
   const shown = relative(opts.cwd, reportPath).split(sep).join('/');
-  const json = result.mode === 'lenses' ? () => lensJson(result, { date, reportPath: shown }) : () => stagedJson(result, shown);
-  const jsonPath = opts.json ? await writeJson(resolve(opts.cwd, opts.json), json()) : undefined;
-  const sarifPath = opts.sarif ? await writeJson(resolve(opts.cwd, opts.sarif), toSarif(result)) : undefined;
+  const json = async () =>
+    result.mode === 'lenses'
+      ? (await import('../report/lensJson')).lensJson(result, { date, reportPath: shown })
+      : (await import('../report/json')).stagedJson(result, shown);
+  const jsonPath = opts.json ? await writeJson(resolve(opts.cwd, opts.json), await json()) : undefined;
+  const sarifPath = opts.sarif ? await writeJson(resolve(opts.cwd, opts.sarif), (await import('../report/sarif')).toSarif(result)) : undefined;
   if (opts.stateDir) await recordOutputs(opts.stateDir, [reportPath, ...(jsonPath ? [jsonPath] : []), ...(sarifPath ? [sarifPath] : [])]);
   return { reportPath, markdown, ...(jsonPath ? { jsonPath } : {}) };
 }

@@ -6,17 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { gitToplevel } from '../scope/git';
-
-/** The platform's per-user cache folder (XDG_CACHE_HOME first, as on Linux). */
-export function userCacheRoot(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (env.XDG_CACHE_HOME) return env.XDG_CACHE_HOME;
-  if (platform === 'win32' && env.LOCALAPPDATA) return env.LOCALAPPDATA;
-  return platform === 'darwin' ? join(homedir(), 'Library', 'Caches') : join(homedir(), '.cache');
-}
+import { userCacheRoot } from '../model/userCache';
 
 /** `<user cache>/skeptic/<name>-<hash of the repository's real path>`. */
 export async function repositoryStateDir(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Language, Parser } from '@vscode/tree-sitter-wasm';
+import type { Parser } from '@vscode/tree-sitter-wasm';
 import grammarByExtension from './grammars.json';
 
 /**
@@ -34,7 +34,7 @@ function locate(): string {
   return found;
 }
 
-let runtime: Promise<void> | undefined;
+let runtime: Promise<typeof import('@vscode/tree-sitter-wasm')> | undefined;
 const parsers = new Map<string, Promise<Parser>>();
 
 /**
@@ -44,8 +44,12 @@ const parsers = new Map<string, Promise<Parser>>();
 export function parserFor(grammar: string): Promise<Parser> {
   let parser = parsers.get(grammar);
   if (!parser) {
-    runtime ??= Parser.init({ locateFile: (file: string) => join(locate(), file) });
-    parser = runtime.then(async () => new Parser().setLanguage(await Language.load(join(locate(), `tree-sitter-${grammar}.wasm`))));
+    // The runtime's own code too is evaluated only here, with the first file parsed.
+    runtime ??= import('@vscode/tree-sitter-wasm').then(async (ts) => {
+      await ts.Parser.init({ locateFile: (file: string) => join(locate(), file) });
+      return ts;
+    });
+    parser = runtime.then(async ({ Language, Parser }) => new Parser().setLanguage(await Language.load(join(locate(), `tree-sitter-${grammar}.wasm`))));
     parsers.set(grammar, parser);
   }
   return parser;
