@@ -4,6 +4,7 @@
 // The tree-sitter WASM files are copied beside the bundles.
 import * as esbuild from 'esbuild';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -20,7 +21,30 @@ const common = {
   logLevel: 'warning',
   // secretlint's profiler grows without bound and slows every scan; see src/scope/secretlintProfiler.ts.
   alias: { '@secretlint/profiler': './src/scope/secretlintProfiler.ts' },
+  plugins: [builtinImports()],
 };
+
+/**
+ * A package's `import("node:fs")` of a Node built-in becomes process.getBuiltinModule("node:fs") where Node
+ * has it (≥ 20.16). A bundle started from V8's code cache (src/boot/codeCache.ts) cannot make a real
+ * import(): Node loses the script's import callback for functions read from cached data, so tree-sitter's
+ * runtime and secretlint's key-file rule would fail on every cached start.
+ */
+function builtinImports() {
+  const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+  const call = /\bimport\((["'])([\w:/]+)\1\)/g;
+  return {
+    name: 'builtin-imports',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import(')) return undefined;
+        const contents = text.replace(call, (whole, q, name) => (builtins.has(name) ? `Promise.resolve(globalThis.process.getBuiltinModule?.(${q}${name}${q}) ?? ${whole})` : whole));
+        return contents === text ? undefined : { contents, loader: 'js' };
+      });
+    },
+  };
+}
 
 // test/fixtures holds code under review, and test/e2e runs under its own Node: neither is bundled here.
 const SKIP = new Set([join('test', 'fixtures'), join('test', 'e2e')]);

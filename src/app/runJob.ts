@@ -6,7 +6,6 @@ import type { EmitFn, ReviewResult } from '../model/events';
 import { GitError } from '../model/git';
 import { currentBranch } from '../scope/changes';
 import { ScopeError } from '../scope/inventory';
-import { estimateJob } from './estimate';
 import { assertReviewable, checkBeforeRun, executeJob, prepareJob, type PreparedJob, type ReviewJob } from './job';
 import { writeOutputs, type WrittenOutputs } from './output';
 
@@ -37,7 +36,8 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   await checkBeforeRun(job, prepared);
   for (const message of await warnings(job, prepared)) emit({ type: 'warning', message });
   if (confirm) {
-    const estimate = await estimateJob(job, prepared);
+    // Loaded only to ask: the estimate's code (both modes' planners) is not needed to run.
+    const estimate = await (await import('./estimate')).estimateJob(job, prepared);
     if (estimate.calls > job.confirmOver) {
       const yes = await confirm({ calls: estimate.calls, inputTokens: estimate.inputTokens, threshold: job.confirmOver });
       if (!yes || signal.aborted) return { kind: 'declined' };

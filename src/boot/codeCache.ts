@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { constants, Script } from 'node:vm';
+import { Script } from 'node:vm';
 import { threadId } from 'node:worker_threads';
 import { userCacheRoot } from '../model/userCache';
 
@@ -44,8 +44,8 @@ export function runBundle(bundle: string, use = 'run', env: NodeJS.ProcessEnv = 
     }
     return void load();
   }
-  // A script must say how its own import() calls load (tree-sitter's runtime makes some); Node < 20.17 cannot.
-  if (!constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER) return void load();
+  // A script read from cached data cannot import(): the bundles get built-ins this way instead (esbuild.mjs).
+  if (!('getBuiltinModule' in process)) return void load();
   runWithCachedData(bundle, use, codeCacheDir(env));
 }
 
@@ -55,26 +55,12 @@ function runWithCachedData(bundle: string, use: string, dir: string): void {
   const key = sha256(source, process.version, process.versions.v8, process.arch).toString('hex').slice(0, 24);
   const file = join(dir, `${name}-${key}.v8`);
   const cachedData = readCachedData(file);
-  const script = new Script(Module.wrap(source), { filename: bundle, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER, ...(cachedData ? { cachedData } : {}) });
+  const script = new Script(Module.wrap(source), { filename: bundle, ...(cachedData ? { cachedData } : {}) });
   if (!cachedData || script.cachedDataRejected) saveLater(script, file, name);
-  hideLoaderWarning();
   const mod = new Module(bundle);
   mod.filename = bundle;
   const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
   wrapper.call(mod.exports, mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
-}
-
-/**
- * Node calls the default loader for a script's import() experimental and says so on stderr the first time
- * one runs (tree-sitter's runtime imports node built-ins). It is the loader any module of ours gets: the
- * notice would only alarm the user.
- */
-function hideLoaderWarning(): void {
-  const emit = process.emitWarning.bind(process) as (...args: unknown[]) => void;
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-    const text = typeof warning === 'string' ? warning : warning.message;
-    if (!text.startsWith('vm.USE_MAIN_CONTEXT_DEFAULT_LOADER')) emit(warning, ...rest);
-  }) as typeof process.emitWarning;
 }
 
 /** The file holds a SHA-256 of the data, then the data: V8 would trust a corrupt payload of the right length. */

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import Module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { build } from 'esbuild';
+import { fixtureWorkspace, REPO, runCli } from '../helpers/cli';
+import { useFakeServer } from '../helpers/fakeServer';
+
+describe('startup: what loads when', function () {
+  this.timeout(60_000);
+  const fake = useFakeServer();
+  let variant: string;
+  let preload: string;
+
+  before(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skeptic-marked-'));
+    variant = await buildMarkedCli(dir);
+    // Records what the bundle evaluated when the process exits; stops the run at its first request.
+    preload = join(dir, 'preload.js');
+    await writeFile(
+      preload,
+      `process.on('exit', () => require('fs').writeFileSync(process.env.EVALUATED_TO, JSON.stringify(globalThis.__evaluated ?? [])));
+       globalThis.fetch = () => process.exit(0);`,
+    );
+  });
+
+  async function evaluated(args: string[], cwd: string): Promise<string[]> {
+    const out = join(await mkdtemp(join(tmpdir(), 'skeptic-evaluated-')), 'evaluated.json');
+    const run = await runCli(args, { cwd, script: variant, nodeArgs: ['-r', preload], env: { EVALUATED_TO: out, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url } });
+    assert.equal(run.code, 0, run.stderr);
+    return JSON.parse(await readFile(out, 'utf8')) as string[];
+  }
+
+  it('--version evaluates the command line alone: no engine, app, scope or report code', async () => {
+    const modules = await evaluated(['--version'], REPO);
+    assert.ok(modules.includes('src/cli.ts'), 'the marker works');
+    assert.deepEqual(modules.filter((m) => !m.startsWith('src/cli')), []);
+  });
+
+  it('a staged review reaches its first request without the lens pipeline, the estimate, the reports, the parser or the other commands', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const modules = await evaluated(['review', 'shop', '--yes'], cwd);
+    assert.ok(modules.includes('src/engine/staged/pipeline.ts'), 'the marker works');
+    const early = modules.filter((m) => /^src\/engine\/lenses\/(pipeline|plan)\.ts$|^src\/eval\/|^src\/report\/(markdown|lensMarkdown|json|lensJson|sarif)\.ts$|^src\/cli\/(plan|eval)\.ts$|^src\/app\/estimate\.ts$|^src\/scope\/syntax\/finder\.ts$|tree-sitter-wasm/.test(m));
+    assert.deepEqual(early, []);
+  });
+});
+
+/** src/cli.ts bundled as esbuild.mjs does, each of our modules (and the tree-sitter runtime) noting when it is evaluated. */
+async function buildMarkedCli(dir: string): Promise<string> {
+  const outfile = join(dir, 'cli.js');
+  const mark = (path: string) => `;(globalThis.__evaluated ??= []).push(${JSON.stringify(relative(REPO, path).split('\\').join('/'))});\n`;
+  await build({
+    entryPoints: [join(REPO, 'src/cli.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    logLevel: 'error',
+    loader: { '.md': 'text' },
+    alias: { '@secretlint/profiler': join(REPO, 'src/scope/secretlintProfiler.ts') },
+    plugins: [
+      {
+        name: 'mark-evaluation',
+        setup: (b) => {
+          b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => ({ contents: mark(args.path) + (await readFile(args.path, 'utf8')), loader: 'ts' }));
+          b.onLoad({ filter: /tree-sitter-wasm[\\/].*\.js$/ }, async (args) => ({ contents: mark(args.path) + (await readFile(args.path, 'utf8')), loader: 'js' }));
+        },
+      },
+    ],
+  });
+  return outfile;
+}
+
+describe('startup: the code cache', function () {
+  this.timeout(60_000);
+  const vmCache = !(Module as { enableCompileCache?: unknown }).enableCompileCache;
+
+  const cacheFiles = async (home: string) => {
+    const dir = join(home, 'skeptic', 'code-cache');
+    return (await readdir(dir, { recursive: true }).catch(() => [] as string[])).map((f) => join(dir, f));
+  };
+  const version = (home: string, env: Record<string, string> = {}) => runCli(['--version'], { cwd: REPO, env: { XDG_CACHE_HOME: home, ...env } });
+
+  it('is made by the first start, under the user cache folder', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'skeptic-home-'));
+    const run = await version(home);
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok((await cacheFiles(home)).length > 0);
+  });
+
+  it('is not made with SKEPTIC_NO_CODE_CACHE=1', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'skeptic-home-'));
+    const run = await version(home, { SKEPTIC_NO_CODE_CACHE: '1' });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(await cacheFiles(home), []);
+  });
+
+  it('is reused as it is by the next start (V8 accepted it), and a corrupt one is replaced without failing the run', async function () {
+    if (!vmCache) this.skip(); // Node's own compile cache checks its files itself
+    const home = await mkdtemp(join(tmpdir(), 'skeptic-home-'));
+    await version(home);
+    const [file] = await cacheFiles(home);
+    assert.ok(file?.endsWith('.v8'), 'one data file');
+    const made = await readFile(file);
+    const before = (await stat(file)).mtimeMs;
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal((await version(home)).stdout, (await runCli(['--version'], { cwd: REPO })).stdout);
+    assert.equal((await stat(file)).mtimeMs, before, 'accepted data is not written again');
+
+    const corrupt = Buffer.from(made);
+    for (let i = 64; i < corrupt.length; i += 97) corrupt[i] ^= 0xff;
+    await writeFile(file, corrupt);
+    const run = await version(home);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^skeptic \d/);
+    assert.equal(run.stderr, '');
+    assert.ok(!(await readFile(file)).equals(corrupt), 'the corrupt data was replaced');
+  });
+
+  it('runs the CLI the same with or without it', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'skeptic-home-'));
+    const cached = await runCli(['plan', 'shop'], { cwd: await fixtureWorkspace('shop'), env: { XDG_CACHE_HOME: home } });
+    const again = await runCli(['plan', 'shop'], { cwd: await fixtureWorkspace('shop'), env: { XDG_CACHE_HOME: home } });
+    const plain = await runCli(['plan', 'shop'], { cwd: await fixtureWorkspace('shop'), env: { SKEPTIC_NO_CODE_CACHE: '1' } });
+    assert.equal(cached.code, 0, cached.stderr);
+    assert.equal(again.stdout, plain.stdout);
+    assert.equal(cached.stdout, plain.stdout);
+  });
+});
