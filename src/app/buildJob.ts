@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import type { Dismissal } from '../model/dismissals';
 import { EFFORTS, resolveLensModels, resolveStepModels, STAGED_STEPS, type Effort, type LensModels, type StepModels } from '../model/models';
-import { ModelPrice, type PriceOverrides } from '../model/pricing';
+import type { PriceOverrides } from '../model/pricing';
+import { ModelPrice } from './prices';
 import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
 import { LIMITS } from './contributions';
 import { resultsDir } from './state';

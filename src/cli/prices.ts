@@ -1,7 +1,8 @@
 /** `--prices FILE`: price overrides per model from a JSON file, checked before any call. */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parsePriceOverrides, type PriceOverrides } from '../model/pricing';
+import { parsePriceOverrides } from '../app/prices';
+import type { PriceOverrides } from '../model/pricing';
 import { UsageError } from './usage';
 
 export async function loadPrices(cwd: string, file: string | undefined): Promise<PriceOverrides | undefined> {

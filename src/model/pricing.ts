@@ -3,23 +3,22 @@
  * user can override per model (a setting in the extension, `--prices FILE` in the CLI) when the list
  * changes or a contract differs. Cache writes (5-minute) cost 1.25× input and cache reads 0.1× unless a
  * price says otherwise. A model the table does not know has no price: its cost is null, never a guess.
+ * Parsing an override table is app/prices.ts's (zod stays out of the extension host, which formats costs).
  */
-import { z } from 'zod';
 
 /** The day the table below was checked against the published list prices. */
 export const PRICES_AS_OF = '2026-11-01';
 
-export const ModelPrice = z.strictObject({
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  cache_write: z.number().nonnegative().optional(),
-  cache_read: z.number().nonnegative().optional(),
-});
-export type ModelPrice = z.infer<typeof ModelPrice>;
+/** Dollars per million tokens; the cache prices default to 1.25× (write) and 0.1× (read) the input price. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cache_write?: number;
+  cache_read?: number;
+}
 
 /** Overrides: model ID (exact) or family name (`opus`, `sonnet`, `haiku`) → price per million tokens. */
-export const PriceOverrides = z.record(z.string().min(1), ModelPrice);
-export type PriceOverrides = z.infer<typeof PriceOverrides>;
+export type PriceOverrides = Record<string, ModelPrice>;
 
 /** List prices per family; a model ID is priced by the family its name contains. */
 const FAMILY_PRICES: Record<string, ModelPrice> = {
@@ -65,12 +64,4 @@ export function formatUsd(dollars: number | null): string {
 /** "≈ $0.42 at the price table of 2026-11-01", for reports and summaries. */
 export function describeCost(dollars: number | null): string {
   return dollars === null ? 'unknown (a model without a price; see --prices)' : `≈ ${formatUsd(dollars)} at the price table of ${PRICES_AS_OF}`;
-}
-
-/** Parses an override table (a settings object, or a --prices file's JSON); throws with the offending path. */
-export function parsePriceOverrides(value: unknown, source: string): PriceOverrides {
-  const parsed = PriceOverrides.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new Error(`${source}: ${issue.path.join('.') || '(top level)'}: ${issue.message} (expected {"MODEL": {"input": 3, "output": 15}} in dollars per million tokens)`);
 }

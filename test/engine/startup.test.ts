@@ -47,6 +47,14 @@ describe('startup: what loads when', function () {
   });
 });
 
+describe('startup: the extension host bundle', () => {
+  it('holds zod/mini only: full zod (~0.45 MB) stays in the worker', async () => {
+    const { metafile } = await build({ entryPoints: [join(REPO, 'src/extension.ts')], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], write: false, metafile: true, logLevel: 'error', loader: { '.md': 'text' } });
+    const classic = Object.keys(metafile.inputs).filter((p) => /zod[\\/]v4[\\/]classic/.test(p));
+    assert.deepEqual(classic, []);
+  });
+});
+
 /** src/cli.ts bundled as esbuild.mjs does, each of our modules (and the tree-sitter runtime) noting when it is evaluated. */
 async function buildMarkedCli(dir: string): Promise<string> {
   const outfile = join(dir, 'cli.js');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { costUsd, formatUsd, parsePriceOverrides, priceOf } from '../../src/model/pricing';
+import { parsePriceOverrides } from '../../src/app/prices';
+import { costUsd, formatUsd, priceOf } from '../../src/model/pricing';
 
 const usage = { input_tokens: 1_000_000, output_tokens: 100_000, cache_read_input_tokens: 2_000_000, cache_creation_input_tokens: 400_000 };
 
