@@ -6,12 +6,13 @@
  * Whatever is wrong with the cache (missing, unreadable, corrupt, rejected by V8, unwritable) costs one
  * ordinary compile, never the run.
  */
-import { createHash } from 'node:crypto';
+import { isAscii } from 'node:buffer';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { threadId } from 'node:worker_threads';
+import { crc32 } from 'node:zlib';
 import { userCacheRoot } from '../model/userCache';
 
 export const CODE_CACHE_OFF = 'SKEPTIC_NO_CODE_CACHE';
@@ -50,9 +51,12 @@ export function runBundle(bundle: string, use = 'run', env: NodeJS.ProcessEnv = 
 }
 
 function runWithCachedData(bundle: string, use: string, dir: string): void {
-  const source = readFileSync(bundle, 'utf8');
+  const bytes = readFileSync(bundle);
+  // The bundles are ASCII (esbuild escapes the rest): a one-byte string, without decoding UTF-8.
+  const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   const name = `${basename(bundle, '.js')}-${use}`;
-  const key = sha256(source, process.version, process.versions.v8, process.arch).toString('hex').slice(0, 24);
+  // A checksum of the content, as Node's own compile cache keys it; V8 checks its version and flags itself.
+  const key = `${bytes.length.toString(36)}-${crc32(bytes).toString(36)}-${process.versions.v8}-${process.arch}`;
   const file = join(dir, `${name}-${key}.v8`);
   const cachedData = readCachedData(file);
   const script = new Script(Module.wrap(source), { filename: bundle, ...(cachedData ? { cachedData } : {}) });
@@ -63,12 +67,12 @@ function runWithCachedData(bundle: string, use: string, dir: string): void {
   wrapper.call(mod.exports, mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
 }
 
-/** The file holds a SHA-256 of the data, then the data: V8 would trust a corrupt payload of the right length. */
+/** The file holds a CRC-32 of the data, then the data: V8 would trust a corrupt payload of the right length. */
 function readCachedData(file: string): Buffer | undefined {
   try {
     const stored = readFileSync(file);
-    const data = stored.subarray(32);
-    return data.length > 0 && sha256(data).equals(stored.subarray(0, 32)) ? data : undefined;
+    const data = stored.subarray(4);
+    return data.length > 0 && crc32(data) === stored.readUInt32LE(0) ? data : undefined;
   } catch {
     return undefined;
   }
@@ -82,7 +86,9 @@ function saveLater(script: Script, file: string, name: string): void {
     try {
       const data = script.createCachedData();
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(tmp, Buffer.concat([sha256(data), data]));
+      const sum = Buffer.alloc(4);
+      sum.writeUInt32LE(crc32(data));
+      writeFileSync(tmp, Buffer.concat([sum, data]));
       renameSync(tmp, file);
       // One file per bundle: the data for an older build of it is of no more use.
       for (const old of readdirSync(dirname(file))) {
@@ -95,10 +101,4 @@ function saveLater(script: Script, file: string, name: string): void {
   const timer = setTimeout(save, SAVE_AFTER_MS);
   timer.unref();
   process.on('exit', save);
-}
-
-function sha256(...parts: (string | Buffer)[]): Buffer {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part).update('\0');
-  return hash.digest();
 }

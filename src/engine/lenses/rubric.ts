@@ -12,7 +12,7 @@ import type { RubricCriterion, RubricResult, SeverityCounts } from '../../model/
 const ITEM = /^(\s*[-*+]\s+)\[[ xX!]\]\s*(.*)$/;
 const ASSIGNED = /\bEvaluator:\s*(?:sw:)?(?:skeptic|code-reviewer)\b/i;
 /** A mark left by an earlier run, so marking twice does not stack. */
-const EARLIER_MARK = /^(?:PASS|FAIL(?: — [^—]*findings)?) — /;
+const EARLIER_MARK = /^(?:PASS|FAIL(?: \u2014 [^\u2014]*findings)?) \u2014 /;
 
 export function markRubric(path: string, text: string, counts: SeverityCounts): RubricResult {
   const pass = counts.critical + counts.high + counts.medium === 0;
