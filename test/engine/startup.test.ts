@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { fixtureWorkspace, REPO, runCli } from '../helpers/cli';
 import { useFakeServer } from '../helpers/fakeServer';
+
+const execFileAsync = promisify(execFile);
 
 describe('startup: what loads when', function () {
   this.timeout(60_000);
@@ -25,9 +29,9 @@ describe('startup: what loads when', function () {
     );
   });
 
-  async function evaluated(args: string[], cwd: string): Promise<string[]> {
+  async function evaluated(args: string[], cwd: string, env: Record<string, string> = {}): Promise<string[]> {
     const out = join(await mkdtemp(join(tmpdir(), 'skeptic-evaluated-')), 'evaluated.json');
-    const run = await runCli(args, { cwd, script: variant, nodeArgs: ['-r', preload], env: { EVALUATED_TO: out, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url } });
+    const run = await runCli(args, { cwd, script: variant, nodeArgs: ['-r', preload], env: { EVALUATED_TO: out, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, ...env } });
     assert.equal(run.code, 0, run.stderr);
     return JSON.parse(await readFile(out, 'utf8')) as string[];
   }
@@ -44,6 +48,19 @@ describe('startup: what loads when', function () {
     assert.ok(modules.includes('src/engine/staged/pipeline.ts'), 'the marker works');
     const early = modules.filter((m) => /^src\/engine\/lenses\/(pipeline|plan)\.ts$|^src\/eval\/|^src\/report\/(markdown|lensMarkdown|json|lensJson|sarif)\.ts$|^src\/cli\/(plan|eval)\.ts$|^src\/app\/estimate\.ts$|^src\/scope\/syntax\/finder\.ts$|tree-sitter-wasm/.test(m));
     assert.deepEqual(early, []);
+  });
+
+  it('asks git for the top folder once before the first request (each spawn forks the whole process)', async function () {
+    if (process.platform === 'win32') this.skip();
+    const cwd = await fixtureWorkspace('shop');
+    await execFileAsync('git', ['init', '-q'], { cwd });
+    const bin = await mkdtemp(join(tmpdir(), 'skeptic-git-log-'));
+    const log = join(bin, 'calls.log');
+    const real = (await execFileAsync('sh', ['-c', 'command -v git'])).stdout.trim();
+    await writeFile(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+    await evaluated(['review', '--yes'], cwd, { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` });
+    const calls = (await readFile(log, 'utf8')).trim().split('\n');
+    assert.equal(calls.filter((c) => c === 'rev-parse --show-toplevel').length, 1, calls.join('; '));
   });
 });
 
