@@ -49,6 +49,8 @@ export default tseslint.config(
   // eval/ (skeptic eval) runs reviews through app/ and its judge through the engine's sub-agent runner.
   { files: ['src/eval/**/*.ts'], rules: forbid('scope', 'report', 'ui', 'cli') },
   { files: ['src/cli/**/*.ts'], rules: forbid('engine', 'ui') },
+  // boot/ starts a bundle from V8's code cache before anything else loads: the vocabulary at most.
+  { files: ['src/boot/**/*.ts'], rules: forbid('scope', 'engine', 'report', 'app', 'ui', 'cli', 'eval') },
   // The host knows the vocabulary and app's protocol only: the worker's messages, and the ids package.json
   // contributes (app/contributions). Everything else runs in the worker.
   {
