@@ -71,7 +71,7 @@ const builds = [
 if (tests) {
   const unit = walk('test', (p) => p.endsWith('.test.ts') && !p.startsWith(join('test', 'integration')));
   // esbuild stays external: a test builds a variant of the CLI with it.
-  builds.push(esbuild.build({ ...common, entryPoints: [...unit, 'bench/run.ts', 'bench/cache.ts', 'bench/startup.ts'], outdir: 'out', outbase: '.', sourcemap: true, external: ['esbuild'] }));
+  builds.push(esbuild.build({ ...common, entryPoints: [...unit, 'bench/run.ts', 'bench/cache.ts', 'bench/startup.ts', 'bench/step0.ts'], outdir: 'out', outbase: '.', sourcemap: true, external: ['esbuild'] }));
   const integration = walk(join('test', 'integration'), (p) => p.endsWith('.ts'));
   if (integration.length) {
     builds.push(esbuild.build({ ...common, entryPoints: integration, outdir: 'out', outbase: '.', sourcemap: true, external: ['vscode', 'mocha', '@vscode/test-electron'] }));

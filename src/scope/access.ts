@@ -68,8 +68,9 @@ export class ReviewAccess implements FileAccess {
   async judge(abs: string): Promise<Verdict> {
     const real = await realpath(abs).catch(() => null);
     if (!real) return { ok: false, reason: 'unreadable', detail: 'does not exist' };
-    // Where it was reached: its folder resolved, its own name kept (a link's name is judged too).
-    const reachedAt = join(await realpath(dirname(abs)).catch(() => dirname(abs)), basename(abs));
+    // Where it was reached: its folder resolved, its own name kept (a link's name is judged too). A path
+    // that is its own real path was reached through no link at all.
+    const reachedAt = real === abs ? real : join(await realpath(dirname(abs)).catch(() => dirname(abs)), basename(abs));
     const root = this.rootOf(real);
     if (!root) return { ok: false, reason: 'outside_roots', detail: 'a symbolic link leading outside the review roots' };
     const explicit = this.named || (root.isFile && root.real === real);

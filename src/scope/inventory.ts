@@ -12,7 +12,7 @@ import { CompanionFinder } from './companionFinder';
 import { DirCache } from './dirCache';
 import type { ExclusionReason } from './exclusions';
 import { gitListFiles, gitToplevel } from './git';
-import { Semaphore } from '../model/semaphore';
+import { mapLimit } from '../model/pool';
 
 export interface InventoryOptions {
   cwd: string;
@@ -78,8 +78,7 @@ function missing(path: string): string {
  */
 export async function classify(reviewRoots: string[], candidates: string[], opts: InventoryOptions, excluded: Exclusion[] = []): Promise<Inventory> {
   const access = await ReviewAccess.open({ cwd: opts.cwd, roots: reviewRoots, ...(opts.excludes ? { excludes: opts.excludes } : {}), ...(opts.maxBytes ? { maxBytes: opts.maxBytes } : {}) });
-  const io = new Semaphore(IO_PARALLEL);
-  const verdicts = await Promise.all(candidates.map((c) => io.run(() => access.judge(resolve(opts.cwd, c)))));
+  const verdicts = await mapLimit(candidates, IO_PARALLEL, (c) => access.judge(resolve(opts.cwd, c)));
   const dirs = new DirCache(opts.cwd);
   const included: string[] = [];
   candidates.forEach((path, i) => {
@@ -89,7 +88,7 @@ export async function classify(reviewRoots: string[], candidates: string[], opts
   });
   included.sort();
   const companions = new CompanionFinder(opts.cwd, reviewRoots, included, dirs);
-  const entries: FileEntry[] = await Promise.all(included.map(async (path) => ({ path, companion_path: await io.run(() => companions.find(path)) })));
+  const entries: FileEntry[] = await mapLimit(included, IO_PARALLEL, async (path) => ({ path, companion_path: await companions.find(path) }));
   return { discovery: { review_roots: reviewRoots, file_entries: entries }, excluded };
 }
 
@@ -101,8 +100,7 @@ async function listFolder(abs: string, cwd: string, excluded: Exclusion[], roots
     return out;
   }
   const files = await gitListFiles(abs);
-  const io = new Semaphore(IO_PARALLEL);
-  const kinds = await Promise.all(files.map((f) => (f.includes('\uFFFD') ? null : io.run(() => lstat(join(abs, f)).catch(() => null)))));
+  const kinds = await mapLimit(files, IO_PARALLEL, (f) => (f.includes('\uFFFD') ? Promise.resolve(null) : lstat(join(abs, f)).catch(() => null)));
   const out: string[] = [];
   for (const [i, f] of files.entries()) {
     const full = join(abs, f);

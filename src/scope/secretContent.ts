@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import { mayHoldSecret } from './secretAnchors';
 
 export interface SecretHit {
   /** 1-based line of the first secret found. */
@@ -14,36 +15,30 @@ export interface SecretHit {
   kind: string;
 }
 
-const CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+export const PRESET_CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
 
 /**
- * One secretlint call costs about a millisecond of setup whatever the text's size, which on a large tree
- * would cost more than the scan. Files asked for in the same turn of the event loop are scanned together:
- * their texts joined, each hit mapped back to its file and line. A text judged once is not scanned again.
+ * The name secretlint is told: it must be one that no rule treats specially (package.json, .npmrc, or no name
+ * at all, which the npm rule takes for package.json).
  */
+export const SCANNED_NAME = 'text';
+
+/** Texts scanned before, by hash: a run reads a file many times (Step 0, the estimate, prompts, tools). */
 const judged = new Map<string, Promise<SecretHit | null>>();
-const MEMO_LIMIT = 50_000;
-const BATCH_CHARS = 4 << 20;
-/** The line breaks secretlint counts (its locations come from structured-source). */
-const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/;
+const MEMO_LIMIT = 10_000;
 
-interface Pending {
-  text: string;
-  settle: (hit: SecretHit | null) => void;
-  fail: (err: unknown) => void;
-}
-let queue: Pending[] = [];
-
-/** The first secret in `text`, or null. */
+/**
+ * The first secret in `text`, or null. Most texts hold none of the text the preset's rules start from
+ * (secretAnchors.ts) and are passed at once; the rest are scanned whole, each on its own, so that a
+ * `secretlint-disable` comment in one file can never silence another.
+ */
 export function findSecret(text: string): Promise<SecretHit | null> {
+  if (!mayHoldSecret(text)) return Promise.resolve(null);
   const key = createHash('sha256').update(text).digest('hex');
   let hit = judged.get(key);
   if (!hit) {
     if (judged.size >= MEMO_LIMIT) judged.clear();
-    hit = new Promise((settle, fail) => {
-      if (queue.length === 0) setImmediate(flush);
-      queue.push({ text, settle, fail });
-    });
+    hit = scan(text);
     judged.set(key, hit);
     // A scan that failed is tried again next time, not remembered.
     hit.catch(() => judged.delete(key));
@@ -51,39 +46,11 @@ export function findSecret(text: string): Promise<SecretHit | null> {
   return hit;
 }
 
-function flush(): void {
-  const all = queue;
-  queue = [];
-  for (let start = 0; start < all.length; ) {
-    let end = start;
-    for (let chars = 0; end < all.length && (end === start || chars + all[end]!.text.length <= BATCH_CHARS); end++) chars += all[end]!.text.length;
-    void scanBatch(all.slice(start, end));
-    start = end;
+async function scan(text: string): Promise<SecretHit | null> {
+  const result = await lintSource({ source: { filePath: SCANNED_NAME, content: text, contentType: 'text' }, options: { config: PRESET_CONFIG, maskSecrets: true } });
+  let first: SecretHit | null = null;
+  for (const m of result.messages) {
+    if (m.type === 'message' && (!first || m.loc.start.line < first.line)) first = { line: m.loc.start.line, kind: m.messageId };
   }
-}
-
-/** One scan over the batch's texts, each starting on a fresh line; a hit is mapped to its file by line. */
-async function scanBatch(batch: Pending[]): Promise<void> {
-  const firstLines: number[] = [];
-  let line = 1;
-  for (const p of batch) {
-    firstLines.push(line);
-    line += p.text.split(LINE_BREAK).length;
-  }
-  try {
-    const content = batch.map((p) => p.text).join('\n');
-    const result = await lintSource({ source: { filePath: 'batch', content, contentType: 'text' }, options: { config: CONFIG, maskSecrets: true } });
-    const hits: Array<SecretHit | null> = batch.map(() => null);
-    for (const m of result.messages) {
-      if (m.type !== 'message') continue;
-      const at = m.loc.start.line;
-      let i = firstLines.length - 1;
-      while (i > 0 && firstLines[i]! > at) i--;
-      const hit = { line: at - firstLines[i]! + 1, kind: m.messageId };
-      if (!hits[i] || hit.line < hits[i]!.line) hits[i] = hit;
-    }
-    batch.forEach((p, i) => p.settle(hits[i]!));
-  } catch (err) {
-    batch.forEach((p) => p.fail(err));
-  }
+  return first;
 }

@@ -12,7 +12,7 @@ describe('scope/secretContent', () => {
     assert.equal(await findSecret('export function add(a: number, b: number): number {\n  return a + b;\n}\n'), null);
   });
 
-  it('texts scanned together (one batch) each get their own verdict and their own line numbers', async () => {
+  it('texts asked for together each get their own verdict and their own line numbers', async () => {
     const texts = [
       'const a = 1;\r\nconst b = 2;\r\n',
       `one\ntwo\nthree\nconst t = "${TOKEN}";\n`,
@@ -22,5 +22,11 @@ describe('scope/secretContent', () => {
     ];
     const hits = await Promise.all(texts.map((t) => findSecret(t)));
     assert.deepEqual(hits.map((h) => h && h.line), [null, 4, null, 2, null]);
+  });
+
+  it("a secretlint-disable comment silences its own file only, never another file's secret", async () => {
+    const [quiet, other] = await Promise.all([findSecret(`// secretlint-disable\nconst t = "${TOKEN}";\n`), findSecret(`const t = "${TOKEN}";\n`)]);
+    assert.equal(quiet, null);
+    assert.deepEqual(other, { line: 1, kind: 'GITHUB_TOKEN' });
   });
 });
