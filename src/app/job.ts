@@ -69,7 +69,7 @@ export interface ReviewJob {
   /** A run estimated above this many model calls asks first (when its surface can ask). */
   confirmOver: number;
   /** Where the report goes (default: code-review-{scope}.md in cwd), and the machine outputs if wanted. */
-  outputs: { out?: string; reportDir?: string; json?: string; sarif?: string };
+  outputs: { out?: string; reportDir?: string; json?: string; sarif?: string; /** The event log (its surface writes it). */ events?: string };
   /** Ceiling on the run's model requests (failed ones included); past it the run stops with a partial report. */
   maxCalls?: number;
 }
@@ -205,14 +205,18 @@ export function summarizeExclusions(inventory: Inventory): string {
 }
 
 /**
- * What must hold before the first paid call, beyond Step 0: a usable cache folder, and machine outputs that
- * do not overwrite a file under review. Throws ScopeError saying what to change.
+ * Machine outputs never overwrite a file under review. Checked as soon as Step 0 is done, before the first
+ * event goes out (the event log is written from the first event on). Throws ScopeError saying what to change.
  */
-export async function checkBeforeRun(job: Pick<ReviewJob, 'cwd' | 'cacheDir' | 'outputs'>, prepared: PreparedJob): Promise<void> {
+export function checkOutputs(job: Pick<ReviewJob, 'cwd' | 'outputs'>, prepared: PreparedJob): void {
   const reviewed = new Set(prepared.inventory.discovery.file_entries.flatMap((e) => [e.path, e.companion_path ?? []].flat()).map((p) => resolve(job.cwd, p)));
-  for (const [flag, path] of [['--json', job.outputs.json], ['--sarif', job.outputs.sarif]] as const) {
+  for (const [flag, path] of [['--json', job.outputs.json], ['--sarif', job.outputs.sarif], ['--events', job.outputs.events]] as const) {
     if (path !== undefined && reviewed.has(resolve(job.cwd, path))) throw new ScopeError(`${flag} ${path} is a file under review; name another file`);
   }
+}
+
+/** What must hold before the first paid call, beyond Step 0: a usable cache folder. Throws ScopeError saying what to change. */
+export async function checkBeforeRun(job: Pick<ReviewJob, 'cacheDir'>): Promise<void> {
   if (job.cacheDir) await ResultCache.prepare(job.cacheDir).catch((err: Error) => Promise.reject(new ScopeError(err.message)));
 }
 

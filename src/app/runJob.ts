@@ -6,7 +6,7 @@ import type { EmitFn, ReviewResult } from '../model/events';
 import { GitError } from '../model/git';
 import { currentBranch } from '../scope/changes';
 import { ScopeError } from '../scope/inventory';
-import { assertReviewable, checkBeforeRun, executeJob, prepareJob, type PreparedJob, type ReviewJob } from './job';
+import { assertReviewable, checkBeforeRun, checkOutputs, executeJob, prepareJob, type PreparedJob, type ReviewJob } from './job';
 import { writeOutputs, type WrittenOutputs } from './output';
 
 export interface RunHooks {
@@ -29,11 +29,12 @@ export type JobOutcome =
 export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcome> {
   const { emit, confirm, signal } = hooks;
   const prepared = await prepareJob(job);
+  checkOutputs(job, prepared);
   const entries = prepared.inventory.discovery.file_entries;
   emit({ type: 'inventory', files: entries.map((e) => e.path), companions: prepared.companions, excluded: prepared.inventory.excluded.length });
   if (prepared.scope.skip && !job.force) return { kind: 'skipped', reason: prepared.scope.skip };
   assertReviewable(prepared);
-  await checkBeforeRun(job, prepared);
+  await checkBeforeRun(job);
   for (const message of await warnings(job, prepared)) emit({ type: 'warning', message });
   if (confirm) {
     // Loaded only to ask: the estimate's code (both modes' planners) is not needed to run.

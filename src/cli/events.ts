@@ -3,25 +3,38 @@
  * A call line carries its step, file, unit, model, tokens, cache reads and writes, cost, and the run's totals
  * so far; the final line carries the run's usage instead of the whole result (that is what --json is for).
  */
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { EmitFn, ReviewEvent } from '../model/events';
 
 export interface EventLog {
   path: string;
   emit: EmitFn;
+  /** Whether any event was written (the file exists only then). */
+  readonly written: boolean;
   close(): Promise<void>;
 }
 
-export async function openEventLog(cwd: string, file: string): Promise<EventLog> {
+/**
+ * The file is created with the first event, not before: the run checks that it is not a file under review
+ * before it emits anything, so a refused name is never touched.
+ */
+export function openEventLog(cwd: string, file: string): EventLog {
   const path = resolve(cwd, file);
-  await mkdir(dirname(path), { recursive: true });
-  const out = createWriteStream(path);
+  let out: WriteStream | undefined;
   return {
     path,
-    emit: (e) => out.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line(e) })}\n`),
-    close: () => new Promise<void>((done) => out.end(done)),
+    get written() {
+      return out !== undefined;
+    },
+    emit: (e) => {
+      if (!out) {
+        mkdirSync(dirname(path), { recursive: true });
+        out = createWriteStream(path);
+      }
+      out.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line(e) })}\n`);
+    },
+    close: () => new Promise<void>((done) => (out ? out.end(done) : done())),
   };
 }
 

@@ -57,11 +57,11 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     ...(prices ? { prices } : {}),
     ...(args.maxCalls ? { maxCalls: args.maxCalls } : {}),
     confirmOver: args.confirmOver,
-    outputs: { ...(args.out ? { out: args.out } : {}), ...(args.json ? { json: args.json } : {}), ...(args.sarif ? { sarif: args.sarif } : {}) },
+    outputs: { ...(args.out ? { out: args.out } : {}), ...(args.json ? { json: args.json } : {}), ...(args.sarif ? { sarif: args.sarif } : {}), ...(args.events ? { events: args.events } : {}) },
   });
 
   const progress = consoleReporter(io.stderr, args.mode);
-  const events = args.events ? await openEventLog(io.cwd, args.events) : undefined;
+  const events = args.events ? openEventLog(io.cwd, args.events) : undefined;
   const outcome = await runJob(job, {
     emit: (e) => {
       events?.emit(e);
@@ -71,7 +71,7 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     ...(args.yes ? {} : { confirm: (estimate) => confirmAtTerminal(estimate, io) }),
     signal: io.signal,
   }).finally(() => events?.close());
-  if (events) await recordOutputs(stateDir, [events.path]);
+  if (events?.written) await recordOutputs(stateDir, [events.path]);
   if (outcome.kind === 'skipped') {
     io.stdout.write(`${outcome.reason}\n`);
     return EXIT.ok;

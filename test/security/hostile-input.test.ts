@@ -228,6 +228,16 @@ describe('hostile input through the CLI', function () {
     assert.equal(fake.server.requests.length, 0);
   });
 
+  it('--events refuses a file under review before any call and leaves it as it was', async () => {
+    const { ws } = await tree();
+    const before = readFileSync(join(ws, 'src/a.ts'), 'utf8');
+    const run = await review(ws, ['--events', 'src/a.ts', 'src']);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /--events src\/a\.ts is a file under review/);
+    assert.equal(readFileSync(join(ws, 'src/a.ts'), 'utf8'), before);
+    assert.equal(fake.server.requests.length, 0);
+  });
+
   it('an unusable --cache-dir is a clear exit 2 before any call', async () => {
     const { ws } = await tree();
     await put(ws, 'cachefile', 'x');
