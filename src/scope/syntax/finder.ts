@@ -3,7 +3,7 @@
  * name, kind, visibility and exact lines. Languages without a grammar fall back to the regex finder
  * (top-level declarations only); a file that cannot be parsed at all has no inventory (null).
  */
-import type { Node } from '@vscode/tree-sitter-wasm';
+import { Query, type Node, type Parser } from '@vscode/tree-sitter-wasm';
 import type { CodeFunction, FunctionInventory } from '../../model/functions';
 import { findFunctions } from '../functionFinder';
 import { extensionOf, languageOf } from '../../model/languages';
@@ -20,9 +20,9 @@ export async function functionInventory(path: string, text: string): Promise<Fun
   if (grammar && rule) {
     const parser = await parserFor(grammar).catch(() => null);
     const tree = parser?.parse(text);
-    if (tree) {
+    if (parser && tree) {
       try {
-        return { parser: 'syntax', functions: unique(walk(tree.rootNode, rule)) };
+        return { parser: 'syntax', functions: unique(definitions(tree.rootNode, rule, queryFor(grammar, parser, rule))) };
       } finally {
         tree.delete();
       }
@@ -37,37 +37,43 @@ interface Scope {
   owner: Owner;
 }
 
-/** Preorder over the tree with a cursor (no recursion: generated code nests deeper than the stack allows). */
-function walk(root: Node, rules: LanguageRules): CodeFunction[] {
+/**
+ * Per grammar, a query for the node types its rule looks at. The query runs inside the WASM and hands back
+ * only those nodes: walking every node from JavaScript cost twice the parse itself.
+ */
+const queries = new Map<string, Query>();
+function queryFor(grammar: string, parser: Parser, rule: LanguageRules): Query {
+  let query = queries.get(grammar);
+  if (!query) {
+    const language = parser.language!;
+    // One rule serves grammars that lack some of its types (C files go through the C++ grammar).
+    const types = [...rule.types].filter((t) => language.idForNodeType(t, true) !== null);
+    query = new Query(language, `[${types.map((t) => `(${t})`).join(' ')}] @node`);
+    queries.set(grammar, query);
+  }
+  return query;
+}
+
+/**
+ * The definitions among the query's nodes, in document order, each named within the scopes that enclose it:
+ * a node is inside an earlier one until it starts where that one ends.
+ */
+function definitions(root: Node, rules: LanguageRules, query: Query): CodeFunction[] {
   const out: CodeFunction[] = [];
-  const cursor = root.walk();
-  // scopes[i] encloses the nodes at depth i below the root.
-  const scopes: Scope[] = [{ path: [], owner: 'top' }];
-  for (;;) {
-    const scope = scopes[scopes.length - 1]!;
-    let inner = scope;
-    if (cursor.nodeIsNamed && rules.types.has(cursor.nodeType)) {
-      const node = cursor.currentNode;
-      const seen = rules.visit(node, scope.owner, scope.path.at(-1));
-      if (seen && 'container' in seen) inner = { path: [...scope.path, seen.container], owner: 'container' };
-      else if (seen) {
-        const { name, kind, visibility, span = node } = seen.fn;
-        out.push({ qualified_name: [...scope.path, name].join('.'), kind, visibility, start_line: startLine(span), end_line: endLine(span) });
-        inner = { path: [...scope.path, name], owner: 'function' };
-      }
-    }
-    if (cursor.gotoFirstChild()) {
-      scopes.push(inner);
-      continue;
-    }
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) {
-        cursor.delete();
-        return out;
-      }
-      scopes.pop();
+  const top: Scope = { path: [], owner: 'top' };
+  const open: Array<{ end: number; scope: Scope }> = [];
+  for (const { node } of query.captures(root)) {
+    while (open.length && node.startIndex >= open.at(-1)!.end) open.pop();
+    const scope = open.at(-1)?.scope ?? top;
+    const seen = rules.visit(node, scope.owner, scope.path.at(-1));
+    if (seen && 'container' in seen) open.push({ end: node.endIndex, scope: { path: [...scope.path, seen.container], owner: 'container' } });
+    else if (seen) {
+      const { name, kind, visibility, span = node } = seen.fn;
+      out.push({ qualified_name: [...scope.path, name].join('.'), kind, visibility, start_line: startLine(span), end_line: endLine(span) });
+      open.push({ end: node.endIndex, scope: { path: [...scope.path, name], owner: 'function' } });
     }
   }
+  return out;
 }
 
 function startLine(node: Node): number {

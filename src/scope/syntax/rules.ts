@@ -22,7 +22,7 @@ export type Seen = { container: string } | { fn: FoundFunction } | null;
 /** `scope` is the innermost enclosing name (class, function), if any. */
 export type Rule = (node: Node, owner: Owner, scope?: string) => Seen;
 
-/** A grammar's rule and the node types it looks at: the walk materializes only those nodes (a WASM round trip each). */
+/** A grammar's rule and the node types it looks at: a query hands back only those nodes (each a WASM round trip). */
 export interface LanguageRules {
   types: ReadonlySet<string>;
   visit: Rule;
