@@ -99,7 +99,7 @@ interface ProfileNode {
 }
 
 const PHASES: Array<[string, RegExp]> = [
-  ['secret scan', /secretlint|structured-source|secretContent|secretScan/],
+  ['secret scan', /secretlint|structured-source|secretContent|secretAnchors/],
   ['estimate parse', /tree-sitter|scope\/syntax\/|inventories\.ts|functionFinder/],
   ['companions', /companion/i],
   ['exclusions', /scope\/(exclusions|access|dirCache)\.ts|regularFile\.ts/],
