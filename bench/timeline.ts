@@ -143,20 +143,20 @@ function primes(calls: Call[], steps: { at: number; inFlight: number }[], slots:
   ];
 }
 
-/** The file with the longest chain: each step's span and longest call, and the gaps its chain spent waiting. */
+/** The file with the longest chain and the file that finished last: each step's span and longest call, against the chain. */
 function criticalFile(answered: Call[], t0: number, tailEnd: number): string[] {
   const files = [...callsByFile(answered)].map(([file, cs]) => ({ file, cs, chain: chainMs(cs), end: Math.max(...cs.map((c) => c.ended_at!)) }));
-  const critical = files.sort((a, b) => b.chain - a.chain)[0];
+  const critical = [...files].sort((a, b) => b.chain - a.chain)[0];
   if (!critical) return [];
   const last = files.reduce((a, b) => (b.end > a.end ? b : a));
-  const start = Math.min(...critical.cs.map((c) => c.started_at));
-  const parts = FILE_STEPS.flatMap((step) => {
-    const cs = critical.cs.filter((c) => STEP_OF[c.record ?? ''] === step);
-    if (cs.length === 0) return [];
-    return [`${step} ×${cs.length} ${s(Math.min(...cs.map((c) => c.started_at)) - t0)}–${s(Math.max(...cs.map((c) => c.ended_at!)) - t0)} (longest ${s(longest(cs))})`];
-  });
-  return [
-    `  critical file ${critical.file}: chain ${s(critical.chain)} s, ran ${s(start - t0)}–${s(critical.end - t0)} s (${s(critical.end - start)} s): ${parts.join(', ')}`,
-    `  last file done ${last.file} at ${s(last.end - t0)} s; synthesis started at ${s(tailEnd - t0)} s`,
-  ];
+  const describe = (f: typeof critical) => {
+    const start = Math.min(...f.cs.map((c) => c.started_at));
+    const parts = FILE_STEPS.flatMap((step) => {
+      const cs = f.cs.filter((c) => STEP_OF[c.record ?? ''] === step);
+      if (cs.length === 0) return [];
+      return [`${step} ×${cs.length} ${s(Math.min(...cs.map((c) => c.started_at)) - t0)}–${s(Math.max(...cs.map((c) => c.ended_at!)) - t0)} (longest ${s(longest(cs))})`];
+    });
+    return `${f.file}: chain ${s(f.chain)} s, ran ${s(start - t0)}–${s(f.end - t0)} s (${s(f.end - start)} s): ${parts.join(', ')}`;
+  };
+  return [`  critical file ${describe(critical)}`, `  last file done ${describe(last)}; synthesis started at ${s(tailEnd - t0)} s`];
 }
