@@ -4,12 +4,14 @@
  * skewed tree (or a copy of a real one). Prints, per cold run and as medians: the share of prompt tokens
  * read from cache, first file finished ÷ wall time, the model phase (first request to last answer) ÷ a lower
  * bound from the calls' own durations (the longest file chain plus synthesis, or all call time over the slots),
- * startup (spawn → first request), the estimate ÷ calls made and dollars; then the calls a rerun of the
- * unchanged tree makes and the calls after a one-line edit in one function; `--timeline` shows where the
- * last cold run's model phase went (bench/timeline.ts). Prints; asserts nothing.
+ * startup (spawn → first request); then the calls a rerun of the unchanged tree makes and the calls after a
+ * one-line edit in one function; and `skeptic plan`'s estimate ÷ the calls made before each of those runs,
+ * with its dollars against those spent: the first cold run from the defaults, the next ones calibrated on
+ * the runs before (the result cache is cleared between cold runs, the recorded usage is not). `--timeline`
+ * shows where the last cold run's model phase went (bench/timeline.ts). Prints; asserts nothing.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -162,9 +164,30 @@ function byStep(run: CliRun): string {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-function planned(root: string): { calls: number; dollars: string | null } {
-  const out = execFileSync(process.execPath, [CLI, 'plan'], { cwd: root, encoding: 'utf8' });
-  return { calls: Number(/Estimate: (\d+) model calls/.exec(out)?.[1] ?? NaN), dollars: /(\$[\d.]+)/.exec(out)?.[1] ?? null };
+interface Planned {
+  calls: number;
+  dollars: number | null;
+  cached: number | null;
+  units: number | null;
+  historyRuns: number | null;
+}
+
+/** `skeptic plan --json` as the next run will see it: same cache home, so the same result cache and recorded runs. */
+function planned(root: string, cacheHome: string): Planned {
+  const out = execFileSync(process.execPath, [CLI, 'plan', '--json'], { cwd: root, encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cacheHome } });
+  const { estimate: e } = JSON.parse(out) as { estimate: { calls: number; cost_usd?: number | null; cached_units?: number | null; total_units?: number | null; history_runs?: number | null } };
+  return { calls: e.calls, dollars: e.cost_usd ?? null, cached: e.cached_units ?? null, units: e.total_units ?? null, historyRuns: e.history_runs ?? null };
+}
+
+/** "175 ÷ 174 = 1.01", or the two counts when nothing was made. */
+const ratio = (estimated: number, made: number) => (made ? `${estimated} ÷ ${made} = ${(estimated / made).toFixed(2)}` : `${estimated} estimated, ${made} made`);
+const dollarsVs = (p: Planned, measured: number) => (p.dollars === null ? `$? vs $${measured.toFixed(2)}` : `$${p.dollars.toFixed(2)} vs $${measured.toFixed(2)} (${(p.dollars / measured).toFixed(2)}×)`);
+const cachedUnits = (p: Planned) => (p.cached === null ? '' : ` (${p.cached} of ${p.units} units cached)`);
+
+/** The repository's result cache only: the recorded runs beside it stay, so the next plan is calibrated. */
+async function clearResults(cacheHome: string): Promise<void> {
+  const base = join(cacheHome, 'skeptic');
+  for (const dir of await readdir(base).catch(() => [])) await rm(join(base, dir, 'results'), { recursive: true, force: true });
 }
 
 async function main(): Promise<void> {
@@ -176,27 +199,33 @@ async function main(): Promise<void> {
   const cacheHome = await mkdtemp(join(tmpdir(), 'skeptic-bench-cache-'));
   try {
     console.log(`${values.tree ? `real tree ${values.tree}` : 'skewed tree (30 files)'} · concurrency ${CONCURRENCY} · ${LATENCY.firstTokenMs} ms to first token + ${LATENCY.msPerOutputToken} ms/token · ${runs} cold runs`);
-    const estimate = planned(tree.root);
     const cold: ColdFigures[] = [];
+    const coldPlans: Planned[] = [];
     let lastCold: CliRun | undefined;
+    await rm(cacheHome, { recursive: true, force: true });
     for (let i = 0; i < runs; i++) {
-      // A cold run: no result cache, an empty prompt cache, and no outputs of an earlier run in the tree.
+      // A cold run: no result cache, an empty prompt cache, and no outputs of an earlier run in the tree. The
+      // usage recorded by earlier cold runs stays: the first plan uses the defaults, the next ones are calibrated.
       server.reset();
-      await rm(cacheHome, { recursive: true, force: true });
+      await clearResults(cacheHome);
       execFileSync('git', ['clean', '-fdxq'], { cwd: tree.root });
+      coldPlans.push(planned(tree.root, cacheHome));
       const run = await runCli(server, tree.root, cacheHome);
       if (run.code !== 0) throw new Error(`the CLI exited ${run.code}: ${run.stderr.trim().split('\n').at(-1)}`);
       lastCold = run;
       const f = coldFigures(run);
       cold.push(f);
+      const p = coldPlans[i]!;
       console.log(
-        `  run ${i + 1}: ${f.calls} calls · wall ${(f.wallMs / 1000).toFixed(1)} s · cache read ${pct(f.readShare)} · first file done ${f.firstFileShare.toFixed(2)} of wall · wall ÷ lower bound ${f.overBound.toFixed(2)} · startup ${f.startupMs} ms · $${f.cost.toFixed(2)}`,
+        `  run ${i + 1}: ${f.calls} calls · wall ${(f.wallMs / 1000).toFixed(1)} s · cache read ${pct(f.readShare)} · first file done ${f.firstFileShare.toFixed(2)} of wall · wall ÷ lower bound ${f.overBound.toFixed(2)} · startup ${f.startupMs} ms · $${f.cost.toFixed(2)} · plan ${ratio(p.calls, f.calls)}, ${dollarsVs(p, f.cost)} from ${p.historyRuns ? `${p.historyRuns} recorded run(s)` : 'the defaults'}`,
       );
     }
     console.log(`  last cold run by step (k tokens: read / written / uncached): ${byStep(lastCold!)}`);
     if (values.timeline) console.log(timeline(lastCold!.calls, CONCURRENCY));
+    const rerunPlan = planned(tree.root, cacheHome);
     const rerun = await runCli(server, tree.root, cacheHome);
     const edited = await editOneFunction(tree.root, tree.edit);
+    const editPlan = planned(tree.root, cacheHome);
     const oneEdit = await runCli(server, tree.root, cacheHome);
     const editSteps = new Map<string, number>();
     for (const c of oneEdit.calls) {
@@ -211,7 +240,11 @@ async function main(): Promise<void> {
         `  first file done ÷ wall      ${m((c) => c.firstFileShare).toFixed(2)}`,
         `  wall ÷ lower bound          ${m((c) => c.overBound).toFixed(2)}`,
         `  startup (spawn → 1st call)  ${m((c) => c.startupMs ?? NaN)} ms`,
-        `  estimate ÷ calls            ${(estimate.calls / m((c) => c.calls)).toFixed(2)} (${estimate.calls} estimated, ${m((c) => c.calls)} made)${estimate.dollars ? ` · estimated ${estimate.dollars} vs $${m((c) => c.cost).toFixed(2)} at list prices` : ` · $${m((c) => c.cost).toFixed(2)} at list prices`}`,
+        `  plan ÷ calls, cold          ${ratio(coldPlans[0]!.calls, cold[0]!.calls)}`,
+        `  plan ÷ calls, rerun         ${ratio(rerunPlan.calls, rerun.calls.length)}${cachedUnits(rerunPlan)}`,
+        `  plan ÷ calls, one edit      ${ratio(editPlan.calls, oneEdit.calls.length)}${cachedUnits(editPlan)}`,
+        `  $ plan vs made, cold        ${dollarsVs(coldPlans[0]!, cold[0]!.cost)} (the defaults)`,
+        ...(runs > 1 ? [`  $ plan vs made, calibrated  ${dollarsVs(coldPlans[1]!, cold[1]!.cost)} (from ${coldPlans[1]!.historyRuns} recorded run)`] : ['  $ plan vs made, calibrated  (needs --runs 2 or more)']),
         `  rerun calls (no flags)      ${rerun.calls.length}`,
         `  one-edit calls              ${oneEdit.calls.length}  (edited ${edited}; by step: ${[...editSteps].map(([k, n]) => `${k} ×${n}`).join(', ')})`,
       ].join('\n'),

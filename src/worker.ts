@@ -46,11 +46,11 @@ async function run(start: StartMessage): Promise<void> {
         else if (event.type === 'finding') post({ type: 'finding', finding: event.finding, diagnostic: toDiagnostic(event.finding, lines, severityMap) });
         else if (event.type !== 'done') post({ type: 'event', event });
       },
-      confirm: ({ calls, inputTokens, threshold }) =>
+      confirm: ({ calls, inputTokens, costUsd, threshold }) =>
         new Promise<boolean>((resolve) => {
           const id = randomUUID();
           pending = { id, answer: (yes) => ((pending = undefined), resolve(yes)) };
-          post({ type: 'confirm', id, calls, inputTokens, threshold });
+          post({ type: 'confirm', id, calls, inputTokens, costUsd, threshold });
         }),
       signal: controller.signal,
     });

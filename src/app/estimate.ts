@@ -1,23 +1,27 @@
 /**
  * What a run will cost, before any call: model calls and tokens per step (staged) or per role (lenses),
- * from the inventory alone, and for staged mode the dollars at the price table's rates with the prompt
- * cache as the layout uses it (docs/caching.md). Staged function counts come from Step 0's parser (the
- * functions Step 3 will review); diff reviews count only the functions a change touches. It estimates a
- * cold run: units the result cache already holds cost nothing. An estimate, said as one: it sizes a run,
- * it does not bill it.
+ * and for staged mode the dollars at the price table's rates. Staged mode counts only what the run will
+ * ask: the result cache's answers come out first (engine/staged/forecast.ts computes them with the run's
+ * own keys); files the cache knows nothing about are sized by the rules below, from Step 0's parser (the
+ * functions Step 3 will review; in a diff review only those a change touches). Tokens per call come from
+ * this repository's last runs (app/usageHistory.ts) where there are any for the step and its model, else
+ * from the defaults below, with the prompt cache as the layout uses it (docs/caching.md). An estimate,
+ * said as one: it sizes a run, it does not bill it.
  */
 import type { FileAccess } from '../model/access';
 import type { LineRange } from '../model/lines';
 import { functionsTouched } from '../engine/staged/diffScope';
 import { MAX_BATCH } from '../engine/staged/batching';
-import { FILE_SYSTEM, STEP_DIRECTIVES, SYNTHESIS_SYSTEM } from '../engine/staged/prompts';
+import { forecastStagedRun, type FileForecast, type StagedForecast, type StepCounts } from '../engine/staged/forecast';
+import { FILE_SYSTEM, SYNTHESIS_SYSTEM } from '../engine/staged/prompts';
 import { splitLines } from '../model/lines';
 import type { FileEntry } from '../model/records';
 import { OUTLINE_ABOVE_BYTES } from '../model/fileSize';
 import type { FunctionInventory } from '../model/functions';
 import { inventoriesOf } from './inventories';
+import { loadTeamDismissals } from './dismissals';
 import type { ContextFile } from '../model/records';
-import { resolveStepModels, type StagedStep, type StepModels } from '../model/models';
+import { resolveStepModels, STAGED_STEPS, type StagedStep, type StepModels } from '../model/models';
 import { costUsd, type PriceOverrides, type TokenCounts } from '../model/pricing';
 import { Semaphore } from '../model/semaphore';
 import { sourceTokens } from '../engine/lenses/chunks';
@@ -26,7 +30,8 @@ import { BRIEFS, LENS_SYSTEM, VALIDATOR_SYSTEM } from '../engine/lenses/prompts'
 import { CROSS_REPO } from '../model/reviewers';
 import { loadTarget } from '../engine/lenses/target';
 import { MAX_VALIDATORS } from '../engine/lenses/validators';
-import { lensRequest, type PreparedJob, type ReviewJob } from './job';
+import { lensRequest, stagedInputs, type PreparedJob, type ReviewJob } from './job';
+import { calibration, readUsageHistory, type RunUsage } from './usageHistory';
 
 export interface StepEstimate {
   calls: number;
@@ -34,131 +39,207 @@ export interface StepEstimate {
   outputTokens: number;
 }
 
+export interface StagedStepEstimate extends StepEstimate {
+  /** Of `inputTokens`, those read from and written to the prompt cache. */
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** On the step's model; null when it has no price. */
+  costUsd: number | null;
+  /** Where the per-call token figures come from: this repository's last runs, or the defaults. */
+  basis: 'history' | 'defaults';
+}
+
 export interface Estimate {
   calls: number;
   inputTokens: number;
   outputTokens: number;
+  /** Functions in scope for Step 3, cached or not. */
   functions: number;
-  byStep: Record<StagedStep, StepEstimate>;
-  /** Dollars for a cold run at the price table's rates; null when a model has no price. */
+  byStep: Record<StagedStep, StagedStepEstimate>;
+  /** Dollars at the price table's rates; null when a model has no price. */
   costUsd: number | null;
+  /** The cost under each recorded run's own figures, lowest and highest; with two runs or more. */
+  costRange?: [number, number];
+  /** Recorded runs the figures come from (0: the defaults throughout). */
+  historyRuns: number;
+  /** Units the result cache answers, of all the run's units (Steps 1, 2 and 4 one per file, Step 3 one per function, synthesis one). */
+  units: { cached: number; total: number };
 }
 
 /**
- * Solo reviews: the analysis keeps them for "a few" functions of a larger file (about one in ten, at most
- * three); the rest go in batches. Files that reach the challenge: those with surviving findings, about half.
+ * Files the cache knows nothing about: solo reviews are kept for "a few" functions of a larger file (about
+ * one in ten, at most three), the rest go in batches; about half the files reach the challenge.
  */
 const SOLO_PER_FUNCTIONS = 10;
 const MAX_SOLO = 3;
 const CHALLENGED_SHARE = 0.5;
-const PACKET_TOKENS = 300;
+/**
+ * The default per-call figures (docs/caching.md): uncached input is the step's directive and packet, plus
+ * the lines of the functions a call is about for a file sent as an outline; output is the record.
+ */
+const PACKET = { curate: 60, analyze: 150, analyzePerFunction: 30, review: 150, reviewPerFunction: 50, challenge: 300 };
 /** The fixed tool list of a file call: the read tools and five strict submit schemas. */
 const TOOLS_TOKENS = 2000;
-const OUT = { curate: 350, analyzeBase: 250, analyzePerFunction: 80, perFunction: 900, challenge: 600, synthesisBase: 1500, synthesisPerFile: 250 };
+/** Output per record, sized for a real model's answers (a sentence of rationale per verdict, a line per function row). */
+const OUT = { curate: 250, analyzeBase: 400, analyzePerFunction: 50, perFunction: 500, challenge: 300, synthesisBase: 1500, synthesisPerFile: 100 };
+/** What each file adds to the synthesis packet: its Step 1 record, its analysis without findings, its surviving findings. */
+const SYNTHESIS_PER_FILE = 900;
+const FILE_STEPS = ['curate', 'analyze', 'review', 'challenge'] as const;
 
 const tokens = (chars: number) => Math.ceil(chars / 4);
 
-export async function estimateRun(
-  access: FileAccess,
-  entries: FileEntry[],
-  context: ContextFile[],
-  changed?: Map<string, LineRange[]>,
-  pricing: { models?: StepModels; prices?: PriceOverrides } = {},
-): Promise<Estimate> {
-  const models = pricing.models ?? resolveStepModels();
-  const bill = cacheBill(tokens(FILE_SYSTEM.length) + TOOLS_TOKENS + tokens(context.reduce((n, c) => n + c.text.length, 0)));
-  const sys: Record<StagedStep, number> = {
-    ...(Object.fromEntries(Object.entries(STEP_DIRECTIVES).map(([k, v]) => [k, tokens(FILE_SYSTEM.length + v.length)])) as Record<keyof typeof STEP_DIRECTIVES, number>),
-    synthesize: tokens(SYNTHESIS_SYSTEM.length),
-  };
-  const ctx = tokens(context.reduce((n, c) => n + c.text.length, 0));
-  const step = (): StepEstimate => ({ calls: 0, inputTokens: 0, outputTokens: 0 });
-  const by = { curate: step(), analyze: step(), review: step(), challenge: step(), synthesize: step() };
-  const add = (s: StepEstimate, calls: number, inputEach: number, outputEach: number) => {
-    s.calls += calls;
-    s.inputTokens += calls * inputEach;
-    s.outputTokens += calls * outputEach;
-  };
+export interface StagedEstimateInput {
+  access: FileAccess;
+  entries: FileEntry[];
+  context: ContextFile[];
+  /** A diff review's changed lines per file. */
+  changed?: Map<string, LineRange[]>;
+  models?: StepModels;
+  prices?: PriceOverrides;
+  /** What the result cache answers; absent: a cold run. */
+  forecast?: StagedForecast;
+  /** This repository's last runs, oldest first; absent or empty: the defaults. */
+  history?: RunUsage[];
+}
 
+/** What one file will ask, per step: from the forecast, else sized by the rules above. */
+interface FilePlan {
+  calls: StepCounts;
+  cached: StepCounts;
+  functions: number;
+  functionsAsked: number;
+  primes: number;
+}
+
+export async function estimateRun(input: StagedEstimateInput): Promise<Estimate> {
+  const { access, entries, context } = input;
+  const models = input.models ?? resolveStepModels();
+  const ctx = tokens(context.reduce((n, c) => n + c.text.length, 0));
   const io = new Semaphore(64);
   const inventories = await inventoriesOf(access.cwd, entries);
-  const sizes = await Promise.all(entries.map((entry) => io.run(() => measure(access, entry, inventories.get(entry.path), changed?.get(entry.path)))));
-  let functions = 0;
-  let challenged = 0;
-  for (const { fileBlock, functions: n, bodyPerFunction } of sizes) {
-    const prefix = ctx + fileBlock + PACKET_TOKENS;
-    functions += n;
-    add(by.curate, 1, sys.curate + prefix, OUT.curate);
-    add(by.analyze, 1, sys.analyze + prefix, OUT.analyzeBase + OUT.analyzePerFunction * n);
-    const solo = Math.min(MAX_SOLO, Math.floor(n / SOLO_PER_FUNCTIONS));
-    const batches = Math.ceil((n - solo) / MAX_BATCH);
-    const perBatch = Math.min(MAX_BATCH, Math.ceil((n - solo) / Math.max(1, batches)));
-    add(by.review, solo, sys.review + prefix + bodyPerFunction, OUT.perFunction);
-    if (batches) add(by.review, batches, sys.review + prefix + bodyPerFunction * perBatch, OUT.perFunction * perBatch);
-    if (n > 0) {
-      challenged += CHALLENGED_SHARE;
-      by.challenge.inputTokens += CHALLENGED_SHARE * (sys.challenge + prefix);
-    }
-    const reviewCalls = solo + batches;
-    const perModel = new Map<string, { calls: number; out: number }>();
-    const onModel = (step: StagedStep, calls: number, out: number) => {
-      const m = perModel.get(models[step]) ?? { calls: 0, out: 0 };
-      perModel.set(models[step], { calls: m.calls + calls, out: m.out + out });
-    };
-    onModel('curate', 1, OUT.curate);
-    onModel('analyze', 1, OUT.analyzeBase + OUT.analyzePerFunction * n);
-    onModel('review', reviewCalls, OUT.perFunction * n);
-    for (const [model, m] of perModel) bill.file(model, m.calls, fileBlock, m.out);
-    if (n > 0) bill.file(models.challenge, CHALLENGED_SHARE, fileBlock, CHALLENGED_SHARE * OUT.challenge);
-  }
-  by.challenge.calls = Math.ceil(challenged);
-  by.challenge.outputTokens = by.challenge.calls * OUT.challenge;
-  by.challenge.inputTokens = Math.round(by.challenge.inputTokens);
-  if (entries.length) {
-    add(by.synthesize, 1, sys.synthesize + ctx + 600 * entries.length, OUT.synthesisBase + OUT.synthesisPerFile * entries.length);
-    bill.uncached(models.synthesize, by.synthesize.inputTokens, by.synthesize.outputTokens);
-  }
-  return { ...totals(Object.values(by)), functions, byStep: by, costUsd: bill.total(pricing.prices) };
+  const sizes = await Promise.all(entries.map((entry) => io.run(() => measure(access, entry, inventories.get(entry.path), input.changed?.get(entry.path)))));
+  const forecasts = new Map((input.forecast?.files ?? []).map((f) => [f.path, f]));
+  const plans = entries.map((e, i) => planFile(sizes[i]!.functions, forecasts.get(e.path)));
+
+  const calls = Object.fromEntries(STAGED_STEPS.map((s) => [s, 0])) as Record<StagedStep, number>;
+  for (const p of plans) for (const step of FILE_STEPS) calls[step] += p.calls[step];
+  calls.challenge = Math.ceil(calls.challenge);
+  // The run-wide prefix is primed once when Step 1 of several files starts together; a file's prefix before its Step 3 calls fan out.
+  calls.curate += plans.filter((p) => p.calls.curate > 0).length > 1 ? 1 : 0;
+  calls.review += plans.reduce((n, p) => n + p.primes, 0);
+  const synthesis = input.forecast ? input.forecast.synthesis : entries.length ? 'asked' : 'none';
+  calls.synthesize = synthesis === 'asked' ? 1 : 0;
+
+  const defaults = defaultTokens(plans, sizes, models, { runPrefix: tokens(FILE_SYSTEM.length) + TOOLS_TOKENS + ctx, synthesis: calls.synthesize ? tokens(SYNTHESIS_SYSTEM.length) + ctx + SYNTHESIS_PER_FILE * entries.length : 0, files: entries.length });
+  const history = input.history ?? [];
+  const calibrated = new Map(STAGED_STEPS.map((s) => [s, calibration(history, s, models[s])]));
+  /** The step's tokens: `calls` × the figures of `run` (a history index), else of all recorded runs, else the defaults. */
+  const tokensOf = (step: StagedStep, run?: number): TokenCounts => {
+    const c = calibrated.get(step);
+    const perCall = c && ((run !== undefined ? c.byRun[run] : undefined) ?? c.perCall);
+    return perCall ? scale(perCall, calls[step]) : defaults[step];
+  };
+  const costOf = (run?: number) => sumCosts(STAGED_STEPS.map((s) => costUsd(models[s], tokensOf(s, run), input.prices)));
+  const byStep = Object.fromEntries(
+    STAGED_STEPS.map((step) => {
+      const t = tokensOf(step);
+      const estimate: StagedStepEstimate = {
+        calls: calls[step],
+        inputTokens: Math.round(t.input_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens),
+        outputTokens: Math.round(t.output_tokens),
+        cacheReadTokens: Math.round(t.cache_read_input_tokens),
+        cacheWriteTokens: Math.round(t.cache_creation_input_tokens),
+        costUsd: costUsd(models[step], t, input.prices),
+        basis: calibrated.get(step) ? 'history' : 'defaults',
+      };
+      return [step, estimate];
+    }),
+  ) as Record<StagedStep, StagedStepEstimate>;
+
+  const runs = history.map((_, i) => costOf(i)).filter((c): c is number => c !== null);
+  const cached = plans.reduce((n, p) => n + FILE_STEPS.reduce((m, s) => m + p.cached[s], 0), 0) + (synthesis === 'cached' ? 1 : 0);
+  const asked = plans.reduce((n, p) => n + p.calls.curate + p.calls.analyze + p.functionsAsked, 0) + calls.challenge + calls.synthesize;
+  return {
+    ...totals(Object.values(byStep)),
+    functions: plans.reduce((n, p) => n + p.functions, 0),
+    byStep,
+    costUsd: costOf(),
+    ...(runs.length > 1 ? { costRange: [Math.min(...runs), Math.max(...runs)] as [number, number] } : {}),
+    historyRuns: history.length,
+    units: { cached, total: cached + asked },
+  };
+}
+
+function planFile(functions: number, forecast: FileForecast | undefined): FilePlan {
+  const zero = (): StepCounts => ({ curate: 0, analyze: 0, review: 0, challenge: 0 });
+  const solo = Math.min(MAX_SOLO, Math.floor(functions / SOLO_PER_FUNCTIONS));
+  const sized = { curate: 1, analyze: 1, review: solo + Math.ceil((functions - solo) / MAX_BATCH), challenge: functions > 0 ? CHALLENGED_SHARE : 0 };
+  if (!forecast || forecast.unknownFrom === 'curate') return { calls: sized, cached: zero(), functions, functionsAsked: functions, primes: 0 };
+  if (forecast.unknownFrom === 'analyze') return { calls: { ...sized, curate: forecast.calls.curate }, cached: { ...zero(), curate: forecast.cached.curate }, functions, functionsAsked: functions, primes: 0 };
+  return { calls: forecast.calls, cached: forecast.cached, functions: forecast.cached.review + forecast.functionsAsked, functionsAsked: forecast.functionsAsked, primes: forecast.primes };
 }
 
 /**
- * Tokens by model as the cache-first layout spends them: the run-wide prefix (tools, system, context) is
- * written once per model and read by every later call on it; a file's block is written by its first call
- * on a model and read by the rest; the directive and packet are uncached.
+ * Tokens by step as the cache-first layout spends them, from the tree's own sizes: the run-wide prefix
+ * (tools, system, context) is written by the first call on a model and read by every later one; a file's
+ * block is written by its first call on a model and read by the rest; directive and packet are uncached.
  */
-function cacheBill(runPrefix: number) {
-  const spend = new Map<string, TokenCounts>();
-  const of = (model: string) => {
-    const u = spend.get(model) ?? { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
-    spend.set(model, u);
-    return u;
-  };
-  return {
-    file(model: string, calls: number, fileBlock: number, output: number): void {
-      if (calls <= 0) return;
-      const first = !spend.has(model);
-      const u = of(model);
-      u.cache_creation_input_tokens += fileBlock + (first ? runPrefix : 0);
-      u.cache_read_input_tokens += (first ? 0 : runPrefix) + Math.max(0, calls - 1) * (runPrefix + fileBlock);
-      u.input_tokens += calls * PACKET_TOKENS;
-      u.output_tokens += output;
-    },
-    uncached(model: string, input: number, output: number): void {
-      const u = of(model);
-      u.input_tokens += input;
-      u.output_tokens += output;
-    },
-    total(prices?: PriceOverrides): number | null {
-      let sum = 0;
-      for (const [model, u] of spend) {
-        const c = costUsd(model, u, prices);
-        if (c === null) return null;
-        sum += c;
+function defaultTokens(plans: FilePlan[], sizes: FileSize[], models: StepModels, run: { runPrefix: number; synthesis: number; files: number }): Record<StagedStep, TokenCounts> {
+  const by = Object.fromEntries(STAGED_STEPS.map((s) => [s, { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }])) as Record<StagedStep, TokenCounts>;
+  const prefixWritten = new Set<string>();
+  plans.forEach((p, i) => {
+    const { fileBlock, bodyPerFunction } = sizes[i]!;
+    const fileWritten = new Set<string>();
+    const perCall = (step: (typeof FILE_STEPS)[number]) => {
+      const calls = p.calls[step];
+      const functionsPerCall = p.functionsAsked / Math.max(1, p.calls.review);
+      switch (step) {
+        case 'curate':
+          return { uncached: PACKET.curate, output: OUT.curate };
+        case 'analyze':
+          return { uncached: PACKET.analyze + PACKET.analyzePerFunction * p.functions, output: OUT.analyzeBase + OUT.analyzePerFunction * p.functions };
+        case 'review':
+          return { uncached: PACKET.review + (PACKET.reviewPerFunction + bodyPerFunction) * functionsPerCall, output: (OUT.perFunction * p.functionsAsked) / Math.max(1, calls) };
+        case 'challenge':
+          return { uncached: PACKET.challenge, output: OUT.challenge };
       }
-      return sum;
-    },
-  };
+    };
+    for (const step of FILE_STEPS) {
+      const calls = p.calls[step];
+      if (calls <= 0) continue;
+      const t = by[step];
+      const model = models[step];
+      const { uncached, output } = perCall(step);
+      // The first call about the file on this model writes its block (a fraction of a call: as likely).
+      const writer = fileWritten.has(model) ? 0 : Math.min(1, calls);
+      fileWritten.add(model);
+      t.cache_creation_input_tokens += writer * fileBlock;
+      if (writer && !prefixWritten.has(model)) {
+        prefixWritten.add(model);
+        t.cache_creation_input_tokens += run.runPrefix;
+        t.cache_read_input_tokens += (calls - 1) * run.runPrefix;
+      } else t.cache_read_input_tokens += calls * run.runPrefix;
+      t.cache_read_input_tokens += (calls - writer) * fileBlock;
+      t.input_tokens += calls * uncached;
+      t.output_tokens += calls * output;
+    }
+  });
+  if (run.synthesis) {
+    // Synthesis shares nothing with file calls, and its packet is new whenever it runs: all of it is written.
+    by.synthesize.cache_creation_input_tokens += run.synthesis;
+    by.synthesize.output_tokens += OUT.synthesisBase + OUT.synthesisPerFile * run.files;
+  }
+  return by;
 }
+
+const scale = (u: TokenCounts, calls: number): TokenCounts => ({
+  input_tokens: u.input_tokens * calls,
+  output_tokens: u.output_tokens * calls,
+  cache_read_input_tokens: u.cache_read_input_tokens * calls,
+  cache_creation_input_tokens: u.cache_creation_input_tokens * calls,
+});
+
+const sumCosts = (costs: (number | null)[]): number | null => costs.reduce<number | null>((sum, c) => (sum === null || c === null ? null : sum + c), 0);
 
 /** A run's totals over its steps or roles. */
 function totals(parts: StepEstimate[]): StepEstimate {
@@ -169,11 +250,17 @@ function totals(parts: StepEstimate[]): StepEstimate {
   };
 }
 
+interface FileSize {
+  fileBlock: number;
+  functions: number;
+  bodyPerFunction: number;
+}
+
 /**
  * A file's shared source-block size in tokens, the number of functions a review would cover, and what each
  * function adds to a Step 3 call when the file is large enough to go as an outline plus the bodies reviewed.
  */
-async function measure(access: FileAccess, entry: FileEntry, inventory: FunctionInventory | undefined, ranges: LineRange[] | undefined) {
+async function measure(access: FileAccess, entry: FileEntry, inventory: FunctionInventory | undefined, ranges: LineRange[] | undefined): Promise<FileSize> {
   const text = await access.read(entry.path);
   const companion = entry.companion_path ? await access.read(entry.companion_path).catch(() => '') : '';
   const lines = splitLines(text);
@@ -199,6 +286,7 @@ export interface LensEstimate {
 
 /** Tool definitions and the output schema, which every lens call carries before its system prompt. */
 const LENS_FIXED_TOKENS = 700;
+const LENS_PACKET_TOKENS = 300;
 const LENS_OUT = { review: 1500, validator: 60, crossRepo: 1000, perFileListed: 20 };
 
 export async function estimateLensRun(access: FileAccess, req: ReturnType<typeof lensRequest>): Promise<LensEstimate> {
@@ -217,19 +305,35 @@ export async function estimateLensRun(access: FileAccess, req: ReturnType<typeof
     for (const part of parts) {
       const size = part.chunk.files.reduce((n, f) => n + sourceTokens(f), 0);
       largestPart = Math.max(largestPart, context + size);
-      for (const reviewer of routing.reviewers) add(reviewer, system + context + size + tokens(BRIEFS[reviewer].length) + PACKET_TOKENS, LENS_OUT.review);
+      for (const reviewer of routing.reviewers) add(reviewer, system + context + size + tokens(BRIEFS[reviewer].length) + LENS_PACKET_TOKENS, LENS_OUT.review);
     }
   }
-  if (req.fullFanout) for (let i = 0; i < MAX_VALIDATORS; i++) add('validator', LENS_FIXED_TOKENS + tokens(VALIDATOR_SYSTEM.length) + largestPart + PACKET_TOKENS, LENS_OUT.validator);
+  if (req.fullFanout) for (let i = 0; i < MAX_VALIDATORS; i++) add('validator', LENS_FIXED_TOKENS + tokens(VALIDATOR_SYSTEM.length) + largestPart + LENS_PACKET_TOKENS, LENS_OUT.validator);
   if (plans.length > 1) {
     const files = plans.reduce((n, p) => n + p.target.files.length, 0);
-    add(CROSS_REPO, system + tokens(BRIEFS[CROSS_REPO].length) + PACKET_TOKENS + LENS_OUT.perFileListed * files, LENS_OUT.crossRepo);
+    add(CROSS_REPO, system + tokens(BRIEFS[CROSS_REPO].length) + LENS_PACKET_TOKENS + LENS_OUT.perFileListed * files, LENS_OUT.crossRepo);
   }
   return { ...totals(Object.values(byRole)), byRole, parts: plans.reduce((n, p) => n + p.parts.length, 0) };
 }
 
-/** Either mode's estimate, for the confirmation a large run asks for. */
-export function estimateJob(job: ReviewJob, prepared: PreparedJob): Promise<Estimate | LensEstimate> {
+/**
+ * Either mode's estimate, for `skeptic plan` and the confirmation a large run asks for. A staged run's counts
+ * leave out what the job's result cache already answers; its token figures come from the repository's
+ * recorded runs where there are any.
+ */
+export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Promise<Estimate | LensEstimate> {
   if (job.mode === 'lenses') return estimateLensRun(prepared.access, lensRequest(job, prepared));
-  return estimateRun(prepared.access, prepared.inventory.discovery.file_entries, prepared.context, prepared.scope.changedRanges, { models: job.models, ...(job.prices ? { prices: job.prices } : {}) });
+  const staged = await stagedInputs(job, prepared, await loadTeamDismissals(job.cwd));
+  return estimateRun({
+    access: prepared.access,
+    entries: prepared.inventory.discovery.file_entries,
+    context: prepared.context,
+    ...(prepared.scope.changedRanges ? { changed: prepared.scope.changedRanges } : {}),
+    models: job.models,
+    ...(job.prices ? { prices: job.prices } : {}),
+    ...(job.cacheDir ? { forecast: await forecastStagedRun({ ...staged, access: prepared.access, cacheDir: job.cacheDir }) } : {}),
+    history: job.stateDir ? await readUsageHistory(job.stateDir) : [],
+  });
 }
+
+export type EstimatedJob = Pick<ReviewJob, 'cwd' | 'mode' | 'lens' | 'force' | 'effort' | 'models' | 'prices' | 'cacheDir' | 'stateDir' | 'dismissals'>;

@@ -226,31 +226,31 @@ const CHALLENGE_EXAMPLES = 8;
 /** Runs the job's pipeline; findings dismissed before (team file, the user's list, inline comments) never come out. */
 export async function executeJob(job: ReviewJob, prepared: PreparedJob, emit: EmitFn, signal: AbortSignal): Promise<ReviewResult> {
   const team = await loadTeamDismissals(job.cwd);
-  const own = job.dismissals ?? [];
-  const screen = new FindingScreen(job.cwd, team, own);
+  const screen = new FindingScreen(job.cwd, team, job.dismissals ?? []);
   const events = screen.events(emit);
   const common = { cwd: job.cwd, access: prepared.access, ...(job.maxCalls ? { maxCalls: job.maxCalls } : {}), apiKey: job.apiKey, baseURL: job.baseURL, concurrency: job.concurrency, timeoutMs: job.timeoutMs, maxAttempts: job.maxAttempts, signal, ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}), ...(job.prices ? { prices: job.prices } : {}) };
   // Only the mode that runs is loaded.
   const raw =
     job.mode === 'lenses'
       ? await (await import('../engine/lenses/pipeline')).runLensReview({ ...common, ...lensRequest(job, prepared) }, events)
-      : await (await import('../engine/staged/pipeline')).runStagedReview(
-          {
-            ...common,
-            discovery: prepared.inventory.discovery,
-            models: job.models,
-            effort: job.effort,
-            contextFiles: prepared.context,
-            ...(prepared.scope.changedRanges ? { changedRanges: prepared.scope.changedRanges } : {}),
-            dismissalExamples: challengeExamples([...team, ...own], CHALLENGE_EXAMPLES),
-            inventoryOf: inventoryLookup(job.cwd, prepared.inventory.discovery.file_entries),
-            countFunctions: quickFunctionCount,
-          },
-          events,
-        );
+      : await (await import('../engine/staged/pipeline')).runStagedReview({ ...common, ...stagedInputs(job, prepared, team) }, events);
   const result = screen.result(raw);
   emit({ type: 'done', result });
   return result;
+}
+
+/** The staged pipeline's inputs beyond the run options: the same for the run and for its estimate's forecast. */
+export function stagedInputs(job: Pick<ReviewJob, 'cwd' | 'models' | 'effort' | 'dismissals'>, prepared: PreparedJob, team: Dismissal[]) {
+  return {
+    discovery: prepared.inventory.discovery,
+    models: job.models,
+    effort: job.effort,
+    contextFiles: prepared.context,
+    ...(prepared.scope.changedRanges ? { changedRanges: prepared.scope.changedRanges } : {}),
+    dismissalExamples: challengeExamples([...team, ...(job.dismissals ?? [])], CHALLENGE_EXAMPLES),
+    inventoryOf: inventoryLookup(job.cwd, prepared.inventory.discovery.file_entries),
+    countFunctions: quickFunctionCount,
+  };
 }
 
 /** The lens-specific part of a lens run's request. */

@@ -1,13 +1,15 @@
 /** The plan as data: what `skeptic plan --json` prints. */
 import { languageOf } from '../model/languages';
 import type { PlanJson } from '../report/planJson';
-import type { Estimate, LensEstimate, StepEstimate } from './estimate';
+import type { Estimate, LensEstimate, StagedStepEstimate, StepEstimate } from './estimate';
 import type { Inventories } from './inventories';
 import type { PreparedJob } from './job';
 
 const cost = (s: StepEstimate) => ({ calls: s.calls, input_tokens: s.inputTokens, output_tokens: s.outputTokens });
+const stagedCost = (s: StagedStepEstimate) => ({ ...cost(s), cache_read_tokens: s.cacheReadTokens, cache_write_tokens: s.cacheWriteTokens, cost_usd: s.costUsd, basis: s.basis });
 
-export function planJson(prepared: PreparedJob, inventories: Inventories, estimate: Estimate | LensEstimate): PlanJson {
+/** `cacheOn`: the run would use a result cache (not --no-cache). */
+export function planJson(prepared: PreparedJob, inventories: Inventories, estimate: Estimate | LensEstimate, cacheOn: boolean): PlanJson {
   const { discovery, excluded } = prepared.inventory;
   const staged = 'byStep' in estimate;
   return {
@@ -29,7 +31,12 @@ export function planJson(prepared: PreparedJob, inventories: Inventories, estima
     estimate: {
       ...cost(estimate),
       functions: staged ? estimate.functions : null,
-      by_step: Object.fromEntries(Object.entries(staged ? estimate.byStep : estimate.byRole).map(([k, s]) => [k, cost(s)])),
+      by_step: staged ? Object.fromEntries(Object.entries(estimate.byStep).map(([k, s]) => [k, stagedCost(s)])) : Object.fromEntries(Object.entries(estimate.byRole).map(([k, s]) => [k, cost(s)])),
+      cost_usd: staged ? estimate.costUsd : null,
+      cost_range_usd: staged ? (estimate.costRange ?? null) : null,
+      history_runs: staged ? estimate.historyRuns : null,
+      cached_units: staged && cacheOn ? estimate.units.cached : null,
+      total_units: staged ? estimate.units.total : null,
     },
   };
 }

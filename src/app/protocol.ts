@@ -107,7 +107,8 @@ const AFinding = z.custom<Finding>((v) => typeof v === 'object' && v !== null &&
 
 export const WorkerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('prepared'), files: z.int(), companions: z.int(), excluded: z.int(), paths: z.array(z.string()) }),
-  z.object({ type: z.literal('confirm'), id: z.string(), calls: z.int(), inputTokens: z.int(), threshold: z.int() }),
+  /** `costUsd`: the estimate in dollars; null when a model has no price (or in lens mode). */
+  z.object({ type: z.literal('confirm'), id: z.string(), calls: z.int(), inputTokens: z.int(), costUsd: z.nullable(z.number()), threshold: z.int() }),
   z.object({ type: z.literal('skipped'), reason: z.string() }),
   z.object({ type: z.literal('event'), event: Event }),
   z.object({ type: z.literal('finding'), finding: AFinding, diagnostic: PlainDiagnostic }),

@@ -8,13 +8,23 @@ import { currentBranch } from '../scope/changes';
 import { ScopeError } from '../scope/inventory';
 import { assertReviewable, checkBeforeRun, checkOutputs, executeJob, prepareJob, type PreparedJob, type ReviewJob } from './job';
 import { writeOutputs, type WrittenOutputs } from './output';
+import { recordRunUsage } from './usageHistory';
 
 export interface RunHooks {
   /** Every event of the run, from the inventory to the final result. */
   emit: EmitFn;
   /** Asked when the estimate exceeds `job.confirmOver`; absent: never ask (CLI --yes). */
-  confirm?: (estimate: { calls: number; inputTokens: number; threshold: number }) => Promise<boolean>;
+  confirm?: (estimate: ConfirmEstimate) => Promise<boolean>;
   signal: AbortSignal;
+}
+
+/** What a large run asks about: its estimate (what the result cache answers left out) and the threshold it is over. */
+export interface ConfirmEstimate {
+  calls: number;
+  inputTokens: number;
+  /** Staged mode: dollars at the price table's rates; null when a model has no price, and in lens mode. */
+  costUsd: number | null;
+  threshold: number;
 }
 
 export type JobOutcome =
@@ -40,11 +50,13 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
     // Loaded only to ask: the estimate's code (both modes' planners) is not needed to run.
     const estimate = await (await import('./estimate')).estimateJob(job, prepared);
     if (estimate.calls > job.confirmOver) {
-      const yes = await confirm({ calls: estimate.calls, inputTokens: estimate.inputTokens, threshold: job.confirmOver });
+      const yes = await confirm({ calls: estimate.calls, inputTokens: estimate.inputTokens, costUsd: 'costUsd' in estimate ? estimate.costUsd : null, threshold: job.confirmOver });
       if (!yes || signal.aborted) return { kind: 'declined' };
     }
   }
   const result = await executeJob(job, prepared, emit, signal);
+  // What the run used per step teaches the next estimate its token figures; losing it costs only accuracy.
+  if (job.stateDir && result.mode === 'staged') await recordRunUsage(job.stateDir, job.models, result.usageByStep).catch(() => undefined);
   // A run stopped at its --max-calls ceiling reports what it has, even nothing: the ceiling is the user's own.
   const ceilingReached = job.maxCalls !== undefined && /--max-calls/.test(result.stopped ?? '');
   const outputs = result.stopped && finishedNothing(result) && !ceilingReached ? null : await writeOutputs(result, { cwd: job.cwd, scope: job.scope, ...job.outputs, ...(job.stateDir ? { stateDir: job.stateDir } : {}) });

@@ -3,16 +3,15 @@
  * here, unlike review's `--json FILE`), the same as one JSON record on stdout. The text is a summary (counts,
  * exclusions by reason, calls, tokens and dollars); `--verbose` lists every path.
  */
-import { resolveLensModels } from '../model/models';
+import { resolveLensModels, type LensModels } from '../model/models';
 import { inventoryLine, plural } from '../model/plural';
 import { costUsd, formatUsd, PRICES_AS_OF, type PriceOverrides } from '../model/pricing';
-import { loadPrices } from './prices';
-import { estimateLensRun, estimateRun, type Estimate, type LensEstimate, type StepEstimate } from '../app/estimate';
+import { estimateJob, type Estimate, type LensEstimate, type StepEstimate } from '../app/estimate';
 import { inventoriesOf, type Inventories } from '../app/inventories';
-import { lensRequest, prepareJob, type PreparedJob } from '../app/job';
-import { repositoryStateDir } from '../app/state';
+import { prepareJob } from '../app/job';
 import { planJson } from '../app/plan';
-import { parseReviewArgs, type ReviewArgs } from './args';
+import { parseReviewArgs } from './args';
+import { jobFromArgs } from './job';
 import type { CliIo } from './review';
 import { EXIT, USAGE } from './usage';
 
@@ -25,12 +24,12 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(USAGE);
     return EXIT.ok;
   }
-  const prepared = await prepareJob({ cwd: io.cwd, scope: args.scope, excludes: args.excludes, contextFiles: args.contextFiles, includeUntracked: args.includeUntracked, ...(args.lens ? { lens: args.lens } : {}), ...(args.cacheDir ? { cacheDir: args.cacheDir } : {}), stateDir: await repositoryStateDir(io.cwd, io.env) });
+  // The review's own job (cache folder, state folder, prices, models): the plan counts what that review will ask.
+  const job = await jobFromArgs(args, io, '');
+  const prepared = await prepareJob(job);
   const inventories = await inventoriesOf(io.cwd, prepared.inventory.discovery.file_entries);
-  const prices = await loadPrices(io.cwd, args.pricesFile);
   if (json) {
-    const est = args.mode === 'lenses' ? await lensEstimate(args, prepared) : await stagedEstimate(args, prepared, prices);
-    io.stdout.write(JSON.stringify(planJson(prepared, inventories, est), null, 2) + '\n');
+    io.stdout.write(JSON.stringify(planJson(prepared, inventories, await estimateJob(job, prepared), Boolean(job.cacheDir)), null, 2) + '\n');
     return EXIT.ok;
   }
   const { discovery, excluded } = prepared.inventory;
@@ -56,7 +55,9 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   else if (skipped.length) out.push(`Changed but not reviewed: ${skipped.length}`);
   if (prepared.context.length) out.push(`Context files: ${prepared.context.map((c) => c.path).join(', ')}`);
 
-  const est = args.mode === 'lenses' ? await lensLines(args, prepared, out, prices ?? {}) : await stagedLines(args, prepared, out, prices);
+  const est = await estimateJob(job, prepared);
+  if ('byStep' in est) stagedLines(est, out, Boolean(job.cacheDir));
+  else lensLines(est, out, job.lens?.models ?? {}, job.prices ?? {});
   if (est.calls > args.confirmOver) out.push(`A review of this scope asks for confirmation (over ${args.confirmOver} calls): pass --yes.`);
   if (!args.verbose && discovery.file_entries.length + excluded.length > 0) out.push('Paths: skeptic plan --verbose lists every file.');
   io.stdout.write(out.join('\n') + '\n');
@@ -70,15 +71,21 @@ function functionCount(inventories: Inventories, path: string): string {
   return n === undefined ? '' : `  ${plural(n, 'function')}`;
 }
 
-const stagedEstimate = (args: ReviewArgs, prepared: PreparedJob, prices: PriceOverrides | undefined) =>
-  estimateRun(prepared.access, prepared.inventory.discovery.file_entries, prepared.context, prepared.scope.changedRanges, { models: args.models, ...(prices ? { prices } : {}) });
-const lensEstimate = (args: ReviewArgs, prepared: PreparedJob) => estimateLensRun(prepared.access, lensRequest({ lens: args.lens, force: args.force, effort: args.effort }, prepared));
+function stagedLines(est: Estimate, out: string[], cacheOn: boolean): void {
+  const cost = est.costUsd === null ? 'cost unknown (a model without a price; see --prices)' : `~${formatUsd(est.costUsd)} at the price table of ${PRICES_AS_OF}, with the prompt cache`;
+  out.push(`Estimate: ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens · ~${k(est.outputTokens)} output tokens (${plural(est.functions, 'function')}) · ${cost}`);
+  out.push(cacheOn ? `Result cache: ${est.units.cached} of ${plural(est.units.total, 'unit')} answered from the cache` : 'Result cache: off (--no-cache): every unit is asked');
+  out.push(`Tokens per call: ${basisLine(est)}`);
+  for (const [step, s] of Object.entries(est.byStep)) out.push(`  ${step}: ${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out · ${formatUsd(s.costUsd)}`);
+}
 
-async function stagedLines(args: ReviewArgs, prepared: PreparedJob, out: string[], prices: PriceOverrides | undefined): Promise<Estimate> {
-  const est = await stagedEstimate(args, prepared, prices);
-  out.push(`Estimate: ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens · ~${k(est.outputTokens)} output tokens (${plural(est.functions, 'function')}) · ${est.costUsd === null ? 'cost unknown (a model without a price; see --prices)' : `~${formatUsd(est.costUsd)} at the price table of ${PRICES_AS_OF}, with the prompt cache, for a cold run`}`);
-  for (const [step, s] of Object.entries(est.byStep)) out.push(`  ${step}: ${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out`);
-  return est;
+/** Where the per-call token figures come from: this repository's recorded runs (with the spread they give), or the defaults. */
+function basisLine(est: Estimate): string {
+  const steps = Object.entries(est.byStep).filter(([, s]) => s.calls > 0);
+  const fromDefaults = steps.filter(([, s]) => s.basis === 'defaults').map(([step]) => step);
+  if (est.historyRuns === 0 || fromDefaults.length === steps.length) return 'the defaults (no run of these steps and models recorded for this repository yet)';
+  const range = est.costRange ? ` (${formatUsd(est.costRange[0])}–${formatUsd(est.costRange[1])} by run)` : '';
+  return `from this repository's last ${plural(est.historyRuns, 'run')}${range}${fromDefaults.length ? `; the defaults for ${fromDefaults.join(', ')}` : ''}`;
 }
 
 /** Dollars for an estimated lens role on its model (prompt tokens priced as uncached input: an upper bound). */
@@ -86,12 +93,10 @@ function roleCost(model: string, s: StepEstimate, prices: PriceOverrides): numbe
   return costUsd(model, { input_tokens: s.inputTokens, output_tokens: s.outputTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }, prices);
 }
 
-async function lensLines(args: ReviewArgs, prepared: PreparedJob, out: string[], prices: PriceOverrides): Promise<LensEstimate> {
-  const est = await lensEstimate(args, prepared);
-  const models = resolveLensModels(undefined, args.lens?.models ?? {});
+function lensLines(est: LensEstimate, out: string[], lensModels: Partial<LensModels>, prices: PriceOverrides): void {
+  const models = resolveLensModels(undefined, lensModels);
   const rows = Object.entries(est.byRole).map(([role, s]) => ({ role, s, cost: roleCost(models[role as keyof typeof models], s, prices) }));
   const total = rows.reduce<number | null>((sum, r) => (sum === null || r.cost === null ? null : sum + r.cost), 0);
   out.push(`Estimate (lens mode): ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens before cache reads · ~${k(est.outputTokens)} output tokens (${plural(est.parts, 'part')}) · up to ${formatUsd(total)} (list prices of ${PRICES_AS_OF}, before cache savings)`);
   for (const { role, s, cost } of rows) out.push(`  ${role}: ${role === 'validator' ? 'up to ' : ''}${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out · ${formatUsd(cost)}`);
-  return est;
 }

@@ -1,14 +1,13 @@
 /** `skeptic review`: builds the job from the flags, runs it (src/app/runJob.ts), prints progress and the summary. */
-import { describeCost } from '../model/pricing';
-import { relative, resolve, sep } from 'node:path';
+import { describeCost, formatUsd } from '../model/pricing';
+import { relative, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { buildJob } from '../app/buildJob';
-import { runJob } from '../app/runJob';
+import { runJob, type ConfirmEstimate } from '../app/runJob';
 import type { LensResult, ReviewResult, StagedResult } from '../model/events';
 import { parseReviewArgs } from './args';
 import { consoleReporter } from './console';
-import { loadPrices } from './prices';
-import { recordOutputs, repositoryStateDir, resultsDir } from '../app/state';
+import { jobFromArgs } from './job';
+import { recordOutputs } from '../app/state';
 import { openEventLog } from './events';
 import { EXIT, USAGE, UsageError } from './usage';
 import { inventoryLine, plural } from '../model/plural';
@@ -33,32 +32,7 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
   }
   const apiKey = io.env.ANTHROPIC_API_KEY?.trim();
   if (!apiKey) throw new UsageError('no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), from https://console.anthropic.com/settings/keys');
-  const prices = await loadPrices(io.cwd, args.pricesFile);
-  const stateDir = await repositoryStateDir(io.cwd, io.env);
-  const cacheDir = args.noCache ? undefined : args.cacheDir ? resolve(io.cwd, args.cacheDir) : resultsDir(stateDir);
-  const job = buildJob({
-    cwd: io.cwd,
-    scope: args.scope,
-    mode: args.mode,
-    stepModels: args.models,
-    ...(args.lens ? { lens: args.lens, reviewerModels: args.lens.models } : {}),
-    excludes: args.excludes,
-    includeUntracked: args.includeUntracked,
-    force: args.force,
-    contextFiles: args.contextFiles,
-    concurrency: args.concurrency,
-    requestTimeout: args.requestTimeout,
-    maxAttempts: args.maxAttempts,
-    ...(args.effort ? { effort: args.effort } : {}),
-    apiKey,
-    ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}),
-    ...(cacheDir ? { cacheDir } : {}),
-    stateDir,
-    ...(prices ? { prices } : {}),
-    ...(args.maxCalls ? { maxCalls: args.maxCalls } : {}),
-    confirmOver: args.confirmOver,
-    outputs: { ...(args.out ? { out: args.out } : {}), ...(args.json ? { json: args.json } : {}), ...(args.sarif ? { sarif: args.sarif } : {}), ...(args.events ? { events: args.events } : {}) },
-  });
+  const job = await jobFromArgs(args, io, apiKey);
 
   const progress = consoleReporter(io.stderr, args.mode);
   const events = args.events ? openEventLog(io.cwd, args.events) : undefined;
@@ -71,7 +45,7 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     ...(args.yes ? {} : { confirm: (estimate) => confirmAtTerminal(estimate, io) }),
     signal: io.signal,
   }).finally(() => events?.close());
-  if (events?.written) await recordOutputs(stateDir, [events.path]);
+  if (events?.written) await recordOutputs(job.stateDir, [events.path]);
   if (outcome.kind === 'skipped') {
     io.stdout.write(`${outcome.reason}\n`);
     return EXIT.ok;
@@ -91,8 +65,9 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
 }
 
 /** A large run needs a yes at the terminal; without one, say how to proceed. */
-async function confirmAtTerminal(estimate: { calls: number; inputTokens: number; threshold: number }, io: CliIo): Promise<boolean> {
-  const what = `this review is estimated at ${plural(estimate.calls, 'model call')} and ~${Math.round(estimate.inputTokens / 1000)}k input tokens (over the confirmation threshold of ${estimate.threshold})`;
+async function confirmAtTerminal(estimate: ConfirmEstimate, io: CliIo): Promise<boolean> {
+  const cost = estimate.costUsd === null ? '' : ` (~${formatUsd(estimate.costUsd)})`;
+  const what = `this review is estimated at ${plural(estimate.calls, 'model call')} and ~${Math.round(estimate.inputTokens / 1000)}k input tokens${cost} (over the confirmation threshold of ${estimate.threshold})`;
   if (!io.stdin.isTTY) throw new UsageError(`${what}; pass --yes to run it, or narrow the scope`);
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   try {

@@ -10,7 +10,8 @@ Usage:
   skeptic review --changes|--staged|--base REF|--pr N [options]    review a change
   skeptic review --mode lenses --changes|--staged|--base REF REPO…  review each repository's changes, then across them
   skeptic plan [same scope options] [--json]   list what would be reviewed, its functions and the
-                                      estimated cost (no key needed); --json: as JSON on stdout
+                                      estimated cost of what the result cache does not already answer
+                                      (no key needed); --json: as JSON on stdout
   skeptic eval martian|aacr [--limit N] [--pr URL…] [--dry-run] [--yes] …   score Skeptic on a public
                                       benchmark with your key (skeptic eval --help)
 

@@ -5,13 +5,12 @@
  * malformed reply is never used, and never silently dropped.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { z } from 'zod';
 import { FatalApiError, refusesStructuredOutput, type Message, type MessageParams, type ModelClient } from './client';
-import { PROMPT_VERSION } from './promptVersion';
 import type { Priority, PriorityOf } from '../model/semaphore';
 import { sleep } from './scheduler';
-import { ResultCache } from './resultCache';
+import type { ResultCache } from './resultCache';
+import { jsonSchemaOf, UnitCache } from './unitCache';
 import type { FileAccess } from '../model/access';
 import type { Effort } from '../model/models';
 import { runTool, TOOL_DEFINITIONS } from './tools';
@@ -87,9 +86,9 @@ export class SubAgentRunner {
   /** Flips to forced `submit_<record>` tool calls once the API refuses structured outputs. */
   private structured = true;
   repairs = 0;
-  cacheHits = 0;
   private readonly effort: Effort | undefined;
-  private readonly cache: ResultCache | undefined;
+  /** Keys and stored answers: the same code a forecast of the run uses (see UnitCache). */
+  readonly cache: UnitCache;
   private readonly primes = new Map<string, { callers: number; done: Promise<void> }>();
 
   constructor(
@@ -98,39 +97,23 @@ export class SubAgentRunner {
     opts: { effort?: Effort; cache?: ResultCache } = {},
   ) {
     this.effort = opts.effort;
-    this.cache = opts.cache;
+    this.cache = new UnitCache(opts.cache, opts.effort);
+  }
+
+  get cacheHits(): number {
+    return this.cache.hits;
   }
 
   /** A unit answered before (same model, prompt, schema and input) comes from the result cache; a new one is stored. */
   async run<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
-    const key = spec.cacheKey === false ? undefined : this.cacheKey(spec);
-    if (key) {
-      const stored = await this.recall(key, spec.record);
-      if (stored !== undefined && (spec.check?.(stored) ?? []).length === 0) return { ok: true, value: stored, repairs: 0, cached: true };
-    }
+    const key = this.cache.keyOf(spec);
+    const stored = await this.cache.answer(spec, key);
+    if (stored !== undefined) return { ok: true, value: stored, repairs: 0, cached: true };
     if (spec.primeFirst) await this.primeOnce(spec.primeFirst.key, { ...spec, content: [...spec.content.slice(0, spec.primeFirst.blocks), PRIME_TAIL] });
     const outcome = await this.converse(spec);
     // A salvaged reply is not stored: the next run gets another chance at the whole record.
-    if (key && outcome.ok && !outcome.leftOut) await this.remember(key, outcome.value);
+    if (key && outcome.ok && !outcome.leftOut) await this.cache.remember(key, outcome.value);
     return outcome;
-  }
-
-  /** The result cache's record under `key` if it still parses as `record` (counted as a hit); else undefined. */
-  async recall<T>(key: string, record: z.ZodType<T>): Promise<T | undefined> {
-    if (!this.cache) return undefined;
-    const stored = record.safeParse(await this.cache.get(key));
-    if (!stored.success) return undefined;
-    this.cacheHits++;
-    return stored.data;
-  }
-
-  async remember(key: string, value: unknown): Promise<void> {
-    await this.cache?.put(key, value);
-  }
-
-  /** A result-cache key over the unit's model, system, record schema and effort, plus `parts`. */
-  keyFor<T>(spec: Pick<UnitSpec<T>, 'model' | 'system' | 'record' | 'tools'>, parts: object): string {
-    return ResultCache.key({ prompts: PROMPT_VERSION, model: spec.model, system: spec.system, schema: jsonSchemaOf(spec.record), effort: this.effort ?? null, tools: spec.tools, ...parts });
   }
 
   /**
@@ -138,7 +121,7 @@ export class SubAgentRunner {
    * not used. Best effort: a failure just means the calls that follow write the prefix themselves.
    */
   async prime<T>(spec: UnitSpec<T>): Promise<void> {
-    if (this.cache && spec.cacheKey !== false && (await this.cache.get(this.cacheKey(spec))) !== undefined) return;
+    if (await this.cache.holds(spec)) return;
     return this.sendPrime(spec);
   }
 
@@ -165,10 +148,6 @@ export class SubAgentRunner {
     } catch (err) {
       if (err instanceof FatalApiError || this.client.signal.aborted) throw err;
     }
-  }
-
-  private cacheKey<T>(spec: UnitSpec<T>): string {
-    return this.keyFor(spec, typeof spec.cacheKey === 'object' ? { parts: spec.cacheKey } : { content: spec.content });
   }
 
   private async converse<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
@@ -317,16 +296,6 @@ export function recordTitle(record: z.ZodType): string {
   const title = record.meta()?.title;
   if (!title) throw new Error('record schema has no title');
   return title;
-}
-
-const schemas = new WeakMap<z.ZodType, Record<string, unknown>>();
-function jsonSchemaOf(record: z.ZodType): Record<string, unknown> {
-  let schema = schemas.get(record);
-  if (!schema) {
-    schema = zodOutputFormat(record).schema;
-    schemas.set(record, schema);
-  }
-  return schema;
 }
 
 /** `strict`: the API holds the tool's input to its schema (the cache-first layout's only output constraint). */

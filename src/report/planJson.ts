@@ -1,7 +1,16 @@
 /** `skeptic plan --json`: Step 0 and the estimate as one record, for CI and tooling. Declared once as a schema. */
 import { z } from 'zod';
 
-const Cost = z.object({ calls: z.number().int().min(0), input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
+const Cost = z.object({
+  calls: z.number().int().min(0),
+  input_tokens: z.number().int().min(0),
+  output_tokens: z.number().int().min(0),
+  /** Staged steps only: of input_tokens, those read from and written to the prompt cache; dollars; where the per-call figures come from. */
+  cache_read_tokens: z.number().int().min(0).optional(),
+  cache_write_tokens: z.number().int().min(0).optional(),
+  cost_usd: z.number().min(0).nullable().optional(),
+  basis: z.enum(['history', 'defaults']).optional(),
+});
 
 export const PlanJson = z.object({
   version: z.literal(1),
@@ -24,6 +33,15 @@ export const PlanJson = z.object({
     functions: z.number().int().min(0).nullable(),
     /** Per staged step, or per lens role. */
     by_step: z.record(z.string(), Cost),
+    /** Staged mode (else null): estimated dollars at the price table's rates, null when a model has no price. */
+    cost_usd: z.number().min(0).nullable(),
+    /** Staged mode: the lowest and highest cost under each recorded run's own per-call figures (two runs or more), else null. */
+    cost_range_usd: z.tuple([z.number().min(0), z.number().min(0)]).nullable(),
+    /** Staged mode: recorded runs of this repository the per-call token figures come from (0: the defaults). */
+    history_runs: z.number().int().min(0).nullable(),
+    /** Staged mode with the result cache on: units it answers, of total_units (Steps 1, 2, 4 per file, Step 3 per function, synthesis). */
+    cached_units: z.number().int().min(0).nullable(),
+    total_units: z.number().int().min(0).nullable(),
   }),
 });
 export type PlanJson = z.infer<typeof PlanJson>;

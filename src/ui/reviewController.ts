@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { RelayedEvent, ReviewRequest, RunSummary, WorkerMessage } from '../app/protocol';
 import type { Finding } from '../model/finding';
 import { plural } from '../model/plural';
-import { describeCost } from '../model/pricing';
+import { describeCost, formatUsd } from '../model/pricing';
 import { RunProgress } from '../model/progress';
 import { apiKey, offerToSetKey } from './apiKey';
 import type { Dismissals } from './dismiss';
@@ -103,7 +103,7 @@ export class ReviewController implements vscode.Disposable {
         return;
       case 'confirm': {
         const run = await vscode.window.showWarningMessage(
-          `This review is estimated at ${plural(m.calls, 'model call')} (~${Math.round(m.inputTokens / 1000)}k input tokens).`,
+          `This review is estimated at ${plural(m.calls, 'model call')} (~${Math.round(m.inputTokens / 1000)}k input tokens${m.costUsd === null ? '' : `, ~${formatUsd(m.costUsd)}`}).`,
           { modal: true, detail: `The threshold (${m.threshold}) is the skeptic.confirmThreshold setting.` },
           'Run Review',
         );

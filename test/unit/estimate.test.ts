@@ -19,7 +19,7 @@ describe('staged estimate', () => {
 
   it('counts a few solo reviews for a large file only, and batches of eight for the rest', async () => {
     const { access, entries } = await tree();
-    const est = await estimateRun(access, entries, []);
+    const est = await estimateRun({ access, entries, context: [] });
     assert.equal(est.functions, 41);
     // big.ts: 3 solo (40 / 10, at most 3) + 5 batches of the other 37; small.ts: one batch.
     assert.equal(est.byStep.review.calls, 3 + 5 + 1);
@@ -27,12 +27,12 @@ describe('staged estimate', () => {
 
   it('prices a cold run with the prompt cache: well under the same tokens uncached; unknown models have no price', async () => {
     const { access, entries } = await tree();
-    const est = await estimateRun(access, entries, []);
+    const est = await estimateRun({ access, entries, context: [] });
     const uncached = costUsd('claude-sonnet-5-5', { input_tokens: est.inputTokens, output_tokens: est.outputTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 })!;
     assert.ok(est.costUsd! > 0 && est.costUsd! < uncached, `${est.costUsd} vs ${uncached}`);
-    const unknown = await estimateRun(access, entries, [], undefined, { models: resolveStepModels('some-other-model') });
+    const unknown = await estimateRun({ access, entries, context: [], models: resolveStepModels('some-other-model') });
     assert.equal(unknown.costUsd, null);
-    const overridden = await estimateRun(access, entries, [], undefined, { models: resolveStepModels('some-other-model'), prices: { 'some-other-model': { input: 0, output: 0 } } });
+    const overridden = await estimateRun({ access, entries, context: [], models: resolveStepModels('some-other-model'), prices: { 'some-other-model': { input: 0, output: 0 } } });
     assert.equal(overridden.costUsd, 0);
   });
 });

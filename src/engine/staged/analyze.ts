@@ -2,7 +2,7 @@
 import { FileAnalysis, type Step1Record } from '../../model/records';
 import type { UnitOutcome } from '../runner';
 import { lineErrors, type SourceFile } from '../source';
-import { fileCall, MAX_TOKENS, type FileUnderReview, type StageContext } from './context';
+import { fileCall, MAX_TOKENS, type FileCall, type FileUnderReview, type StageContext } from './context';
 import { parseLocation } from '../../model/location';
 import { reconcile, type Reconciliation } from './reconcile';
 
@@ -15,20 +15,32 @@ const analyzeMaxTokens = (functions: number) => Math.min(64_000, Math.max(MAX_TO
 export type AnalyzeOutcome = UnitOutcome<FileAnalysis> & { reconciled?: Reconciliation };
 
 export async function analyze(ctx: StageContext, file: FileUnderReview, step1: Step1Record): Promise<AnalyzeOutcome> {
-  const inventory = file.inventory && hasFunctions(step1) ? file.inventory : undefined;
-  const outcome = await fileCall(ctx, file, 'analyze', {
+  const outcome = await fileCall(ctx, file, 'analyze', analyzeCall(file, step1));
+  return outcome.ok ? { ...outcome, ...settleAnalysis(file, step1, outcome.value) } : outcome;
+}
+
+/** The request of Step 2 (the run's and the forecast's). */
+export function analyzeCall(file: FileUnderReview, step1: Step1Record): FileCall<FileAnalysis> {
+  const inventory = inventoryFor(file, step1);
+  return {
     label: `Step 2 analyze ${file.entry.path}`,
     record: FileAnalysis,
     packet: { ...step1, companion_path: file.entry.companion_path, ...(inventory ? { function_inventory: inventory } : {}) },
     check: (a) => checkAnalysis(a, file, step1),
     ...(inventory ? { maxTokens: analyzeMaxTokens(inventory.length) } : {}),
-  });
-  if (!outcome.ok) return outcome;
-  const value = { ...outcome.value, file_path: file.entry.path };
-  if (!inventory) return { ...outcome, value };
-  const reconciled = reconcile(value.functions, inventory);
-  return { ...outcome, value: { ...value, functions: reconciled.functions }, reconciled };
+  };
 }
+
+/** An answer made the file's record: its own path, and its functions reconciled with the parser's where it knows them. */
+export function settleAnalysis(file: FileUnderReview, step1: Step1Record, answer: FileAnalysis): { value: FileAnalysis; reconciled?: Reconciliation } {
+  const inventory = inventoryFor(file, step1);
+  const value = { ...answer, file_path: file.entry.path };
+  if (!inventory) return { value };
+  const reconciled = reconcile(value.functions, inventory);
+  return { value: { ...value, functions: reconciled.functions }, reconciled };
+}
+
+const inventoryFor = (file: FileUnderReview, step1: Step1Record) => (file.inventory && hasFunctions(step1) ? file.inventory : undefined);
 
 /**
  * Functions are listed only for code and test code; each is unique and starts on a real line. Where the

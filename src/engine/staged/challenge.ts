@@ -2,11 +2,16 @@
 import { ChallengeResult, type FileAnalysis } from '../../model/records';
 import type { UnitOutcome } from '../runner';
 import type { Finding } from '../../model/finding';
-import { fileCall, type FileUnderReview, type StageContext } from './context';
+import { fileCall, type FileCall, type FileUnderReview, type StageContext, type StageSetup } from './context';
 import type { LineRange } from '../../model/lines';
 import { isDowngrade } from '../../model/order';
 
-export async function challenge(ctx: StageContext, file: FileUnderReview, analysis: FileAnalysis, findings: Finding[]): Promise<UnitOutcome<ChallengeResult>> {
+export function challenge(ctx: StageContext, file: FileUnderReview, analysis: FileAnalysis, findings: Finding[]): Promise<UnitOutcome<ChallengeResult>> {
+  return fileCall(ctx, file, 'challenge', challengeCall(ctx, file, analysis, findings));
+}
+
+/** The request of Step 4 (the run's and the forecast's). */
+export function challengeCall(ctx: StageSetup, file: FileUnderReview, analysis: FileAnalysis, findings: Finding[]): FileCall<ChallengeResult> {
   const packet = {
     file_path: file.entry.path,
     companion_path: file.entry.companion_path,
@@ -23,13 +28,13 @@ export async function challenge(ctx: StageContext, file: FileUnderReview, analys
     })),
     ...(ctx.dismissalExamples.length ? { team_dismissed: ctx.dismissalExamples } : {}),
   };
-  return fileCall(ctx, file, 'challenge', {
+  return {
     label: `Step 4 challenge ${file.entry.path}`,
     record: ChallengeResult,
     packet,
     check: (r) => checkChallenge(r, findings),
     ...(file.outline ? { excerpt: findingContext(analysis, findings, file.primary.lines.length) } : {}),
-  });
+  };
 }
 
 /** For a file sent as an outline: each finding's function in full, or the lines around a file-level finding. */

@@ -7,17 +7,23 @@ import type { LineRange } from '../../model/lines';
 import { BatchReview, ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record, type ContextFile, type FileEntry } from '../../model/records';
 import { recordTitle, type SubAgentRunner, type UnitOutcome, type UnitSpec } from '../runner';
 import type { SourceFile } from '../source';
+import type { UnitCache } from '../unitCache';
 import { FILE_SYSTEM, STEP_DIRECTIVES } from './prompts';
 import type { Schedule } from './schedule';
 
-export interface StageContext {
-  runner: SubAgentRunner;
+/** What a unit's request and result-cache key are made of: the same for a run and for its forecast (forecast.ts). */
+export interface StageSetup {
+  cache: UnitCache;
   models: StepModels;
   context: ContextFile[];
   /** For the challenger: findings this team dismissed before, and why. */
   dismissalExamples: DismissalExample[];
   /** Files in the run: with two or more, the run-wide prefix is primed once per model before they fan out. */
   files: number;
+}
+
+export interface StageContext extends StageSetup {
+  runner: SubAgentRunner;
   /** The order the run's calls are served in. */
   schedule: Schedule;
 }
@@ -74,13 +80,13 @@ export interface FileCall<T> {
 /** A sub-agent call about one file, in the cache-first layout (src/engine/layout.ts). */
 export async function fileCall<T>(ctx: StageContext, file: FileUnderReview, step: FileStep, call: FileCall<T>): Promise<UnitOutcome<T>> {
   const model = ctx.models[step];
-  const outcome = await ctx.runner.run(fileSpec(ctx, file, step, call));
+  const outcome = await ctx.runner.run({ ...fileSpec(ctx, file, step, call), priority: ctx.schedule.priority(file.order, step) });
   ctx.schedule.answered(file.order);
   if (outcome.ok && !outcome.cached) file.warm.add(model);
   return outcome;
 }
 
-export function fileSpec<T>(ctx: StageContext, file: FileUnderReview, step: FileStep, call: FileCall<T>): UnitSpec<T> {
+export function fileSpec<T>(ctx: StageSetup, file: FileUnderReview, step: FileStep, call: FileCall<T>): UnitSpec<T> {
   const model = ctx.models[step];
   const instructions = `${STEP_DIRECTIVES[step]} Answer with one call to the submit_${recordTitle(call.record)} tool.`;
   const outline = file.outline && file.inventory ? { outline: { functions: file.inventory, excerpt: call.excerpt ?? [] } } : {};
@@ -101,7 +107,6 @@ export function fileSpec<T>(ctx: StageContext, file: FileUnderReview, step: File
     content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, ...outline, instructions, packet: call.packet }),
     tools: true,
     maxTokens: call.maxTokens ?? MAX_TOKENS,
-    priority: ctx.schedule.priority(file.order, step),
     // A companion is context: its edits do not re-run the other file's steps (docs/caching.md says why).
     cacheKey: call.cacheKey ?? {
       step,

@@ -10,7 +10,7 @@ import type { EmitFn, FileOutcome, StagedResult } from '../../model/events';
 import { Progress } from './progress';
 import type { ContextFile } from '../../model/records';
 import type { Effort, StepModels } from '../../model/models';
-import type { DiscoveryResult, FileEntry, Step1Record, SynthesisResult } from '../../model/records';
+import type { ChallengeResult, DiscoveryResult, FileAnalysis, FileEntry, PerFunctionReview, Step1Record, SynthesisResult } from '../../model/records';
 import { toSourceFile } from '../source';
 import type { FailedUnit, FilteredFinding, Finding } from '../../model/finding';
 import { analyze } from './analyze';
@@ -23,7 +23,8 @@ import { functionsTouched, keepChanged } from './diffScope';
 import { applyChallenge, findingFromFileRule, findingsFromReview, tiebreak } from './filters';
 import { sortFindings } from '../../model/order';
 import { reviewFunctions } from './review';
-import { synthesize } from './synthesize';
+import { synthesize, type SynthesisInput } from './synthesize';
+import { lastAnswersKey, type LastAnswers } from './lastAnswers';
 import { MAX_BATCH, planReviews } from './batching';
 import { expectedUnits, Schedule } from './schedule';
 
@@ -59,7 +60,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const run = new ReviewRun(req, emit);
   const runner = run.runner(req.effort);
   const schedule = new Schedule(req.concurrency);
-  const ctx: StageContext = { runner, models: req.models, context: req.contextFiles, dismissalExamples: req.dismissalExamples ?? [], files: req.discovery.file_entries.length, schedule };
+  const ctx: StageContext = { runner, cache: runner.cache, models: req.models, context: req.contextFiles, dismissalExamples: req.dismissalExamples ?? [], files: req.discovery.file_entries.length, schedule };
   const progress = new Progress(emit);
   const entries = req.discovery.file_entries;
   progress.total('curate', entries.length);
@@ -78,19 +79,11 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const failed = fileRuns.flatMap((f) => f.failed);
   let synthesis: SynthesisResult | null = null;
   const notes: string[] = fileRuns.flatMap((f) => (f.note ? [f.note] : []));
-  const analysed = fileRuns.filter((f) => f.outcome.analysis);
-  if (analysed.length > 0 && !run.aborted) {
+  const input = synthesisInput(req, fileRuns);
+  if (input && !run.aborted) {
     progress.total('synthesize', 1);
     const outcome = await run.guard(
-      () =>
-        synthesize(ctx, {
-          reviewRoots: req.discovery.review_roots,
-          entries,
-          step1: fileRuns.flatMap((f) => (f.outcome.step1 ? [f.outcome.step1] : [])),
-          analyses: analysed.map((f) => f.outcome.analysis!),
-          findings,
-          lineCounts: new Map(fileRuns.map((f) => [f.outcome.path, f.lineCount])),
-        }),
+      () => synthesize(ctx, input),
       (reason) => ({ ok: false as const, reason }),
     );
     progress.advance('synthesize');
@@ -127,6 +120,20 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   return result;
 }
 
+/** What synthesis reads, from every file's outcome; null when no file got as far as Step 2 (then there is no synthesis). */
+export function synthesisInput(req: Pick<StagedRequest, 'discovery'>, fileRuns: { outcome: Pick<FileOutcome, 'path' | 'step1' | 'analysis'>; findings: Finding[]; lineCount: number }[]): SynthesisInput | null {
+  const analyses = fileRuns.flatMap((f) => (f.outcome.analysis ? [f.outcome.analysis] : []));
+  if (analyses.length === 0) return null;
+  return {
+    reviewRoots: req.discovery.review_roots,
+    entries: req.discovery.file_entries,
+    step1: fileRuns.flatMap((f) => (f.outcome.step1 ? [f.outcome.step1] : [])),
+    analyses,
+    findings: fileRuns.flatMap((f) => f.findings),
+    lineCounts: new Map(fileRuns.map((f) => [f.outcome.path, f.lineCount])),
+  };
+}
+
 async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntry, order: number, progress: Progress, emit: EmitFn): Promise<FileRun> {
   const run: FileRun = { outcome: { path: entry.path, companion_path: entry.companion_path, status: 'reviewed', functions_reviewed: 0 }, findings: [], filtered: [], failed: [], lineCount: 0, recovered: 0 };
   const fail = (step: string, reason: string, unit = entry.path): FileRun => {
@@ -156,6 +163,7 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   if (!step1.value.include_in_pipeline) {
     run.outcome.status = 'skipped';
     run.outcome.reason = `classified as ${step1.value.primary_kind} (review_as ${step1.value.review_as})`;
+    if (!step1.cached) await keepLastAnswers(ctx, entry.path, { step1: step1.value, analysis: null, challenged: false });
     return run;
   }
 
@@ -184,37 +192,27 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   run.recovered = reviewed.recovered.length;
   run.failed.push(...reviewed.failed);
 
-  const raw = [
-    ...analysis.value.file_level_findings.map((f) => findingFromFileRule(f, entry.path)),
-    ...reviewed.reviews.flatMap((r) => findingsFromReview(r, entry.path)),
-  ];
-  const scoped = dropOutOfScope(raw, step1.value);
-  run.filtered.push(...scoped.dropped);
-  const inChange = onlyChanged(req, scoped.kept);
-  run.filtered.push(...inChange.dropped);
-
-  let survivors = inChange.kept;
+  const toChallenge = findingsToChallenge(req, step1.value, analysis.value, reviewed.reviews);
+  run.filtered.push(...toChallenge.dropped);
+  let survivors = toChallenge.kept;
+  let ruling: ChallengeResult | undefined;
   if (survivors.length > 0) {
     ctx.schedule.expect(order, 'challenge', 0);
     progress.total('challenge', 1);
-    const ruling = await challenge(ctx, file, analysis.value, survivors);
+    const outcome = await challenge(ctx, file, analysis.value, survivors);
     progress.advance('challenge');
-    if (ruling.ok) {
-      const applied = applyChallenge(survivors, ruling.value);
-      run.filtered.push(...applied.dropped);
-      survivors = applied.kept;
-    } else {
+    if (outcome.ok) ruling = outcome.value;
+    else {
       // The challenger could not run: keep the findings, marked, rather than lose them.
-      run.failed.push({ step: 'challenge', file: entry.path, unit: entry.path, reason: ruling.reason });
+      run.failed.push({ step: 'challenge', file: entry.path, unit: entry.path, reason: outcome.reason });
       survivors = survivors.map((f) => ({ ...f, unchallenged: true }));
     }
   }
-  const decided = tiebreak(survivors);
-  // Again after the tiebreaker: a pre-existing must_fix it demoted no longer qualifies.
-  const final = onlyChanged(req, decided.kept);
-  run.filtered.push(...decided.dropped, ...final.dropped);
+  const final = afterChallenge(req, survivors, ruling);
+  run.filtered.push(...final.dropped);
   run.findings = final.kept;
   for (const f of run.findings) emit({ type: 'finding', finding: f });
+  if (!step1.cached || !analysis.cached) await keepLastAnswers(ctx, entry.path, { step1: step1.value, analysis: analysis.value, challenged: toChallenge.kept.length > 0 });
 
   if (run.failed.length > 0) {
     run.outcome.status = 'failed';
@@ -223,8 +221,34 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   return run;
 }
 
+/**
+ * The findings that go to the challenge: Step 2's file-level and Step 3's function findings, without those
+ * out of their rule's scope and, in a diff review, those the change may not report.
+ */
+export function findingsToChallenge(req: Pick<StagedRequest, 'changedRanges'>, step1: Step1Record, analysis: FileAnalysis, reviews: PerFunctionReview[]): { kept: Finding[]; dropped: FilteredFinding[] } {
+  const path = analysis.file_path;
+  const raw = [...analysis.file_level_findings.map((f) => findingFromFileRule(f, path)), ...reviews.flatMap((r) => findingsFromReview(r, path))];
+  const scoped = dropOutOfScope(raw, step1);
+  const inChange = onlyChanged(req, scoped.kept);
+  return { kept: inChange.kept, dropped: [...scoped.dropped, ...inChange.dropped] };
+}
+
+/** The file's findings after its challenge (none: kept as they are), the tiebreaker and, in a diff review, the change. */
+export function afterChallenge(req: Pick<StagedRequest, 'changedRanges'>, survivors: Finding[], ruling: ChallengeResult | undefined): { kept: Finding[]; dropped: FilteredFinding[] } {
+  const applied = ruling ? applyChallenge(survivors, ruling) : { kept: survivors, dropped: [] };
+  const decided = tiebreak(applied.kept);
+  // Again after the tiebreaker: a pre-existing must_fix it demoted no longer qualifies.
+  const final = onlyChanged(req, decided.kept);
+  return { kept: final.kept, dropped: [...applied.dropped, ...decided.dropped, ...final.dropped] };
+}
+
+/** Best effort, like every cache write: the next forecast predicts this file's changed text from these. */
+async function keepLastAnswers(ctx: StageContext, path: string, answers: LastAnswers): Promise<void> {
+  await ctx.cache.remember(lastAnswersKey(ctx.cache, path), answers);
+}
+
 /** In a diff review, the findings a change may report; all of them otherwise. */
-function onlyChanged(req: StagedRequest, findings: Finding[]): { kept: Finding[]; dropped: FilteredFinding[] } {
+function onlyChanged(req: Pick<StagedRequest, 'changedRanges'>, findings: Finding[]): { kept: Finding[]; dropped: FilteredFinding[] } {
   const changed = req.changedRanges;
   return changed ? keepChanged(findings, (path) => changed.get(path)) : { kept: findings, dropped: [] };
 }
@@ -239,7 +263,7 @@ function dropOutOfScope(findings: Finding[], step1: Step1Record): { kept: Findin
   };
 }
 
-async function loadFile(req: StagedRequest, entry: FileEntry, order: number): Promise<FileUnderReview> {
+export async function loadFile(req: Pick<StagedRequest, 'access' | 'changedRanges' | 'inventoryOf'>, entry: FileEntry, order: number): Promise<FileUnderReview> {
   // Through the run's FileAccess: a file changed into a link, a pipe or a secret since Step 0 is not sent.
   const read = async (path: string) => toSourceFile(path, await req.access.read(path));
   const large = (f: { text: string }) => Buffer.byteLength(f.text) > OUTLINE_ABOVE_BYTES;
@@ -261,7 +285,7 @@ async function loadFile(req: StagedRequest, entry: FileEntry, order: number): Pr
 }
 
 /** Only the parser's exact inventory overrules the model; the regex fallback's guesses do not. */
-async function syntaxInventory(req: StagedRequest, path: string): Promise<CodeFunction[] | undefined> {
+export async function syntaxInventory(req: Pick<StagedRequest, 'inventoryOf'>, path: string): Promise<CodeFunction[] | undefined> {
   const found = await req.inventoryOf?.(path);
   return found?.parser === 'syntax' ? found.functions : undefined;
 }

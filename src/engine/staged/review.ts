@@ -7,8 +7,8 @@ import { BatchReview, PerFunctionReview, type FileAnalysis, type FunctionRow, ty
 import type { FailedUnit } from '../../model/finding';
 import type { LineRange } from '../../model/lines';
 import { lineErrors } from '../source';
-import { fileCall, type FileUnderReview, type StageContext } from './context';
-import { missingFunctions, planReviews } from './batching';
+import { fileCall, type FileUnderReview, type StageContext, type StageSetup } from './context';
+import { missingFunctions, planReviews, type ReviewPlan } from './batching';
 import { functionRanges } from './diffScope';
 import { FILE_SYSTEM, STEP_DIRECTIVES } from './prompts';
 
@@ -48,8 +48,8 @@ const functionFields = (f: FunctionRow) => ({
  * breadcrumbs: those change with any edit elsewhere (the breadcrumbs with every re-run of Step 2), and a
  * verdict about unchanged code rarely does. Lines come from the ranges Step 2 reported, the parser's where it knows the language.
  */
-function functionKey(ctx: StageContext, file: FileUnderReview, step1: Step1Record, fn: FunctionRow, range: [number, number]): string {
-  return ctx.runner.keyFor(
+function functionKey(ctx: StageSetup, file: FileUnderReview, step1: Step1Record, fn: FunctionRow, range: [number, number]): string {
+  return ctx.cache.keyFor(
     { model: ctx.models.review, system: FILE_SYSTEM, record: PerFunctionReview, tools: true },
     {
       grain: 'function',
@@ -74,6 +74,23 @@ function rebase(review: PerFunctionReview, fn: FunctionRow): PerFunctionReview {
 /** The lines a function-level verdict may cite: the function's own, where its end is known. */
 const linesOf = (f: FunctionRow): LineRange | null => (f.end_line != null && f.end_line >= f.start_line ? [f.start_line, f.end_line] : null);
 
+/**
+ * Each function's result-cache key, and its cached review moved to where the function starts now (null where
+ * none is kept, or a cited line no longer fits): what a run reuses, and what its forecast counts as answered.
+ */
+export async function recallReviews(ctx: StageSetup, file: FileUnderReview, step1: Step1Record, analysis: FileAnalysis, functions: FunctionRow[]) {
+  const ranges = functionRanges(analysis.functions, file.primary.lines.length);
+  const keys = new Map(functions.map((f) => [f.qualified_name, functionKey(ctx, file, step1, f, ranges.get(f.qualified_name)!)]));
+  const known = await Promise.all(
+    functions.map(async (f) => {
+      const stored = await ctx.cache.recall(keys.get(f.qualified_name)!, PerFunctionReview);
+      const review = stored && rebase(stored, f);
+      return review && verdictLineErrors(f, review.verdicts, file).length === 0 ? review : null;
+    }),
+  );
+  return { keys, known };
+}
+
 export async function reviewFunctions(
   ctx: StageContext,
   file: FileUnderReview,
@@ -83,22 +100,13 @@ export async function reviewFunctions(
   onReviewed: (count: number) => void,
 ): Promise<ReviewOutcome> {
   const crumbs = breadcrumbs(file, step1, analysis);
-  const ranges = functionRanges(analysis.functions, file.primary.lines.length);
-  const keys = new Map(functions.map((f) => [f.qualified_name, functionKey(ctx, file, step1, f, ranges.get(f.qualified_name)!)]));
-  const known = await Promise.all(
-    functions.map(async (f) => {
-      const stored = await ctx.runner.recall(keys.get(f.qualified_name)!, PerFunctionReview);
-      const review = stored && rebase(stored, f);
-      return review && verdictLineErrors(f, review.verdicts, file).length === 0 ? review : null;
-    }),
-  );
+  const { keys, known } = await recallReviews(ctx, file, step1, analysis, functions);
   const cached = known.filter((r): r is PerFunctionReview => r !== null);
   onReviewed(cached.length);
 
   const todo = functions.filter((_, i) => known[i] === null);
   const plan = planReviews(todo);
-  // Units that start together on a model where the file is not cached yet would each write it.
-  const primeFile = plan.solo.length + plan.batches.length > 1 && !file.warm.has(ctx.models.review);
+  const primeFile = primesFile(ctx, file, plan);
   const first = await Promise.all([
     ...plan.solo.map((f) => reviewSolo(ctx, file, crumbs, f, primeFile)),
     ...plan.batches.map((b) => reviewBatch(ctx, file, crumbs, b, primeFile)),
@@ -113,7 +121,7 @@ export async function reviewFunctions(
   const fresh = [...reviews, ...recovered];
   // Kept with the start line it was asked at, which its verdict lines are relative to (see rebase).
   const askedAt = new Map(todo.map((f) => [f.qualified_name, f.start_line]));
-  await Promise.all(fresh.map((r) => ctx.runner.remember(keys.get(r.function_qualified_name)!, { ...r, start_line: askedAt.get(r.function_qualified_name) ?? r.start_line })));
+  await Promise.all(fresh.map((r) => ctx.cache.remember(keys.get(r.function_qualified_name)!, { ...r, start_line: askedAt.get(r.function_qualified_name) ?? r.start_line })));
   // In inventory order, whatever came from where: the challenge packet built from them is then the same on a rerun.
   const index = new Map(functions.map((f, i) => [f.qualified_name, i]));
   return {
@@ -122,6 +130,9 @@ export async function reviewFunctions(
     recovered: recovered.map((r) => r.function_qualified_name),
   };
 }
+
+/** Units that start together on a model where the file is not cached yet would each write it: one prime writes it first. */
+export const primesFile = (ctx: StageSetup, file: FileUnderReview, plan: ReviewPlan) => plan.solo.length + plan.batches.length > 1 && !file.warm.has(ctx.models.review);
 
 interface UnitResult {
   reviews: PerFunctionReview[];

@@ -4,11 +4,11 @@
  */
 import { userContent } from '../layout';
 import { SynthesisResult, type FileAnalysis, type FileEntry, type Step1Record } from '../../model/records';
-import type { UnitOutcome } from '../runner';
+import type { UnitOutcome, UnitSpec } from '../runner';
 import type { Finding } from '../../model/finding';
 import { SYNTHESIS_SYSTEM } from './prompts';
 import { lineErrors } from '../source';
-import { MAX_TOKENS, type StageContext } from './context';
+import { MAX_TOKENS, type StageContext, type StageSetup } from './context';
 import { parseLocation } from '../../model/location';
 
 export interface SynthesisInput {
@@ -22,8 +22,13 @@ export interface SynthesisInput {
   lineCounts: Map<string, number>;
 }
 
-export async function synthesize(ctx: StageContext, input: SynthesisInput): Promise<UnitOutcome<SynthesisResult>> {
-  return ctx.runner.run({
+export function synthesize(ctx: StageContext, input: SynthesisInput): Promise<UnitOutcome<SynthesisResult>> {
+  return ctx.runner.run(synthesisSpec(ctx, input));
+}
+
+/** The request of Step 5 (the run's and the forecast's). */
+export function synthesisSpec(ctx: StageSetup, input: SynthesisInput): UnitSpec<SynthesisResult> {
+  return {
     step: 'synthesize',
     label: 'Step 5 synthesize',
     model: ctx.models.synthesize,
@@ -35,7 +40,7 @@ export async function synthesize(ctx: StageContext, input: SynthesisInput): Prom
     maxTokens: MAX_TOKENS,
     check: (r) => checkSynthesis(r, input.lineCounts),
     salvage: (r) => salvageSynthesis(r, input.lineCounts),
-  });
+  };
 }
 
 /** Keeps the synthesis and the cross-file findings whose places check out; says in plain words why the others were dropped. */

@@ -1,0 +1,76 @@
+/**
+ * What this repository's recent staged runs actually used, per step and model: calls and the four token
+ * counts the API bills. Kept small (the last few runs) in the repository's state folder (src/app/state.ts);
+ * the estimate takes its per-call token figures from here once there is a run to learn from, instead of its
+ * defaults (src/app/estimate.ts). A record that does not parse is ignored, never an error: the estimate
+ * falls back to its defaults and the next run starts the record afresh.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { TokenCounts } from '../model/pricing';
+import type { StepModels } from '../model/models';
+import type { Usage } from '../model/usage';
+
+const HISTORY_FILE = 'usage-history.json';
+/** Enough to smooth one odd run, few enough that the figures follow the code as it changes. */
+export const HISTORY_RUNS = 5;
+
+const count = () => z.number().int().nonnegative();
+const StepUsage = z.object({ model: z.string().min(1), calls: count(), input_tokens: count(), output_tokens: count(), cache_read_input_tokens: count(), cache_creation_input_tokens: count() });
+const RunUsage = z.object({ at: z.string(), steps: z.record(z.string(), StepUsage) });
+export type RunUsage = z.infer<typeof RunUsage>;
+const History = z.object({ version: z.literal(1), runs: z.array(RunUsage) });
+
+/** The recorded runs, oldest first; [] when there is no record or it does not parse. */
+export async function readUsageHistory(stateDir: string): Promise<RunUsage[]> {
+  try {
+    const parsed = History.safeParse(JSON.parse(await readFile(join(stateDir, HISTORY_FILE), 'utf8')));
+    return parsed.success ? parsed.data.runs.slice(-HISTORY_RUNS) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Adds a finished run's usage per step (steps that made no call are left out); whole-file replace. */
+export async function recordRunUsage(stateDir: string, models: StepModels, byStep: Record<string, Usage>, at = new Date()): Promise<void> {
+  const steps = Object.fromEntries(
+    Object.entries(byStep)
+      .filter(([step, u]) => u.calls > 0 && step in models)
+      .map(([step, u]) => [step, { model: models[step as keyof StepModels], calls: u.calls, input_tokens: u.input_tokens, output_tokens: u.output_tokens, cache_read_input_tokens: u.cache_read_input_tokens, cache_creation_input_tokens: u.cache_creation_input_tokens }]),
+  );
+  if (Object.keys(steps).length === 0) return;
+  const runs = [...(await readUsageHistory(stateDir)), { at: at.toISOString(), steps }].slice(-HISTORY_RUNS);
+  await mkdir(stateDir, { recursive: true });
+  const tmp = join(stateDir, `${HISTORY_FILE}.${process.pid}.tmp`);
+  await writeFile(tmp, JSON.stringify({ version: 1, runs } satisfies z.infer<typeof History>, null, 2));
+  await rename(tmp, join(stateDir, HISTORY_FILE));
+}
+
+/** Per-call token figures of one step on one model: pooled over the runs that have it, and each run's own (by history index). */
+export interface Calibration {
+  perCall: TokenCounts;
+  byRun: (TokenCounts | undefined)[];
+}
+
+export function calibration(history: RunUsage[], step: string, model: string): Calibration | undefined {
+  const of = (r: RunUsage) => {
+    const s = r.steps[step];
+    return s && s.model === model && s.calls > 0 ? s : undefined;
+  };
+  const seen = history.flatMap((r) => of(r) ?? []);
+  if (seen.length === 0) return undefined;
+  const perCall = (calls: number, all: z.infer<typeof StepUsage>[]): TokenCounts => ({
+    input_tokens: all.reduce((n, s) => n + s.input_tokens, 0) / calls,
+    output_tokens: all.reduce((n, s) => n + s.output_tokens, 0) / calls,
+    cache_read_input_tokens: all.reduce((n, s) => n + s.cache_read_input_tokens, 0) / calls,
+    cache_creation_input_tokens: all.reduce((n, s) => n + s.cache_creation_input_tokens, 0) / calls,
+  });
+  return {
+    perCall: perCall(seen.reduce((n, s) => n + s.calls, 0), seen),
+    byRun: history.map((r) => {
+      const s = of(r);
+      return s && perCall(s.calls, [s]);
+    }),
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * What a staged run will ask the model, before it runs: file by file, which units the result cache already
+ * answers. It walks the run's own steps with the run's own requests and keys (curateCall, analyzeCall,
+ * recallReviews, challengeCall, synthesisSpec, all through UnitCache), so a unit counts as cached exactly
+ * when the run would take it from the cache. Where a step's input depends on an answer that is not cached
+ * (Step 1 or 2 of an edited file), it goes on with the last answers kept for the path (lastAnswers.ts):
+ * the functions' roles, lines from the parser and which ones go solo are most likely what they were, so the
+ * Step 3 keys computed from them say which functions the edit touched. Without either, the file is left
+ * for the estimate to size by its rules (`unknownFrom`).
+ */
+import type { Finding } from '../../model/finding';
+import type { FileOutcome } from '../../model/events';
+import type { ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record } from '../../model/records';
+import { ResultCache } from '../resultCache';
+import { UnitCache } from '../unitCache';
+import { analyzeCall, settleAnalysis } from './analyze';
+import { planReviews } from './batching';
+import { challengeCall } from './challenge';
+import { fileSpec, type FileCall, type FileStep, type FileUnderReview, type StageSetup } from './context';
+import { curateCall, settleStep1 } from './curate';
+import { functionsTouched } from './diffScope';
+import { LastAnswers, lastAnswersKey } from './lastAnswers';
+import { afterChallenge, findingsToChallenge, loadFile, synthesisInput, syntaxInventory, type StagedRequest } from './pipeline';
+import { primesFile, recallReviews } from './review';
+import { synthesisSpec } from './synthesize';
+
+export type ForecastRequest = Pick<StagedRequest, 'discovery' | 'models' | 'effort' | 'contextFiles' | 'changedRanges' | 'dismissalExamples' | 'inventoryOf' | 'access' | 'cacheDir'>;
+
+export type StepCounts = Record<FileStep, number>;
+
+export interface FileForecast {
+  path: string;
+  /** Units the cache answers: Steps 1, 2 and 4 one each, Step 3 one per function. */
+  cached: StepCounts;
+  /** Calls the run will make: Steps 1, 2 and 4 one each, Step 3 one per solo function or batch (primes apart). */
+  calls: StepCounts;
+  /** Step 3 functions those review calls cover. */
+  functionsAsked: number;
+  /** Nothing is known from this step on (no cached answer, no earlier one for the path): the estimate sizes it. */
+  unknownFrom?: 'curate' | 'analyze';
+  /** One-token calls that write the file's prefix before its Step 3 calls fan out (see review.ts). */
+  primes: number;
+}
+
+export interface StagedForecast {
+  files: FileForecast[];
+  /** Whether synthesis will run, and whether the cache answers it. */
+  synthesis: 'none' | 'cached' | 'asked';
+}
+
+/** The file's outcome as far as the cache knows it; `exact` while every unit so far was answered from the cache. */
+interface Walked {
+  forecast: FileForecast;
+  outcome: Pick<FileOutcome, 'path' | 'step1' | 'analysis'>;
+  findings: Finding[];
+  lineCount: number;
+  exact: boolean;
+  /** A file that will reach Step 2 (known or predicted), so synthesis will run. */
+  analysed: boolean;
+}
+
+export async function forecastStagedRun(req: ForecastRequest): Promise<StagedForecast> {
+  const cache = new UnitCache(req.cacheDir ? new ResultCache(req.cacheDir) : undefined, req.effort);
+  const ctx: StageSetup = { cache, models: req.models, context: req.contextFiles, dismissalExamples: req.dismissalExamples ?? [], files: req.discovery.file_entries.length };
+  const walked = await Promise.all(req.discovery.file_entries.map((entry, order) => walkFile(ctx, req, entry, order)));
+  const files = walked.map((w) => w.forecast);
+  if (!walked.some((w) => w.analysed)) return { files, synthesis: 'none' };
+  if (!walked.every((w) => w.exact)) return { files, synthesis: 'asked' };
+  const input = synthesisInput(req, walked);
+  return { files, synthesis: input && (await cache.answer(synthesisSpec(ctx, input))) !== undefined ? 'cached' : 'asked' };
+}
+
+async function walkFile(ctx: StageSetup, req: ForecastRequest, entry: ForecastRequest['discovery']['file_entries'][number], order: number): Promise<Walked> {
+  const zero = (): StepCounts => ({ curate: 0, analyze: 0, review: 0, challenge: 0 });
+  const forecast: FileForecast = { path: entry.path, cached: zero(), calls: zero(), functionsAsked: 0, primes: 0 };
+  const walked: Walked = { forecast, outcome: { path: entry.path }, findings: [], lineCount: 0, exact: true, analysed: false };
+  let file: FileUnderReview;
+  try {
+    file = await loadFile(req, entry, order);
+  } catch {
+    // The run fails such a file before any call.
+    return walked;
+  }
+  walked.lineCount = file.primary.lines.length;
+  const last = await ctx.cache.recall(lastAnswersKey(ctx.cache, entry.path), LastAnswers);
+  /** A step's answer from the cache, else (one call counted) the last answer kept for the path. */
+  const answer = async <T>(step: FileStep, call: FileCall<T>, lastOne: T | null | undefined): Promise<T | undefined> => {
+    const stored = await ctx.cache.answer(fileSpec(ctx, file, step, call));
+    if (stored !== undefined) {
+      forecast.cached[step]++;
+      return stored;
+    }
+    forecast.calls[step]++;
+    walked.exact = false;
+    file.warm.add(ctx.models[step]);
+    return lastOne ?? undefined;
+  };
+
+  const step1Answer = await answer('curate', curateCall(file), last?.step1);
+  // Unknown: sized as a file that goes the whole way, as most source files do.
+  if (!step1Answer) return { ...walked, analysed: true, forecast: { ...forecast, unknownFrom: 'curate' } };
+  const step1: Step1Record = settleStep1(file, step1Answer);
+  walked.outcome.step1 = step1;
+  if (!step1.include_in_pipeline) return walked;
+  walked.analysed = true;
+
+  // As the run: the parser's functions are read when Step 2 needs them.
+  file.inventory ??= await syntaxInventory(req, entry.path);
+  const analysisAnswer = await answer('analyze', analyzeCall(file, step1), last?.analysis);
+  if (!analysisAnswer) return { ...walked, forecast: { ...forecast, unknownFrom: 'analyze' } };
+  const analysis: FileAnalysis = settleAnalysis(file, step1, analysisAnswer).value;
+  walked.outcome.analysis = analysis;
+
+  const functions = file.changedRanges ? functionsTouched(analysis.functions, walked.lineCount, file.changedRanges) : analysis.functions;
+  const { known } = await recallReviews(ctx, file, step1, analysis, functions);
+  const reviews = known.filter((r): r is PerFunctionReview => r !== null);
+  const todo = functions.filter((_, i) => known[i] === null);
+  const plan = planReviews(todo);
+  forecast.cached.review = reviews.length;
+  forecast.calls.review = plan.solo.length + plan.batches.length;
+  forecast.functionsAsked = todo.length;
+  if (primesFile(ctx, file, plan)) forecast.primes++;
+  if (todo.length) walked.exact = false;
+
+  const survivors = findingsToChallenge(req, step1, analysis, reviews).kept;
+  if (!walked.exact) {
+    // Some findings are not known yet: the file goes to the challenge if any known one does, or if it did last time.
+    if (survivors.length > 0 || (last?.challenged ?? false)) forecast.calls.challenge = 1;
+    return walked;
+  }
+  let ruling: ChallengeResult | undefined;
+  if (survivors.length > 0) {
+    ruling = await answer('challenge', challengeCall(ctx, file, analysis, survivors), undefined);
+    if (!ruling) return walked;
+  }
+  walked.findings = afterChallenge(req, survivors, ruling).kept;
+  return walked;
+}

@@ -1,0 +1,73 @@
+/**
+ * The result cache as units see it: a unit's key (the prompt version, model, system, record schema, effort,
+ * tools, and what the unit names: its whole user turn, or just the parts it lists) and its stored answer,
+ * read back through the record's schema and the unit's own check. A run and the forecast of what a run will
+ * ask (staged/forecast.ts) both go through here, so the two cannot disagree on what is cached.
+ */
+import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
+import type { z } from 'zod';
+import type { Effort } from '../model/models';
+import { PROMPT_VERSION } from './promptVersion';
+import { ResultCache } from './resultCache';
+import type { UnitSpec } from './runner';
+
+export class UnitCache {
+  /** Answers read back (each a unit, or a Step 3 function, that needed no call). */
+  hits = 0;
+
+  constructor(
+    private readonly store: ResultCache | undefined,
+    private readonly effort: Effort | undefined,
+  ) {}
+
+  /** A key over the unit's model, system, record schema, effort and tools, plus `parts`. */
+  keyFor<T>(spec: Pick<UnitSpec<T>, 'model' | 'system' | 'record' | 'tools'>, parts: object): string {
+    return ResultCache.key({ prompts: PROMPT_VERSION, model: spec.model, system: spec.system, schema: jsonSchemaOf(spec.record), effort: this.effort ?? null, tools: spec.tools, ...parts });
+  }
+
+  /** A key for something kept beside the units (not a model's answer to one request). */
+  namedKey(parts: object): string {
+    return ResultCache.key(parts);
+  }
+
+  /** The unit's own key, or undefined when it is not cached at this grain (`cacheKey: false`). */
+  keyOf<T>(spec: UnitSpec<T>): string | undefined {
+    if (spec.cacheKey === false) return undefined;
+    return this.keyFor(spec, typeof spec.cacheKey === 'object' ? { parts: spec.cacheKey } : { content: spec.content });
+  }
+
+  /** The unit's stored answer if it still parses and passes the unit's check: what a run takes instead of a call. */
+  async answer<T>(spec: UnitSpec<T>, key = this.keyOf(spec)): Promise<T | undefined> {
+    const stored = key === undefined ? undefined : await this.recall(key, spec.record);
+    return stored !== undefined && (spec.check?.(stored) ?? []).length === 0 ? stored : undefined;
+  }
+
+  /** The record under `key` if it still parses as `record` (counted as a hit); else undefined. */
+  async recall<T>(key: string, record: z.ZodType<T>): Promise<T | undefined> {
+    if (!this.store) return undefined;
+    const stored = record.safeParse(await this.store.get(key));
+    if (!stored.success) return undefined;
+    this.hits++;
+    return stored.data;
+  }
+
+  /** Whether anything is stored for the unit (a prime for it would be wasted). */
+  async holds<T>(spec: UnitSpec<T>): Promise<boolean> {
+    const key = this.keyOf(spec);
+    return this.store !== undefined && key !== undefined && (await this.store.get(key)) !== undefined;
+  }
+
+  async remember(key: string, value: unknown): Promise<void> {
+    await this.store?.put(key, value);
+  }
+}
+
+const schemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+export function jsonSchemaOf(record: z.ZodType): Record<string, unknown> {
+  let schema = schemas.get(record);
+  if (!schema) {
+    schema = zodOutputFormat(record).schema;
+    schemas.set(record, schema);
+  }
+  return schema;
+}
