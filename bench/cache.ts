@@ -63,8 +63,8 @@ async function realTree(dir: string, editPath?: string): Promise<{ root: string;
   const root = await mkdtemp(join(tmpdir(), 'skeptic-real-'));
   await cp(resolve(dir), root, { recursive: true, filter: (p) => !/\/(node_modules|__pycache__|\.git)(\/|$)/.test(p) });
   gitInit(root);
-  const plan = execFileSync(process.execPath, [CLI, 'plan'], { cwd: root, encoding: 'utf8' });
-  const edit = editPath ?? /^\s+(\S+)\s+\(companion /m.exec(plan)?.[1] ?? /^\s+(\S+\.\w+)$/m.exec(plan)?.[1];
+  const { files } = JSON.parse(execFileSync(process.execPath, [CLI, 'plan', '--json', '--no-cache'], { cwd: root, encoding: 'utf8' })) as { files: { path: string; companion: string | null; functions: unknown[] }[] };
+  const edit = editPath ?? (files.find((f) => f.companion && f.functions.length) ?? files.find((f) => f.functions.length))?.path;
   if (!edit) throw new Error(`no reviewable file found under ${dir}`);
   return { root, scenario: {}, edit };
 }

@@ -31,7 +31,7 @@ import { CROSS_REPO } from '../model/reviewers';
 import { loadTarget } from '../engine/lenses/target';
 import { MAX_VALIDATORS } from '../engine/lenses/validators';
 import { lensRequest, stagedInputs, type PreparedJob, type ReviewJob } from './job';
-import { calibration, readUsageHistory, type RunUsage } from './usageHistory';
+import { calibration, readUsageHistory, recordedShape, type RunShape, type RunUsage } from './usageHistory';
 
 export interface StepEstimate {
   calls: number;
@@ -67,12 +67,30 @@ export interface Estimate {
 }
 
 /**
- * Files the cache knows nothing about: solo reviews are kept for "a few" functions of a larger file (about
- * one in ten, at most three), the rest go in batches; about half the files reach the challenge.
+ * Files the cache knows nothing about, until a recorded run gives this repository's own rates: every file
+ * goes past Step 1; solo reviews are kept for "a few" functions of a larger file (about one in ten, at most
+ * three), the rest go in batches; half the files with functions reach the challenge.
  */
 const SOLO_PER_FUNCTIONS = 10;
 const MAX_SOLO = 3;
 const CHALLENGED_SHARE = 0.5;
+
+/** How an unknown file goes, as expected values: past Step 1, solo functions of n, to the challenge. */
+interface Rates {
+  included: number;
+  solo: (functions: number) => number;
+  challenged: (functions: number) => number;
+}
+
+function ratesFrom(shape: RunShape | undefined): Rates {
+  const rule: Rates = { included: 1, solo: (n) => Math.min(MAX_SOLO, Math.floor(n / SOLO_PER_FUNCTIONS)), challenged: (n) => (n > 0 ? CHALLENGED_SHARE : 0) };
+  if (!shape) return rule;
+  return {
+    included: shape.curated ? shape.analysed / shape.curated : rule.included,
+    solo: shape.functions ? (n) => (n * shape.solo) / shape.functions : rule.solo,
+    challenged: shape.analysed ? () => shape.challenged / shape.analysed : rule.challenged,
+  };
+}
 /**
  * The default per-call figures (docs/caching.md): uncached input is the step's directive and packet, plus
  * the lines of the functions a call is about for a file sent as an outline; output is the record.
@@ -119,11 +137,13 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
   const inventories = await inventoriesOf(access.cwd, entries);
   const sizes = await Promise.all(entries.map((entry) => io.run(() => measure(access, entry, inventories.get(entry.path), input.changed?.get(entry.path)))));
   const forecasts = new Map((input.forecast?.files ?? []).map((f) => [f.path, f]));
-  const plans = entries.map((e, i) => planFile(sizes[i]!.functions, forecasts.get(e.path)));
+  const history = input.history ?? [];
+  const rates = ratesFrom(recordedShape(history));
+  const plans = entries.map((e, i) => planFile(sizes[i]!.functions, forecasts.get(e.path), rates));
 
   const calls = Object.fromEntries(STAGED_STEPS.map((s) => [s, 0])) as Record<StagedStep, number>;
-  for (const p of plans) for (const step of FILE_STEPS) calls[step] += p.calls[step];
-  calls.challenge = Math.ceil(calls.challenge);
+  // Unknown files add expected values: a whole number of calls only over all of them.
+  for (const step of FILE_STEPS) calls[step] = Math.round(plans.reduce((n, p) => n + p.calls[step], 0));
   // The run-wide prefix is primed once when Step 1 of several files starts together; a file's prefix before its Step 3 calls fan out.
   calls.curate += plans.filter((p) => p.calls.curate > 0).length > 1 ? 1 : 0;
   calls.review += plans.reduce((n, p) => n + p.primes, 0);
@@ -131,7 +151,6 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
   calls.synthesize = synthesis === 'asked' ? 1 : 0;
 
   const defaults = defaultTokens(plans, sizes, models, { runPrefix: tokens(FILE_SYSTEM.length) + TOOLS_TOKENS + ctx, synthesis: calls.synthesize ? tokens(SYNTHESIS_SYSTEM.length) + ctx + SYNTHESIS_PER_FILE * entries.length : 0, files: entries.length });
-  const history = input.history ?? [];
   const calibrated = new Map(STAGED_STEPS.map((s) => [s, calibration(history, s, models[s])]));
   /** The step's tokens: `calls` × the figures of `run` (a history index), else of all recorded runs, else the defaults. */
   const tokensOf = (step: StagedStep, run?: number): TokenCounts => {
@@ -158,7 +177,7 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
 
   const runs = history.map((_, i) => costOf(i)).filter((c): c is number => c !== null);
   const cached = plans.reduce((n, p) => n + FILE_STEPS.reduce((m, s) => m + p.cached[s], 0), 0) + (synthesis === 'cached' ? 1 : 0);
-  const asked = plans.reduce((n, p) => n + p.calls.curate + p.calls.analyze + p.functionsAsked, 0) + calls.challenge + calls.synthesize;
+  const asked = Math.round(plans.reduce((n, p) => n + p.calls.curate + p.calls.analyze + p.functionsAsked, 0)) + calls.challenge + calls.synthesize;
   return {
     ...totals(Object.values(byStep)),
     functions: plans.reduce((n, p) => n + p.functions, 0),
@@ -170,12 +189,15 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
   };
 }
 
-function planFile(functions: number, forecast: FileForecast | undefined): FilePlan {
+function planFile(functions: number, forecast: FileForecast | undefined, rates: Rates): FilePlan {
   const zero = (): StepCounts => ({ curate: 0, analyze: 0, review: 0, challenge: 0 });
-  const solo = Math.min(MAX_SOLO, Math.floor(functions / SOLO_PER_FUNCTIONS));
-  const sized = { curate: 1, analyze: 1, review: solo + Math.ceil((functions - solo) / MAX_BATCH), challenge: functions > 0 ? CHALLENGED_SHARE : 0 };
-  if (!forecast || forecast.unknownFrom === 'curate') return { calls: sized, cached: zero(), functions, functionsAsked: functions, primes: 0 };
-  if (forecast.unknownFrom === 'analyze') return { calls: { ...sized, curate: forecast.calls.curate }, cached: { ...zero(), curate: forecast.cached.curate }, functions, functionsAsked: functions, primes: 0 };
+  /** Steps 2-4 of a file that goes past Step 1 with probability `p`. */
+  const sized = (p: number) => {
+    const solo = rates.solo(functions);
+    return { analyze: p, review: p * (solo + Math.ceil((functions - solo) / MAX_BATCH)), challenge: p * rates.challenged(functions) };
+  };
+  if (!forecast || forecast.unknownFrom === 'curate') return { calls: { curate: 1, ...sized(rates.included) }, cached: zero(), functions, functionsAsked: rates.included * functions, primes: 0 };
+  if (forecast.unknownFrom === 'analyze') return { calls: { curate: forecast.calls.curate, ...sized(1) }, cached: { ...zero(), curate: forecast.cached.curate }, functions, functionsAsked: functions, primes: 0 };
   return { calls: forecast.calls, cached: forecast.cached, functions: forecast.cached.review + forecast.functionsAsked, functionsAsked: forecast.functionsAsked, primes: forecast.primes };
 }
 

@@ -1,16 +1,17 @@
 /**
- * What this repository's recent staged runs actually used, per step and model: calls and the four token
- * counts the API bills. Kept small (the last few runs) in the repository's state folder (src/app/state.ts);
- * the estimate takes its per-call token figures from here once there is a run to learn from, instead of its
- * defaults (src/app/estimate.ts). A record that does not parse is ignored, never an error: the estimate
- * falls back to its defaults and the next run starts the record afresh.
+ * What this repository's recent staged runs actually used, per step and model (calls and the four token
+ * counts the API bills), and how its files went (how many Step 1 let through, how many functions Step 2 sent
+ * solo, how many files went to the challenge). Kept small (the last few runs) in the repository's state
+ * folder (src/app/state.ts); the estimate takes its per-call token figures and its rates for files the
+ * result cache knows nothing of from here once there is a run to learn from, instead of its defaults
+ * (src/app/estimate.ts). A record that does not parse is ignored, never an error: the estimate falls back
+ * to its defaults and the next run starts the record afresh.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { TokenCounts } from '../model/pricing';
-import type { StepModels } from '../model/models';
-import type { Usage } from '../model/usage';
+import type { StagedResult } from '../model/events';
 
 const HISTORY_FILE = 'usage-history.json';
 /** Enough to smooth one odd run, few enough that the figures follow the code as it changes. */
@@ -18,7 +19,10 @@ export const HISTORY_RUNS = 5;
 
 const count = () => z.number().int().nonnegative();
 const StepUsage = z.object({ model: z.string().min(1), calls: count(), input_tokens: count(), output_tokens: count(), cache_read_input_tokens: count(), cache_creation_input_tokens: count() });
-const RunUsage = z.object({ at: z.string(), steps: z.record(z.string(), StepUsage) });
+/** Counted over the run's files whatever answered them (model or result cache): they describe the code, not the cache. */
+const RunShape = z.object({ curated: count(), analysed: count(), functions: count(), solo: count(), challenged: count() });
+export type RunShape = z.infer<typeof RunShape>;
+const RunUsage = z.object({ at: z.string(), steps: z.record(z.string(), StepUsage), shape: RunShape });
 export type RunUsage = z.infer<typeof RunUsage>;
 const History = z.object({ version: z.literal(1), runs: z.array(RunUsage) });
 
@@ -32,15 +36,23 @@ export async function readUsageHistory(stateDir: string): Promise<RunUsage[]> {
   }
 }
 
-/** Adds a finished run's usage per step (steps that made no call are left out); whole-file replace. */
-export async function recordRunUsage(stateDir: string, models: StepModels, byStep: Record<string, Usage>, at = new Date()): Promise<void> {
+/** Adds a finished run (steps that made no call are left out; a run that made none is not recorded); whole-file replace. */
+export async function recordRunUsage(stateDir: string, result: StagedResult, at = new Date()): Promise<void> {
   const steps = Object.fromEntries(
-    Object.entries(byStep)
-      .filter(([step, u]) => u.calls > 0 && step in models)
-      .map(([step, u]) => [step, { model: models[step as keyof StepModels], calls: u.calls, input_tokens: u.input_tokens, output_tokens: u.output_tokens, cache_read_input_tokens: u.cache_read_input_tokens, cache_creation_input_tokens: u.cache_creation_input_tokens }]),
+    Object.entries(result.usageByStep)
+      .filter(([step, u]) => u.calls > 0 && result.models[step])
+      .map(([step, u]) => [step, { model: result.models[step]!, calls: u.calls, input_tokens: u.input_tokens, output_tokens: u.output_tokens, cache_read_input_tokens: u.cache_read_input_tokens, cache_creation_input_tokens: u.cache_creation_input_tokens }]),
   );
   if (Object.keys(steps).length === 0) return;
-  const runs = [...(await readUsageHistory(stateDir)), { at: at.toISOString(), steps }].slice(-HISTORY_RUNS);
+  const rows = result.files.flatMap((f) => f.analysis?.functions ?? []);
+  const shape: RunShape = {
+    curated: result.files.filter((f) => f.step1).length,
+    analysed: result.files.filter((f) => f.analysis).length,
+    functions: rows.length,
+    solo: rows.filter((r) => r.solo_review).length,
+    challenged: result.files.filter((f) => f.challenged).length,
+  };
+  const runs = [...(await readUsageHistory(stateDir)), { at: at.toISOString(), steps, shape }].slice(-HISTORY_RUNS);
   await mkdir(stateDir, { recursive: true });
   const tmp = join(stateDir, `${HISTORY_FILE}.${process.pid}.tmp`);
   await writeFile(tmp, JSON.stringify({ version: 1, runs } satisfies z.infer<typeof History>, null, 2));
@@ -73,4 +85,11 @@ export function calibration(history: RunUsage[], step: string, model: string): C
       return s && perCall(s.calls, [s]);
     }),
   };
+}
+
+/** The recorded runs' files, summed: the rates the estimate sizes unknown files by; undefined with no run recorded. */
+export function recordedShape(history: RunUsage[]): RunShape | undefined {
+  if (history.length === 0) return undefined;
+  const sum = (k: keyof RunShape) => history.reduce((n, r) => n + r.shape[k], 0);
+  return { curated: sum('curated'), analysed: sum('analysed'), functions: sum('functions'), solo: sum('solo'), challenged: sum('challenged') };
 }

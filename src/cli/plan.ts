@@ -75,17 +75,18 @@ function stagedLines(est: Estimate, out: string[], cacheOn: boolean): void {
   const cost = est.costUsd === null ? 'cost unknown (a model without a price; see --prices)' : `~${formatUsd(est.costUsd)} at the price table of ${PRICES_AS_OF}, with the prompt cache`;
   out.push(`Estimate: ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens · ~${k(est.outputTokens)} output tokens (${plural(est.functions, 'function')}) · ${cost}`);
   out.push(cacheOn ? `Result cache: ${est.units.cached} of ${plural(est.units.total, 'unit')} answered from the cache` : 'Result cache: off (--no-cache): every unit is asked');
-  out.push(`Tokens per call: ${basisLine(est)}`);
+  out.push(`Tokens per call and rates: ${basisLine(est)}`);
   for (const [step, s] of Object.entries(est.byStep)) out.push(`  ${step}: ${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out · ${formatUsd(s.costUsd)}`);
 }
 
-/** Where the per-call token figures come from: this repository's recorded runs (with the spread they give), or the defaults. */
+/** Where the per-call token figures and rates come from: this repository's recorded runs (with the spread they give), or the defaults. */
 function basisLine(est: Estimate): string {
-  const steps = Object.entries(est.byStep).filter(([, s]) => s.calls > 0);
-  const fromDefaults = steps.filter(([, s]) => s.basis === 'defaults').map(([step]) => step);
-  if (est.historyRuns === 0 || fromDefaults.length === steps.length) return 'the defaults (no run of these steps and models recorded for this repository yet)';
+  if (est.historyRuns === 0) return 'the defaults (no run recorded for this repository yet)';
+  const fromDefaults = Object.entries(est.byStep)
+    .filter(([, s]) => s.calls > 0 && s.basis === 'defaults')
+    .map(([step]) => step);
   const range = est.costRange ? ` (${formatUsd(est.costRange[0])}–${formatUsd(est.costRange[1])} by run)` : '';
-  return `from this repository's last ${plural(est.historyRuns, 'run')}${range}${fromDefaults.length ? `; the defaults for ${fromDefaults.join(', ')}` : ''}`;
+  return `from this repository's last ${plural(est.historyRuns, 'run')}${range}${fromDefaults.length ? `; the defaults for ${fromDefaults.join(', ')} (no recorded run on its model)` : ''}`;
 }
 
 /** Dollars for an estimated lens role on its model (prompt tokens priced as uncached input: an upper bound). */

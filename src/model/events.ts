@@ -20,6 +20,8 @@ export interface FileOutcome {
   analysis?: FileAnalysis;
   /** Step 2's function list against the parser's: names added (left out by the model), rejected (not in the file), corrected. */
   reconciled?: { added: string[]; rejected: string[]; corrected: string[] };
+  /** Its findings went to the challenge (answered by the model or by the result cache). */
+  challenged?: true;
 }
 
 /** What every run counts, in either mode. */

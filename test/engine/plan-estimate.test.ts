@@ -83,15 +83,15 @@ describe('plan counts what the review will ask, and prices it from the repositor
     const w = await workspace();
     await w.review();
     const history = join(await w.stateDir(), 'usage-history.json');
-    assert.match(await w.planText('--no-cache'), /^Tokens per call: from this repository's last 1 run/m);
+    assert.match(await w.planText('--no-cache'), /^Tokens per call and rates: from this repository's last 1 run/m);
     for (const bad of ['{"version": 1, "runs": [{"at": "x", "steps": {"curate": {"calls": -3}}}]}', 'not json {']) {
       await writeFile(history, bad);
       const out = await w.planText('--no-cache');
-      assert.match(out, /^Tokens per call: the defaults/m);
+      assert.match(out, /^Tokens per call and rates: the defaults/m);
       assert.match(out, /^Estimate: \d+ model calls/m);
     }
     await w.review('--no-cache');
-    assert.match(await w.planText('--no-cache'), /^Tokens per call: from this repository's last 1 run/m);
+    assert.match(await w.planText('--no-cache'), /^Tokens per call and rates: from this repository's last 1 run/m);
   });
 
   it('moves the dollar estimate toward what the runs actually used', async () => {

@@ -198,6 +198,7 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   let ruling: ChallengeResult | undefined;
   if (survivors.length > 0) {
     ctx.schedule.expect(order, 'challenge', 0);
+    run.outcome.challenged = true;
     progress.total('challenge', 1);
     const outcome = await challenge(ctx, file, analysis.value, survivors);
     progress.advance('challenge');
