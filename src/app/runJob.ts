@@ -8,7 +8,6 @@ import { currentBranch } from '../scope/changes';
 import { ScopeError } from '../scope/inventory';
 import { assertReviewable, checkBeforeRun, checkOutputs, executeJob, prepareJob, type PreparedJob, type ReviewJob } from './job';
 import { writeOutputs, type WrittenOutputs } from './output';
-import { recordRunUsage } from './usageHistory';
 
 export interface RunHooks {
   /** Every event of the run, from the inventory to the final result. */
@@ -56,7 +55,7 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   }
   const result = await executeJob(job, prepared, emit, signal);
   // What the run used per step teaches the next estimate its token figures; losing it costs only accuracy.
-  if (job.stateDir && result.mode === 'staged') await recordRunUsage(job.stateDir, result).catch(() => undefined);
+  if (job.stateDir && result.mode === 'staged') await (await import('./usageHistory')).recordRunUsage(job.stateDir, result).catch(() => undefined);
   // A run stopped at its --max-calls ceiling reports what it has, even nothing: the ceiling is the user's own.
   const ceilingReached = job.maxCalls !== undefined && /--max-calls/.test(result.stopped ?? '');
   const outputs = result.stopped && finishedNothing(result) && !ceilingReached ? null : await writeOutputs(result, { cwd: job.cwd, scope: job.scope, ...job.outputs, ...(job.stateDir ? { stateDir: job.stateDir } : {}) });
