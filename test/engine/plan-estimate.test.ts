@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { PlanJson } from '../../src/report/planJson';
 import type { StagedJsonReport } from '../../src/report/json';
 import { useFakeServer } from '../helpers/fakeServer';
@@ -26,10 +26,10 @@ describe('plan counts what the review will ask, and prices it from the repositor
       return PlanJson.parse(JSON.parse(run.stdout)).estimate;
     };
     const planText = async (...more: string[]) => (await runCli(['plan', 'shop', ...more], { cwd, env })).stdout;
-    /** The repository's state folder under this workspace's own user cache. */
+    /** The repository's state folder under this workspace's own user cache (`<folder name>-<hash>`, beside the code cache). */
     const stateDir = async () => {
       const base = join(env.XDG_CACHE_HOME, 'skeptic');
-      return join(base, (await readdir(base))[0]!);
+      return join(base, (await readdir(base)).find((d) => d.startsWith(`${basename(cwd)}-`))!);
     };
     return { cwd, env, review, plan, planText, stateDir };
   }
