@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { StagedJsonReport } from '../../src/report/json';
 import { SarifLog } from '../../src/report/sarif';
 import { useFakeServer } from '../helpers/fakeServer';
-import { fixtureWorkspace, loadJson, REPO, runCli } from '../helpers/cli';
+import { bundleCli } from '../helpers/bundle';
+import { fixtureWorkspace, loadJson, runCli } from '../helpers/cli';
 
 type Json = StagedJsonReport;
 const key = (f: Json['findings'][number]) => `${f.file}:${f.line} ${f.rule_id} ${f.priority}`;
@@ -378,20 +377,6 @@ describe('staged review through the CLI against the fake API', function () {
 });
 
 /** dist/cli.js built again with one prompt file's text changed, as a release that edits it would ship. */
-async function buildCliWithPrompt(file: string, edit: (text: string) => string): Promise<string> {
-  const outfile = join(await mkdtemp(join(tmpdir(), 'skeptic-cli-')), 'cli.js');
-  await build({
-    entryPoints: [join(REPO, 'src/cli.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    logLevel: 'error',
-    loader: { '.md': 'text' },
-    plugins: [{ name: 'edit-prompt', setup: (b) => b.onLoad({ filter: new RegExp(`prompts[\\\\/]${file.replace('.', '\\.')}$`) }, async (args) => ({ contents: edit(await readFile(args.path, 'utf8')), loader: 'text' })) }],
-  });
-  // A bundle finds its grammars beside it, as dist/cli.js does.
-  await cp(join(REPO, 'dist/tree-sitter'), join(dirname(outfile), 'tree-sitter'), { recursive: true });
-  return outfile;
+function buildCliWithPrompt(file: string, edit: (text: string) => string): Promise<string> {
+  return bundleCli({ name: 'edit-prompt', setup: (b) => b.onLoad({ filter: new RegExp(`prompts[\\\\/]${file.replace('.', '\\.')}$`) }, async (args) => ({ contents: edit(await readFile(args.path, 'utf8')), loader: 'text' })) });
 }
-

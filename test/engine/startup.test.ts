@@ -6,6 +6,7 @@ import { delimiter, join, relative } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { bundleCli } from '../helpers/bundle';
 import { fixtureWorkspace, REPO, runCli } from '../helpers/cli';
 import { useFakeServer } from '../helpers/fakeServer';
 
@@ -18,10 +19,9 @@ describe('startup: what loads when', function () {
   let preload: string;
 
   before(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'skeptic-marked-'));
-    variant = await buildMarkedCli(dir);
+    variant = await buildMarkedCli();
     // Records what the bundle evaluated when the process exits; stops the run at its first request.
-    preload = join(dir, 'preload.js');
+    preload = join(await mkdtemp(join(tmpdir(), 'skeptic-preload-')), 'preload.js');
     await writeFile(
       preload,
       `process.on('exit', () => require('fs').writeFileSync(process.env.EVALUATED_TO, JSON.stringify(globalThis.__evaluated ?? [])));
@@ -73,29 +73,15 @@ describe('startup: the extension host bundle', () => {
 });
 
 /** src/cli.ts bundled as esbuild.mjs does, each of our modules (and the tree-sitter runtime) noting when it is evaluated. */
-async function buildMarkedCli(dir: string): Promise<string> {
-  const outfile = join(dir, 'cli.js');
+function buildMarkedCli(): Promise<string> {
   const mark = (path: string) => `;(globalThis.__evaluated ??= []).push(${JSON.stringify(relative(REPO, path).split('\\').join('/'))});\n`;
-  await build({
-    entryPoints: [join(REPO, 'src/cli.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    logLevel: 'error',
-    loader: { '.md': 'text' },
-    alias: { '@secretlint/profiler': join(REPO, 'src/scope/secretlintProfiler.ts') },
-    plugins: [
-      {
-        name: 'mark-evaluation',
-        setup: (b) => {
-          b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => ({ contents: mark(args.path) + (await readFile(args.path, 'utf8')), loader: 'ts' }));
-          b.onLoad({ filter: /tree-sitter-wasm[\\/].*\.js$/ }, async (args) => ({ contents: mark(args.path) + (await readFile(args.path, 'utf8')), loader: 'js' }));
-        },
-      },
-    ],
+  return bundleCli({
+    name: 'mark-evaluation',
+    setup: (b) => {
+      b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => ({ contents: mark(args.path) + (await readFile(args.path, 'utf8')), loader: 'ts' }));
+      b.onLoad({ filter: /tree-sitter-wasm[\\/].*\.js$/ }, async (args) => ({ contents: mark(args.path) + (await readFile(args.path, 'utf8')), loader: 'js' }));
+    },
   });
-  return outfile;
 }
 
 describe('startup: the code cache', function () {
