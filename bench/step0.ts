@@ -114,7 +114,12 @@ async function phases(cli: string, cwd: string, env: NodeJS.ProcessEnv): Promise
   const name = (await readdir(dir)).find((f) => f.endsWith('.cpuprofile'))!;
   const profile = JSON.parse(await readFile(join(dir, name), 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
   await rm(dir, { recursive: true, force: true });
-  const map = await readFile(`${cli}.map`, 'utf8').then((t) => new SourceMap(JSON.parse(t)), () => null);
+  // Each script of the build beside its source map (cli.js, or a boot stub and cli.bundle.js).
+  const maps = new Map<string, SourceMap | null>();
+  for (const url of new Set(profile.nodes.map((n) => n.callFrame.url))) {
+    const path = url.replace(/^file:\/\//, '');
+    if (path.startsWith(dirname(cli)) && path.endsWith('.js')) maps.set(url, await readFile(`${path}.map`, 'utf8').then((t) => new SourceMap(JSON.parse(t)), () => null));
+  }
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -128,8 +133,8 @@ async function phases(cli: string, cwd: string, env: NodeJS.ProcessEnv): Promise
     if (f.functionName === '(idle)') phase = 'idle';
     else if (f.functionName === '(garbage collector)') phase = 'gc';
     else if (f.url.startsWith('wasm')) phase = 'estimate parse';
-    else if (f.url.endsWith('cli.js')) {
-      const source = map?.findEntry(f.lineNumber, f.columnNumber);
+    else if (maps.get(f.url)) {
+      const source = maps.get(f.url)!.findEntry(f.lineNumber, f.columnNumber);
       const file = source && 'originalSource' in source ? source.originalSource : '';
       phase = PHASES.find(([, re]) => re.test(file))?.[0];
     }
