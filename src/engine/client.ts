@@ -76,6 +76,12 @@ export class ModelClient {
   private sent = 0;
   private readonly sdk: Anthropic;
   private readonly slots: Semaphore;
+  private markSent!: () => void;
+  /**
+   * Settles once the run's first request is on its way (a turn of the event loop after the SDK took it):
+   * CPU work that can wait, such as parsing, starts then and overlaps the wait for the answer.
+   */
+  readonly firstSent = new Promise<void>((done) => (this.markSent = () => setImmediate(done)));
 
   constructor(private readonly opts: ModelClientOptions) {
     this.sdk = new Anthropic({ apiKey: opts.apiKey, ...(opts.baseURL ? { baseURL: opts.baseURL } : {}), maxRetries: 0, timeout: opts.timeoutMs });
@@ -141,7 +147,9 @@ export class ModelClient {
       throw new CallCeilingReached(`the run reached its ceiling of ${this.opts.maxCalls} model calls (--max-calls)`);
     }
     this.sent++;
-    const reply: unknown = await this.sdk.messages.create(params, { signal });
+    const pending = this.sdk.messages.create(params, { signal });
+    this.markSent();
+    const reply: unknown = await pending;
     if (!ReplyShape.safeParse(reply).success) {
       const start = typeof reply === 'string' ? reply.trim().slice(0, 40) : JSON.stringify(reply ?? null).slice(0, 40);
       throw new MalformedReply(`the API answered with something that is not a Messages API reply (it begins ${JSON.stringify(start)}); a proxy or gateway may be in the way`);

@@ -100,6 +100,11 @@ export class SubAgentRunner {
     this.cache = new UnitCache(opts.cache, opts.effort);
   }
 
+  /** See ModelClient.firstSent. */
+  get firstSent(): Promise<void> {
+    return this.client.firstSent;
+  }
+
   get cacheHits(): number {
     return this.cache.hits;
   }

@@ -10,7 +10,8 @@ describe('the parser inventory is read on demand', function () {
   this.timeout(60_000);
   const fake = useFakeServer();
 
-  it("parses no file before its Step 1 is answered, and every file that reaches Step 2", async () => {
+  // The other half, that nothing is parsed before the run's first request, is in startup.test.ts.
+  it('parses while Step 1 is in flight, and every file that reaches Step 2', async () => {
     const cwd = await fixtureWorkspace('shop');
     const job = buildJob({ cwd, scope: { kind: 'paths', paths: ['shop'] }, apiKey: 'test-key', baseURL: fake.server.url });
     const prepared = await prepareJob(job);
@@ -41,8 +42,9 @@ describe('the parser inventory is read on demand', function () {
     );
     const analysed = result.files.filter((f) => f.analysis).map((f) => f.path);
     assert.ok(analysed.length >= 2, 'the fixture has files that reach Step 2');
-    assert.deepEqual([...asked.keys()].sort(), analysed.sort(), 'each file that reaches Step 2 is parsed, and no other');
-    for (const [path, afterStep1] of asked) assert.ok(afterStep1, `${path} was parsed before its Step 1 was answered`);
+    for (const path of analysed) assert.ok(asked.has(path), `${path} reached Step 2 unparsed`);
+    const early = [...asked].filter(([, afterStep1]) => !afterStep1).map(([path]) => path);
+    assert.ok(early.length > 0, 'no parse overlapped a Step 1 call: each waited for its answer');
     assert.ok(result.files.some((f) => f.reconciled), 'Step 2 was reconciled against the parsed inventory');
   });
 });

@@ -156,6 +156,11 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   ctx.schedule.expect(order, 'curate', guessedUnits);
   run.lineCount = file.primary.lines.length;
 
+  // The parse starts once the run's first request is out, so it overlaps waits on the network instead of
+  // delaying the first call or holding up Step 2 (a run whose Step 1s all come from the cache parses at Step 2).
+  let parse: Promise<CodeFunction[] | undefined> | undefined;
+  const parsed = () => (parse ??= file.inventory ? Promise.resolve(file.inventory) : syntaxInventory(req, entry.path));
+  ctx.runner.firstSent.then(parsed).catch(() => undefined); // a failed parse is reported where Step 2 awaits it
   const step1 = await curate(ctx, file);
   progress.advance('curate');
   if (!step1.ok) return fail('curate', step1.reason);
@@ -168,8 +173,7 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   }
 
   ctx.schedule.expect(order, 'analyze', guessedUnits);
-  // Parsed only now that Step 2 needs it (or at load, for a file sent as an outline): no parse delays the first calls.
-  file.inventory ??= await syntaxInventory(req, entry.path);
+  file.inventory = await parsed();
   progress.total('analyze', 1);
   const analysis = await analyze(ctx, file, step1.value);
   progress.advance('analyze');
