@@ -134,7 +134,7 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
   const models = input.models ?? resolveStepModels();
   const ctx = tokens(context.reduce((n, c) => n + c.text.length, 0));
   const io = new Semaphore(64);
-  const inventories = await inventoriesOf(access.cwd, entries);
+  const inventories = await inventoriesOf(access, entries);
   const sizes = await Promise.all(entries.map((entry) => io.run(() => measure(access, entry, inventories.get(entry.path), input.changed?.get(entry.path)))));
   const forecasts = new Map((input.forecast?.files ?? []).map((f) => [f.path, f]));
   const history = input.history ?? [];

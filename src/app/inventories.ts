@@ -4,8 +4,7 @@
  * estimate asks for every file, a run for each file as its Step 2 comes (so no parse delays the run's first
  * calls), and the two share the result.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import type { FileAccess } from '../model/access';
 import type { FileEntry } from '../model/records';
 import { Semaphore } from '../model/semaphore';
 import type { FunctionInventory } from '../model/functions';
@@ -25,14 +24,14 @@ interface Parses {
 const memo = new WeakMap<FileEntry[], Parses>();
 
 /** Files without a grammar or a fallback have no entry; a file that cannot be read has none either (the run reports it). */
-export async function inventoriesOf(cwd: string, entries: FileEntry[]): Promise<Inventories> {
-  const one = inventoryLookup(cwd, entries);
+export async function inventoriesOf(access: FileAccess, entries: FileEntry[]): Promise<Inventories> {
+  const one = inventoryLookup(access, entries);
   const pairs = await Promise.all(entries.map(async (e) => [e.path, await one(e.path)] as const));
   return new Map(pairs.filter((p): p is readonly [string, FunctionInventory] => p[1] !== undefined));
 }
 
 /** The scope's files one at a time, sharing the parses `inventoriesOf` made or will make. */
-export function inventoryLookup(cwd: string, entries: FileEntry[]): InventoryOf {
+export function inventoryLookup(access: FileAccess, entries: FileEntry[]): InventoryOf {
   let parses = memo.get(entries);
   if (!parses) {
     parses = { io: new Semaphore(16), byPath: new Map() };
@@ -42,15 +41,16 @@ export function inventoryLookup(cwd: string, entries: FileEntry[]): InventoryOf 
   return (path) => {
     let found = byPath.get(path);
     if (!found) {
-      found = io.run(() => parse(cwd, path));
+      found = io.run(() => parse(access, path));
       byPath.set(path, found);
     }
     return found;
   };
 }
 
-async function parse(cwd: string, path: string): Promise<FunctionInventory | undefined> {
-  const text = await readFile(resolve(cwd, path), 'utf8').catch(() => null);
+/** Read through the run's one confinement rule, like every other read: the file is judged again as it is now. */
+async function parse(access: FileAccess, path: string): Promise<FunctionInventory | undefined> {
+  const text = await access.read(path).catch(() => null);
   if (text === null) return undefined;
   // The parser (tree-sitter and its grammars) loads with the first file that needs it, not with the program.
   const { functionInventory } = await import('../scope/syntax/finder');

@@ -248,7 +248,7 @@ export function stagedInputs(job: Pick<ReviewJob, 'cwd' | 'models' | 'effort' | 
     contextFiles: prepared.context,
     ...(prepared.scope.changedRanges ? { changedRanges: prepared.scope.changedRanges } : {}),
     dismissalExamples: challengeExamples([...team, ...(job.dismissals ?? [])], CHALLENGE_EXAMPLES),
-    inventoryOf: inventoryLookup(job.cwd, prepared.inventory.discovery.file_entries),
+    inventoryOf: inventoryLookup(prepared.access, prepared.inventory.discovery.file_entries),
     countFunctions: quickFunctionCount,
   };
 }

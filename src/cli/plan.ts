@@ -27,7 +27,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   // The review's own job (cache folder, state folder, prices, models): the plan counts what that review will ask.
   const job = await jobFromArgs(args, io, '');
   const prepared = await prepareJob(job);
-  const inventories = await inventoriesOf(io.cwd, prepared.inventory.discovery.file_entries);
+  const inventories = await inventoriesOf(prepared.access, prepared.inventory.discovery.file_entries);
   if (json) {
     io.stdout.write(JSON.stringify(planJson(prepared, inventories, await estimateJob(job, prepared), Boolean(job.cacheDir)), null, 2) + '\n');
     return EXIT.ok;

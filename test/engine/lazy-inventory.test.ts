@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildJob } from '../../src/app/buildJob';
 import { inventoryLookup } from '../../src/app/inventories';
 import { prepareJob } from '../../src/app/job';
@@ -16,7 +19,7 @@ describe('the parser inventory is read on demand', function () {
     const job = buildJob({ cwd, scope: { kind: 'paths', paths: ['shop'] }, apiKey: 'test-key', baseURL: fake.server.url });
     const prepared = await prepareJob(job);
     const entries = prepared.inventory.discovery.file_entries;
-    const parse = inventoryLookup(cwd, entries);
+    const parse = inventoryLookup(prepared.access, entries);
     /** For each file asked for: was its Step 1 already answered at that moment? */
     const asked = new Map<string, boolean>();
     const answered = (path: string) => fake.server.requests.some((r) => r.file === path && r.record === 'Step1Record' && r.ended_at !== null);
@@ -46,5 +49,23 @@ describe('the parser inventory is read on demand', function () {
     const early = [...asked].filter(([, afterStep1]) => !afterStep1).map(([path]) => path);
     assert.ok(early.length > 0, 'no parse overlapped a Step 1 call: each waited for its answer');
     assert.ok(result.files.some((f) => f.reconciled), 'Step 2 was reconciled against the parsed inventory');
+  });
+
+  it('reads through the review roots: a file swapped for a link out of them after Step 0 is not parsed', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'skeptic-inventory-'));
+    const outside = await mkdtemp(join(tmpdir(), 'skeptic-outside-'));
+    try {
+      await writeFile(join(cwd, 'a.ts'), 'export function admitted(): number {\n  return 1;\n}\n');
+      await writeFile(join(outside, 'b.ts'), 'export function outsideTheRoots(): number {\n  return 2;\n}\n');
+      const prepared = await prepareJob(buildJob({ cwd, scope: { kind: 'paths', paths: ['.'] }, apiKey: 'test-key' }));
+      const entries = prepared.inventory.discovery.file_entries;
+      assert.deepEqual(entries.map((e) => e.path), ['a.ts']);
+      await rm(join(cwd, 'a.ts'));
+      await symlink(join(outside, 'b.ts'), join(cwd, 'a.ts'));
+      assert.equal(await inventoryLookup(prepared.access, entries)('a.ts'), undefined);
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });
