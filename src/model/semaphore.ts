@@ -70,7 +70,8 @@ export class Semaphore {
 
   private release(): void {
     this.active--;
-    // A linear scan: the queue holds at most a few hundred requests, and a slot frees once per call.
+    // A linear scan, once per call: cheap for hundreds of waiters. A staged run queues every file's Step 1 at
+    // once, so a tree of N files costs O(N) priority reads per release (a heap would not do: priorities move).
     let best: { at: number; priority: Priority; seq: number } | undefined;
     this.waiting.forEach((w, at) => {
       const priority = typeof w.priority === 'function' ? w.priority() : w.priority;
