@@ -8,6 +8,7 @@ const VSCODE = { name: 'vscode', message: "Only src/ui/ and src/extension.ts may
 const folder = (name, message) => ({ group: [`**/${name}`, `**/${name}/**`], message });
 const LAYER = {
   model: folder('model', ''),
+  io: folder('io', 'io/ sits above model/: the vocabulary does no I/O.'),
   scope: folder('scope', 'scope/ is reached through app/, never from here.'),
   engine: folder('engine', 'engine/ is reached through app/, never from here.'),
   report: folder('report', 'report/ is reached through app/, never from here.'),
@@ -37,7 +38,9 @@ export default tseslint.config(
     },
   },
   // The vocabulary every layer shares: it imports nothing of ours.
-  { files: ['src/model/**/*.ts'], rules: forbid('scope', 'engine', 'report', 'app', 'ui', 'cli', 'eval') },
+  { files: ['src/model/**/*.ts'], rules: forbid('io', 'scope', 'engine', 'report', 'app', 'ui', 'cli', 'eval') },
+  // File and process I/O that several rooms share (git, regular-file reads, the user's cache folder, .skeptic/).
+  { files: ['src/io/**/*.ts'], rules: forbid('scope', 'engine', 'report', 'app', 'ui', 'cli', 'eval') },
   // The three middle rooms know the vocabulary and nothing of each other.
   { files: ['src/scope/**/*.ts'], rules: forbid('engine', 'report', 'app', 'ui', 'cli', 'eval') },
   { files: ['src/engine/**/*.ts'], rules: forbid('scope', 'report', 'app', 'ui', 'cli', 'eval') },
@@ -49,7 +52,7 @@ export default tseslint.config(
   // eval/ (skeptic eval) runs reviews through app/ and its judge through the engine's sub-agent runner.
   { files: ['src/eval/**/*.ts'], rules: forbid('scope', 'report', 'ui', 'cli') },
   { files: ['src/cli/**/*.ts'], rules: forbid('engine', 'ui') },
-  // boot/ starts a bundle from V8's code cache before anything else loads: the vocabulary at most.
+  // boot/ starts a bundle from V8's code cache before anything else loads: the vocabulary and io/ at most.
   { files: ['src/boot/**/*.ts'], rules: forbid('scope', 'engine', 'report', 'app', 'ui', 'cli', 'eval') },
   // The host knows the vocabulary and app's protocol only: the worker's messages, and the ids package.json
   // contributes (app/contributions). Everything else runs in the worker.

@@ -4,7 +4,7 @@
  * initialiser): `--version` and help load nothing else (docs/caching.md, "What loads when").
  */
 import type { CliIo } from './cli/review';
-import { EXIT, USAGE, UsageError } from './cli/usage';
+import { EXIT, USAGE, UsageError } from './cli/help';
 import { version as VERSION } from '../package.json';
 
 export async function main(argv: string[]): Promise<number> {

@@ -4,7 +4,8 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { ReviewResult } from '../model/events';
 import { recordOutputs } from './state';
 import { defaultReportName, scopeName, scopeSlug, writeNewReport } from '../report/naming';
-import { ensureSkepticFolder, SKEPTIC_FOLDER } from '../model/skepticFolder';
+import { ensureSkepticFolder } from '../io/skepticFolder';
+import { SKEPTIC_FOLDER } from '../model/skepticFolder';
 import { currentBranch } from '../scope/changes';
 import type { ScopeSpec } from '../model/scope';
 

@@ -3,7 +3,7 @@
  * write outputs. The worker, the CLI and the bench are adapters: they choose what `emit` and `confirm` do.
  */
 import type { EmitFn, ReviewResult } from '../model/events';
-import { GitError } from '../model/git';
+import { GitError } from '../io/git';
 import { currentBranch } from '../scope/changes';
 import { ScopeError } from '../scope/inventory';
 import { assertReviewable, checkBeforeRun, checkOutputs, executeJob, prepareJob, type PreparedJob, type ReviewJob } from './job';

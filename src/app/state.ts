@@ -9,7 +9,7 @@ import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { gitToplevel } from '../scope/git';
-import { userCacheRoot } from '../model/userCache';
+import { userCacheRoot } from '../io/userCache';
 
 /** `<user cache>/skeptic/<name>-<hash of the repository's real path>`. */
 export async function repositoryStateDir(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {

@@ -13,7 +13,7 @@ import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { threadId } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
-import { userCacheRoot } from '../model/userCache';
+import { userCacheRoot } from '../io/userCache';
 
 export const CODE_CACHE_OFF = 'SKEPTIC_NO_CODE_CACHE';
 

@@ -5,7 +5,7 @@ import type { LensOptions } from '../app/job';
 import { EFFORTS, resolveLensModels, resolveStepModels, STAGED_STEPS, type Effort, type LensModels, type StagedStep } from '../model/models';
 import { LENS_ROLES, MAX_REVIEWERS, type LensRole } from '../model/reviewers';
 import type { ScopeSpec } from '../model/scope';
-import { UsageError } from './usage';
+import { UsageError } from './help';
 
 export interface ReviewArgs {
   scope: ScopeSpec;

@@ -23,7 +23,7 @@ import { nonEmpty, parseCommandLine, wholeNumber } from './args';
 import { consoleReporter } from './console';
 import { loadPrices } from './prices';
 import type { CliIo } from './review';
-import { EXIT, UsageError } from './usage';
+import { EXIT, UsageError } from './help';
 
 const BENCHMARKS: Record<string, Benchmark> = { martian: MARTIAN, aacr: AACR };
 

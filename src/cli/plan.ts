@@ -13,7 +13,7 @@ import { planJson } from '../app/plan';
 import { parseReviewArgs } from './args';
 import { jobFromArgs } from './job';
 import type { CliIo } from './review';
-import { EXIT, USAGE } from './usage';
+import { EXIT, USAGE } from './help';
 
 const EXAMPLES_PER_REASON = 10;
 

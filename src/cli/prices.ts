@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parsePriceOverrides } from '../app/prices';
 import type { PriceOverrides } from '../model/pricing';
-import { UsageError } from './usage';
+import { UsageError } from './help';
 
 export async function loadPrices(cwd: string, file: string | undefined): Promise<PriceOverrides | undefined> {
   if (file === undefined) return undefined;

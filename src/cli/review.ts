@@ -9,7 +9,7 @@ import { consoleReporter } from './console';
 import { jobFromArgs } from './job';
 import { recordOutputs } from '../app/state';
 import { openEventLog } from './events';
-import { EXIT, USAGE, UsageError } from './usage';
+import { EXIT, USAGE, UsageError } from './help';
 import { inventoryLine, plural } from '../model/plural';
 
 export interface CliIo {

@@ -8,7 +8,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { redact } from '../model/redact';
 import { costUsd, type PriceOverrides } from '../model/pricing';
-import { DEFAULT_BACKOFF, retryDelayMs, sleep, type BackoffPolicy } from './scheduler';
+import { DEFAULT_BACKOFF, retryDelayMs, sleep, type BackoffPolicy } from './backoff';
 import { Semaphore, type PriorityOf } from '../model/semaphore';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
 

@@ -10,7 +10,7 @@ import type { EmitFn } from '../model/events';
 import { ResultCache } from './resultCache';
 import type { Effort } from '../model/models';
 import { SubAgentRunner } from './runner';
-import type { BackoffPolicy } from './scheduler';
+import type { BackoffPolicy } from './backoff';
 import type { Usage } from '../model/usage';
 
 export interface RunOptions {

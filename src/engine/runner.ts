@@ -8,7 +8,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { FatalApiError, refusesStructuredOutput, type Message, type MessageParams, type ModelClient } from './client';
 import type { Priority, PriorityOf } from '../model/semaphore';
-import { sleep } from './scheduler';
+import { sleep } from './backoff';
 import type { ResultCache } from './resultCache';
 import { jsonSchemaOf, UnitCache } from './unitCache';
 import type { FileAccess } from '../model/access';

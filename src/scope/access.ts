@@ -7,7 +7,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { AccessDenied, isInside, type FileAccess } from '../model/access';
-import { readRegularFile, RefusedRead } from '../model/regularFile';
+import { readRegularFile, RefusedRead } from '../io/regularFile';
 import { MAX_FILE_BYTES, OUTLINE_ABOVE_BYTES } from '../model/fileSize';
 import { extensionOf } from '../model/languages';
 import { DirCache } from './dirCache';

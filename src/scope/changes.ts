@@ -7,7 +7,7 @@ import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseDiff, type FileDiff } from './diff';
 import { ghPrDiff, ghPrView, type PullRequest } from './gh';
-import { git, GitError } from '../model/git';
+import { git, GitError } from '../io/git';
 import { gitToplevel } from './git';
 import { isLockFile } from './exclusions';
 import { displayPath, ScopeError } from './inventory';

@@ -1,5 +1,5 @@
-/** The few git questions the scope needs (the runner itself is in src/model/git.ts). */
-import { git } from '../model/git';
+/** The few git questions the scope needs (the runner itself is in src/io/git.ts). */
+import { git } from '../io/git';
 
 const toplevels = new Map<string, Promise<string | null>>();
 

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { Dismissal, DISMISSAL_REASONS, parseDismissalFile, REASON_LABELS, TEAM_DISMISSALS_PATH, withDismissal, type DismissalReason } from '../model/dismissals';
 import type { Finding } from '../model/finding';
-import { ensureSkepticFolder } from '../model/skepticFolder';
+import { ensureSkepticFolder } from '../io/skepticFolder';
 import type { FindingStore } from './findingStore';
 import type { Notices } from './notices';
 

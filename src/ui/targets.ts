@@ -1,7 +1,7 @@
 /** Turns what a command was invoked on (Explorer selection, editor, Source Control) into review requests. */
 import { dirname, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
-import { git } from '../model/git';
+import { git } from '../io/git';
 import type { Notices } from './notices';
 import type { ReviewRequest } from '../app/protocol';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { buildJob } from '../../src/app/buildJob';
 import { parseReviewArgs } from '../../src/cli/args';
-import { UsageError } from '../../src/cli/usage';
+import { UsageError } from '../../src/cli/help';
 import { DEFAULT_LENS_MODELS } from '../../src/model/models';
 import { MAX_REVIEWERS } from '../../src/model/reviewers';
 
