@@ -3,7 +3,16 @@
 // the extension-host suite and the benchmarks into out/. Prompts load as text through the same loader.
 // The tree-sitter WASM files are copied beside the bundles.
 import * as esbuild from 'esbuild';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 
@@ -39,7 +48,11 @@ function builtinImports() {
       build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, (args) => {
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import(')) return undefined;
-        const contents = text.replace(call, (whole, q, name) => (builtins.has(name) ? `Promise.resolve(globalThis.process.getBuiltinModule?.(${q}${name}${q}) ?? ${whole})` : whole));
+        const contents = text.replace(call, (whole, q, name) =>
+          builtins.has(name)
+            ? `Promise.resolve(globalThis.process.getBuiltinModule?.(${q}${name}${q}) ?? ${whole})`
+            : whole,
+        );
         return contents === text ? undefined : { contents, loader: 'js' };
       });
     },
@@ -63,18 +76,49 @@ function walk(dir, pick) {
 const programs = { ...common, minify: true, keepNames: true };
 const builds = [
   // dist/cli.js and dist/worker.js are small loaders that start their bundle through V8's code cache (src/boot/).
-  esbuild.build({ ...common, entryPoints: { cli: 'src/boot/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
-  esbuild.build({ ...common, entryPoints: { worker: 'src/boot/worker.ts', 'fake-anthropic': 'test/fake-anthropic/main.ts' }, outdir: 'dist' }),
-  esbuild.build({ ...programs, entryPoints: { 'cli.bundle': 'src/cli.ts', 'worker.bundle': 'src/worker.ts' }, outdir: 'dist' }),
+  esbuild.build({
+    ...common,
+    entryPoints: { cli: 'src/boot/cli.ts' },
+    outdir: 'dist',
+    banner: { js: '#!/usr/bin/env node' },
+  }),
+  esbuild.build({
+    ...common,
+    entryPoints: { worker: 'src/boot/worker.ts', 'fake-anthropic': 'test/fake-anthropic/main.ts' },
+    outdir: 'dist',
+  }),
+  esbuild.build({
+    ...programs,
+    entryPoints: { 'cli.bundle': 'src/cli.ts', 'worker.bundle': 'src/worker.ts' },
+    outdir: 'dist',
+  }),
   esbuild.build({ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] }),
 ];
 if (tests) {
   const unit = walk('test', (p) => p.endsWith('.test.ts') && !p.startsWith(join('test', 'integration')));
   // esbuild stays external: a test builds a variant of the CLI with it.
-  builds.push(esbuild.build({ ...common, entryPoints: [...unit, 'bench/run.ts', 'bench/cache.ts', 'bench/startup.ts', 'bench/step0.ts'], outdir: 'out', outbase: '.', sourcemap: true, external: ['esbuild'] }));
+  builds.push(
+    esbuild.build({
+      ...common,
+      entryPoints: [...unit, 'bench/run.ts', 'bench/cache.ts', 'bench/startup.ts', 'bench/step0.ts'],
+      outdir: 'out',
+      outbase: '.',
+      sourcemap: true,
+      external: ['esbuild'],
+    }),
+  );
   const integration = walk(join('test', 'integration'), (p) => p.endsWith('.ts'));
   if (integration.length) {
-    builds.push(esbuild.build({ ...common, entryPoints: integration, outdir: 'out', outbase: '.', sourcemap: true, external: ['vscode', 'mocha', '@vscode/test-electron'] }));
+    builds.push(
+      esbuild.build({
+        ...common,
+        entryPoints: integration,
+        outdir: 'out',
+        outbase: '.',
+        sourcemap: true,
+        external: ['vscode', 'mocha', '@vscode/test-electron'],
+      }),
+    );
   }
 }
 await Promise.all(builds);
@@ -83,7 +127,8 @@ chmodSync('dist/cli.js', 0o755);
 const wasm = 'node_modules/@vscode/tree-sitter-wasm/wasm';
 const grammars = new Set(Object.values(JSON.parse(readFileSync('src/scope/syntax/grammars.json', 'utf8'))));
 mkdirSync('dist/tree-sitter', { recursive: true });
-for (const file of ['tree-sitter.wasm', ...[...grammars].map((g) => `tree-sitter-${g}.wasm`)]) copyFileSync(join(wasm, file), join('dist/tree-sitter', file));
+for (const file of ['tree-sitter.wasm', ...[...grammars].map((g) => `tree-sitter-${g}.wasm`)])
+  copyFileSync(join(wasm, file), join('dist/tree-sitter', file));
 await writeRulePages();
 
 /**
@@ -91,8 +136,17 @@ await writeRulePages();
  * rendered from the catalog in src/model/rules.ts on every build, so the two cannot drift apart.
  */
 async function writeRulePages() {
-  const catalog = await esbuild.build({ entryPoints: ['src/model/rules.ts'], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning' });
-  const { RULES, renderRulePage, rulePageName } = await import(`data:text/javascript;base64,${Buffer.from(catalog.outputFiles[0].text).toString('base64')}`);
+  const catalog = await esbuild.build({
+    entryPoints: ['src/model/rules.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    write: false,
+    logLevel: 'warning',
+  });
+  const { RULES, renderRulePage, rulePageName } = await import(
+    `data:text/javascript;base64,${Buffer.from(catalog.outputFiles[0].text).toString('base64')}`
+  );
   mkdirSync(join('media', 'rules'), { recursive: true });
   for (const rule of RULES) writeFileSync(join('media', 'rules', rulePageName(rule.id)), renderRulePage(rule));
 }

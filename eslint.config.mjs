@@ -17,15 +17,32 @@ const LAYER = {
   cli: folder('cli', 'cli/ is the command line: nothing imports it but src/cli.ts.'),
   eval: folder('eval', 'eval/ sits above app/: only cli/ imports it.'),
   // The two pipelines share what they both need through engine/ itself (source.ts, runner.ts, layout.ts, …).
-  staged: folder('staged', 'lens mode does not reach into the staged pipeline: hoist the shared helper to src/engine/.'),
-  lenses: folder('lenses', 'the staged pipeline does not reach into lens mode: hoist the shared helper to src/engine/.'),
+  staged: folder(
+    'staged',
+    'lens mode does not reach into the staged pipeline: hoist the shared helper to src/engine/.',
+  ),
+  lenses: folder(
+    'lenses',
+    'the staged pipeline does not reach into lens mode: hoist the shared helper to src/engine/.',
+  ),
 };
 const forbid = (...layers) => ({
   'no-restricted-imports': ['error', { paths: [VSCODE], patterns: layers.map((l) => LAYER[l]) }],
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/e2e/.cache/**', 'test/fixtures/**', '**/*.cjs', '**/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'out/**',
+      'node_modules/**',
+      '.vscode-test/**',
+      'test/e2e/.cache/**',
+      'test/fixtures/**',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
+  },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.base],
@@ -68,7 +85,10 @@ export default tseslint.config(
             LAYER.report,
             LAYER.cli,
             LAYER.eval,
-            { group: ['**/app/*', '!**/app/protocol', '!**/app/contributions'], message: 'The host imports only app/protocol and app/contributions; the rest of app/ runs in the worker.' },
+            {
+              group: ['**/app/*', '!**/app/protocol', '!**/app/contributions'],
+              message: 'The host imports only app/protocol and app/contributions; the rest of app/ runs in the worker.',
+            },
           ],
         },
       ],

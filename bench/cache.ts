@@ -39,8 +39,12 @@ async function skewedTree(): Promise<{ root: string; scenario: Scenario; edit: s
     const body = [`/** Module ${f}: ledger arithmetic used by the billing service. */`, ''];
     for (let g = 0; g < count; g++) {
       body.push(`/** Applies rule ${g} of module ${f} to a ledger row and returns the adjusted amount in cents. */`);
-      body.push(`export function m${f}f${g}(row: { amount: number; rate: number; tags: string[] }, k: number): number {`, '  let acc = 0;');
-      for (let l = 0; l < 9; l++) body.push(`  acc += Math.round((row.amount * row.rate + ${l}) * k) - (row.tags.length > ${l} ? ${l} : 0);`);
+      body.push(
+        `export function m${f}f${g}(row: { amount: number; rate: number; tags: string[] }, k: number): number {`,
+        '  let acc = 0;',
+      );
+      for (let l = 0; l < 9; l++)
+        body.push(`  acc += Math.round((row.amount * row.rate + ${l}) * k) - (row.tags.length > ${l} ? ${l} : 0);`);
       body.push('  return acc;', '}', '');
     }
     await writeFile(join(root, 'src', `mod${f}.ts`), body.join('\n'));
@@ -48,11 +52,20 @@ async function skewedTree(): Promise<{ root: string; scenario: Scenario; edit: s
     files[`src/mod${f}.ts`] = { reviews: { [`m${f}f0`]: { A1: { verdict: 'flag', line: 4 } } } };
     if (f % 3 === 0) {
       const tests = [`import { m${f}f0 } from './mod${f}';`, ''];
-      for (let t = 0; t < Math.min(count, 6); t++) tests.push(`export function test${t}(): void {`, `  if (m${f}f0({ amount: ${t}, rate: 1, tags: [] }, 1) < 0) throw new Error('negative');`, '}', '');
+      for (let t = 0; t < Math.min(count, 6); t++)
+        tests.push(
+          `export function test${t}(): void {`,
+          `  if (m${f}f0({ amount: ${t}, rate: 1, tags: [] }, 1) < 0) throw new Error('negative');`,
+          '}',
+          '',
+        );
       await writeFile(join(root, 'src', `mod${f}.test.ts`), tests.join('\n'));
     }
   }
-  const conventions = Array.from({ length: 60 }, (_, i) => `- Convention ${i}: amounts are integer cents; rates are basis points; never round twice in one path.`);
+  const conventions = Array.from(
+    { length: 60 },
+    (_, i) => `- Convention ${i}: amounts are integer cents; rates are basis points; never round twice in one path.`,
+  );
   await writeFile(join(root, 'CLAUDE.md'), `# Billing service conventions\n\n${conventions.join('\n')}\n`);
   gitInit(root);
   return { root, scenario: { files }, edit: 'src/mod0.ts' };
@@ -63,8 +76,11 @@ async function realTree(dir: string, editPath?: string): Promise<{ root: string;
   const root = await mkdtemp(join(tmpdir(), 'skeptic-real-'));
   await cp(resolve(dir), root, { recursive: true, filter: (p) => !/\/(node_modules|__pycache__|\.git)(\/|$)/.test(p) });
   gitInit(root);
-  const { files } = JSON.parse(execFileSync(process.execPath, [CLI, 'plan', '--json', '--no-cache'], { cwd: root, encoding: 'utf8' })) as { files: { path: string; companion: string | null; functions: unknown[] }[] };
-  const edit = editPath ?? (files.find((f) => f.companion && f.functions.length) ?? files.find((f) => f.functions.length))?.path;
+  const { files } = JSON.parse(
+    execFileSync(process.execPath, [CLI, 'plan', '--json', '--no-cache'], { cwd: root, encoding: 'utf8' }),
+  ) as { files: { path: string; companion: string | null; functions: unknown[] }[] };
+  const edit =
+    editPath ?? (files.find((f) => f.companion && f.functions.length) ?? files.find((f) => f.functions.length))?.path;
   if (!edit) throw new Error(`no reviewable file found under ${dir}`);
   return { root, scenario: {}, edit };
 }
@@ -80,8 +96,15 @@ function gitInit(root: string): void {
 async function editOneFunction(root: string, path: string): Promise<string> {
   const file = join(root, path);
   const lines = (await readFile(file, 'utf8')).split('\n');
-  const fns = findFunctions(languageOf(path), lines.map((text, i) => ({ no: i + 1, text })));
-  const spans = fns.map((f, i) => ({ name: f.qualified_name, start: f.start_line, end: (fns[i + 1]?.start_line ?? lines.length + 1) - 1 }));
+  const fns = findFunctions(
+    languageOf(path),
+    lines.map((text, i) => ({ no: i + 1, text })),
+  );
+  const spans = fns.map((f, i) => ({
+    name: f.qualified_name,
+    start: f.start_line,
+    end: (fns[i + 1]?.start_line ?? lines.length + 1) - 1,
+  }));
   const target = spans.sort((a, b) => b.end - b.start - (a.end - a.start))[0];
   if (!target) throw new Error(`no function found in ${path}`);
   const at = target.start; // the definition line itself: always inside the function
@@ -110,7 +133,12 @@ async function runCli(server: FakeAnthropic, cwd: string, cacheHome: string): Pr
   child.stdout.resume();
   const code = await new Promise<number | null>((done) => child.on('close', done));
   const wallMs = Date.now() - t0;
-  const calls = server.requests.slice(from).map((r) => ({ ...r, started_at: r.started_at - t0, ended_at: (r.ended_at ?? t0) - t0, began_at: r.began_at && r.began_at - t0 }));
+  const calls = server.requests.slice(from).map((r) => ({
+    ...r,
+    started_at: r.started_at - t0,
+    ended_at: (r.ended_at ?? t0) - t0,
+    began_at: r.began_at && r.began_at - t0,
+  }));
   return { wallMs, startupMs: calls[0]?.started_at ?? null, calls, code, stderr };
 }
 
@@ -127,9 +155,13 @@ interface ColdFigures {
 function coldFigures(run: CliRun): ColdFigures {
   const answered = run.calls.filter((c) => c.usage);
   const sum = (f: (c: LoggedRequest) => number) => answered.reduce((n, c) => n + f(c), 0);
-  const prompt = sum((c) => c.usage!.input_tokens + c.usage!.cache_read_input_tokens + c.usage!.cache_creation_input_tokens);
+  const prompt = sum(
+    (c) => c.usage!.input_tokens + c.usage!.cache_read_input_tokens + c.usage!.cache_creation_input_tokens,
+  );
   // A file is done when its last call ends; files that never reached Step 2 (skipped as docs or config) do not count.
-  const firstDone = Math.min(...[...callsByFile(answered).values()].map((cs) => Math.max(...cs.map((c) => c.ended_at!))));
+  const firstDone = Math.min(
+    ...[...callsByFile(answered).values()].map((cs) => Math.max(...cs.map((c) => c.ended_at!))),
+  );
   const { bound } = lowerBound(answered, CONCURRENCY);
   // The model phase (first request to last answer): startup is measured on its own.
   const modelPhase = Math.max(...answered.map((c) => c.ended_at!)) - Math.min(...answered.map((c) => c.started_at));
@@ -174,31 +206,68 @@ interface Planned {
 
 /** `skeptic plan --json` as the next run will see it: same cache home, so the same result cache and recorded runs. */
 function planned(root: string, cacheHome: string): Planned {
-  const out = execFileSync(process.execPath, [CLI, 'plan', '--json'], { cwd: root, encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cacheHome } });
-  const { estimate: e } = JSON.parse(out) as { estimate: { calls: number; cost_usd?: number | null; cached_units?: number | null; total_units?: number | null; history_runs?: number | null } };
-  return { calls: e.calls, dollars: e.cost_usd ?? null, cached: e.cached_units ?? null, units: e.total_units ?? null, historyRuns: e.history_runs ?? null };
+  const out = execFileSync(process.execPath, [CLI, 'plan', '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, XDG_CACHE_HOME: cacheHome },
+  });
+  const { estimate: e } = JSON.parse(out) as {
+    estimate: {
+      calls: number;
+      cost_usd?: number | null;
+      cached_units?: number | null;
+      total_units?: number | null;
+      history_runs?: number | null;
+    };
+  };
+  return {
+    calls: e.calls,
+    dollars: e.cost_usd ?? null,
+    cached: e.cached_units ?? null,
+    units: e.total_units ?? null,
+    historyRuns: e.history_runs ?? null,
+  };
 }
 
 /** "175 ÷ 174 = 1.01", or the two counts when nothing was made. */
-const ratio = (estimated: number, made: number) => (made ? `${estimated} ÷ ${made} = ${(estimated / made).toFixed(2)}` : `${estimated} estimated, ${made} made`);
-const dollarsVs = (p: Planned, measured: number) => (p.dollars === null ? `$? vs $${measured.toFixed(2)}` : `$${p.dollars.toFixed(2)} vs $${measured.toFixed(2)} (${(p.dollars / measured).toFixed(2)}×)`);
+const ratio = (estimated: number, made: number) =>
+  made ? `${estimated} ÷ ${made} = ${(estimated / made).toFixed(2)}` : `${estimated} estimated, ${made} made`;
+const dollarsVs = (p: Planned, measured: number) =>
+  p.dollars === null
+    ? `$? vs $${measured.toFixed(2)}`
+    : `$${p.dollars.toFixed(2)} vs $${measured.toFixed(2)} (${(p.dollars / measured).toFixed(2)}×)`;
 const cachedUnits = (p: Planned) => (p.cached === null ? '' : ` (${p.cached} of ${p.units} units cached)`);
 
 /** The repository's result cache only: the recorded runs beside it stay, so the next plan is calibrated. */
 async function clearResults(cacheHome: string): Promise<void> {
   const base = join(cacheHome, 'skeptic');
-  for (const dir of await readdir(base).catch(() => [])) await rm(join(base, dir, 'results'), { recursive: true, force: true });
+  for (const dir of await readdir(base).catch(() => []))
+    await rm(join(base, dir, 'results'), { recursive: true, force: true });
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, tree: { type: 'string' }, edit: { type: 'string' }, cli: { type: 'string' }, timeline: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '3' },
+      tree: { type: 'string' },
+      edit: { type: 'string' },
+      cli: { type: 'string' },
+      timeline: { type: 'boolean' },
+    },
+  });
   if (values.cli) CLI = resolve(values.cli);
   const runs = Number(values.runs);
   const tree = values.tree ? await realTree(values.tree, values.edit) : await skewedTree();
-  const server = await startFakeAnthropic({ scenario: tree.scenario, latencyMs: LATENCY.firstTokenMs, msPerOutputToken: LATENCY.msPerOutputToken });
+  const server = await startFakeAnthropic({
+    scenario: tree.scenario,
+    latencyMs: LATENCY.firstTokenMs,
+    msPerOutputToken: LATENCY.msPerOutputToken,
+  });
   const cacheHome = await mkdtemp(join(tmpdir(), 'skeptic-bench-cache-'));
   try {
-    console.log(`${values.tree ? `real tree ${values.tree}` : 'skewed tree (30 files)'} · concurrency ${CONCURRENCY} · ${LATENCY.firstTokenMs} ms to first token + ${LATENCY.msPerOutputToken} ms/token · ${runs} cold runs`);
+    console.log(
+      `${values.tree ? `real tree ${values.tree}` : 'skewed tree (30 files)'} · concurrency ${CONCURRENCY} · ${LATENCY.firstTokenMs} ms to first token + ${LATENCY.msPerOutputToken} ms/token · ${runs} cold runs`,
+    );
     const cold: ColdFigures[] = [];
     const coldPlans: Planned[] = [];
     let lastCold: CliRun | undefined;
@@ -244,7 +313,11 @@ async function main(): Promise<void> {
         `  plan ÷ calls, rerun         ${ratio(rerunPlan.calls, rerun.calls.length)}${cachedUnits(rerunPlan)}`,
         `  plan ÷ calls, one edit      ${ratio(editPlan.calls, oneEdit.calls.length)}${cachedUnits(editPlan)}`,
         `  $ plan vs made, cold        ${dollarsVs(coldPlans[0]!, cold[0]!.cost)} (the defaults)`,
-        ...(runs > 1 ? [`  $ plan vs made, calibrated  ${dollarsVs(coldPlans[1]!, cold[1]!.cost)} (from ${coldPlans[1]!.historyRuns} recorded run)`] : ['  $ plan vs made, calibrated  (needs --runs 2 or more)']),
+        ...(runs > 1
+          ? [
+              `  $ plan vs made, calibrated  ${dollarsVs(coldPlans[1]!, cold[1]!.cost)} (from ${coldPlans[1]!.historyRuns} recorded run)`,
+            ]
+          : ['  $ plan vs made, calibrated  (needs --runs 2 or more)']),
         `  rerun calls (no flags)      ${rerun.calls.length}`,
         `  one-edit calls              ${oneEdit.calls.length}  (edited ${edited}; by step: ${[...editSteps].map(([k, n]) => `${k} ×${n}`).join(', ')})`,
       ].join('\n'),

@@ -29,7 +29,11 @@ export async function benchPlan(files: number): Promise<string> {
     const t0 = performance.now();
     const inv = await takeInventory(['.'], { cwd: root });
     const t1 = performance.now();
-    const est = await estimateRun({ access: await ReviewAccess.open({ cwd: root, roots: ['.'] }), entries: inv.discovery.file_entries, context: [] });
+    const est = await estimateRun({
+      access: await ReviewAccess.open({ cwd: root, roots: ['.'] }),
+      entries: inv.discovery.file_entries,
+      context: [],
+    });
     const t2 = performance.now();
     return `  ${label}: inventory ${((t1 - t0) / 1000).toFixed(2)} s (${inv.discovery.file_entries.length} files), estimate ${((t2 - t1) / 1000).toFixed(2)} s (${est.calls} calls)`;
   };

@@ -35,7 +35,14 @@ export async function benchReview(b: ReviewBench): Promise<string> {
   const cwd = await syntheticProject(b.files, b.functions);
   const server = await startFakeAnthropic({ scenario: b.scenario ?? {}, latencyMs: b.latencyMs });
   try {
-    const job = buildJob({ cwd, scope: { kind: 'paths', paths: ['src'] }, ...(b.lens ? { mode: 'lenses' as const, lens: b.lens } : {}), requestTimeout: 60, apiKey: 'bench', baseURL: server.url });
+    const job = buildJob({
+      cwd,
+      scope: { kind: 'paths', paths: ['src'] },
+      ...(b.lens ? { mode: 'lenses' as const, lens: b.lens } : {}),
+      requestTimeout: 60,
+      apiKey: 'bench',
+      baseURL: server.url,
+    });
     const t0 = performance.now();
     const outcome = await runJob(job, { emit: () => undefined, signal: new AbortController().signal });
     if (outcome.kind !== 'ran') throw new Error(`the bench review did not run: ${outcome.kind}`);
@@ -43,12 +50,15 @@ export async function benchReview(b: ReviewBench): Promise<string> {
     const seconds = (performance.now() - t0) / 1000;
     const u = result.usage;
     const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
-    const share = (x: typeof u) => pct(x.cache_read_input_tokens, x.input_tokens + x.cache_read_input_tokens + x.cache_creation_input_tokens);
+    const share = (x: typeof u) =>
+      pct(x.cache_read_input_tokens, x.input_tokens + x.cache_read_input_tokens + x.cache_creation_input_tokens);
     return [
       `${b.title}: ${b.files} files × ${b.functions} functions, ${b.latencyMs} ms latency`,
       `  wall ${seconds.toFixed(2)} s · ${u.calls} calls · ${result.retries} retries · ${result.repairs} repairs · ${result.failed.length} failed units`,
       `  prompt tokens ${prompt} (cache read ${pct(u.cache_read_input_tokens, prompt)}, cache write ${pct(u.cache_creation_input_tokens, prompt)}) · output ${u.output_tokens}`,
-      `  by ${b.lens ? 'reviewer' : 'step'}: ${Object.entries(result.usageByStep).map(([s, x]) => `${s} ${x.calls} calls / ${share(x)} read`).join(', ')}`,
+      `  by ${b.lens ? 'reviewer' : 'step'}: ${Object.entries(result.usageByStep)
+        .map(([s, x]) => `${s} ${x.calls} calls / ${share(x)} read`)
+        .join(', ')}`,
     ].join('\n');
   } finally {
     await server.close();

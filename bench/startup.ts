@@ -21,7 +21,13 @@ interface Start {
 }
 
 /** Milliseconds from spawn to the process's exit, or to its first request (then it is stopped). */
-function timeOnce(script: string[], start: Start, cwd: string, env: NodeJS.ProcessEnv, server: FakeAnthropic): Promise<number> {
+function timeOnce(
+  script: string[],
+  start: Start,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  server: FakeAnthropic,
+): Promise<number> {
   return new Promise((done, fail) => {
     const seen = server.requests.length;
     const t0 = Date.now();
@@ -71,7 +77,9 @@ async function main(): Promise<void> {
       plan: { args: ['plan'] },
       'review → 1st request': { args: ['review', '--yes', '--no-cache'], toFirstRequest: true },
     };
-    console.log(`startup over ${runs} runs each (median ms; "− node" subtracts a bare \`node -e 0\`, ${bare.toFixed(0)} ms here)`);
+    console.log(
+      `startup over ${runs} runs each (median ms; "− node" subtracts a bare \`node -e 0\`, ${bare.toFixed(0)} ms here)`,
+    );
     for (const [label, start] of Object.entries(starts)) {
       const row: string[] = [];
       for (const [variant, env] of [

@@ -22,7 +22,9 @@ const TREES = join(tmpdir(), 'skeptic-step0-trees');
 
 /** Where the real files come from: a third of each tree from each source, in sorted order (whole folders). */
 function sources(): Array<{ label: string; dir: string }> {
-  const python = execFileSync('python3', ['-c', 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
+  const python = execFileSync('python3', ['-c', 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'], {
+    encoding: 'utf8',
+  }).trim();
   return [
     { label: 'c', dir: '/usr/include' },
     { label: 'js', dir: join(REPO, 'node_modules') },
@@ -38,8 +40,7 @@ async function listFiles(dir: string, out: string[] = [], limit = Infinity): Pro
     // Compiled Python caches are never tracked in a real repository.
     if (e.isDirectory()) {
       if (e.name !== '__pycache__') await listFiles(full, out, limit);
-    }
-    else if (e.isFile()) out.push(full);
+    } else if (e.isFile()) out.push(full);
   }
   return out;
 }
@@ -74,22 +75,38 @@ interface Timed {
 }
 
 /** Runs the CLI under /usr/bin/time for its CPU; seconds. */
-async function timed(cli: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, server?: FakeAnthropic): Promise<Timed> {
+async function timed(
+  cli: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  server?: FakeAnthropic,
+): Promise<Timed> {
   const out = join(await mkdtemp(join(tmpdir(), 'skeptic-step0-time-')), 'time');
   const from = server?.requests.length ?? 0;
   const load = loadavg()[0]!;
   const t0 = Date.now();
-  const child = spawn('/usr/bin/time', ['-f', '%e %U %S', '-o', out, process.execPath, cli, ...args], { cwd, env: { ...process.env, ...env } });
+  const child = spawn('/usr/bin/time', ['-f', '%e %U %S', '-o', out, process.execPath, cli, ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((done) => child.on('close', done));
-  if (code !== 0 && !(server && code === 3)) throw new Error(`${args[0]} exited ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  if (code !== 0 && !(server && code === 3))
+    throw new Error(`${args[0]} exited ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
   const [wall, user, sys] = (await readFile(out, 'utf8')).trim().split('\n').at(-1)!.split(' ').map(Number);
   await rm(dirname(out), { recursive: true, force: true });
   const first = server?.requests[from];
-  return { wall: wall!, cpu: user! + sys!, load, stdout, ...(first ? { firstRequest: (first.started_at - t0) / 1000 } : {}) };
+  return {
+    wall: wall!,
+    cpu: user! + sys!,
+    load,
+    stdout,
+    ...(first ? { firstRequest: (first.started_at - t0) / 1000 } : {}),
+  };
 }
 
 interface ProfileNode {
@@ -110,15 +127,31 @@ const PHASES: Array<[string, RegExp]> = [
 /** CPU milliseconds of one profiled `plan`, by phase: each sample goes to the innermost frame of ours that names one. */
 async function phases(cli: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Map<string, number>> {
   const dir = await mkdtemp(join(tmpdir(), 'skeptic-step0-prof-'));
-  execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, cli, 'plan'], { cwd, env: { ...process.env, ...env }, stdio: 'ignore', maxBuffer: 1 << 28 });
+  execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, cli, 'plan'], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: 'ignore',
+    maxBuffer: 1 << 28,
+  });
   const name = (await readdir(dir)).find((f) => f.endsWith('.cpuprofile'))!;
-  const profile = JSON.parse(await readFile(join(dir, name), 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const profile = JSON.parse(await readFile(join(dir, name), 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
   await rm(dir, { recursive: true, force: true });
   // Each script of the build beside its source map (cli.js, or a boot stub and cli.bundle.js).
   const maps = new Map<string, SourceMap | null>();
   for (const url of new Set(profile.nodes.map((n) => n.callFrame.url))) {
     const path = url.replace(/^file:\/\//, '');
-    if (path.startsWith(dirname(cli)) && path.endsWith('.js')) maps.set(url, await readFile(`${path}.map`, 'utf8').then((t) => new SourceMap(JSON.parse(t)), () => null));
+    if (path.startsWith(dirname(cli)) && path.endsWith('.js'))
+      maps.set(
+        url,
+        await readFile(`${path}.map`, 'utf8').then(
+          (t) => new SourceMap(JSON.parse(t)),
+          () => null,
+        ),
+      );
   }
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -155,7 +188,14 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const s = (x: number) => `${x.toFixed(2)} s`;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { sizes: { type: 'string', default: '5000,20000' }, runs: { type: 'string', default: '3' }, cli: { type: 'string', multiple: true }, 'no-review': { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: {
+      sizes: { type: 'string', default: '5000,20000' },
+      runs: { type: 'string', default: '3' },
+      cli: { type: 'string', multiple: true },
+      'no-review': { type: 'boolean' },
+    },
+  });
   const clis = (values.cli ?? [`this=${join(REPO, 'dist/cli.js')}`]).map((c) => {
     const [name, path] = c.includes('=') ? [c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1)] : [c, c];
     return { name, path: resolve(path) };
@@ -166,9 +206,15 @@ async function main(): Promise<void> {
   try {
     for (const size of values.sizes.split(',').map(Number)) {
       const root = await tree(size);
-      const files = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 }).split('\n').filter(Boolean).length;
-      console.log(`\n${files} files (${root}) · ${runs} runs per CLI, interleaved · load is the 1-minute average at each start`);
-      const figures = new Map(clis.map((c) => [c.name, { cold: [] as Timed[], warm: [] as Timed[], review: [] as Timed[] }]));
+      const files = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 })
+        .split('\n')
+        .filter(Boolean).length;
+      console.log(
+        `\n${files} files (${root}) · ${runs} runs per CLI, interleaved · load is the 1-minute average at each start`,
+      );
+      const figures = new Map(
+        clis.map((c) => [c.name, { cold: [] as Timed[], warm: [] as Timed[], review: [] as Timed[] }]),
+      );
       for (let r = 0; r < runs; r++) {
         for (const cli of clis) {
           const home = await mkdtemp(join(tmpdir(), 'skeptic-step0-home-'));
@@ -178,11 +224,21 @@ async function main(): Promise<void> {
           const warm = await timed(cli.path, ['plan'], root, env);
           f.cold.push(cold);
           f.warm.push(warm);
-          const line = [`  ${cli.name} run ${r + 1}: plan cold ${s(cold.wall)} wall, ${s(cold.cpu)} CPU (load ${cold.load.toFixed(1)}) · warm ${s(warm.wall)} wall, ${s(warm.cpu)} CPU (load ${warm.load.toFixed(1)})`];
+          const line = [
+            `  ${cli.name} run ${r + 1}: plan cold ${s(cold.wall)} wall, ${s(cold.cpu)} CPU (load ${cold.load.toFixed(1)}) · warm ${s(warm.wall)} wall, ${s(warm.cpu)} CPU (load ${warm.load.toFixed(1)})`,
+          ];
           if (!values['no-review']) {
-            const review = await timed(cli.path, ['review', '--yes', '--max-calls', '1', '--concurrency', '1', '--out', report], root, { ...env, ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url }, server);
+            const review = await timed(
+              cli.path,
+              ['review', '--yes', '--max-calls', '1', '--concurrency', '1', '--out', report],
+              root,
+              { ...env, ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url },
+              server,
+            );
             f.review.push(review);
-            line.push(`· review → first request ${review.firstRequest === undefined ? 'none' : s(review.firstRequest)} (whole run ${s(review.wall)} wall, ${s(review.cpu)} CPU, load ${review.load.toFixed(1)})`);
+            line.push(
+              `· review → first request ${review.firstRequest === undefined ? 'none' : s(review.firstRequest)} (whole run ${s(review.wall)} wall, ${s(review.cpu)} CPU, load ${review.load.toFixed(1)})`,
+            );
           }
           console.log(line.join(' '));
           await rm(home, { recursive: true, force: true });
@@ -204,8 +260,19 @@ async function main(): Promise<void> {
         const ms = await phases(cli.path, root, { XDG_CACHE_HOME: home });
         await rm(home, { recursive: true, force: true });
         const busy = [...ms].filter(([p]) => p !== 'idle').reduce((n, [, v]) => n + v, 0);
-        const order = ['listing', 'exclusions', 'secret scan', 'companions', 'estimate parse', 'estimate (rest)', 'gc', 'other'];
-        console.log(`    ${cli.name} profiled plan (cold), CPU by phase: ${order.map((p) => `${p} ${((ms.get(p) ?? 0) / 1000).toFixed(2)}`).join(' · ')} · total ${s(busy / 1000)} (idle ${s((ms.get('idle') ?? 0) / 1000)})`);
+        const order = [
+          'listing',
+          'exclusions',
+          'secret scan',
+          'companions',
+          'estimate parse',
+          'estimate (rest)',
+          'gc',
+          'other',
+        ];
+        console.log(
+          `    ${cli.name} profiled plan (cold), CPU by phase: ${order.map((p) => `${p} ${((ms.get(p) ?? 0) / 1000).toFixed(2)}`).join(' · ')} · total ${s(busy / 1000)} (idle ${s((ms.get('idle') ?? 0) / 1000)})`,
+        );
       }
     }
   } finally {

@@ -42,7 +42,8 @@ const longest = (calls: Call[]) => Math.max(0, ...calls.map(duration));
  * perfectly over the slots, whichever is longer.
  */
 export function lowerBound(answered: Call[], slots: number): { chain: number; spread: number; bound: number } {
-  const chain = Math.max(0, ...[...callsByFile(answered).values()].map(chainMs)) + longest(answered.filter(isSynthesis));
+  const chain =
+    Math.max(0, ...[...callsByFile(answered).values()].map(chainMs)) + longest(answered.filter(isSynthesis));
   const spread = answered.reduce((n, c) => n + duration(c), 0) / slots;
   return { chain, spread, bound: Math.max(chain, spread) };
 }
@@ -88,7 +89,12 @@ export function timeline(all: Call[], slots: number): string {
   const synth = answered.find(isSynthesis);
   const tailEnd = synth?.started_at ?? t1;
   const fullFirst = full[0]?.at ?? t0;
-  const fullLast = Math.max(fullFirst, ...steps.filter((x, i) => steps[i - 1]?.inFlight === slots && x.inFlight < slots && x.at <= tailEnd).map((x) => x.at));
+  const fullLast = Math.max(
+    fullFirst,
+    ...steps
+      .filter((x, i) => steps[i - 1]?.inFlight === slots && x.inFlight < slots && x.at <= tailEnd)
+      .map((x) => x.at),
+  );
   const phase = (name: string, from: number, to: number) =>
     `${name} ${s(from - t0)}–${s(to - t0)} s: ${s(idleBetween(steps, slots, from, to))} idle slot-s`;
   const bound = lowerBound(answered, slots);
@@ -96,7 +102,12 @@ export function timeline(all: Call[], slots: number): string {
     `timeline of the last cold run (model phase ${s(t1 - t0)} s from the first request; times below from there):`,
     `  lower bound ${s(bound.bound)} s = max(chain + synthesis ${s(bound.chain)} s, call time ÷ ${slots} slots ${s(bound.spread)} s) → wall ÷ bound ${((t1 - t0) / bound.bound).toFixed(2)}`,
     `  idle slot-seconds ${s(idleBetween(steps, slots, t0, t1))} of ${s((t1 - t0) * slots)}: ` +
-      [phase('start', t0, fullFirst), phase('middle', fullFirst, fullLast), phase('tail', fullLast, tailEnd), phase('synthesis', tailEnd, t1)].join(' · '),
+      [
+        phase('start', t0, fullFirst),
+        phase('middle', fullFirst, fullLast),
+        phase('tail', fullLast, tailEnd),
+        phase('synthesis', tailEnd, t1),
+      ].join(' · '),
     `  slots in use, per ${s((t1 - t0) / 60)} s: ${histogram(steps, t0, t1, 60)}`,
     ...stepSpans(answered, t0),
     ...primes(calls, steps, slots, t0),
@@ -124,7 +135,9 @@ function stepSpans(answered: Call[], t0: number): string[] {
     const cs = answered.filter((c) => STEP_OF[c.record ?? ''] === step);
     if (cs.length === 0) return [];
     const mean = cs.reduce((n, c) => n + duration(c), 0) / cs.length;
-    return [`  ${step.padEnd(10)} ${String(cs.length).padStart(3)} calls, ${s(Math.min(...cs.map((c) => c.started_at)) - t0)}–${s(Math.max(...cs.map((c) => c.ended_at!)) - t0)} s, mean ${mean.toFixed(0)} ms`];
+    return [
+      `  ${step.padEnd(10)} ${String(cs.length).padStart(3)} calls, ${s(Math.min(...cs.map((c) => c.started_at)) - t0)}–${s(Math.max(...cs.map((c) => c.ended_at!)) - t0)} s, mean ${mean.toFixed(0)} ms`,
+    ];
   });
 }
 
@@ -137,7 +150,14 @@ function primes(calls: Call[], steps: { at: number; inFlight: number }[], slots:
     ...ps.map((p) => {
       const model = (p.body as { model: string }).model;
       const file = /path="([^"]+)" role="primary"/.exec(JSON.stringify(p.body))?.[1];
-      const waiters = calls.filter((c) => c !== p && !isPrime(c) && (c.body as { model: string }).model === model && c.started_at >= p.ended_at! && c.started_at < p.ended_at! + 50).length;
+      const waiters = calls.filter(
+        (c) =>
+          c !== p &&
+          !isPrime(c) &&
+          (c.body as { model: string }).model === model &&
+          c.started_at >= p.ended_at! &&
+          c.started_at < p.ended_at! + 50,
+      ).length;
       return `    ${s(p.started_at - t0)}–${s(p.ended_at! - t0)} s ${model}${file ? ` file ${file}` : ' run-wide'}: ${waiters} calls started within 50 ms of its end; ${s(idleBetween(steps, slots, p.started_at, p.ended_at!))} idle slot-s meanwhile`;
     }),
   ];
@@ -145,7 +165,12 @@ function primes(calls: Call[], steps: { at: number; inFlight: number }[], slots:
 
 /** The file with the longest chain and the file that finished last: each step's span and longest call, against the chain. */
 function criticalFile(answered: Call[], t0: number, tailEnd: number): string[] {
-  const files = [...callsByFile(answered)].map(([file, cs]) => ({ file, cs, chain: chainMs(cs), end: Math.max(...cs.map((c) => c.ended_at!)) }));
+  const files = [...callsByFile(answered)].map(([file, cs]) => ({
+    file,
+    cs,
+    chain: chainMs(cs),
+    end: Math.max(...cs.map((c) => c.ended_at!)),
+  }));
   const critical = [...files].sort((a, b) => b.chain - a.chain)[0];
   if (!critical) return [];
   const last = files.reduce((a, b) => (b.end > a.end ? b : a));
@@ -154,9 +179,14 @@ function criticalFile(answered: Call[], t0: number, tailEnd: number): string[] {
     const parts = FILE_STEPS.flatMap((step) => {
       const cs = f.cs.filter((c) => STEP_OF[c.record ?? ''] === step);
       if (cs.length === 0) return [];
-      return [`${step} ×${cs.length} ${s(Math.min(...cs.map((c) => c.started_at)) - t0)}–${s(Math.max(...cs.map((c) => c.ended_at!)) - t0)} (longest ${s(longest(cs))})`];
+      return [
+        `${step} ×${cs.length} ${s(Math.min(...cs.map((c) => c.started_at)) - t0)}–${s(Math.max(...cs.map((c) => c.ended_at!)) - t0)} (longest ${s(longest(cs))})`,
+      ];
     });
     return `${f.file}: chain ${s(f.chain)} s, ran ${s(start - t0)}–${s(f.end - t0)} s (${s(f.end - start)} s): ${parts.join(', ')}`;
   };
-  return [`  critical file ${describe(critical)}`, `  last file done ${describe(last)}; synthesis started at ${s(tailEnd - t0)} s`];
+  return [
+    `  critical file ${describe(critical)}`,
+    `  last file done ${describe(last)}; synthesis started at ${s(tailEnd - t0)} s`,
+  ];
 }

@@ -9,7 +9,11 @@ const root = new URL('..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'skeptic-demo-'));
 cpSync(join(root, 'test/fixtures/shop'), join(work, 'shop'), { recursive: true });
 
-const fake = spawn(process.execPath, [join(root, 'dist/fake-anthropic.js'), '--port', '0', '--scenario', join(root, 'test/fixtures/shop.scenario.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
+const fake = spawn(
+  process.execPath,
+  [join(root, 'dist/fake-anthropic.js'), '--port', '0', '--scenario', join(root, 'test/fixtures/shop.scenario.json')],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 const url = await new Promise((resolve, reject) => {
   fake.stdout.on('data', (d) => {
     const m = /listening on (http:\/\/\S+)/.exec(String(d));

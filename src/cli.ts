@@ -16,12 +16,22 @@ export async function main(argv: string[]): Promise<number> {
     const code = signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
     if (controller.signal.aborted) process.exit(code); // a second signal does not wait
     stoppedWith = code;
-    process.stderr.write(`${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}: finishing what is done and writing a partial report (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl-C'} again to quit now)\n`);
+    process.stderr.write(
+      `${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}: finishing what is done and writing a partial report (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl-C'} again to quit now)\n`,
+    );
     controller.abort(new Error(signal === 'SIGTERM' ? 'terminated' : 'interrupted'));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const io: CliIo = { cwd: process.cwd(), env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, signal: controller.signal, stoppedWith: () => stoppedWith };
+  const io: CliIo = {
+    cwd: process.cwd(),
+    env: process.env,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    signal: controller.signal,
+    stoppedWith: () => stoppedWith,
+  };
   try {
     switch (command) {
       case 'review':
@@ -42,7 +52,9 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(USAGE);
         return command === undefined ? EXIT.usage : EXIT.ok;
       default:
-        throw new UsageError(`unknown command "${command}"; the commands are review, plan and eval (see skeptic --help)`);
+        throw new UsageError(
+          `unknown command "${command}"; the commands are review, plan and eval (see skeptic --help)`,
+        );
     }
   } catch (err) {
     // A setup error comes from a command's own code, already loaded by then.
@@ -64,7 +76,9 @@ main(process.argv.slice(2)).then(
     if (code === EXIT.interrupted || code === EXIT.terminated) process.exit(code);
   },
   (err: unknown) => {
-    process.stderr.write(`skeptic: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `skeptic: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exitCode = 1;
   },
 );

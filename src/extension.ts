@@ -29,7 +29,12 @@ export function activate(context: vscode.ExtensionContext): SkepticApi {
   const status = new ReviewStatus(store);
   const dismissals = new Dismissals(context.workspaceState, store, notices);
   // The report's Re-run button calls back into the controller, which shows reports in the panel.
-  const report: ReportPanel = new ReportPanel(context.extensionUri, (request) => controller.run(request), notices, () => context.workspaceState.get(LAST_REPORT));
+  const report: ReportPanel = new ReportPanel(
+    context.extensionUri,
+    (request) => controller.run(request),
+    notices,
+    () => context.workspaceState.get(LAST_REPORT),
+  );
   const controller = new ReviewController(context, store, dismissals, status, report, notices);
   let hasChat = false;
   void vscode.commands.getCommands(true).then((ids) => (hasChat = ids.includes(CHAT_COMMAND)));
@@ -42,9 +47,13 @@ export function activate(context: vscode.ExtensionContext): SkepticApi {
     controller,
     ...registerCommands(context, controller, store, notices),
     ...registerFindingCommands({ store, dismissals, tree, notices, showInReport: (f) => controller.showLastReport(f) }),
-    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FindingActions(problems, () => hasChat), { providedCodeActionKinds: FindingActions.kinds }),
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FindingActions(problems, () => hasChat), {
+      providedCodeActionKinds: FindingActions.kinds,
+    }),
     vscode.languages.registerHoverProvider({ scheme: 'file' }, findingHover(problems)),
-    vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, { deserializeWebviewPanel: (panel, state: unknown) => report.restore(panel, state) }),
+    vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state: unknown) => report.restore(panel, state),
+    }),
   );
   return { notices: notices.shown, findingsView: () => tree.describe() };
 }

@@ -22,7 +22,11 @@ const post = (m: WorkerMessage) => port.postMessage(m);
 port.on('message', (raw: unknown) => {
   const parsed = HostMessage.safeParse(raw);
   if (!parsed.success) {
-    post({ type: 'failed', message: `bad message from host: ${parsed.error.issues[0]?.message ?? 'invalid'}`, setup: true });
+    post({
+      type: 'failed',
+      message: `bad message from host: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+      setup: true,
+    });
     return;
   }
   const m = parsed.data;
@@ -37,13 +41,31 @@ port.on('message', (raw: unknown) => {
 async function run(start: StartMessage): Promise<void> {
   try {
     // The CLI's default too: one state folder (and result cache) per repository, shared by both.
-    const job = jobFromSettings(start.request, start.settings, start.apiKey, await repositoryStateDir(start.request.folder), start.dismissals);
+    const job = jobFromSettings(
+      start.request,
+      start.settings,
+      start.apiKey,
+      await repositoryStateDir(start.request.folder),
+      start.dismissals,
+    );
     const lines = lineCounter(job.cwd);
     const severityMap = start.settings.severityMap ?? {};
     const outcome = await runJob(job, {
       emit: (event) => {
-        if (event.type === 'inventory') post({ type: 'prepared', files: event.files.length, companions: event.companions, excluded: event.excluded, paths: event.files });
-        else if (event.type === 'finding') post({ type: 'finding', finding: event.finding, diagnostic: toDiagnostic(event.finding, lines, severityMap) });
+        if (event.type === 'inventory')
+          post({
+            type: 'prepared',
+            files: event.files.length,
+            companions: event.companions,
+            excluded: event.excluded,
+            paths: event.files,
+          });
+        else if (event.type === 'finding')
+          post({
+            type: 'finding',
+            finding: event.finding,
+            diagnostic: toDiagnostic(event.finding, lines, severityMap),
+          });
         else if (event.type !== 'done') post({ type: 'event', event });
       },
       confirm: ({ calls, inputTokens, costUsd, threshold }) =>

@@ -5,7 +5,15 @@
  */
 import { join } from 'node:path';
 import type { Dismissal } from '../model/dismissals';
-import { EFFORTS, resolveLensModels, resolveStepModels, STAGED_STEPS, type Effort, type LensModels, type StepModels } from '../model/models';
+import {
+  EFFORTS,
+  resolveLensModels,
+  resolveStepModels,
+  STAGED_STEPS,
+  type Effort,
+  type LensModels,
+  type StepModels,
+} from '../model/models';
 import type { PriceOverrides } from '../model/pricing';
 import { ModelPrice } from './prices';
 import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
@@ -18,8 +26,28 @@ import { REPORTS_FOLDER } from '../model/skepticFolder';
 /** What the user chose; everything but the scope, the folder and the key may be left out. Fields named as
  * in ReviewJob mean the same there; the others are raw choices that buildJob resolves and clamps. */
 export interface JobChoices
-  extends Pick<ReviewJob, 'cwd' | 'scope' | 'apiKey'>,
-    Partial<Pick<ReviewJob, 'mode' | 'excludes' | 'contextFiles' | 'includeUntracked' | 'force' | 'concurrency' | 'maxAttempts' | 'baseURL' | 'cacheDir' | 'stateDir' | 'prices' | 'dismissals' | 'confirmOver' | 'maxCalls' | 'outputs'>> {
+  extends
+    Pick<ReviewJob, 'cwd' | 'scope' | 'apiKey'>,
+    Partial<
+      Pick<
+        ReviewJob,
+        | 'mode'
+        | 'excludes'
+        | 'contextFiles'
+        | 'includeUntracked'
+        | 'force'
+        | 'concurrency'
+        | 'maxAttempts'
+        | 'baseURL'
+        | 'cacheDir'
+        | 'stateDir'
+        | 'prices'
+        | 'dismissals'
+        | 'confirmOver'
+        | 'maxCalls'
+        | 'outputs'
+      >
+    > {
   /** One model for every step and role; the maps below then override single ones (unknown names and empty ids are ignored). */
   model?: string;
   stepModels?: Record<string, unknown>;
@@ -43,7 +71,9 @@ export function buildJob(c: JobChoices): ReviewJob {
           mode: 'lenses' as const,
           lens: {
             fullFanout: lens.fullFanout ?? false,
-            ...(lens.maxReviewers !== undefined ? { maxReviewers: clamp(lens.maxReviewers, { default: MAX_REVIEWERS, min: 1, max: MAX_REVIEWERS }) } : {}),
+            ...(lens.maxReviewers !== undefined
+              ? { maxReviewers: clamp(lens.maxReviewers, { default: MAX_REVIEWERS, min: 1, max: MAX_REVIEWERS }) }
+              : {}),
             ...(lens.spec ? { spec: lens.spec } : {}),
             ...(lens.rubric ? { rubric: lens.rubric } : {}),
             models: resolveLensModels(model, known<LensModels>(LENS_ROLES, c.reviewerModels)),
@@ -79,12 +109,23 @@ export function clamp(value: unknown, limit: { default: number; min: number; max
 }
 
 /** The entries of `map` that name a known step or role with a non-empty model id. */
-function known<T extends Record<string, string>>(names: readonly string[], map: Record<string, unknown> = {}): Partial<T> {
-  return Object.fromEntries(Object.entries(map).filter(([name, id]) => names.includes(name) && typeof id === 'string' && id.trim() !== '')) as Partial<T>;
+function known<T extends Record<string, string>>(
+  names: readonly string[],
+  map: Record<string, unknown> = {},
+): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(map).filter(([name, id]) => names.includes(name) && typeof id === 'string' && id.trim() !== ''),
+  ) as Partial<T>;
 }
 
 /** The extension's job: the request, the settings as the host read them, the key and the repository's state folder. */
-export function jobFromSettings(request: ReviewRequest, s: Settings, apiKey: string, stateDir?: string, dismissals?: Dismissal[]): ReviewJob {
+export function jobFromSettings(
+  request: ReviewRequest,
+  s: Settings,
+  apiKey: string,
+  stateDir?: string,
+  dismissals?: Dismissal[],
+): ReviewJob {
   return buildJob({
     cwd: request.folder,
     scope: request.scope,
@@ -115,8 +156,10 @@ export function jobFromSettings(request: ReviewRequest, s: Settings, apiKey: str
 
 /** The well-formed entries of skeptic.prices; a malformed one is left out and the list price stands. */
 function validPrices(map: Record<string, unknown> = {}): PriceOverrides {
-  return Object.fromEntries(Object.entries(map).flatMap(([model, price]) => {
-    const parsed = ModelPrice.safeParse(price);
-    return parsed.success ? [[model, parsed.data]] : [];
-  }));
+  return Object.fromEntries(
+    Object.entries(map).flatMap(([model, price]) => {
+      const parsed = ModelPrice.safeParse(price);
+      return parsed.success ? [[model, parsed.data]] : [];
+    }),
+  );
 }

@@ -9,16 +9,26 @@ import { splitLines } from '../model/lines';
 import type { Priority } from '../model/records';
 import { SEVERITIES, type PlainDiagnostic, type Place, type SeverityName } from './protocol';
 
-export const DEFAULT_SEVERITY_MAP: Record<Priority, SeverityName> = { must_fix: 'error', should_fix: 'warning', nice_to_have: 'information' };
+export const DEFAULT_SEVERITY_MAP: Record<Priority, SeverityName> = {
+  must_fix: 'error',
+  should_fix: 'warning',
+  nice_to_have: 'information',
+};
 
 /**
  * `lineCount(file)` gives a file's number of lines (undefined when unknown: then the line is only kept ≥ 0).
  * A severity map from settings may be partial or hold junk; unknown entries fall back to the default.
  */
-export function toDiagnostic(f: Finding, lineCount: (file: string) => number | undefined, map: Record<string, unknown> = {}): PlainDiagnostic {
+export function toDiagnostic(
+  f: Finding,
+  lineCount: (file: string) => number | undefined,
+  map: Record<string, unknown> = {},
+): PlainDiagnostic {
   const at = clamp(f.file, f.line, f.end_line ?? f.line, lineCount);
   const tags = [f.pre_existing ? 'pre-existing' : '', f.unchallenged ? 'not challenged' : ''].filter(Boolean);
-  const related = f.locations.slice(1).map((loc) => ({ at: clamp(loc.file, loc.line, loc.endLine ?? loc.line, lineCount), message: 'also here' }));
+  const related = f.locations
+    .slice(1)
+    .map((loc) => ({ at: clamp(loc.file, loc.line, loc.endLine ?? loc.line, lineCount), message: 'also here' }));
   return {
     at,
     severity: severityFor(f.priority, map),

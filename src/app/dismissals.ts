@@ -75,7 +75,11 @@ export class FindingScreen {
       return verdict ? null : finding;
     };
     const findings = result.findings.flatMap((f) => keep(f) ?? []);
-    const out = { ...result, findings, ...(counts.team + counts.user + counts.inline > 0 ? { dismissed: counts } : {}) };
+    const out = {
+      ...result,
+      findings,
+      ...(counts.team + counts.user + counts.inline > 0 ? { dismissed: counts } : {}),
+    };
     if (out.mode === 'lenses') {
       // The lens report lists its own records: drop the same ones there (matched through the shared Finding).
       const kept = new Set(findings.map((f) => f.fingerprint));
@@ -87,7 +91,12 @@ export class FindingScreen {
 
   private judge(f: Finding): { finding: Finding; verdict: Verdict } {
     const lines = this.fileLines(f.file);
-    const print = fingerprint({ rule_id: f.rule_id, file: f.file, function: f.function, code: lineText(lines, f.line) });
+    const print = fingerprint({
+      rule_id: f.rule_id,
+      file: f.file,
+      function: f.function,
+      code: lineText(lines, f.line),
+    });
     const finding = { ...f, fingerprint: print };
     if (this.team.has(print)) return { finding, verdict: { kind: 'team' } };
     if (this.user.has(print)) return { finding, verdict: { kind: 'user' } };

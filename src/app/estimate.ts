@@ -83,7 +83,11 @@ interface Rates {
 }
 
 function ratesFrom(shape: RunShape | undefined): Rates {
-  const rule: Rates = { included: 1, solo: (n) => Math.min(MAX_SOLO, Math.floor(n / SOLO_PER_FUNCTIONS)), challenged: (n) => (n > 0 ? CHALLENGED_SHARE : 0) };
+  const rule: Rates = {
+    included: 1,
+    solo: (n) => Math.min(MAX_SOLO, Math.floor(n / SOLO_PER_FUNCTIONS)),
+    challenged: (n) => (n > 0 ? CHALLENGED_SHARE : 0),
+  };
   if (!shape) return rule;
   return {
     included: shape.curated ? shape.analysed / shape.curated : rule.included,
@@ -99,7 +103,15 @@ const PACKET = { curate: 60, analyze: 150, analyzePerFunction: 30, review: 150, 
 /** The fixed tool list of a file call: the read tools and five strict submit schemas. */
 const TOOLS_TOKENS = 2000;
 /** Output per record, sized for a real model's answers (a sentence of rationale per verdict, a line per function row). */
-const OUT = { curate: 250, analyzeBase: 400, analyzePerFunction: 50, perFunction: 500, challenge: 300, synthesisBase: 1500, synthesisPerFile: 100 };
+const OUT = {
+  curate: 250,
+  analyzeBase: 400,
+  analyzePerFunction: 50,
+  perFunction: 500,
+  challenge: 300,
+  synthesisBase: 1500,
+  synthesisPerFile: 100,
+};
 /** What each file adds to the synthesis packet: its Step 1 record, its analysis without findings, its surviving findings. */
 const SYNTHESIS_PER_FILE = 900;
 const FILE_STEPS = ['curate', 'analyze', 'review', 'challenge'] as const;
@@ -135,7 +147,11 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
   const ctx = tokens(context.reduce((n, c) => n + c.text.length, 0));
   const io = new Semaphore(64);
   const inventories = await inventoriesOf(access, entries);
-  const sizes = await Promise.all(entries.map((entry) => io.run(() => measure(access, entry, inventories.get(entry.path), input.changed?.get(entry.path)))));
+  const sizes = await Promise.all(
+    entries.map((entry) =>
+      io.run(() => measure(access, entry, inventories.get(entry.path), input.changed?.get(entry.path))),
+    ),
+  );
   const forecasts = new Map((input.forecast?.files ?? []).map((f) => [f.path, f]));
   const history = input.history ?? [];
   const rates = ratesFrom(recordedShape(history));
@@ -150,7 +166,11 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
   const synthesis = input.forecast ? input.forecast.synthesis : entries.length ? 'asked' : 'none';
   calls.synthesize = synthesis === 'asked' ? 1 : 0;
 
-  const defaults = defaultTokens(plans, sizes, models, { runPrefix: tokens(FILE_SYSTEM.length) + TOOLS_TOKENS + ctx, synthesis: calls.synthesize ? tokens(SYNTHESIS_SYSTEM.length) + ctx + SYNTHESIS_PER_FILE * entries.length : 0, files: entries.length });
+  const defaults = defaultTokens(plans, sizes, models, {
+    runPrefix: tokens(FILE_SYSTEM.length) + TOOLS_TOKENS + ctx,
+    synthesis: calls.synthesize ? tokens(SYNTHESIS_SYSTEM.length) + ctx + SYNTHESIS_PER_FILE * entries.length : 0,
+    files: entries.length,
+  });
   const calibrated = new Map(STAGED_STEPS.map((s) => [s, calibration(history, s, models[s])]));
   /** The step's tokens: `calls` × the figures of `run` (a history index), else of all recorded runs, else the defaults. */
   const tokensOf = (step: StagedStep, run?: number): TokenCounts => {
@@ -158,7 +178,8 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
     const perCall = c && ((run !== undefined ? c.byRun[run] : undefined) ?? c.perCall);
     return perCall ? scale(perCall, calls[step]) : defaults[step];
   };
-  const costOf = (run?: number) => sumCosts(STAGED_STEPS.map((s) => costUsd(models[s], tokensOf(s, run), input.prices)));
+  const costOf = (run?: number) =>
+    sumCosts(STAGED_STEPS.map((s) => costUsd(models[s], tokensOf(s, run), input.prices)));
   const byStep = Object.fromEntries(
     STAGED_STEPS.map((step) => {
       const t = tokensOf(step);
@@ -176,8 +197,12 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
   ) as Record<StagedStep, StagedStepEstimate>;
 
   const runs = history.map((_, i) => costOf(i)).filter((c): c is number => c !== null);
-  const cached = plans.reduce((n, p) => n + FILE_STEPS.reduce((m, s) => m + p.cached[s], 0), 0) + (synthesis === 'cached' ? 1 : 0);
-  const asked = Math.round(plans.reduce((n, p) => n + p.calls.curate + p.calls.analyze + p.functionsAsked, 0)) + calls.challenge + calls.synthesize;
+  const cached =
+    plans.reduce((n, p) => n + FILE_STEPS.reduce((m, s) => m + p.cached[s], 0), 0) + (synthesis === 'cached' ? 1 : 0);
+  const asked =
+    Math.round(plans.reduce((n, p) => n + p.calls.curate + p.calls.analyze + p.functionsAsked, 0)) +
+    calls.challenge +
+    calls.synthesize;
   return {
     ...totals(Object.values(byStep)),
     functions: plans.reduce((n, p) => n + p.functions, 0),
@@ -194,11 +219,35 @@ function planFile(functions: number, forecast: FileForecast | undefined, rates: 
   /** Steps 2-4 of a file that goes past Step 1 with probability `p`. */
   const sized = (p: number) => {
     const solo = rates.solo(functions);
-    return { analyze: p, review: p * (solo + Math.ceil((functions - solo) / MAX_BATCH)), challenge: p * rates.challenged(functions) };
+    return {
+      analyze: p,
+      review: p * (solo + Math.ceil((functions - solo) / MAX_BATCH)),
+      challenge: p * rates.challenged(functions),
+    };
   };
-  if (!forecast || forecast.unknownFrom === 'curate') return { calls: { curate: 1, ...sized(rates.included) }, cached: zero(), functions, functionsAsked: rates.included * functions, primes: 0 };
-  if (forecast.unknownFrom === 'analyze') return { calls: { curate: forecast.calls.curate, ...sized(1) }, cached: { ...zero(), curate: forecast.cached.curate }, functions, functionsAsked: functions, primes: 0 };
-  return { calls: forecast.calls, cached: forecast.cached, functions: forecast.cached.review + forecast.functionsAsked, functionsAsked: forecast.functionsAsked, primes: forecast.primes };
+  if (!forecast || forecast.unknownFrom === 'curate')
+    return {
+      calls: { curate: 1, ...sized(rates.included) },
+      cached: zero(),
+      functions,
+      functionsAsked: rates.included * functions,
+      primes: 0,
+    };
+  if (forecast.unknownFrom === 'analyze')
+    return {
+      calls: { curate: forecast.calls.curate, ...sized(1) },
+      cached: { ...zero(), curate: forecast.cached.curate },
+      functions,
+      functionsAsked: functions,
+      primes: 0,
+    };
+  return {
+    calls: forecast.calls,
+    cached: forecast.cached,
+    functions: forecast.cached.review + forecast.functionsAsked,
+    functionsAsked: forecast.functionsAsked,
+    primes: forecast.primes,
+  };
 }
 
 /**
@@ -206,8 +255,18 @@ function planFile(functions: number, forecast: FileForecast | undefined, rates: 
  * (tools, system, context) is written by the first call on a model and read by every later one; a file's
  * block is written by its first call on a model and read by the rest; directive and packet are uncached.
  */
-function defaultTokens(plans: FilePlan[], sizes: FileSize[], models: StepModels, run: { runPrefix: number; synthesis: number; files: number }): Record<StagedStep, TokenCounts> {
-  const by = Object.fromEntries(STAGED_STEPS.map((s) => [s, { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }])) as Record<StagedStep, TokenCounts>;
+function defaultTokens(
+  plans: FilePlan[],
+  sizes: FileSize[],
+  models: StepModels,
+  run: { runPrefix: number; synthesis: number; files: number },
+): Record<StagedStep, TokenCounts> {
+  const by = Object.fromEntries(
+    STAGED_STEPS.map((s) => [
+      s,
+      { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    ]),
+  ) as Record<StagedStep, TokenCounts>;
   const prefixWritten = new Set<string>();
   plans.forEach((p, i) => {
     const { fileBlock, bodyPerFunction } = sizes[i]!;
@@ -219,9 +278,15 @@ function defaultTokens(plans: FilePlan[], sizes: FileSize[], models: StepModels,
         case 'curate':
           return { uncached: PACKET.curate, output: OUT.curate };
         case 'analyze':
-          return { uncached: PACKET.analyze + PACKET.analyzePerFunction * p.functions, output: OUT.analyzeBase + OUT.analyzePerFunction * p.functions };
+          return {
+            uncached: PACKET.analyze + PACKET.analyzePerFunction * p.functions,
+            output: OUT.analyzeBase + OUT.analyzePerFunction * p.functions,
+          };
         case 'review':
-          return { uncached: PACKET.review + (PACKET.reviewPerFunction + bodyPerFunction) * functionsPerCall, output: (OUT.perFunction * p.functionsAsked) / Math.max(1, calls) };
+          return {
+            uncached: PACKET.review + (PACKET.reviewPerFunction + bodyPerFunction) * functionsPerCall,
+            output: (OUT.perFunction * p.functionsAsked) / Math.max(1, calls),
+          };
         case 'challenge':
           return { uncached: PACKET.challenge, output: OUT.challenge };
       }
@@ -261,7 +326,8 @@ const scale = (u: TokenCounts, calls: number): TokenCounts => ({
   cache_creation_input_tokens: u.cache_creation_input_tokens * calls,
 });
 
-const sumCosts = (costs: (number | null)[]): number | null => costs.reduce<number | null>((sum, c) => (sum === null || c === null ? null : sum + c), 0);
+const sumCosts = (costs: (number | null)[]): number | null =>
+  costs.reduce<number | null>((sum, c) => (sum === null || c === null ? null : sum + c), 0);
 
 /** A run's totals over its steps or roles. */
 function totals(parts: StepEstimate[]): StepEstimate {
@@ -282,7 +348,12 @@ interface FileSize {
  * A file's shared source-block size in tokens, the number of functions a review would cover, and what each
  * function adds to a Step 3 call when the file is large enough to go as an outline plus the bodies reviewed.
  */
-async function measure(access: FileAccess, entry: FileEntry, inventory: FunctionInventory | undefined, ranges: LineRange[] | undefined): Promise<FileSize> {
+async function measure(
+  access: FileAccess,
+  entry: FileEntry,
+  inventory: FunctionInventory | undefined,
+  ranges: LineRange[] | undefined,
+): Promise<FileSize> {
   const text = await access.read(entry.path);
   const companion = entry.companion_path ? await access.read(entry.companion_path).catch(() => '') : '';
   const lines = splitLines(text);
@@ -291,9 +362,17 @@ async function measure(access: FileAccess, entry: FileEntry, inventory: Function
   // The numbered source block adds about two tokens a line.
   const block = (t: string, n: number) => tokens(t.length) + 2 * n;
   const companionBlock = companion.length > OUTLINE_ABOVE_BYTES ? 0 : block(companion, splitLines(companion).length);
-  if (Buffer.byteLength(text) <= OUTLINE_ABOVE_BYTES || inventory?.parser !== 'syntax') return { fileBlock: block(text, lines.length) + companionBlock, functions, bodyPerFunction: 0 };
-  const outline = found.reduce((n, f) => n + block(`${f.qualified_name} ${f.kind} ${lines[f.start_line - 1] ?? ''}`, 2), 0);
-  return { fileBlock: outline + companionBlock, functions, bodyPerFunction: Math.ceil(block(text, lines.length) / Math.max(1, found.length)) };
+  if (Buffer.byteLength(text) <= OUTLINE_ABOVE_BYTES || inventory?.parser !== 'syntax')
+    return { fileBlock: block(text, lines.length) + companionBlock, functions, bodyPerFunction: 0 };
+  const outline = found.reduce(
+    (n, f) => n + block(`${f.qualified_name} ${f.kind} ${lines[f.start_line - 1] ?? ''}`, 2),
+    0,
+  );
+  return {
+    fileBlock: outline + companionBlock,
+    functions,
+    bodyPerFunction: Math.ceil(block(text, lines.length) / Math.max(1, found.length)),
+  };
 }
 
 export interface LensEstimate {
@@ -320,20 +399,33 @@ export async function estimateLensRun(access: FileAccess, req: ReturnType<typeof
     s.outputTokens += outputEach;
   };
   const system = LENS_FIXED_TOKENS + tokens(LENS_SYSTEM.length);
-  const plans = await Promise.all(req.targets.map(async (spec) => planTarget((await loadTarget(access, spec)).target, req)));
+  const plans = await Promise.all(
+    req.targets.map(async (spec) => planTarget((await loadTarget(access, spec)).target, req)),
+  );
   let largestPart = 0;
   for (const { target, routing, parts } of plans) {
     const context = tokens(target.context.reduce((n, c) => n + c.text.length, 0));
     for (const part of parts) {
       const size = part.chunk.files.reduce((n, f) => n + sourceTokens(f), 0);
       largestPart = Math.max(largestPart, context + size);
-      for (const reviewer of routing.reviewers) add(reviewer, system + context + size + tokens(BRIEFS[reviewer].length) + LENS_PACKET_TOKENS, LENS_OUT.review);
+      for (const reviewer of routing.reviewers)
+        add(reviewer, system + context + size + tokens(BRIEFS[reviewer].length) + LENS_PACKET_TOKENS, LENS_OUT.review);
     }
   }
-  if (req.fullFanout) for (let i = 0; i < MAX_VALIDATORS; i++) add('validator', LENS_FIXED_TOKENS + tokens(VALIDATOR_SYSTEM.length) + largestPart + LENS_PACKET_TOKENS, LENS_OUT.validator);
+  if (req.fullFanout)
+    for (let i = 0; i < MAX_VALIDATORS; i++)
+      add(
+        'validator',
+        LENS_FIXED_TOKENS + tokens(VALIDATOR_SYSTEM.length) + largestPart + LENS_PACKET_TOKENS,
+        LENS_OUT.validator,
+      );
   if (plans.length > 1) {
     const files = plans.reduce((n, p) => n + p.target.files.length, 0);
-    add(CROSS_REPO, system + tokens(BRIEFS[CROSS_REPO].length) + LENS_PACKET_TOKENS + LENS_OUT.perFileListed * files, LENS_OUT.crossRepo);
+    add(
+      CROSS_REPO,
+      system + tokens(BRIEFS[CROSS_REPO].length) + LENS_PACKET_TOKENS + LENS_OUT.perFileListed * files,
+      LENS_OUT.crossRepo,
+    );
   }
   return { ...totals(Object.values(byRole)), byRole, parts: plans.reduce((n, p) => n + p.parts.length, 0) };
 }
@@ -353,9 +445,14 @@ export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Pro
     ...(prepared.scope.changedRanges ? { changed: prepared.scope.changedRanges } : {}),
     models: job.models,
     ...(job.prices ? { prices: job.prices } : {}),
-    ...(job.cacheDir ? { forecast: await forecastStagedRun({ ...staged, access: prepared.access, cacheDir: job.cacheDir }) } : {}),
+    ...(job.cacheDir
+      ? { forecast: await forecastStagedRun({ ...staged, access: prepared.access, cacheDir: job.cacheDir }) }
+      : {}),
     history: job.stateDir ? await readUsageHistory(job.stateDir) : [],
   });
 }
 
-export type EstimatedJob = Pick<ReviewJob, 'cwd' | 'mode' | 'lens' | 'force' | 'effort' | 'models' | 'prices' | 'cacheDir' | 'stateDir' | 'dismissals'>;
+export type EstimatedJob = Pick<
+  ReviewJob,
+  'cwd' | 'mode' | 'lens' | 'force' | 'effort' | 'models' | 'prices' | 'cacheDir' | 'stateDir' | 'dismissals'
+>;

@@ -59,5 +59,8 @@ async function parse(access: FileAccess, path: string): Promise<FunctionInventor
 
 /** The regex finder's count: cheap enough for every file before the first request, where a parse is not. */
 export function quickFunctionCount(path: string, text: string): number {
-  return findFunctions(languageOf(path), splitLines(text).map((t, i) => ({ no: i + 1, text: t }))).length;
+  return findFunctions(
+    languageOf(path),
+    splitLines(text).map((t, i) => ({ no: i + 1, text: t })),
+  ).length;
 }

@@ -69,7 +69,13 @@ export interface ReviewJob {
   /** A run estimated above this many model calls asks first (when its surface can ask). */
   confirmOver: number;
   /** Where the report goes (default: code-review-{scope}.md in cwd), and the machine outputs if wanted. */
-  outputs: { out?: string; reportDir?: string; json?: string; sarif?: string; /** The event log (its surface writes it). */ events?: string };
+  outputs: {
+    out?: string;
+    reportDir?: string;
+    json?: string;
+    sarif?: string;
+    /** The event log (its surface writes it). */ events?: string;
+  };
   /** Ceiling on the run's model requests (failed ones included); past it the run stops with a partial report. */
   maxCalls?: number;
 }
@@ -96,7 +102,10 @@ export interface PreparedJob {
   access: FileAccess;
 }
 
-type PrepareInput = Pick<ReviewJob, 'cwd' | 'scope' | 'excludes' | 'contextFiles' | 'includeUntracked' | 'lens' | 'cacheDir' | 'stateDir'>;
+type PrepareInput = Pick<
+  ReviewJob,
+  'cwd' | 'scope' | 'excludes' | 'contextFiles' | 'includeUntracked' | 'lens' | 'cacheDir' | 'stateDir'
+>;
 
 /** Step 0 and the project context: everything before the first model call. Needs no API key. */
 export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
@@ -104,41 +113,82 @@ export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
   const lens = job.lens;
   const named = async (what: string, path: string | undefined) => {
     if (path === undefined) return undefined;
-    if (!(await stat(resolve(job.cwd, path)).catch(() => null))?.isFile()) throw new ScopeError(`${what} file not found: ${path}`);
+    if (!(await stat(resolve(job.cwd, path)).catch(() => null))?.isFile())
+      throw new ScopeError(`${what} file not found: ${path}`);
     return displayPath(job.cwd, resolve(job.cwd, path));
   };
   const specPath = await named('spec', lens?.spec);
   const rubricPath = await named('rubric', lens?.rubric);
-  const context = await loadContextFiles(job.cwd, [...job.contextFiles, ...[specPath, rubricPath].filter((p): p is string => p !== undefined)]);
+  const context = await loadContextFiles(job.cwd, [
+    ...job.contextFiles,
+    ...[specPath, rubricPath].filter((p): p is string => p !== undefined),
+  ]);
   const find = (path: string | undefined) => context.find((c) => c.path === path) ?? null;
   const repositories = lens?.repositories.length ? await prepareRepositories(job, lens.repositories) : undefined;
-  const resolved = repositories ? mergeRepositories(repositories) : await resolveScope(job.scope, { cwd: job.cwd, excludes: job.excludes, includeUntracked: job.includeUntracked });
-  const scope = job.stateDir ? withoutOwnOutputs(resolved, outputsUnder(job.cwd, await knownOutputs(job.stateDir))) : resolved;
+  const resolved = repositories
+    ? mergeRepositories(repositories)
+    : await resolveScope(job.scope, { cwd: job.cwd, excludes: job.excludes, includeUntracked: job.includeUntracked });
+  const scope = job.stateDir
+    ? withoutOwnOutputs(resolved, outputsUnder(job.cwd, await knownOutputs(job.stateDir)))
+    : resolved;
   const inventory = scope.inventory;
   const companions = inventory.discovery.file_entries.filter((e) => e.companion_path).length;
-  const access = await ReviewAccess.open({ cwd: job.cwd, roots: inventory.discovery.review_roots, excludes: job.excludes });
-  return { scope, inventory, context, companions, ...(repositories ? { repositories } : {}), spec: find(specPath), rubric: find(rubricPath), access };
+  const access = await ReviewAccess.open({
+    cwd: job.cwd,
+    roots: inventory.discovery.review_roots,
+    excludes: job.excludes,
+  });
+  return {
+    scope,
+    inventory,
+    context,
+    companions,
+    ...(repositories ? { repositories } : {}),
+    spec: find(specPath),
+    rubric: find(rubricPath),
+    access,
+  };
 }
 
 /** Each repository's change scope, resolved inside it, then every path made relative to cwd again. */
 async function prepareRepositories(job: PrepareInput, paths: string[]): Promise<PreparedRepository[]> {
-  if (job.scope.kind === 'paths') throw new ScopeError('repositories are reviewed on their changes: add --changes, --staged or --base REF');
-  if (job.scope.kind === 'pr') throw new ScopeError('a pull request belongs to one repository: review it from inside that repository, without repository paths');
+  if (job.scope.kind === 'paths')
+    throw new ScopeError('repositories are reviewed on their changes: add --changes, --staged or --base REF');
+  if (job.scope.kind === 'pr')
+    throw new ScopeError(
+      'a pull request belongs to one repository: review it from inside that repository, without repository paths',
+    );
   const excluded = job.excludes.length ? picomatch(job.excludes, { dot: true }) : () => false;
   return Promise.all(
     [...new Set(paths)].map(async (path) => {
       const dir = resolve(job.cwd, path);
-      if (!(await stat(dir).catch(() => null))?.isDirectory()) throw new ScopeError(`no such repository folder: ${path}`);
+      if (!(await stat(dir).catch(() => null))?.isDirectory())
+        throw new ScopeError(`no such repository folder: ${path}`);
       const at = (p: string) => displayPath(job.cwd, resolve(dir, p));
       const own = await resolveScope(job.scope, { cwd: dir, excludes: [], includeUntracked: job.includeUntracked });
-      const entries = own.inventory.discovery.file_entries.map((e) => ({ path: at(e.path), companion_path: e.companion_path && at(e.companion_path) }));
+      const entries = own.inventory.discovery.file_entries.map((e) => ({
+        path: at(e.path),
+        companion_path: e.companion_path && at(e.companion_path),
+      }));
       const inventory: Inventory = {
-        discovery: { review_roots: own.inventory.discovery.review_roots.map(at), file_entries: entries.filter((e) => !excluded(e.path)) },
-        excluded: [...own.inventory.excluded.map((e) => ({ ...e, path: at(e.path) })), ...entries.filter((e) => excluded(e.path)).map((e) => ({ path: e.path, reason: 'user_exclude' as const }))],
+        discovery: {
+          review_roots: own.inventory.discovery.review_roots.map(at),
+          file_entries: entries.filter((e) => !excluded(e.path)),
+        },
+        excluded: [
+          ...own.inventory.excluded.map((e) => ({ ...e, path: at(e.path) })),
+          ...entries.filter((e) => excluded(e.path)).map((e) => ({ path: e.path, reason: 'user_exclude' as const })),
+        ],
       };
       const changes = own.changes && rebaseChanges(own.changes, at);
       const changedRanges = new Map([...(own.changedRanges ?? [])].map(([p, r]) => [at(p), r]));
-      const scope: ResolvedScope = { ...own, inventory, description: `${own.description} in ${path}`, changedRanges, ...(changes ? { changes } : {}) };
+      const scope: ResolvedScope = {
+        ...own,
+        inventory,
+        description: `${own.description} in ${path}`,
+        changedRanges,
+        ...(changes ? { changes } : {}),
+      };
       const context = (await loadContextFiles(dir)).map((c) => ({ ...c, path: at(c.path) }));
       return { path: displayPath(job.cwd, dir), scope, context };
     }),
@@ -146,7 +196,12 @@ async function prepareRepositories(job: PrepareInput, paths: string[]): Promise<
 }
 
 function rebaseChanges(set: ChangeSet, at: (p: string) => string): ChangeSet {
-  return { ...set, root: at(set.root), files: set.files.map((f) => ({ ...f, path: at(f.path) })), skipped: set.skipped.map((s) => ({ ...s, path: at(s.path) })) };
+  return {
+    ...set,
+    root: at(set.root),
+    files: set.files.map((f) => ({ ...f, path: at(f.path) })),
+    skipped: set.skipped.map((s) => ({ ...s, path: at(s.path) })),
+  };
 }
 
 /** The repositories as one scope, for the surfaces that count files and changed lines before a run. */
@@ -162,7 +217,10 @@ function mergeRepositories(repos: PreparedRepository[]): ResolvedScope {
     description: `${kind} in ${repos.map((r) => r.path).join(', ')}`,
   };
   return {
-    inventory: { discovery: { review_roots: repos.map((r) => r.path), file_entries: files }, excluded: scopes.flatMap((s) => s.inventory.excluded) },
+    inventory: {
+      discovery: { review_roots: repos.map((r) => r.path), file_entries: files },
+      excluded: scopes.flatMap((s) => s.inventory.excluded),
+    },
     description: changes.description,
     changedRanges: new Map(scopes.flatMap((s) => [...(s.changedRanges ?? [])])),
     changes,
@@ -179,7 +237,12 @@ function withoutOwnOutputs(scope: ResolvedScope, own: Set<string>): ResolvedScop
     ...scope,
     inventory: {
       discovery: { ...discovery, file_entries: discovery.file_entries.filter((e) => !own.has(e.path)) },
-      excluded: [...excluded, ...discovery.file_entries.filter((e) => own.has(e.path)).map((e) => ({ path: e.path, reason: 'skeptic_output' as const }))],
+      excluded: [
+        ...excluded,
+        ...discovery.file_entries
+          .filter((e) => own.has(e.path))
+          .map((e) => ({ path: e.path, reason: 'skeptic_output' as const })),
+      ],
     },
   };
 }
@@ -195,7 +258,11 @@ function cacheExcludes(job: PrepareInput): string[] {
 export function assertReviewable(prepared: PreparedJob): void {
   if (prepared.inventory.discovery.file_entries.length > 0) return;
   const n = prepared.inventory.excluded.length;
-  throw new ScopeError(n ? `nothing to review: all ${n} files found were excluded (${summarizeExclusions(prepared.inventory)})` : 'nothing to review: no files found');
+  throw new ScopeError(
+    n
+      ? `nothing to review: all ${n} files found were excluded (${summarizeExclusions(prepared.inventory)})`
+      : 'nothing to review: no files found',
+  );
 }
 
 export function summarizeExclusions(inventory: Inventory): string {
@@ -209,38 +276,73 @@ export function summarizeExclusions(inventory: Inventory): string {
  * event goes out (the event log is written from the first event on). Throws ScopeError saying what to change.
  */
 export function checkOutputs(job: Pick<ReviewJob, 'cwd' | 'outputs'>, prepared: PreparedJob): void {
-  const reviewed = new Set(prepared.inventory.discovery.file_entries.flatMap((e) => [e.path, e.companion_path ?? []].flat()).map((p) => resolve(job.cwd, p)));
-  for (const [flag, path] of [['--json', job.outputs.json], ['--sarif', job.outputs.sarif], ['--events', job.outputs.events]] as const) {
-    if (path !== undefined && reviewed.has(resolve(job.cwd, path))) throw new ScopeError(`${flag} ${path} is a file under review; name another file`);
+  const reviewed = new Set(
+    prepared.inventory.discovery.file_entries
+      .flatMap((e) => [e.path, e.companion_path ?? []].flat())
+      .map((p) => resolve(job.cwd, p)),
+  );
+  for (const [flag, path] of [
+    ['--json', job.outputs.json],
+    ['--sarif', job.outputs.sarif],
+    ['--events', job.outputs.events],
+  ] as const) {
+    if (path !== undefined && reviewed.has(resolve(job.cwd, path)))
+      throw new ScopeError(`${flag} ${path} is a file under review; name another file`);
   }
 }
 
 /** What must hold before the first paid call, beyond Step 0: a usable cache folder. Throws ScopeError saying what to change. */
 export async function checkBeforeRun(job: Pick<ReviewJob, 'cacheDir'>): Promise<void> {
-  if (job.cacheDir) await ResultCache.prepare(job.cacheDir).catch((err: Error) => Promise.reject(new ScopeError(err.message)));
+  if (job.cacheDir)
+    await ResultCache.prepare(job.cacheDir).catch((err: Error) => Promise.reject(new ScopeError(err.message)));
 }
 
 /** How many dismissals with a reason the challenger sees as examples of what this team does not want. */
 const CHALLENGE_EXAMPLES = 8;
 
 /** Runs the job's pipeline; findings dismissed before (team file, the user's list, inline comments) never come out. */
-export async function executeJob(job: ReviewJob, prepared: PreparedJob, emit: EmitFn, signal: AbortSignal): Promise<ReviewResult> {
+export async function executeJob(
+  job: ReviewJob,
+  prepared: PreparedJob,
+  emit: EmitFn,
+  signal: AbortSignal,
+): Promise<ReviewResult> {
   const team = await loadTeamDismissals(job.cwd);
   const screen = new FindingScreen(job.cwd, team, job.dismissals ?? []);
   const events = screen.events(emit);
-  const common = { cwd: job.cwd, access: prepared.access, ...(job.maxCalls ? { maxCalls: job.maxCalls } : {}), apiKey: job.apiKey, baseURL: job.baseURL, concurrency: job.concurrency, timeoutMs: job.timeoutMs, maxAttempts: job.maxAttempts, signal, ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}), ...(job.prices ? { prices: job.prices } : {}) };
+  const common = {
+    cwd: job.cwd,
+    access: prepared.access,
+    ...(job.maxCalls ? { maxCalls: job.maxCalls } : {}),
+    apiKey: job.apiKey,
+    baseURL: job.baseURL,
+    concurrency: job.concurrency,
+    timeoutMs: job.timeoutMs,
+    maxAttempts: job.maxAttempts,
+    signal,
+    ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}),
+    ...(job.prices ? { prices: job.prices } : {}),
+  };
   // Only the mode that runs is loaded.
   const raw =
     job.mode === 'lenses'
-      ? await (await import('../engine/lenses/pipeline')).runLensReview({ ...common, ...lensRequest(job, prepared) }, events)
-      : await (await import('../engine/staged/pipeline')).runStagedReview({ ...common, ...stagedInputs(job, prepared, team) }, events);
+      ? await (
+          await import('../engine/lenses/pipeline')
+        ).runLensReview({ ...common, ...lensRequest(job, prepared) }, events)
+      : await (
+          await import('../engine/staged/pipeline')
+        ).runStagedReview({ ...common, ...stagedInputs(job, prepared, team) }, events);
   const result = screen.result(raw);
   emit({ type: 'done', result });
   return result;
 }
 
 /** The staged pipeline's inputs beyond the run options: the same for the run and for its estimate's forecast. */
-export function stagedInputs(job: Pick<ReviewJob, 'cwd' | 'models' | 'effort' | 'dismissals'>, prepared: PreparedJob, team: Dismissal[]) {
+export function stagedInputs(
+  job: Pick<ReviewJob, 'cwd' | 'models' | 'effort' | 'dismissals'>,
+  prepared: PreparedJob,
+  team: Dismissal[],
+) {
   return {
     discovery: prepared.inventory.discovery,
     models: job.models,
@@ -258,7 +360,9 @@ export function lensRequest(job: Pick<ReviewJob, 'lens' | 'force' | 'effort'>, p
   const lens = job.lens ?? { fullFanout: false, models: {}, repositories: [] };
   const repos = prepared.repositories;
   const reviewed = repos ? repos.filter((r) => job.force || !r.scope.skip) : [];
-  const targets = repos ? reviewed.map((r) => targetSpec(r.path, r.scope, [...prepared.context, ...r.context])) : [targetSpec(null, prepared.scope, prepared.context)];
+  const targets = repos
+    ? reviewed.map((r) => targetSpec(r.path, r.scope, [...prepared.context, ...r.context]))
+    : [targetSpec(null, prepared.scope, prepared.context)];
   const forced = (repos ? reviewed.map((r) => r.scope) : [prepared.scope]).flatMap((s) => (s.skip ? [s.skip] : []));
   return {
     targets,
@@ -269,8 +373,12 @@ export function lensRequest(job: Pick<ReviewJob, 'lens' | 'force' | 'effort'>, p
     maxReviewers: lens.maxReviewers ?? defaultMaxReviewers(lens.fullFanout),
     specFile: prepared.spec?.path ?? null,
     rubric: prepared.rubric && { path: prepared.rubric.path, text: prepared.rubric.text },
-    gate: forced.length ? { passed: false, reason: `${forced.join('; ')} (reviewed anyway: --force)` } : { passed: true, reason: null },
-    skippedRepositories: (repos ?? []).filter((r) => !reviewed.includes(r)).map((r) => ({ repository: r.path, reason: r.scope.skip ?? '' })),
+    gate: forced.length
+      ? { passed: false, reason: `${forced.join('; ')} (reviewed anyway: --force)` }
+      : { passed: true, reason: null },
+    skippedRepositories: (repos ?? [])
+      .filter((r) => !reviewed.includes(r))
+      .map((r) => ({ repository: r.path, reason: r.scope.skip ?? '' })),
     effort: job.effort ?? DEFAULT_LENS_EFFORT,
   };
 }

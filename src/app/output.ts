@@ -36,9 +36,15 @@ const MULTI_REPO_NAME = 'cross-repo';
 
 export async function writeOutputs(result: ReviewResult, opts: OutputOptions): Promise<WrittenOutputs> {
   const rootIsFile = (await stat(resolve(opts.cwd, result.reviewRoots[0] ?? '.')).catch(() => null))?.isFile() ?? false;
-  const name = result.mode === 'lenses' && result.targets.length > 1 ? MULTI_REPO_NAME : ((opts.scope && (await changeName(opts.scope, opts.cwd))) ?? scopeName(result.reviewRoots, opts.cwd, rootIsFile));
+  const name =
+    result.mode === 'lenses' && result.targets.length > 1
+      ? MULTI_REPO_NAME
+      : ((opts.scope && (await changeName(opts.scope, opts.cwd))) ??
+        scopeName(result.reviewRoots, opts.cwd, rootIsFile));
   const date = (opts.now ?? new Date()).toISOString().slice(0, 10);
-  const target = opts.out ? resolve(opts.cwd, opts.out) : resolve(opts.cwd, opts.reportDir ?? '.', defaultReportName(scopeSlug(name)));
+  const target = opts.out
+    ? resolve(opts.cwd, opts.out)
+    : resolve(opts.cwd, opts.reportDir ?? '.', defaultReportName(scopeSlug(name)));
   // Reports kept in Skeptic's own folder: the folder keeps them out of git (see ensureSkepticFolder).
   if (relative(opts.cwd, target).split(sep)[0] === SKEPTIC_FOLDER) await ensureSkepticFolder(opts.cwd);
   await mkdir(dirname(target), { recursive: true });
@@ -54,8 +60,15 @@ export async function writeOutputs(result: ReviewResult, opts: OutputOptions): P
       ? (await import('../report/lensJson')).lensJson(result, { date, reportPath: shown })
       : (await import('../report/json')).stagedJson(result, shown);
   const jsonPath = opts.json ? await writeJson(resolve(opts.cwd, opts.json), await json()) : undefined;
-  const sarifPath = opts.sarif ? await writeJson(resolve(opts.cwd, opts.sarif), (await import('../report/sarif')).toSarif(result)) : undefined;
-  if (opts.stateDir) await recordOutputs(opts.stateDir, [reportPath, ...(jsonPath ? [jsonPath] : []), ...(sarifPath ? [sarifPath] : [])]);
+  const sarifPath = opts.sarif
+    ? await writeJson(resolve(opts.cwd, opts.sarif), (await import('../report/sarif')).toSarif(result))
+    : undefined;
+  if (opts.stateDir)
+    await recordOutputs(opts.stateDir, [
+      reportPath,
+      ...(jsonPath ? [jsonPath] : []),
+      ...(sarifPath ? [sarifPath] : []),
+    ]);
   return { reportPath, markdown, ...(jsonPath ? { jsonPath } : {}) };
 }
 

@@ -6,10 +6,21 @@ import type { Inventories } from './inventories';
 import type { PreparedJob } from './job';
 
 const cost = (s: StepEstimate) => ({ calls: s.calls, input_tokens: s.inputTokens, output_tokens: s.outputTokens });
-const stagedCost = (s: StagedStepEstimate) => ({ ...cost(s), cache_read_tokens: s.cacheReadTokens, cache_write_tokens: s.cacheWriteTokens, cost_usd: s.costUsd, basis: s.basis });
+const stagedCost = (s: StagedStepEstimate) => ({
+  ...cost(s),
+  cache_read_tokens: s.cacheReadTokens,
+  cache_write_tokens: s.cacheWriteTokens,
+  cost_usd: s.costUsd,
+  basis: s.basis,
+});
 
 /** `cacheOn`: the run would use a result cache (not --no-cache). */
-export function planJson(prepared: PreparedJob, inventories: Inventories, estimate: Estimate | LensEstimate, cacheOn: boolean): PlanJson {
+export function planJson(
+  prepared: PreparedJob,
+  inventories: Inventories,
+  estimate: Estimate | LensEstimate,
+  cacheOn: boolean,
+): PlanJson {
   const { discovery, excluded } = prepared.inventory;
   const staged = 'byStep' in estimate;
   return {
@@ -24,14 +35,24 @@ export function planJson(prepared: PreparedJob, inventories: Inventories, estima
         language: languageOf(e.path),
         companion: e.companion_path,
         parser: found?.parser ?? null,
-        functions: (found?.functions ?? []).map((f) => ({ name: f.qualified_name, kind: f.kind, start: f.start_line, end: f.end_line })),
+        functions: (found?.functions ?? []).map((f) => ({
+          name: f.qualified_name,
+          kind: f.kind,
+          start: f.start_line,
+          end: f.end_line,
+        })),
       };
     }),
-    exclusions: [...excluded, ...(prepared.scope.changes?.skipped ?? [])].map((x) => ({ path: x.path, reason: x.reason })),
+    exclusions: [...excluded, ...(prepared.scope.changes?.skipped ?? [])].map((x) => ({
+      path: x.path,
+      reason: x.reason,
+    })),
     estimate: {
       ...cost(estimate),
       functions: staged ? estimate.functions : null,
-      by_step: staged ? Object.fromEntries(Object.entries(estimate.byStep).map(([k, s]) => [k, stagedCost(s)])) : Object.fromEntries(Object.entries(estimate.byRole).map(([k, s]) => [k, cost(s)])),
+      by_step: staged
+        ? Object.fromEntries(Object.entries(estimate.byStep).map(([k, s]) => [k, stagedCost(s)]))
+        : Object.fromEntries(Object.entries(estimate.byRole).map(([k, s]) => [k, cost(s)])),
       cost_usd: staged ? estimate.costUsd : null,
       cost_range_usd: staged ? (estimate.costRange ?? null) : null,
       history_runs: staged ? estimate.historyRuns : null,

@@ -16,5 +16,7 @@ export function parsePriceOverrides(value: unknown, source: string): Overrides {
   const parsed = PriceOverrides.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw new Error(`${source}: ${issue.path.join('.') || '(top level)'}: ${issue.message} (expected {"MODEL": {"input": 3, "output": 15}} in dollars per million tokens)`);
+  throw new Error(
+    `${source}: ${issue.path.join('.') || '(top level)'}: ${issue.message} (expected {"MODEL": {"input": 3, "output": 15}} in dollars per million tokens)`,
+  );
 }

@@ -102,13 +102,30 @@ export type RunSummary = z.infer<typeof RunSummary>;
 /** Events relayed as they are (progress, retries, warnings, calls); findings and the result travel in their own messages. */
 export type RelayedEvent = Exclude<ReviewEvent, { type: 'finding' | 'done' | 'inventory' }>;
 // Our own code sends these, so their payloads are checked by type tag only.
-const Event = z.custom<RelayedEvent>((v) => typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string');
-const AFinding = z.custom<Finding>((v) => typeof v === 'object' && v !== null && typeof (v as { file?: unknown }).file === 'string');
+const Event = z.custom<RelayedEvent>(
+  (v) => typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string',
+);
+const AFinding = z.custom<Finding>(
+  (v) => typeof v === 'object' && v !== null && typeof (v as { file?: unknown }).file === 'string',
+);
 
 export const WorkerMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('prepared'), files: z.int(), companions: z.int(), excluded: z.int(), paths: z.array(z.string()) }),
+  z.object({
+    type: z.literal('prepared'),
+    files: z.int(),
+    companions: z.int(),
+    excluded: z.int(),
+    paths: z.array(z.string()),
+  }),
   /** `costUsd`: the estimate in dollars; null when a model has no price (or in lens mode). */
-  z.object({ type: z.literal('confirm'), id: z.string(), calls: z.int(), inputTokens: z.int(), costUsd: z.nullable(z.number()), threshold: z.int() }),
+  z.object({
+    type: z.literal('confirm'),
+    id: z.string(),
+    calls: z.int(),
+    inputTokens: z.int(),
+    costUsd: z.nullable(z.number()),
+    threshold: z.int(),
+  }),
   z.object({ type: z.literal('skipped'), reason: z.string() }),
   z.object({ type: z.literal('event'), event: Event }),
   z.object({ type: z.literal('finding'), finding: AFinding, diagnostic: PlainDiagnostic }),

@@ -6,7 +6,15 @@ import type { EmitFn, ReviewResult } from '../model/events';
 import { GitError } from '../io/git';
 import { currentBranch } from '../scope/changes';
 import { ScopeError } from '../scope/inventory';
-import { assertReviewable, checkBeforeRun, checkOutputs, executeJob, prepareJob, type PreparedJob, type ReviewJob } from './job';
+import {
+  assertReviewable,
+  checkBeforeRun,
+  checkOutputs,
+  executeJob,
+  prepareJob,
+  type PreparedJob,
+  type ReviewJob,
+} from './job';
 import { writeOutputs, type WrittenOutputs } from './output';
 
 export interface RunHooks {
@@ -40,7 +48,12 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   const prepared = await prepareJob(job);
   checkOutputs(job, prepared);
   const entries = prepared.inventory.discovery.file_entries;
-  emit({ type: 'inventory', files: entries.map((e) => e.path), companions: prepared.companions, excluded: prepared.inventory.excluded.length });
+  emit({
+    type: 'inventory',
+    files: entries.map((e) => e.path),
+    companions: prepared.companions,
+    excluded: prepared.inventory.excluded.length,
+  });
   if (prepared.scope.skip && !job.force) return { kind: 'skipped', reason: prepared.scope.skip };
   assertReviewable(prepared);
   await checkBeforeRun(job);
@@ -49,16 +62,30 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
     // Loaded only to ask: the estimate's code (both modes' planners) is not needed to run.
     const estimate = await (await import('./estimate')).estimateJob(job, prepared);
     if (estimate.calls > job.confirmOver) {
-      const yes = await confirm({ calls: estimate.calls, inputTokens: estimate.inputTokens, costUsd: 'costUsd' in estimate ? estimate.costUsd : null, threshold: job.confirmOver });
+      const yes = await confirm({
+        calls: estimate.calls,
+        inputTokens: estimate.inputTokens,
+        costUsd: 'costUsd' in estimate ? estimate.costUsd : null,
+        threshold: job.confirmOver,
+      });
       if (!yes || signal.aborted) return { kind: 'declined' };
     }
   }
   const result = await executeJob(job, prepared, emit, signal);
   // What the run used per step teaches the next estimate its token figures; losing it costs only accuracy.
-  if (job.stateDir && result.mode === 'staged') await (await import('./usageHistory')).recordRunUsage(job.stateDir, result).catch(() => undefined);
+  if (job.stateDir && result.mode === 'staged')
+    await (await import('./usageHistory')).recordRunUsage(job.stateDir, result).catch(() => undefined);
   // A run stopped at its --max-calls ceiling reports what it has, even nothing: the ceiling is the user's own.
   const ceilingReached = job.maxCalls !== undefined && /--max-calls/.test(result.stopped ?? '');
-  const outputs = result.stopped && finishedNothing(result) && !ceilingReached ? null : await writeOutputs(result, { cwd: job.cwd, scope: job.scope, ...job.outputs, ...(job.stateDir ? { stateDir: job.stateDir } : {}) });
+  const outputs =
+    result.stopped && finishedNothing(result) && !ceilingReached
+      ? null
+      : await writeOutputs(result, {
+          cwd: job.cwd,
+          scope: job.scope,
+          ...job.outputs,
+          ...(job.stateDir ? { stateDir: job.stateDir } : {}),
+        });
   return { kind: 'ran', result, outputs };
 }
 
@@ -77,7 +104,10 @@ async function warnings(job: ReviewJob, prepared: PreparedJob): Promise<string[]
   const pr = prepared.scope.changes?.pr;
   if (pr) {
     const branch = await currentBranch(job.cwd);
-    if (branch !== pr.headRefName) out.push(`PR #${pr.number} is on ${pr.headRefName}, but ${branch ?? 'a detached HEAD'} is checked out; files are read from the working tree`);
+    if (branch !== pr.headRefName)
+      out.push(
+        `PR #${pr.number} is on ${pr.headRefName}, but ${branch ?? 'a detached HEAD'} is checked out; files are read from the working tree`,
+      );
   }
   if (job.effort === 'max') out.push('max effort risks overthinking on straightforward code');
   return out;

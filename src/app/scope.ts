@@ -29,12 +29,22 @@ export async function resolveScope(spec: ScopeSpec, opts: ScopeOptions): Promise
     const inventory = await takeInventory(spec.paths, { cwd: opts.cwd, excludes: opts.excludes });
     return { inventory, description: inventory.discovery.review_roots.join(', '), skip: null };
   }
-  const changes = await collectChanges(spec, { cwd: opts.cwd, includeUntracked: opts.includeUntracked, ...(opts.env ? { env: opts.env } : {}) });
+  const changes = await collectChanges(spec, {
+    cwd: opts.cwd,
+    includeUntracked: opts.includeUntracked,
+    ...(opts.env ? { env: opts.env } : {}),
+  });
   // Files whose change has no lines (a pure rename, a mode change) have nothing to review.
   const candidates = changes.files.filter((f) => f.ranges.length > 0).map((f) => f.path);
   const inventory = await classify([changes.root], candidates, { cwd: opts.cwd, excludes: opts.excludes });
   const reviewed = new Set(inventory.discovery.file_entries.map((e) => e.path));
   const changedRanges = new Map(changes.files.filter((f) => reviewed.has(f.path)).map((f) => [f.path, f.ranges]));
   const gate = gateCheck(changes);
-  return { inventory, description: changes.description, changedRanges, changes, skip: prSkipReason(changes) ?? gate.reason };
+  return {
+    inventory,
+    description: changes.description,
+    changedRanges,
+    changes,
+    skip: prSkipReason(changes) ?? gate.reason,
+  };
 }

@@ -44,5 +44,10 @@ export async function recordOutputs(stateDir: string, paths: string[]): Promise<
 
 /** The recorded outputs inside `cwd`, as cwd-relative paths with forward slashes (the inventory's form). */
 export function outputsUnder(cwd: string, outputs: string[]): Set<string> {
-  return new Set(outputs.map((p) => relative(cwd, p)).filter((p) => p && !p.startsWith('..') && !isAbsolute(p)).map((p) => p.split(sep).join('/')));
+  return new Set(
+    outputs
+      .map((p) => relative(cwd, p))
+      .filter((p) => p && !p.startsWith('..') && !isAbsolute(p))
+      .map((p) => p.split(sep).join('/')),
+  );
 }

@@ -18,9 +18,22 @@ const HISTORY_FILE = 'usage-history.json';
 export const HISTORY_RUNS = 5;
 
 const count = () => z.number().int().nonnegative();
-const StepUsage = z.object({ model: z.string().min(1), calls: count(), input_tokens: count(), output_tokens: count(), cache_read_input_tokens: count(), cache_creation_input_tokens: count() });
+const StepUsage = z.object({
+  model: z.string().min(1),
+  calls: count(),
+  input_tokens: count(),
+  output_tokens: count(),
+  cache_read_input_tokens: count(),
+  cache_creation_input_tokens: count(),
+});
 /** Counted over the run's files whatever answered them (model or result cache): they describe the code, not the cache. */
-const RunShape = z.object({ curated: count(), analysed: count(), functions: count(), solo: count(), challenged: count() });
+const RunShape = z.object({
+  curated: count(),
+  analysed: count(),
+  functions: count(),
+  solo: count(),
+  challenged: count(),
+});
 export type RunShape = z.infer<typeof RunShape>;
 const RunUsage = z.object({ at: z.string(), steps: z.record(z.string(), StepUsage), shape: RunShape });
 export type RunUsage = z.infer<typeof RunUsage>;
@@ -41,7 +54,17 @@ export async function recordRunUsage(stateDir: string, result: StagedResult, at 
   const steps = Object.fromEntries(
     Object.entries(result.usageByStep)
       .filter(([step, u]) => u.calls > 0 && result.models[step])
-      .map(([step, u]) => [step, { model: result.models[step]!, calls: u.calls, input_tokens: u.input_tokens, output_tokens: u.output_tokens, cache_read_input_tokens: u.cache_read_input_tokens, cache_creation_input_tokens: u.cache_creation_input_tokens }]),
+      .map(([step, u]) => [
+        step,
+        {
+          model: result.models[step]!,
+          calls: u.calls,
+          input_tokens: u.input_tokens,
+          output_tokens: u.output_tokens,
+          cache_read_input_tokens: u.cache_read_input_tokens,
+          cache_creation_input_tokens: u.cache_creation_input_tokens,
+        },
+      ]),
   );
   if (Object.keys(steps).length === 0) return;
   const rows = result.files.flatMap((f) => f.analysis?.functions ?? []);
@@ -79,7 +102,10 @@ export function calibration(history: RunUsage[], step: string, model: string): C
     cache_creation_input_tokens: all.reduce((n, s) => n + s.cache_creation_input_tokens, 0) / calls,
   });
   return {
-    perCall: perCall(seen.reduce((n, s) => n + s.calls, 0), seen),
+    perCall: perCall(
+      seen.reduce((n, s) => n + s.calls, 0),
+      seen,
+    ),
     byRun: history.map((r) => {
       const s = of(r);
       return s && perCall(s.calls, [s]);
@@ -91,5 +117,11 @@ export function calibration(history: RunUsage[], step: string, model: string): C
 export function recordedShape(history: RunUsage[]): RunShape | undefined {
   if (history.length === 0) return undefined;
   const sum = (k: keyof RunShape) => history.reduce((n, r) => n + r.shape[k], 0);
-  return { curated: sum('curated'), analysed: sum('analysed'), functions: sum('functions'), solo: sum('solo'), challenged: sum('challenged') };
+  return {
+    curated: sum('curated'),
+    analysed: sum('analysed'),
+    functions: sum('functions'),
+    solo: sum('solo'),
+    challenged: sum('challenged'),
+  };
 }

@@ -63,7 +63,13 @@ function runWithCachedData(bundle: string, use: string, dir: string): void {
   if (!cachedData || script.cachedDataRejected) saveLater(script, file, name);
   const mod = new Module(bundle);
   mod.filename = bundle;
-  const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
+  const wrapper = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeJS.Require,
+    module: Module,
+    filename: string,
+    dirname: string,
+  ) => void;
   wrapper.call(mod.exports, mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
 }
 
@@ -92,7 +98,8 @@ function saveLater(script: Script, file: string, name: string): void {
       renameSync(tmp, file);
       // One file per bundle: the data for an older build of it is of no more use.
       for (const old of readdirSync(dirname(file))) {
-        if (old.startsWith(`${name}-`) && old.endsWith('.v8') && old !== basename(file)) rmSync(join(dirname(file), old), { force: true });
+        if (old.startsWith(`${name}-`) && old.endsWith('.v8') && old !== basename(file))
+          rmSync(join(dirname(file), old), { force: true });
       }
     } catch {
       rmSync(tmp, { force: true });

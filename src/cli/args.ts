@@ -2,7 +2,15 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { LIMITS } from '../app/contributions';
 import type { LensOptions } from '../app/job';
-import { EFFORTS, resolveLensModels, resolveStepModels, STAGED_STEPS, type Effort, type LensModels, type StagedStep } from '../model/models';
+import {
+  EFFORTS,
+  resolveLensModels,
+  resolveStepModels,
+  STAGED_STEPS,
+  type Effort,
+  type LensModels,
+  type StagedStep,
+} from '../model/models';
 import { LENS_ROLES, MAX_REVIEWERS, type LensRole } from '../model/reviewers';
 import type { ScopeSpec } from '../model/scope';
 import { UsageError } from './help';
@@ -81,16 +89,28 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
   const v = parsed.values;
   const mode = v.mode ?? 'staged';
   if (mode !== 'staged' && mode !== 'lenses') throw new UsageError(`--mode must be staged or lenses, got "${mode}"`);
-  const lensOnly = [v['full-fanout'] && '--full-fanout', v['max-reviewers'] !== undefined && '--max-reviewers', v.spec !== undefined && '--spec', v.rubric !== undefined && '--rubric', v['reviewer-model'] && '--reviewer-model'].filter(Boolean);
-  if (mode === 'staged' && lensOnly.length) throw new UsageError(`${lensOnly.join(', ')} ${lensOnly.length > 1 ? 'need' : 'needs'} --mode lenses`);
-  if (mode === 'lenses' && v['step-model']) throw new UsageError('--step-model is for staged mode; in lens mode use --reviewer-model NAME=ID');
-  if (v['no-cache'] && v['cache-dir'] !== undefined) throw new UsageError('--no-cache and --cache-dir cannot be combined');
+  const lensOnly = [
+    v['full-fanout'] && '--full-fanout',
+    v['max-reviewers'] !== undefined && '--max-reviewers',
+    v.spec !== undefined && '--spec',
+    v.rubric !== undefined && '--rubric',
+    v['reviewer-model'] && '--reviewer-model',
+  ].filter(Boolean);
+  if (mode === 'staged' && lensOnly.length)
+    throw new UsageError(`${lensOnly.join(', ')} ${lensOnly.length > 1 ? 'need' : 'needs'} --mode lenses`);
+  if (mode === 'lenses' && v['step-model'])
+    throw new UsageError('--step-model is for staged mode; in lens mode use --reviewer-model NAME=ID');
+  if (v['no-cache'] && v['cache-dir'] !== undefined)
+    throw new UsageError('--no-cache and --cache-dir cannot be combined');
   if (v.out !== undefined && !v.out.endsWith('.md')) throw new UsageError(`--out must name a .md file, got "${v.out}"`);
   // Machine outputs are rewritten on every run: a name that could be anything else is refused.
-  if (v.json !== undefined && !v.json.endsWith('.json')) throw new UsageError(`--json must name a .json file, got "${v.json}"`);
-  if (v.sarif !== undefined && !/\.sarif(\.json)?$/.test(v.sarif)) throw new UsageError(`--sarif must name a .sarif file, got "${v.sarif}"`);
+  if (v.json !== undefined && !v.json.endsWith('.json'))
+    throw new UsageError(`--json must name a .json file, got "${v.json}"`);
+  if (v.sarif !== undefined && !/\.sarif(\.json)?$/.test(v.sarif))
+    throw new UsageError(`--sarif must name a .sarif file, got "${v.sarif}"`);
   const effort = v.effort;
-  if (effort !== undefined && !EFFORTS.includes(effort as Effort)) throw new UsageError(`--effort must be one of ${EFFORTS.join(', ')}`);
+  if (effort !== undefined && !EFFORTS.includes(effort as Effort))
+    throw new UsageError(`--effort must be one of ${EFFORTS.join(', ')}`);
   const { scope, repositories } = scopeOf(parsed.positionals, v, mode);
   return {
     scope,
@@ -123,7 +143,12 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
 /** node's parser, strict, with positionals; its errors become usage errors. */
 export function parseCommandLine<const T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
   try {
-    return parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>({ args, options, allowPositionals: true, strict: true });
+    return parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>({
+      args,
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     throw new UsageError(flagProblem(err as Error & { code?: string }));
   }
@@ -134,7 +159,8 @@ function flagProblem(err: Error & { code?: string }): string {
   const name = /'(?:-\w, )?(--?[^' ]+)/.exec(err.message)?.[1];
   const help = 'see skeptic --help for the options';
   if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && name) return `unknown option ${name}; ${help}`;
-  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name) return /missing/.test(err.message) ? `${name} needs a value; ${help}` : `${name} takes no value; ${help}`;
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name)
+    return /missing/.test(err.message) ? `${name} needs a value; ${help}` : `${name} takes no value; ${help}`;
   return `${err.message}; ${help}`;
 }
 
@@ -143,10 +169,15 @@ export function nonEmpty(flag: string, value: string | undefined): string | unde
   return value;
 }
 
-export function wholeNumber(flag: string, raw: string | undefined, { default: fallback, min, max }: { default: number; min: number; max: number }): number {
+export function wholeNumber(
+  flag: string,
+  raw: string | undefined,
+  { default: fallback, min, max }: { default: number; min: number; max: number },
+): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got "${raw}"`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got "${raw}"`);
   return n;
 }
 
@@ -163,23 +194,54 @@ function parseStepModels(pairs: string[]): Partial<Record<StagedStep, string>> {
 }
 
 /** In lens mode, paths given with a change scope name repositories, each reviewed on its own changes. */
-function scopeOf(paths: string[], v: { changes?: boolean; staged?: boolean; base?: string; pr?: string }, mode: ReviewArgs['mode']): { scope: ScopeSpec; repositories: string[] } {
-  const chosen = [v.changes && '--changes', v.staged && '--staged', v.base !== undefined && '--base', v.pr !== undefined && '--pr'].filter(Boolean);
+function scopeOf(
+  paths: string[],
+  v: { changes?: boolean; staged?: boolean; base?: string; pr?: string },
+  mode: ReviewArgs['mode'],
+): { scope: ScopeSpec; repositories: string[] } {
+  const chosen = [
+    v.changes && '--changes',
+    v.staged && '--staged',
+    v.base !== undefined && '--base',
+    v.pr !== undefined && '--pr',
+  ].filter(Boolean);
   if (chosen.length > 1) throw new UsageError(`${chosen.join(' and ')} cannot be combined; choose one change scope`);
   if (chosen.length === 0) return { scope: { kind: 'paths', paths }, repositories: [] };
-  if (paths.length > 0 && mode !== 'lenses') throw new UsageError(`${chosen[0]} reviews a change; it takes no paths (got ${paths.join(' ')}); with --mode lenses, paths name repositories`);
-  if (paths.length > 0 && v.pr !== undefined) throw new UsageError(`--pr reviews one repository's pull request; it takes no repository paths (got ${paths.join(' ')})`);
+  if (paths.length > 0 && mode !== 'lenses')
+    throw new UsageError(
+      `${chosen[0]} reviews a change; it takes no paths (got ${paths.join(' ')}); with --mode lenses, paths name repositories`,
+    );
+  if (paths.length > 0 && v.pr !== undefined)
+    throw new UsageError(
+      `--pr reviews one repository's pull request; it takes no repository paths (got ${paths.join(' ')})`,
+    );
   if (v.changes) return { scope: { kind: 'changes' }, repositories: paths };
   if (v.staged) return { scope: { kind: 'staged' }, repositories: paths };
-  if (v.base !== undefined) return { scope: { kind: 'branch', base: nonEmpty('--base', v.base)! }, repositories: paths };
-  return { scope: { kind: 'pr', number: wholeNumber('--pr', v.pr, { default: 0, min: 1, max: Number.MAX_SAFE_INTEGER }) }, repositories: [] };
+  if (v.base !== undefined)
+    return { scope: { kind: 'branch', base: nonEmpty('--base', v.base)! }, repositories: paths };
+  return {
+    scope: { kind: 'pr', number: wholeNumber('--pr', v.pr, { default: 0, min: 1, max: Number.MAX_SAFE_INTEGER }) },
+    repositories: [],
+  };
 }
 
-function lensOptions(v: { model?: string; 'full-fanout'?: boolean; 'max-reviewers'?: string; spec?: string; rubric?: string; 'reviewer-model'?: string[] }, repositories: string[]): LensOptions {
+function lensOptions(
+  v: {
+    model?: string;
+    'full-fanout'?: boolean;
+    'max-reviewers'?: string;
+    spec?: string;
+    rubric?: string;
+    'reviewer-model'?: string[];
+  },
+  repositories: string[],
+): LensOptions {
   const fullFanout = v['full-fanout'] ?? false;
   return {
     fullFanout,
-    ...(v['max-reviewers'] !== undefined ? { maxReviewers: wholeNumber('--max-reviewers', v['max-reviewers'], { default: 0, min: 1, max: MAX_REVIEWERS }) } : {}),
+    ...(v['max-reviewers'] !== undefined
+      ? { maxReviewers: wholeNumber('--max-reviewers', v['max-reviewers'], { default: 0, min: 1, max: MAX_REVIEWERS }) }
+      : {}),
     ...(v.spec !== undefined ? { spec: nonEmpty('--spec', v.spec)! } : {}),
     ...(v.rubric !== undefined ? { rubric: nonEmpty('--rubric', v.rubric)! } : {}),
     models: resolveLensModels(nonEmpty('--model', v.model), parseReviewerModels(v['reviewer-model'] ?? [])),

@@ -2,7 +2,11 @@
 import type { ReviewEvent } from '../model/events';
 import { RunProgress } from '../model/progress';
 
-export function consoleReporter(stream: NodeJS.WriteStream = process.stderr, mode: 'staged' | 'lenses' = 'staged', now: () => number = Date.now): (e: ReviewEvent) => void {
+export function consoleReporter(
+  stream: NodeJS.WriteStream = process.stderr,
+  mode: 'staged' | 'lenses' = 'staged',
+  now: () => number = Date.now,
+): (e: ReviewEvent) => void {
   const progress = new RunProgress(mode, now());
   let last = '';
   return (e) => {

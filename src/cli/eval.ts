@@ -92,7 +92,12 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
   if (v.help) return 'help';
   const [benchmark, ...extra] = parsed.positionals;
   const bench = benchmark === undefined ? undefined : BENCHMARKS[benchmark];
-  if (!bench) throw new UsageError(benchmark === undefined ? 'name a benchmark: skeptic eval martian (or aacr)' : `unknown benchmark "${benchmark}" (available: ${Object.keys(BENCHMARKS).join(', ')})`);
+  if (!bench)
+    throw new UsageError(
+      benchmark === undefined
+        ? 'name a benchmark: skeptic eval martian (or aacr)'
+        : `unknown benchmark "${benchmark}" (available: ${Object.keys(BENCHMARKS).join(', ')})`,
+    );
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   const mode = v.mode ?? 'staged';
   if (mode !== 'staged' && mode !== 'lenses') throw new UsageError(`--mode must be staged or lenses, got "${mode}"`);
@@ -121,7 +126,10 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const apiKey = io.env.ANTHROPIC_API_KEY?.trim();
-  if (!apiKey && !args.dryRun) throw new UsageError('no API key: set ANTHROPIC_API_KEY (an evaluation spends on your key), or pass --dry-run to see the estimate');
+  if (!apiKey && !args.dryRun)
+    throw new UsageError(
+      'no API key: set ANTHROPIC_API_KEY (an evaluation spends on your key), or pass --dry-run to see the estimate',
+    );
   try {
     return await evaluate(args, apiKey ?? '', io);
   } catch (err) {
@@ -137,7 +145,9 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
   await mkdir(workdir, { recursive: true });
   const token = await githubToken(io.env);
   const bench = args.benchmark;
-  const dataDir = args.data ? resolve(io.cwd, args.data) : await fetchBenchmarkData(bench, resolve(workdir, 'data', bench.name), { signal: io.signal });
+  const dataDir = args.data
+    ? resolve(io.cwd, args.data)
+    : await fetchBenchmarkData(bench, resolve(workdir, 'data', bench.name), { signal: io.signal });
   const cases = select(await bench.load(dataDir), args);
 
   const prepared = await checkoutCases(cases, workdir, { ...(token ? { token } : {}), signal: io.signal, note });
@@ -159,15 +169,30 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
   if (!estimate.prs) throw new UsageError('no PR could be checked out and reviewed; nothing to evaluate');
   if (!(await confirm(args, io))) return EXIT.ok;
 
-  const outcomes = await runEval(prepared, { workdir, review, judgeModel: args.judgeModel, apiKey }, consoleReporter(io.stderr), io.signal, note);
+  const outcomes = await runEval(
+    prepared,
+    { workdir, review, judgeModel: args.judgeModel, apiKey },
+    consoleReporter(io.stderr),
+    io.signal,
+    note,
+  );
   io.stdout.write(renderTable(outcomes, bench));
   if (args.json) {
     const path = resolve(io.cwd, args.json);
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, JSON.stringify(evalJson(outcomes, bench, { mode: args.mode, judgeModel: args.judgeModel, date: new Date() }), null, 2) + '\n');
+    await writeFile(
+      path,
+      JSON.stringify(
+        evalJson(outcomes, bench, { mode: args.mode, judgeModel: args.judgeModel, date: new Date() }),
+        null,
+        2,
+      ) + '\n',
+    );
   }
   if (io.signal.aborted) return EXIT.interrupted;
-  return outcomes.every((o) => o.tally && !o.failedUnits && o.judgements.every((j) => j.verdict)) ? EXIT.ok : EXIT.incomplete;
+  return outcomes.every((o) => o.tally && !o.failedUnits && o.judgements.every((j) => j.verdict))
+    ? EXIT.ok
+    : EXIT.incomplete;
 }
 
 function select(all: EvalCase[], args: EvalArgs): EvalCase[] {
@@ -188,7 +213,7 @@ function estimateText(e: EvalEstimate, selected: number, args: EvalArgs): string
   const lines = [
     `Estimate for ${e.prs} of ${selected} PRs (${args.mode} mode, judge ${args.judgeModel}; prices of ${PRICES_AS_OF}):`,
     `  review: ${e.review.calls} calls · ~${k(e.review.input_tokens)} input tokens · ~${k(e.review.output_tokens)} output tokens · ${usd(e.reviewUsd)}`,
-    `  judge:  ${e.placed ? 'at most ' : ''}${e.judge.calls} calls (golden comments × ${ASSUMED_FINDINGS_PER_PR} findings assumed per PR${e.placed ? '; only findings at a comment\'s place are judged' : ''}) · ~${k(e.judge.input_tokens)} input · ~${k(e.judge.output_tokens)} output · ${usd(e.judgeUsd)}`,
+    `  judge:  ${e.placed ? 'at most ' : ''}${e.judge.calls} calls (golden comments × ${ASSUMED_FINDINGS_PER_PR} findings assumed per PR${e.placed ? "; only findings at a comment's place are judged" : ''}) · ~${k(e.judge.input_tokens)} input · ~${k(e.judge.output_tokens)} output · ${usd(e.judgeUsd)}`,
     `  total:  ${e.review.calls + e.judge.calls} calls · ${usd(total)} (input priced uncached; results already in the cache cost nothing)`,
   ];
   for (const s of e.skipped) lines.push(`  not reviewable: ${s.url}: ${s.reason}`);
@@ -198,7 +223,8 @@ function estimateText(e: EvalEstimate, selected: number, args: EvalArgs): string
 /** The estimate is always agreed to: --yes, or y at the terminal; without a terminal, say how. */
 async function confirm(args: EvalArgs, io: CliIo): Promise<boolean> {
   if (args.yes) return true;
-  if (!io.stdin.isTTY) throw new UsageError('an evaluation spends on your key: pass --yes to run it after reading the estimate above');
+  if (!io.stdin.isTTY)
+    throw new UsageError('an evaluation spends on your key: pass --yes to run it after reading the estimate above');
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   try {
     return /^y(es)?$/i.test((await rl.question('Run the evaluation? [y/N] ')).trim());

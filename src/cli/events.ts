@@ -41,5 +41,14 @@ export function openEventLog(cwd: string, file: string): EventLog {
 function line(e: ReviewEvent): object {
   if (e.type !== 'done') return e;
   const r = e.result;
-  return { type: 'done', mode: r.mode, usage: r.usage, usage_by_step: r.usageByStep, findings: r.findings.length, failed: r.failed.length, cache_hits: r.cacheHits, ...(r.stopped ? { stopped: r.stopped } : {}) };
+  return {
+    type: 'done',
+    mode: r.mode,
+    usage: r.usage,
+    usage_by_step: r.usageByStep,
+    findings: r.findings.length,
+    failed: r.failed.length,
+    cache_hits: r.cacheHits,
+    ...(r.stopped ? { stopped: r.stopped } : {}),
+  };
 }

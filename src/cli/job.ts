@@ -12,7 +12,11 @@ import { loadPrices } from './prices';
 import type { CliIo } from './review';
 
 /** `apiKey`: '' for a plan, which makes no call. */
-export async function jobFromArgs(args: ReviewArgs, io: Pick<CliIo, 'cwd' | 'env'>, apiKey: string): Promise<ReviewJob & { stateDir: string }> {
+export async function jobFromArgs(
+  args: ReviewArgs,
+  io: Pick<CliIo, 'cwd' | 'env'>,
+  apiKey: string,
+): Promise<ReviewJob & { stateDir: string }> {
   const prices = await loadPrices(io.cwd, args.pricesFile);
   const stateDir = await repositoryStateDir(io.cwd, io.env);
   const cacheDir = args.noCache ? undefined : args.cacheDir ? resolve(io.cwd, args.cacheDir) : resultsDir(stateDir);
@@ -37,7 +41,12 @@ export async function jobFromArgs(args: ReviewArgs, io: Pick<CliIo, 'cwd' | 'env
     ...(prices ? { prices } : {}),
     ...(args.maxCalls ? { maxCalls: args.maxCalls } : {}),
     confirmOver: args.confirmOver,
-    outputs: { ...(args.out ? { out: args.out } : {}), ...(args.json ? { json: args.json } : {}), ...(args.sarif ? { sarif: args.sarif } : {}), ...(args.events ? { events: args.events } : {}) },
+    outputs: {
+      ...(args.out ? { out: args.out } : {}),
+      ...(args.json ? { json: args.json } : {}),
+      ...(args.sarif ? { sarif: args.sarif } : {}),
+      ...(args.events ? { events: args.events } : {}),
+    },
   });
   return { ...job, stateDir };
 }

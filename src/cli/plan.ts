@@ -29,20 +29,36 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   const prepared = await prepareJob(job);
   const inventories = await inventoriesOf(prepared.access, prepared.inventory.discovery.file_entries);
   if (json) {
-    io.stdout.write(JSON.stringify(planJson(prepared, inventories, await estimateJob(job, prepared), Boolean(job.cacheDir)), null, 2) + '\n');
+    io.stdout.write(
+      JSON.stringify(
+        planJson(prepared, inventories, await estimateJob(job, prepared), Boolean(job.cacheDir)),
+        null,
+        2,
+      ) + '\n',
+    );
     return EXIT.ok;
   }
   const { discovery, excluded } = prepared.inventory;
   const out: string[] = [`Scope: ${prepared.scope.description}`];
-  if (prepared.scope.changes) out.push(`Changed lines: ${prepared.scope.changes.changedLines}${prepared.scope.skip ? ` — ${prepared.scope.skip}${args.force ? ' (forced)' : ''}` : ''}`);
+  if (prepared.scope.changes)
+    out.push(
+      `Changed lines: ${prepared.scope.changes.changedLines}${prepared.scope.skip ? ` — ${prepared.scope.skip}${args.force ? ' (forced)' : ''}` : ''}`,
+    );
   out.push(inventoryLine(discovery.file_entries.length, prepared.companions));
-  if (args.verbose) for (const e of discovery.file_entries) out.push(`  ${e.path}${functionCount(inventories, e.path)}${e.companion_path ? `  (companion ${e.companion_path})` : ''}`);
+  if (args.verbose)
+    for (const e of discovery.file_entries)
+      out.push(
+        `  ${e.path}${functionCount(inventories, e.path)}${e.companion_path ? `  (companion ${e.companion_path})` : ''}`,
+      );
 
   const byReason = new Map<string, string[]>();
   // The detail says why (e.g. "GITHUB_TOKEN on line 3"), never what: no secret is ever printed.
-  for (const e of excluded) byReason.set(e.reason, [...(byReason.get(e.reason) ?? []), e.detail ? `${e.path} (${e.detail})` : e.path]);
+  for (const e of excluded)
+    byReason.set(e.reason, [...(byReason.get(e.reason) ?? []), e.detail ? `${e.path} (${e.detail})` : e.path]);
   const reasons = [...byReason].sort((a, b) => b[1].length - a[1].length);
-  out.push(`Excluded: ${excluded.length}${!args.verbose && reasons.length ? ` (${reasons.map(([reason, paths]) => `${paths.length} ${reason.replace(/_/g, ' ')}`).join(', ')})` : ''}`);
+  out.push(
+    `Excluded: ${excluded.length}${!args.verbose && reasons.length ? ` (${reasons.map(([reason, paths]) => `${paths.length} ${reason.replace(/_/g, ' ')}`).join(', ')})` : ''}`,
+  );
   if (args.verbose) {
     for (const [reason, paths] of reasons) {
       out.push(`  ${reason.replace(/_/g, ' ')}: ${paths.length}`);
@@ -58,8 +74,10 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   const est = await estimateJob(job, prepared);
   if ('byStep' in est) stagedLines(est, out, Boolean(job.cacheDir));
   else lensLines(est, out, job.lens?.models ?? {}, job.prices ?? {});
-  if (est.calls > args.confirmOver) out.push(`A review of this scope asks for confirmation (over ${args.confirmOver} calls): pass --yes.`);
-  if (!args.verbose && discovery.file_entries.length + excluded.length > 0) out.push('Paths: skeptic plan --verbose lists every file.');
+  if (est.calls > args.confirmOver)
+    out.push(`A review of this scope asks for confirmation (over ${args.confirmOver} calls): pass --yes.`);
+  if (!args.verbose && discovery.file_entries.length + excluded.length > 0)
+    out.push('Paths: skeptic plan --verbose lists every file.');
   io.stdout.write(out.join('\n') + '\n');
   return EXIT.ok;
 }
@@ -72,11 +90,23 @@ function functionCount(inventories: Inventories, path: string): string {
 }
 
 function stagedLines(est: Estimate, out: string[], cacheOn: boolean): void {
-  const cost = est.costUsd === null ? 'cost unknown (a model without a price; see --prices)' : `~${formatUsd(est.costUsd)} at the price table of ${PRICES_AS_OF}, with the prompt cache`;
-  out.push(`Estimate: ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens · ~${k(est.outputTokens)} output tokens (${plural(est.functions, 'function')}) · ${cost}`);
-  out.push(cacheOn ? `Result cache: ${est.units.cached} of ${plural(est.units.total, 'unit')} answered from the cache` : 'Result cache: off (--no-cache): every unit is asked');
+  const cost =
+    est.costUsd === null
+      ? 'cost unknown (a model without a price; see --prices)'
+      : `~${formatUsd(est.costUsd)} at the price table of ${PRICES_AS_OF}, with the prompt cache`;
+  out.push(
+    `Estimate: ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens · ~${k(est.outputTokens)} output tokens (${plural(est.functions, 'function')}) · ${cost}`,
+  );
+  out.push(
+    cacheOn
+      ? `Result cache: ${est.units.cached} of ${plural(est.units.total, 'unit')} answered from the cache`
+      : 'Result cache: off (--no-cache): every unit is asked',
+  );
   out.push(`Tokens per call and rates: ${basisLine(est)}`);
-  for (const [step, s] of Object.entries(est.byStep)) out.push(`  ${step}: ${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out · ${formatUsd(s.costUsd)}`);
+  for (const [step, s] of Object.entries(est.byStep))
+    out.push(
+      `  ${step}: ${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out · ${formatUsd(s.costUsd)}`,
+    );
 }
 
 /** Where the per-call token figures and rates come from: this repository's recorded runs (with the spread they give), or the defaults. */
@@ -91,13 +121,31 @@ function basisLine(est: Estimate): string {
 
 /** Dollars for an estimated lens role on its model (prompt tokens priced as uncached input: an upper bound). */
 function roleCost(model: string, s: StepEstimate, prices: PriceOverrides): number | null {
-  return costUsd(model, { input_tokens: s.inputTokens, output_tokens: s.outputTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }, prices);
+  return costUsd(
+    model,
+    {
+      input_tokens: s.inputTokens,
+      output_tokens: s.outputTokens,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    },
+    prices,
+  );
 }
 
 function lensLines(est: LensEstimate, out: string[], lensModels: Partial<LensModels>, prices: PriceOverrides): void {
   const models = resolveLensModels(undefined, lensModels);
-  const rows = Object.entries(est.byRole).map(([role, s]) => ({ role, s, cost: roleCost(models[role as keyof typeof models], s, prices) }));
+  const rows = Object.entries(est.byRole).map(([role, s]) => ({
+    role,
+    s,
+    cost: roleCost(models[role as keyof typeof models], s, prices),
+  }));
   const total = rows.reduce<number | null>((sum, r) => (sum === null || r.cost === null ? null : sum + r.cost), 0);
-  out.push(`Estimate (lens mode): ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens before cache reads · ~${k(est.outputTokens)} output tokens (${plural(est.parts, 'part')}) · up to ${formatUsd(total)} (list prices of ${PRICES_AS_OF}, before cache savings)`);
-  for (const { role, s, cost } of rows) out.push(`  ${role}: ${role === 'validator' ? 'up to ' : ''}${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out · ${formatUsd(cost)}`);
+  out.push(
+    `Estimate (lens mode): ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens before cache reads · ~${k(est.outputTokens)} output tokens (${plural(est.parts, 'part')}) · up to ${formatUsd(total)} (list prices of ${PRICES_AS_OF}, before cache savings)`,
+  );
+  for (const { role, s, cost } of rows)
+    out.push(
+      `  ${role}: ${role === 'validator' ? 'up to ' : ''}${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out · ${formatUsd(cost)}`,
+    );
 }

@@ -31,7 +31,10 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     return EXIT.ok;
   }
   const apiKey = io.env.ANTHROPIC_API_KEY?.trim();
-  if (!apiKey) throw new UsageError('no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), from https://console.anthropic.com/settings/keys');
+  if (!apiKey)
+    throw new UsageError(
+      'no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), from https://console.anthropic.com/settings/keys',
+    );
   const job = await jobFromArgs(args, io, apiKey);
 
   const progress = consoleReporter(io.stderr, args.mode);
@@ -86,8 +89,10 @@ function lensSummary(result: LensResult, reportPath: string): string {
   const lines = [
     `${plural(all.length, 'finding')} (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info); ${plural(u.calls, 'model call')}, cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens, cost ${describeCost(u.cost_usd)}.`,
   ];
-  if (result.validation.performed) lines.push(`Validation: ${result.validation.rejected} rejected, ${result.validation.timeouts} not validated.`);
-  if (result.missingReviewers.length) lines.push(`Missing reviewers: ${result.missingReviewers.join(', ')}; the report names them.`);
+  if (result.validation.performed)
+    lines.push(`Validation: ${result.validation.rejected} rejected, ${result.validation.timeouts} not validated.`);
+  if (result.missingReviewers.length)
+    lines.push(`Missing reviewers: ${result.missingReviewers.join(', ')}; the report names them.`);
   if (result.rubric) lines.push(`Rubric: ${result.rubric.passed} passed, ${result.rubric.failed} failed.`);
   lines.push(...runNotes(result));
   lines.push(`Report: ${reportPath}`);
@@ -99,7 +104,8 @@ function stagedSummary(result: StagedResult, reportPath: string): string {
   const lines = [
     `${plural(result.findings.length, 'finding')} (${by('must_fix')} must fix, ${by('should_fix')} should fix, ${by('nice_to_have')} nice to have); ${plural(result.usage.calls, 'model call')}, cost ${describeCost(result.usage.cost_usd)}.`,
   ];
-  if (result.failed.length) lines.push(`${plural(result.failed.length, 'unit')} failed; the report lists them under Not Reviewed.`);
+  if (result.failed.length)
+    lines.push(`${plural(result.failed.length, 'unit')} failed; the report lists them under Not Reviewed.`);
   lines.push(...runNotes(result));
   lines.push(`Report: ${reportPath}`);
   return lines.join('\n') + '\n';
@@ -108,7 +114,10 @@ function stagedSummary(result: StagedResult, reportPath: string): string {
 /** What the call count leaves out, and why the run stopped early, if it did. */
 function runNotes(result: ReviewResult): string[] {
   const notes: string[] = [];
-  if (result.failedAttempts) notes.push(`${result.failedAttempts} failed HTTP attempts (errors, timeouts, malformed replies) are not counted in the model calls above.`);
+  if (result.failedAttempts)
+    notes.push(
+      `${result.failedAttempts} failed HTTP attempts (errors, timeouts, malformed replies) are not counted in the model calls above.`,
+    );
   if (result.stopped) notes.push(`Stopped early: ${result.stopped}.`);
   return notes;
 }

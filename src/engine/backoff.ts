@@ -4,7 +4,6 @@
  * hold up the others.
  */
 
-
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -33,7 +32,12 @@ export const DEFAULT_BACKOFF: BackoffPolicy = { baseDelayMs: 1000, maxDelayMs: 6
  * How long to wait before attempt `attempt + 1`: the server's retry-after (ms or seconds or an HTTP date)
  * when it gives one, else exponential backoff with jitter.
  */
-export function retryDelayMs(attempt: number, headers: Headers | undefined, policy: BackoffPolicy, random = Math.random): number {
+export function retryDelayMs(
+  attempt: number,
+  headers: Headers | undefined,
+  policy: BackoffPolicy,
+  random = Math.random,
+): number {
   const fromServer = retryAfterMs(headers);
   if (fromServer !== undefined) return Math.min(fromServer, policy.maxDelayMs);
   const exp = Math.min(policy.baseDelayMs * 2 ** attempt, policy.maxDelayMs);

@@ -84,7 +84,12 @@ export class ModelClient {
   readonly firstSent = new Promise<void>((done) => (this.markSent = () => setImmediate(done)));
 
   constructor(private readonly opts: ModelClientOptions) {
-    this.sdk = new Anthropic({ apiKey: opts.apiKey, ...(opts.baseURL ? { baseURL: opts.baseURL } : {}), maxRetries: 0, timeout: opts.timeoutMs });
+    this.sdk = new Anthropic({
+      apiKey: opts.apiKey,
+      ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
+      maxRetries: 0,
+      timeout: opts.timeoutMs,
+    });
     this.slots = new Semaphore(opts.concurrency);
     // Every request in flight listens on the run's one signal; dozens at once is expected, not a leak.
     setMaxListeners(0, opts.signal);
@@ -152,7 +157,9 @@ export class ModelClient {
     const reply: unknown = await pending;
     if (!ReplyShape.safeParse(reply).success) {
       const start = typeof reply === 'string' ? reply.trim().slice(0, 40) : JSON.stringify(reply ?? null).slice(0, 40);
-      throw new MalformedReply(`the API answered with something that is not a Messages API reply (it begins ${JSON.stringify(start)}); a proxy or gateway may be in the way`);
+      throw new MalformedReply(
+        `the API answered with something that is not a Messages API reply (it begins ${JSON.stringify(start)}); a proxy or gateway may be in the way`,
+      );
     }
     return reply as Message;
   }
@@ -198,5 +205,8 @@ function describeRaw(err: unknown): string {
 
 /** True where a 400 says structured outputs are not available for this model or gateway. */
 export function refusesStructuredOutput(err: unknown): boolean {
-  return err instanceof Anthropic.BadRequestError && /output_config|output_format|structured output|json_schema/i.test(describeApiError(err));
+  return (
+    err instanceof Anthropic.BadRequestError &&
+    /output_config|output_format|structured output|json_schema/i.test(describeApiError(err))
+  );
 }

@@ -6,4 +6,12 @@ import { createHash } from 'node:crypto';
 import { BRIEFS, LENS_SYSTEM, VALIDATOR_SYSTEM } from './lenses/prompts';
 import { FILE_SYSTEM, STEP_DIRECTIVES, SYNTHESIS_SYSTEM } from './staged/prompts';
 
-export const PROMPT_VERSION = createHash('sha256').update(JSON.stringify({ staged: { FILE_SYSTEM, STEP_DIRECTIVES, SYNTHESIS_SYSTEM }, lens: { LENS_SYSTEM, VALIDATOR_SYSTEM, BRIEFS } })).digest('hex').slice(0, 16);
+export const PROMPT_VERSION = createHash('sha256')
+  .update(
+    JSON.stringify({
+      staged: { FILE_SYSTEM, STEP_DIRECTIVES, SYNTHESIS_SYSTEM },
+      lens: { LENS_SYSTEM, VALIDATOR_SYSTEM, BRIEFS },
+    }),
+  )
+  .digest('hex')
+  .slice(0, 16);

@@ -28,20 +28,31 @@ export class ResultCache {
       await rm(probe);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'it is not writable' : (code ?? (err as Error).message);
+      const why =
+        code === 'EEXIST' || code === 'ENOTDIR'
+          ? 'a file is in the way'
+          : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+            ? 'it is not writable'
+            : (code ?? (err as Error).message);
       throw new Error(`--cache-dir ${dir} cannot be used: ${why}`);
     }
     const shards = await readdir(dir, { withFileTypes: true });
     for (const shard of shards.filter((d) => d.isDirectory() && /^[0-9a-f]{2}$/.test(d.name))) {
       for (const name of await readdir(join(dir, shard.name)).catch(() => [])) {
         const file = join(dir, shard.name, name);
-        if (name.endsWith('.tmp') && Date.now() - ((await stat(file).catch(() => null))?.mtimeMs ?? Date.now()) > STALE_TMP_MS) await rm(file, { force: true });
+        if (
+          name.endsWith('.tmp') &&
+          Date.now() - ((await stat(file).catch(() => null))?.mtimeMs ?? Date.now()) > STALE_TMP_MS
+        )
+          await rm(file, { force: true });
       }
     }
   }
 
   static key(parts: object): string {
-    return createHash('sha256').update(JSON.stringify({ format: FORMAT, ...parts })).digest('hex');
+    return createHash('sha256')
+      .update(JSON.stringify({ format: FORMAT, ...parts }))
+      .digest('hex');
   }
 
   /** The stored value, or undefined on a miss or an unreadable entry (which then simply gets recomputed). */

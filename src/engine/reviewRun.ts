@@ -46,13 +46,21 @@ export class ReviewRun {
     this.access = opts.access;
     this.outer = opts.signal;
     this.outer.addEventListener('abort', this.follow, { once: true });
-    this.client = new ModelClient({ ...opts, signal: this.controller.signal, onRetry: (info) => emit({ type: 'retry', ...info }), onCall: (info) => emit({ type: 'call', ...info }) });
+    this.client = new ModelClient({
+      ...opts,
+      signal: this.controller.signal,
+      onRetry: (info) => emit({ type: 'retry', ...info }),
+      onCall: (info) => emit({ type: 'call', ...info }),
+    });
     this.cache = opts.cacheDir ? new ResultCache(opts.cacheDir) : undefined;
   }
 
   /** A sub-agent runner on this run's client and result cache; its repairs and cache hits count in close(). */
   runner(effort?: Effort): SubAgentRunner {
-    const runner = new SubAgentRunner(this.client, this.access, { ...(effort ? { effort } : {}), ...(this.cache ? { cache: this.cache } : {}) });
+    const runner = new SubAgentRunner(this.client, this.access, {
+      ...(effort ? { effort } : {}),
+      ...(this.cache ? { cache: this.cache } : {}),
+    });
     this.runners.push(runner);
     return runner;
   }
@@ -75,7 +83,15 @@ export class ReviewRun {
   }
 
   /** The figures and stop reason of a finished run; also detaches from the caller's signal. */
-  close(): { usage: Usage; usageByStep: Record<string, Usage>; retries: number; failedAttempts: number; repairs: number; cacheHits: number; stopped?: string } {
+  close(): {
+    usage: Usage;
+    usageByStep: Record<string, Usage>;
+    retries: number;
+    failedAttempts: number;
+    repairs: number;
+    cacheHits: number;
+    stopped?: string;
+  } {
     this.outer.removeEventListener('abort', this.follow);
     const stopped = this.fatal ?? (this.outer.aborted ? 'cancelled' : undefined);
     return {

@@ -65,8 +65,8 @@ export interface UnitSpec<T> {
 }
 
 /** `cached`: answered from the result cache, no call made. */
-export type UnitOutcome<T> = { ok: true; value: T; repairs: number; leftOut?: string[]; cached?: true } | { ok: false; reason: string };
-
+export type UnitOutcome<T> =
+  { ok: true; value: T; repairs: number; leftOut?: string[]; cached?: true } | { ok: false; reason: string };
 
 export const MAX_REPAIRS = 2;
 /** Turns that may call read tools; after them one last turn without tools asks for the record. */
@@ -114,7 +114,11 @@ export class SubAgentRunner {
     const key = this.cache.keyOf(spec);
     const stored = await this.cache.answer(spec, key);
     if (stored !== undefined) return { ok: true, value: stored, repairs: 0, cached: true };
-    if (spec.primeFirst) await this.primeOnce(spec.primeFirst.key, { ...spec, content: [...spec.content.slice(0, spec.primeFirst.blocks), PRIME_TAIL] });
+    if (spec.primeFirst)
+      await this.primeOnce(spec.primeFirst.key, {
+        ...spec,
+        content: [...spec.content.slice(0, spec.primeFirst.blocks), PRIME_TAIL],
+      });
     const outcome = await this.converse(spec);
     // A salvaged reply is not stored: the next run gets another chance at the whole record.
     if (key && outcome.ok && !outcome.leftOut) await this.cache.remember(key, outcome.value);
@@ -142,14 +146,20 @@ export class SubAgentRunner {
       return gate.done;
     }
     const opened = { callers: 1, done: Promise.resolve() };
-    opened.done = sleep(PRIME_WINDOW_MS, this.client.signal).then(() => (opened.callers > 1 ? this.sendPrime(spec) : undefined));
+    opened.done = sleep(PRIME_WINDOW_MS, this.client.signal).then(() =>
+      opened.callers > 1 ? this.sendPrime(spec) : undefined,
+    );
     this.primes.set(key, opened);
     return opened.done;
   }
 
   private async sendPrime<T>(spec: UnitSpec<T>): Promise<void> {
     try {
-      await this.client.create(this.params({ ...spec, maxTokens: 1 }, [{ role: 'user', content: spec.content }], this.structured), { label: `${spec.label} (cache prime)`, step: spec.step }, PRIME_PRIORITY);
+      await this.client.create(
+        this.params({ ...spec, maxTokens: 1 }, [{ role: 'user', content: spec.content }], this.structured),
+        { label: `${spec.label} (cache prime)`, step: spec.step },
+        PRIME_PRIORITY,
+      );
     } catch (err) {
       if (err instanceof FatalApiError || this.client.signal.aborted) throw err;
     }
@@ -160,7 +170,8 @@ export class SubAgentRunner {
     let repairs = 0;
     let toolTurns = 0;
     for (let calls = 0; ; calls++) {
-      if (calls >= MAX_UNIT_CALLS) return { ok: false, reason: `no acceptable record after ${MAX_UNIT_CALLS} model calls (the per-unit limit)` };
+      if (calls >= MAX_UNIT_CALLS)
+        return { ok: false, reason: `no acceptable record after ${MAX_UNIT_CALLS} model calls (the per-unit limit)` };
       let reply: Message;
       try {
         reply = await this.send(spec, turns, toolTurns >= MAX_TOOL_TURNS);
@@ -172,9 +183,15 @@ export class SubAgentRunner {
       if (reply.stop_reason === 'refusal') return { ok: false, reason: 'the model refused to answer' };
       turns.push({ role: 'assistant', content: reply.content as ContentBlock[] });
 
-      const readCalls = reply.content.filter((b): b is Anthropic.Messages.ToolUseBlock => b.type === 'tool_use' && !b.name.startsWith('submit_'));
+      const readCalls = reply.content.filter(
+        (b): b is Anthropic.Messages.ToolUseBlock => b.type === 'tool_use' && !b.name.startsWith('submit_'),
+      );
       if (readCalls.length > 0) {
-        if (toolTurns >= MAX_TOOL_TURNS) return { ok: false, reason: `tool budget exhausted: the model still called tools after ${MAX_TOOL_TURNS} tool turns and a last turn without tools` };
+        if (toolTurns >= MAX_TOOL_TURNS)
+          return {
+            ok: false,
+            reason: `tool budget exhausted: the model still called tools after ${MAX_TOOL_TURNS} tool turns and a last turn without tools`,
+          };
         toolTurns++;
         turns.push({ role: 'user', content: await this.serveTools(readCalls, toolTurns >= MAX_TOOL_TURNS) });
         continue;
@@ -197,18 +214,32 @@ export class SubAgentRunner {
   private async send<T>(spec: UnitSpec<T>, messages: MessageTurn[], toolsOff = false): Promise<Message> {
     // Decided per request: calls already in flight when the first refusal arrives switch over too.
     const structured = this.structured;
-    const params = (s: boolean) => ({ ...this.params(spec, messages, s), ...(toolsOff && s && spec.tools ? { tool_choice: { type: 'none' as const } } : {}) });
+    const params = (s: boolean) => ({
+      ...this.params(spec, messages, s),
+      ...(toolsOff && s && spec.tools ? { tool_choice: { type: 'none' as const } } : {}),
+    });
     try {
-      return await this.client.create(params(structured), { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}) }, spec.priority);
+      return await this.client.create(
+        params(structured),
+        { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}) },
+        spec.priority,
+      );
     } catch (err) {
       if (!structured || !refusesStructuredOutput(err)) throw err;
       this.structured = false;
-      return this.client.create(params(false), { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}) }, spec.priority);
+      return this.client.create(
+        params(false),
+        { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}) },
+        spec.priority,
+      );
     }
   }
 
   private params<T>(spec: UnitSpec<T>, messages: MessageTurn[], structured: boolean): MessageParams {
-    const system: SystemBlock[] = typeof spec.system === 'string' ? [{ type: 'text', text: spec.system, cache_control: { type: 'ephemeral' } }] : spec.system;
+    const system: SystemBlock[] =
+      typeof spec.system === 'string'
+        ? [{ type: 'text', text: spec.system, cache_control: { type: 'ephemeral' } }]
+        : spec.system;
     const base = { model: spec.model, max_tokens: spec.maxTokens, system, messages: withTurnBreakpoint(messages) };
     const effort = this.effort ? { effort: this.effort } : {};
     if (spec.recordTools) {
@@ -235,8 +266,17 @@ export class SubAgentRunner {
   }
 
   /** The record, or the errors against it; `parsed` is the schema-valid record that failed only the semantic check. */
-  private accept<T>(spec: UnitSpec<T>, reply: Message): { ok: true; value: T } | { ok: false; errors: string[]; parsed?: T } {
-    if (reply.stop_reason === 'max_tokens') return { ok: false, errors: ['the reply was cut off at max_tokens; answer with a shorter record (one sentence per action and rationale)'] };
+  private accept<T>(
+    spec: UnitSpec<T>,
+    reply: Message,
+  ): { ok: true; value: T } | { ok: false; errors: string[]; parsed?: T } {
+    if (reply.stop_reason === 'max_tokens')
+      return {
+        ok: false,
+        errors: [
+          'the reply was cut off at max_tokens; answer with a shorter record (one sentence per action and rationale)',
+        ],
+      };
     const raw = recordPayload(reply, recordTitle(spec.record));
     if (!raw.ok) return raw;
     const parsed = spec.record.safeParse(raw.value);
@@ -257,7 +297,13 @@ export class SubAgentRunner {
       }),
     );
     if (!last) return results;
-    return [...results, { type: 'text', text: 'That was the last tool turn: no more tool calls will be served. Answer now with the record.' }];
+    return [
+      ...results,
+      {
+        type: 'text',
+        text: 'That was the last tool turn: no more tool calls will be served. Answer now with the record.',
+      },
+    ];
   }
 
   private repairTurn(reply: Message, errors: string[]): ContentBlock[] {
@@ -266,7 +312,9 @@ export class SubAgentRunner {
       errors.map((e) => `- ${e}`).join('\n') +
       '\nAnswer again with the complete corrected record (every field), and nothing else.';
     const submit = reply.content.find((b) => b.type === 'tool_use' && b.name.startsWith('submit_'));
-    return submit && submit.type === 'tool_use' ? [{ type: 'tool_result', tool_use_id: submit.id, content: text, is_error: true }] : [{ type: 'text', text }];
+    return submit && submit.type === 'tool_use'
+      ? [{ type: 'tool_result', tool_use_id: submit.id, content: text, is_error: true }]
+      : [{ type: 'text', text }];
   }
 }
 
@@ -323,6 +371,8 @@ function withTurnBreakpoint(turns: MessageTurn[]): MessageTurn[] {
   if (turns.length < 3) return turns;
   const last = turns.at(-1)!;
   const blocks = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
-  const marked = blocks.map((b, i) => (i === blocks.length - 1 ? ({ ...b, cache_control: { type: 'ephemeral' } } as ContentBlock) : b));
+  const marked = blocks.map((b, i) =>
+    i === blocks.length - 1 ? ({ ...b, cache_control: { type: 'ephemeral' } } as ContentBlock) : b,
+  );
   return [...turns.slice(0, -1), { ...last, content: marked } as MessageTurn];
 }

@@ -33,7 +33,10 @@ function tagged(file: SourceFile, role: string, body: string): string {
 
 /** A file too large to send whole: the first line of each function, numbered, under its name and line range. */
 export function outlineBlock(file: SourceFile, functions: CodeFunction[]): string {
-  const body = functions.map((f) => `      (${f.qualified_name}: ${f.kind}, lines ${f.start_line}-${f.end_line})\n${numberLines([file.lines[f.start_line - 1] ?? ''], f.start_line)}`);
+  const body = functions.map(
+    (f) =>
+      `      (${f.qualified_name}: ${f.kind}, lines ${f.start_line}-${f.end_line})\n${numberLines([file.lines[f.start_line - 1] ?? ''], f.start_line)}`,
+  );
   return tagged(file, 'outline', body.join('\n'));
 }
 
@@ -45,5 +48,7 @@ export function excerptBlock(file: SourceFile, ranges: [number, number][]): stri
 
 /** Repair errors for a cited line that does not exist in a file of `lineCount` lines (a reply cites places; both modes check them). */
 export function lineErrors(what: string, line: number | null, lineCount: number): string[] {
-  return line !== null && (line < 1 || line > lineCount) ? [`${what}: line ${line} does not exist (the file has ${lineCount} lines)`] : [];
+  return line !== null && (line < 1 || line > lineCount)
+    ? [`${what}: line ${line} does not exist (the file has ${lineCount} lines)`]
+    : [];
 }

@@ -27,7 +27,11 @@ const MAX_LINE_CHARS = 300;
 /** One tool answer, whatever the tool: the request that carries it back stays small. */
 export const MAX_TOOL_OUTPUT = 20_000;
 
-const ReadFileInput = z.object({ path: z.string(), start_line: z.number().int().min(1).optional(), end_line: z.number().int().min(1).optional() });
+const ReadFileInput = z.object({
+  path: z.string(),
+  start_line: z.number().int().min(1).optional(),
+  end_line: z.number().int().min(1).optional(),
+});
 const GrepInput = z.object({ pattern: z.string().min(1).max(500), glob: z.string().max(500).optional() });
 const ListDirInput = z.object({ path: z.string() });
 
@@ -37,24 +41,38 @@ export const TOOL_DEFINITIONS: Anthropic.Messages.Tool[] = [
     description: `Read lines of a file inside the review roots (path relative to the working directory). At most ${MAX_READ_LINES} lines per call; lines come numbered.`,
     input_schema: {
       type: 'object',
-      properties: { path: { type: 'string' }, start_line: { type: 'integer', minimum: 1 }, end_line: { type: 'integer', minimum: 1 } },
+      properties: {
+        path: { type: 'string' },
+        start_line: { type: 'integer', minimum: 1 },
+        end_line: { type: 'integer', minimum: 1 },
+      },
       required: ['path'],
     },
   },
   {
     name: 'grep',
     description: `Search files inside the review roots for a regular expression; optional glob filter (e.g. "src/**/*.ts"). At most ${MAX_GREP_HITS} matching lines.`,
-    input_schema: { type: 'object', properties: { pattern: { type: 'string' }, glob: { type: 'string' } }, required: ['pattern'] },
+    input_schema: {
+      type: 'object',
+      properties: { pattern: { type: 'string' }, glob: { type: 'string' } },
+      required: ['pattern'],
+    },
   },
   {
     name: 'list_dir',
-    description: 'List a folder inside the review roots (path relative to the working directory; "." for the working directory). Folders end with "/".',
+    description:
+      'List a folder inside the review roots (path relative to the working directory; "." for the working directory). Folders end with "/".',
     input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
   },
 ];
 
 /** `signal` stops a search between files when the run is cancelled. */
-export async function runTool(name: string, input: unknown, access: FileAccess, signal?: AbortSignal): Promise<ToolOutcome> {
+export async function runTool(
+  name: string,
+  input: unknown,
+  access: FileAccess,
+  signal?: AbortSignal,
+): Promise<ToolOutcome> {
   try {
     switch (name) {
       case 'read_file':
@@ -67,7 +85,10 @@ export async function runTool(name: string, input: unknown, access: FileAccess, 
         return { content: `unknown tool "${name}"; available: read_file, grep, list_dir`, is_error: true };
     }
   } catch (err) {
-    const message = err instanceof z.ZodError ? `bad input: ${err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` : (err as Error).message;
+    const message =
+      err instanceof z.ZodError
+        ? `bad input: ${err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
+        : (err as Error).message;
     return { content: cap(message), is_error: true };
   }
 }
@@ -75,7 +96,9 @@ export async function runTool(name: string, input: unknown, access: FileAccess, 
 const ok = (content: string): ToolOutcome => ({ content: cap(content), is_error: false });
 
 function cap(text: string): string {
-  return text.length <= MAX_TOOL_OUTPUT ? text : `${text.slice(0, MAX_TOOL_OUTPUT)}\n(cut at ${MAX_TOOL_OUTPUT} characters; ask for fewer lines)`;
+  return text.length <= MAX_TOOL_OUTPUT
+    ? text
+    : `${text.slice(0, MAX_TOOL_OUTPUT)}\n(cut at ${MAX_TOOL_OUTPUT} characters; ask for fewer lines)`;
 }
 
 /**
@@ -87,14 +110,16 @@ export function checkToolPath(path: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('/') || path.startsWith('\\') || path.startsWith('~')) {
     throw new Error(`"${path}": use a path relative to the working directory, without ".."`);
   }
-  if (path.split(/[\\/]/).includes('..')) throw new Error(`"${path}": use a path relative to the working directory, without ".."`);
+  if (path.split(/[\\/]/).includes('..'))
+    throw new Error(`"${path}": use a path relative to the working directory, without ".."`);
   return path.replace(/\\/g, '/');
 }
 
 async function readFileTool(input: z.infer<typeof ReadFileInput>, access: FileAccess): Promise<string> {
   const lines = splitLines(await access.read(checkToolPath(input.path)));
   const start = input.start_line ?? 1;
-  if (input.end_line !== undefined && input.end_line < start) throw new Error(`end_line ${input.end_line} is before start_line ${start}`);
+  if (input.end_line !== undefined && input.end_line < start)
+    throw new Error(`end_line ${input.end_line} is before start_line ${start}`);
   const end = Math.min(input.end_line ?? start + MAX_READ_LINES - 1, start + MAX_READ_LINES - 1, lines.length);
   if (start > lines.length) throw new Error(`"${input.path}" has ${lines.length} lines`);
   return numberLines(lines.slice(start - 1, end), start);
@@ -117,7 +142,9 @@ function compilePattern(pattern: string): (line: string) => boolean {
 async function grepTool(input: z.infer<typeof GrepInput>, access: FileAccess, signal?: AbortSignal): Promise<string> {
   const matches = compilePattern(input.pattern);
   // A glob without a slash ("*.ts") matches file names at any depth, as in ripgrep.
-  const matchGlob = input.glob ? picomatch(input.glob.includes('/') ? input.glob : `**/${input.glob}`, { dot: true }) : () => true;
+  const matchGlob = input.glob
+    ? picomatch(input.glob.includes('/') ? input.glob : `**/${input.glob}`, { dot: true })
+    : () => true;
   const deadline = Date.now() + GREP_TIME_LIMIT_MS;
   const hits: string[] = [];
   let files = 0;
@@ -125,7 +152,8 @@ async function grepTool(input: z.infer<typeof GrepInput>, access: FileAccess, si
     if (!matchGlob(file)) continue;
     if (signal?.aborted) break;
     if (++files > MAX_GREP_FILES || hits.length >= MAX_GREP_HITS) return finish(hits, 'results truncated');
-    if (Date.now() > deadline) return finish(hits, `search stopped after ${GREP_TIME_LIMIT_MS / 1000} s; narrow it with a glob`);
+    if (Date.now() > deadline)
+      return finish(hits, `search stopped after ${GREP_TIME_LIMIT_MS / 1000} s; narrow it with a glob`);
     const text = await access.read(file).catch(() => null);
     if (text === null) continue;
     for (const [i, line] of splitLines(text).entries()) {

@@ -22,7 +22,15 @@ export class UnitCache {
 
   /** A key over the unit's model, system, record schema, effort and tools, plus `parts`. */
   keyFor<T>(spec: Pick<UnitSpec<T>, 'model' | 'system' | 'record' | 'tools'>, parts: object): string {
-    return ResultCache.key({ prompts: PROMPT_VERSION, model: spec.model, system: spec.system, schema: jsonSchemaOf(spec.record), effort: this.effort ?? null, tools: spec.tools, ...parts });
+    return ResultCache.key({
+      prompts: PROMPT_VERSION,
+      model: spec.model,
+      system: spec.system,
+      schema: jsonSchemaOf(spec.record),
+      effort: this.effort ?? null,
+      tools: spec.tools,
+      ...parts,
+    });
   }
 
   /** A key for something kept beside the units (not a model's answer to one request). */

@@ -52,12 +52,16 @@ export async function checkoutPull(ref: PullRequestRef, dir: string, opts: Omit<
   const at = { ...opts, cwd: dir };
   await git(['init', '-q'], at);
   await git(['remote', 'add', 'origin', ref.repoUrl], at);
-  const refspecs = [`+${ref.headSha ?? `refs/pull/${ref.number}/head`}:${HEAD_REF}`, `+${ref.baseSha ?? 'HEAD'}:${BASE_REF}`];
+  const refspecs = [
+    `+${ref.headSha ?? `refs/pull/${ref.number}/head`}:${HEAD_REF}`,
+    `+${ref.baseSha ?? 'HEAD'}:${BASE_REF}`,
+  ];
   await git(['fetch', '-q', '--no-tags', `--depth=${FIRST_DEPTH}`, 'origin', ...refspecs], at);
   for (let round = 0; !(await mergeBase(at)); round++) {
     if (round === DEEPEN_ROUNDS) {
       await git(['fetch', '-q', '--no-tags', '--unshallow', 'origin', ...refspecs], at);
-      if (!(await mergeBase(at))) throw new FetchError(`PR #${ref.number} shares no history with its base in ${ref.repoUrl}`);
+      if (!(await mergeBase(at)))
+        throw new FetchError(`PR #${ref.number} shares no history with its base in ${ref.repoUrl}`);
       break;
     }
     await git(['fetch', '-q', '--no-tags', `--deepen=${FIRST_DEPTH << round}`, 'origin', ...refspecs], at);

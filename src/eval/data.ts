@@ -29,7 +29,11 @@ export interface Benchmark {
 }
 
 /** The benchmark's data folder, downloaded into `cacheDir` on first use and reused after. */
-export async function fetchBenchmarkData(bench: Pick<Benchmark, 'repo' | 'folder'>, cacheDir: string, opts: { source?: string; signal?: AbortSignal } = {}): Promise<string> {
+export async function fetchBenchmarkData(
+  bench: Pick<Benchmark, 'repo' | 'folder'>,
+  cacheDir: string,
+  opts: { source?: string; signal?: AbortSignal } = {},
+): Promise<string> {
   const folder = join(cacheDir, bench.folder);
   if (await hasJson(folder)) return folder;
   const source = opts.source ?? bench.repo;
@@ -41,7 +45,9 @@ export async function fetchBenchmarkData(bench: Pick<Benchmark, 'repo' | 'folder
     await git(['fetch', '-q', '--depth=1', '--filter=blob:none', 'origin', 'HEAD'], at);
     await git(['checkout', '-q', 'FETCH_HEAD'], at);
   } catch (err) {
-    throw new FetchError(`could not download the benchmark from ${source} (${(err as Error).message}); pass --data DIR with a copy of its ${bench.folder} folder`);
+    throw new FetchError(
+      `could not download the benchmark from ${source} (${(err as Error).message}); pass --data DIR with a copy of its ${bench.folder} folder`,
+    );
   }
   if (!(await hasJson(folder))) throw new DataError(`${source} has no JSON files under ${bench.folder}`);
   return folder;
@@ -52,7 +58,11 @@ async function hasJson(dir: string): Promise<boolean> {
 }
 
 /** The records of the chosen *.json files of `dir` (all of them, or those `pick` keeps), files in name order. */
-export async function readRecords<T>(dir: string, record: z.ZodType<T>, pick: { what: string; file: (name: string) => boolean } = { what: '*.json', file: () => true }): Promise<Array<{ file: string; index: number; record: T }>> {
+export async function readRecords<T>(
+  dir: string,
+  record: z.ZodType<T>,
+  pick: { what: string; file: (name: string) => boolean } = { what: '*.json', file: () => true },
+): Promise<Array<{ file: string; index: number; record: T }>> {
   if (!(await stat(dir).catch(() => null))?.isDirectory()) throw new DataError(`no such data folder: ${dir}`);
   const files = (await readdir(dir)).filter((f) => f.endsWith('.json') && pick.file(f)).sort();
   if (!files.length) throw new DataError(`${dir} holds no benchmark data (${pick.what})`);
@@ -67,7 +77,9 @@ export async function readRecords<T>(dir: string, record: z.ZodType<T>, pick: { 
     const parsed = z.array(record).safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new DataError(`${file}: ${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`);
+      throw new DataError(
+        `${file}: ${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`,
+      );
     }
     parsed.data.forEach((r, index) => out.push({ file, index, record: r }));
   }

@@ -31,7 +31,11 @@ export interface EvalEstimate {
 
 const tokens = (chars: number) => Math.ceil(chars / 4);
 
-export async function estimateEval(prepared: PreparedCase[], review: ReviewSettings, judgeModel: string): Promise<EvalEstimate> {
+export async function estimateEval(
+  prepared: PreparedCase[],
+  review: ReviewSettings,
+  judgeModel: string,
+): Promise<EvalEstimate> {
   const perModel: Array<[string, Usage]> = [];
   const judge = emptyUsage();
   const skipped: EvalEstimate['skipped'] = [];
@@ -50,12 +54,21 @@ export async function estimateEval(prepared: PreparedCase[], review: ReviewSetti
     const calls = p.case.golden.length * ASSUMED_FINDINGS_PER_PR;
     const goldenChars = p.case.golden.reduce((n, g) => n + g.text.length, 0);
     judge.calls += calls;
-    judge.input_tokens += calls * (tokens(JUDGE_SYSTEM.length) + JUDGE_OVERHEAD_TOKENS) + ASSUMED_FINDINGS_PER_PR * tokens(goldenChars);
+    judge.input_tokens +=
+      calls * (tokens(JUDGE_SYSTEM.length) + JUDGE_OVERHEAD_TOKENS) + ASSUMED_FINDINGS_PER_PR * tokens(goldenChars);
     judge.output_tokens += calls * JUDGE_OUTPUT_TOKENS;
   }
   const reviewUsage = byModel(perModel);
   const total = emptyUsage();
   for (const u of reviewUsage.values()) addUsage(total, u);
   const placed = prepared.some((p) => p.case.golden.some((g) => g.location));
-  return { prs, review: total, judge, placed, reviewUsd: priced(reviewUsage, review.prices), judgeUsd: priced(new Map([[judgeModel, judge]]), review.prices), skipped };
+  return {
+    prs,
+    review: total,
+    judge,
+    placed,
+    reviewUsd: priced(reviewUsage, review.prices),
+    judgeUsd: priced(new Map([[judgeModel, judge]]), review.prices),
+    skipped,
+  };
 }

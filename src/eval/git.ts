@@ -20,14 +20,34 @@ export function git(args: string[], opts: GitOptions): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0' };
   if (opts.token) {
     const basic = Buffer.from(`x-access-token:${opts.token}`).toString('base64');
-    Object.assign(env, { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.https://github.com/.extraheader', GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` });
+    Object.assign(env, {
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'http.https://github.com/.extraheader',
+      GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`,
+    });
   }
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd: opts.cwd, env, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8', ...(opts.signal ? { signal: opts.signal } : {}) }, (err, stdout, stderr) => {
-      if (!err) return resolve(stdout);
-      const why = (stderr || err.message).trim().split('\n').filter((l) => !/^(warning|hint):/.test(l))[0]?.replace(/^fatal: /, '') ?? err.message;
-      reject(new FetchError(`git ${args[0]} failed: ${why}`));
-    });
+    execFile(
+      'git',
+      args,
+      {
+        cwd: opts.cwd,
+        env,
+        maxBuffer: 64 * 1024 * 1024,
+        encoding: 'utf8',
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+      (err, stdout, stderr) => {
+        if (!err) return resolve(stdout);
+        const why =
+          (stderr || err.message)
+            .trim()
+            .split('\n')
+            .filter((l) => !/^(warning|hint):/.test(l))[0]
+            ?.replace(/^fatal: /, '') ?? err.message;
+        reject(new FetchError(`git ${args[0]} failed: ${why}`));
+      },
+    );
   });
 }
 
@@ -36,6 +56,8 @@ export async function githubToken(env: NodeJS.ProcessEnv): Promise<string | unde
   const fromEnv = (env.GITHUB_TOKEN ?? env.GH_TOKEN)?.trim();
   if (fromEnv) return fromEnv;
   return new Promise((resolve) => {
-    execFile('gh', ['auth', 'token'], { encoding: 'utf8', timeout: 5000 }, (err, stdout) => resolve(err ? undefined : stdout.trim() || undefined));
+    execFile('gh', ['auth', 'token'], { encoding: 'utf8', timeout: 5000 }, (err, stdout) =>
+      resolve(err ? undefined : stdout.trim() || undefined),
+    );
   });
 }

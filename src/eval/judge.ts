@@ -19,7 +19,13 @@ export function findingText(f: Finding): string {
 }
 
 /** Every golden comment against every finding at its place (every finding, for comments without a place). */
-export async function judgeAll(runner: SubAgentRunner, model: string, golden: GoldenComment[], findings: Finding[], label: string): Promise<Judgement[]> {
+export async function judgeAll(
+  runner: SubAgentRunner,
+  model: string,
+  golden: GoldenComment[],
+  findings: Finding[],
+  label: string,
+): Promise<Judgement[]> {
   const pairs = golden.flatMap((gc, g) => findings.flatMap((fc, f) => (placeAgrees(gc, fc) ? [{ g, f }] : [])));
   return Promise.all(
     pairs.map(async ({ g, f }): Promise<Judgement> => {
@@ -30,11 +36,15 @@ export async function judgeAll(runner: SubAgentRunner, model: string, golden: Go
         model,
         system: JUDGE_SYSTEM,
         record: JudgeVerdict,
-        content: [{ type: 'text', text: `Compare these two issues.\n\n\`\`\`json\n${JSON.stringify(packet, null, 2)}\n\`\`\`` }],
+        content: [
+          { type: 'text', text: `Compare these two issues.\n\n\`\`\`json\n${JSON.stringify(packet, null, 2)}\n\`\`\`` },
+        ],
         tools: false,
         maxTokens: JUDGE_MAX_TOKENS,
       });
-      return outcome.ok ? { golden: g, finding: f, verdict: outcome.value } : { golden: g, finding: f, verdict: null, error: outcome.reason };
+      return outcome.ok
+        ? { golden: g, finding: f, verdict: outcome.value }
+        : { golden: g, finding: f, verdict: null, error: outcome.reason };
     }),
   );
 }

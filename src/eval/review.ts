@@ -30,7 +30,12 @@ export interface ReviewSettings {
 /** Estimated tokens and calls per model, so either mode's estimate can be priced. */
 export type ModelUsage = Map<string, Usage>;
 
-function jobFor(checkout: Checkout, settings: ReviewSettings, apiKey: string, outputs?: ReviewJob['outputs']): ReviewJob {
+function jobFor(
+  checkout: Checkout,
+  settings: ReviewSettings,
+  apiKey: string,
+  outputs?: ReviewJob['outputs'],
+): ReviewJob {
   return buildJob({
     cwd: checkout.dir,
     scope: { kind: 'branch', base: checkout.baseRef },
@@ -57,8 +62,16 @@ export async function estimateReview(checkout: Checkout, settings: ReviewSetting
   assertReviewable(prepared);
   const est = await estimateJob(job, prepared);
   const parts = 'byStep' in est ? Object.entries(est.byStep) : Object.entries(est.byRole);
-  const modelOf = (part: string) => (settings.mode === 'lenses' ? settings.lensModels[part as keyof LensModels] : settings.stepModels[part as keyof StepModels]);
-  return byModel(parts.map(([part, s]) => [modelOf(part), { ...emptyUsage(), calls: s.calls, input_tokens: s.inputTokens, output_tokens: s.outputTokens }]));
+  const modelOf = (part: string) =>
+    settings.mode === 'lenses'
+      ? settings.lensModels[part as keyof LensModels]
+      : settings.stepModels[part as keyof StepModels];
+  return byModel(
+    parts.map(([part, s]) => [
+      modelOf(part),
+      { ...emptyUsage(), calls: s.calls, input_tokens: s.inputTokens, output_tokens: s.outputTokens },
+    ]),
+  );
 }
 
 export interface PrReview {
@@ -68,8 +81,18 @@ export interface PrReview {
 }
 
 /** Reviews the checkout and keeps the markdown report and the JSON result in `reportDir`. */
-export async function reviewCheckout(checkout: Checkout, settings: ReviewSettings, apiKey: string, reportDir: string, emit: EmitFn, signal: AbortSignal): Promise<PrReview> {
-  const outcome = await runJob(jobFor(checkout, settings, apiKey, { out: join(reportDir, 'review.md'), json: join(reportDir, 'review.json') }), { emit, signal });
+export async function reviewCheckout(
+  checkout: Checkout,
+  settings: ReviewSettings,
+  apiKey: string,
+  reportDir: string,
+  emit: EmitFn,
+  signal: AbortSignal,
+): Promise<PrReview> {
+  const outcome = await runJob(
+    jobFor(checkout, settings, apiKey, { out: join(reportDir, 'review.md'), json: join(reportDir, 'review.json') }),
+    { emit, signal },
+  );
   // Forced and never asked: a job here neither skips nor waits for a yes.
   if (outcome.kind !== 'ran') throw new Error(`the review did not run (${outcome.kind})`);
   return { result: outcome.result, ...(outcome.outputs ? { reportPath: outcome.outputs.reportPath } : {}) };

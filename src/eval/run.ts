@@ -30,13 +30,20 @@ export interface PreparedCase {
 }
 
 /** Fetches every case's PR into `<workdir>/repos/<slug>` (reusing finished checkouts). */
-export async function checkoutCases(cases: EvalCase[], workdir: string, opts: { token?: string; signal?: AbortSignal; note?: (line: string) => void }): Promise<PreparedCase[]> {
+export async function checkoutCases(
+  cases: EvalCase[],
+  workdir: string,
+  opts: { token?: string; signal?: AbortSignal; note?: (line: string) => void },
+): Promise<PreparedCase[]> {
   const out: PreparedCase[] = [];
   for (const c of cases) {
     const slug = pullSlug(c.pull);
     opts.note?.(`fetching ${c.url}`);
     try {
-      const checkout = await checkoutPull(c.pull, join(workdir, 'repos', slug), { ...(opts.token ? { token: opts.token } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+      const checkout = await checkoutPull(c.pull, join(workdir, 'repos', slug), {
+        ...(opts.token ? { token: opts.token } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
       out.push({ case: c, slug, checkout });
     } catch (err) {
       opts.signal?.throwIfAborted();
@@ -72,14 +79,39 @@ export interface PrOutcome {
   failedUnits: number;
 }
 
-export async function runEval(prepared: PreparedCase[], settings: EvalSettings, emit: EmitFn, signal: AbortSignal, note: (line: string) => void = () => undefined): Promise<PrOutcome[]> {
+export async function runEval(
+  prepared: PreparedCase[],
+  settings: EvalSettings,
+  emit: EmitFn,
+  signal: AbortSignal,
+  note: (line: string) => void = () => undefined,
+): Promise<PrOutcome[]> {
   const { review } = settings;
-  const client = new ModelClient({ apiKey: settings.apiKey, concurrency: review.concurrency, timeoutMs: review.timeoutMs, maxAttempts: review.maxAttempts, signal, ...(review.baseURL ? { baseURL: review.baseURL } : {}), ...(review.prices ? { prices: review.prices } : {}) });
+  const client = new ModelClient({
+    apiKey: settings.apiKey,
+    concurrency: review.concurrency,
+    timeoutMs: review.timeoutMs,
+    maxAttempts: review.maxAttempts,
+    signal,
+    ...(review.baseURL ? { baseURL: review.baseURL } : {}),
+    ...(review.prices ? { prices: review.prices } : {}),
+  });
   const judge = new SubAgentRunner(client, noAccess(settings.workdir), { cache: new ResultCache(review.cacheDir) });
   const outcomes: PrOutcome[] = [];
   let stopped: string | null = null;
   for (const [i, p] of prepared.entries()) {
-    const base: PrOutcome = { case: p.case, tally: null, findings: [], judgements: [], matches: new Map(), reviewCalls: 0, judgeCalls: 0, costUsd: 0, seconds: 0, failedUnits: 0 };
+    const base: PrOutcome = {
+      case: p.case,
+      tally: null,
+      findings: [],
+      judgements: [],
+      matches: new Map(),
+      reviewCalls: 0,
+      judgeCalls: 0,
+      costUsd: 0,
+      seconds: 0,
+      failedUnits: 0,
+    };
     if (stopped || !p.checkout) {
       outcomes.push({ ...base, error: p.error ?? `not run: ${stopped}` });
       continue;
@@ -88,7 +120,14 @@ export async function runEval(prepared: PreparedCase[], settings: EvalSettings, 
     const started = Date.now();
     let reviewed;
     try {
-      reviewed = await reviewCheckout(p.checkout, review, settings.apiKey, join(settings.workdir, 'reports', p.slug), emit, signal);
+      reviewed = await reviewCheckout(
+        p.checkout,
+        review,
+        settings.apiKey,
+        join(settings.workdir, 'reports', p.slug),
+        emit,
+        signal,
+      );
     } catch (err) {
       if (signal.aborted) throw err;
       if (err instanceof FatalApiError) throw new EvalError(err.message);
@@ -99,13 +138,20 @@ export async function runEval(prepared: PreparedCase[], settings: EvalSettings, 
     if (result.stopped) {
       // Cancelled, or the API refused the run as a whole (a bad key, an unknown model): nothing after it can run either.
       stopped = result.stopped;
-      outcomes.push({ ...base, error: `review stopped: ${result.stopped}`, reviewCalls: result.usage.calls, costUsd: result.usage.cost_usd });
+      outcomes.push({
+        ...base,
+        error: `review stopped: ${result.stopped}`,
+        reviewCalls: result.usage.calls,
+        costUsd: result.usage.cost_usd,
+      });
       continue;
     }
     const before = { ...client.usage };
-    const judgements = await judgeAll(judge, settings.judgeModel, p.case.golden, result.findings, p.slug).catch((err: unknown) => {
-      throw err instanceof FatalApiError ? new EvalError(`the judge model was refused: ${err.message}`) : err;
-    });
+    const judgements = await judgeAll(judge, settings.judgeModel, p.case.golden, result.findings, p.slug).catch(
+      (err: unknown) => {
+        throw err instanceof FatalApiError ? new EvalError(`the judge model was refused: ${err.message}`) : err;
+      },
+    );
     const judged = usageSince(before, client.usage);
     const matches = matchOneToOne(judgements, p.case.golden.length);
     outcomes.push({

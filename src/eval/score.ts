@@ -11,7 +11,9 @@ import type { Judgement } from './records';
 /** golden index → finding index. */
 export function matchOneToOne(judgements: Judgement[], goldenCount: number): Map<number, number> {
   const yes = judgements.filter((j) => j.verdict?.match).sort((a, b) => b.verdict!.confidence - a.verdict!.confidence);
-  const options = Array.from({ length: goldenCount }, (_, g) => yes.filter((j) => j.golden === g).map((j) => j.finding));
+  const options = Array.from({ length: goldenCount }, (_, g) =>
+    yes.filter((j) => j.golden === g).map((j) => j.finding),
+  );
   const owner = new Map<number, number>(); // finding → golden
   // Kuhn's augmenting paths: a golden comment takes a free finding, or moves the finding's owner to another.
   const assign = (g: number, seen: Set<number>): boolean => {
@@ -46,16 +48,27 @@ export interface Scores {
 export function scores(t: Tally): Scores {
   const precision = t.findings ? t.matched / t.findings : null;
   const recall = t.golden ? t.matched / t.golden : null;
-  const f1 = precision !== null && recall !== null ? (precision + recall ? (2 * precision * recall) / (precision + recall) : 0) : null;
+  const f1 =
+    precision !== null && recall !== null
+      ? precision + recall
+        ? (2 * precision * recall) / (precision + recall)
+        : 0
+      : null;
   return { precision, recall, f1 };
 }
 
 export function sumTallies(tallies: Tally[]): Tally {
-  return tallies.reduce((a, t) => ({ findings: a.findings + t.findings, golden: a.golden + t.golden, matched: a.matched + t.matched }), { findings: 0, golden: 0, matched: 0 });
+  return tallies.reduce(
+    (a, t) => ({ findings: a.findings + t.findings, golden: a.golden + t.golden, matched: a.matched + t.matched }),
+    { findings: 0, golden: 0, matched: 0 },
+  );
 }
 
 /** Recall per group of golden comment (severity or category): found ÷ present, in the benchmark's order. */
-export function groupRecall(items: Array<{ group: string; matched: boolean }>, order: readonly string[]): Array<{ group: string; golden: number; matched: number }> {
+export function groupRecall(
+  items: Array<{ group: string; matched: boolean }>,
+  order: readonly string[],
+): Array<{ group: string; golden: number; matched: number }> {
   const groups = [...order, ...[...new Set(items.map((i) => i.group))].filter((g) => !order.includes(g)).sort()];
   return groups.map((group) => {
     const mine = items.filter((i) => i.group === group);

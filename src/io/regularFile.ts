@@ -35,7 +35,11 @@ export async function readRegularFile(abs: string, maxBytes: number): Promise<Bu
   }
   try {
     const st = await handle.stat();
-    if (!st.isFile()) throw new RefusedRead('not_regular', `is not a regular file (${st.isDirectory() ? 'a folder' : 'a pipe, socket or device'})`);
+    if (!st.isFile())
+      throw new RefusedRead(
+        'not_regular',
+        `is not a regular file (${st.isDirectory() ? 'a folder' : 'a pipe, socket or device'})`,
+      );
     if (st.size > maxBytes) throw new RefusedRead('oversized', `is larger than ${formatBytes(maxBytes)}`);
     // The file may grow between stat and read: read at most one byte past the cap to notice.
     const buf = Buffer.alloc(Math.min(st.size, maxBytes) + 1);
@@ -50,7 +54,10 @@ export async function readRegularFile(abs: string, maxBytes: number): Promise<Bu
     return buf.subarray(0, got);
   } catch (err) {
     if (err instanceof RefusedRead) throw err;
-    throw new RefusedRead('unreadable', `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new RefusedRead(
+      'unreadable',
+      `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   } finally {
     await handle.close();
   }

@@ -3,7 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SKEPTIC_FOLDER } from '../model/skepticFolder';
 
-const GITIGNORE = '# Written by Skeptic: its reports stay out of git; the team\'s dismissals are meant to be committed.\n*\n!dismissed.json\n';
+const GITIGNORE =
+  "# Written by Skeptic: its reports stay out of git; the team's dismissals are meant to be committed.\n*\n!dismissed.json\n";
 
 /** Creates `<root>/.skeptic/` with its .gitignore (left alone when one is there); returns the folder. */
 export async function ensureSkepticFolder(root: string): Promise<string> {

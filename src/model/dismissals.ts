@@ -20,7 +20,9 @@ export const REASON_LABELS: Record<DismissalReason, string> = {
 const text = () => z.string().check(z.minLength(1, 'must not be empty'));
 
 export const Dismissal = z.object({
-  fingerprint: z.string().check(z.regex(/^[0-9a-f]{8,64}$/, 'a fingerprint is hexadecimal (copy it from a report or let Skeptic write it)')),
+  fingerprint: z
+    .string()
+    .check(z.regex(/^[0-9a-f]{8,64}$/, 'a fingerprint is hexadecimal (copy it from a report or let Skeptic write it)')),
   rule_id: text(),
   /** Relative to the folder that holds `.skeptic/`, forward slashes. */
   file: text(),
@@ -54,7 +56,11 @@ export interface DismissedCounts {
 export function describeDismissed(c: DismissedCounts | undefined): string | null {
   const total = c ? c.team + c.user + c.inline : 0;
   if (!c || total === 0) return null;
-  const parts = [c.team && `${c.team} by the team file ${TEAM_DISMISSALS_PATH}`, c.user && `${c.user} by your own dismissals`, c.inline && `${c.inline} by skeptic-ignore comments`].filter(Boolean);
+  const parts = [
+    c.team && `${c.team} by the team file ${TEAM_DISMISSALS_PATH}`,
+    c.user && `${c.user} by your own dismissals`,
+    c.inline && `${c.inline} by skeptic-ignore comments`,
+  ].filter(Boolean);
   return `${total} ${total === 1 ? 'finding' : 'findings'} dismissed earlier left out (${parts.join(', ')})`;
 }
 
@@ -79,13 +85,19 @@ export function parseDismissalFile(text: string, shownPath = TEAM_DISMISSALS_PAT
 /** The file's text with `add` in it (replacing a dismissal of the same fingerprint), sorted so diffs stay small. */
 export function withDismissal(existing: Dismissal[], add: Dismissal): string {
   const all = [...existing.filter((d) => d.fingerprint !== add.fingerprint), add];
-  all.sort((a, b) => a.file.localeCompare(b.file) || a.rule_id.localeCompare(b.rule_id) || a.fingerprint.localeCompare(b.fingerprint));
+  all.sort(
+    (a, b) =>
+      a.file.localeCompare(b.file) || a.rule_id.localeCompare(b.rule_id) || a.fingerprint.localeCompare(b.fingerprint),
+  );
   const file: DismissalFile = { version: 1, dismissed: all };
   return JSON.stringify(file, null, 2) + '\n';
 }
 
 /** Dismissals with a note, most recent first: the examples a challenger is shown (at most `max`). */
-export function challengeExamples(dismissals: Dismissal[], max: number): Array<{ rule_id: string; code: string; finding: string; reason: DismissalReason; note: string }> {
+export function challengeExamples(
+  dismissals: Dismissal[],
+  max: number,
+): Array<{ rule_id: string; code: string; finding: string; reason: DismissalReason; note: string }> {
   return dismissals
     .filter((d) => d.note?.trim())
     .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))

@@ -33,7 +33,6 @@ export interface Finding {
   fingerprint?: string;
 }
 
-
 /** A unit of work that did not produce a usable record, and why. */
 export interface FailedUnit {
   step: string;

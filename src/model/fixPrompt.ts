@@ -18,8 +18,18 @@ export function fixPrompt(f: Finding, code: { text: string; firstLine: number; l
   if (f.verdict) lines.push(`A reviewer who tried to disprove it concluded: ${f.verdict.trim()}`);
   if (code) {
     const fence = '`'.repeat(Math.max(3, ...[...code.text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-    lines.push('', `The code (${f.file}, from line ${code.firstLine}):`, '', `${fence}${code.language}`, code.text.replace(/\s+$/, ''), fence);
+    lines.push(
+      '',
+      `The code (${f.file}, from line ${code.firstLine}):`,
+      '',
+      `${fence}${code.language}`,
+      code.text.replace(/\s+$/, ''),
+      fence,
+    );
   }
-  lines.push('', 'Make the smallest change that resolves it, keep the behaviour the rest of the code relies on, and say what you changed.');
+  lines.push(
+    '',
+    'Make the smallest change that resolves it, keep the behaviour the rest of the code relies on, and say what you changed.',
+  );
   return lines.join('\n') + '\n';
 }

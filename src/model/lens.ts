@@ -37,7 +37,9 @@ export const isSevere = (s: Severity) => s === 'CRITICAL' || s === 'HIGH';
 
 /** Report order: severity, then file, then line. */
 export function sortLensFindings<T extends LensFinding>(findings: T[]): T[] {
-  return [...findings].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || a.file.localeCompare(b.file) || a.line - b.line);
+  return [...findings].sort(
+    (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || a.file.localeCompare(b.file) || a.line - b.line,
+  );
 }
 
 export function severityCounts(findings: Pick<LensFinding, 'severity'>[]): SeverityCounts {

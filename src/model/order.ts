@@ -12,5 +12,7 @@ export function isDowngrade(from: Priority, to: Priority): boolean {
 
 /** Report order: priority, then file, then line. */
 export function sortFindings(findings: Finding[]): Finding[] {
-  return [...findings].sort((a, b) => RANK[b.priority] - RANK[a.priority] || a.file.localeCompare(b.file) || a.line - b.line);
+  return [...findings].sort(
+    (a, b) => RANK[b.priority] - RANK[a.priority] || a.file.localeCompare(b.file) || a.line - b.line,
+  );
 }

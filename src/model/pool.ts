@@ -3,7 +3,11 @@
  * tasks (a file each, over a tree of tens of thousands): a few workers pull the next index, so nothing queues
  * per item (a Semaphore's queue is meant for a few hundred waiting model calls).
  */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

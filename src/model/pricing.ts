@@ -63,5 +63,7 @@ export function formatUsd(dollars: number | null): string {
 
 /** "≈ $0.42 at the price table of 2026-11-01", for reports and summaries. */
 export function describeCost(dollars: number | null): string {
-  return dollars === null ? 'unknown (a model without a price; see --prices)' : `≈ ${formatUsd(dollars)} at the price table of ${PRICES_AS_OF}`;
+  return dollars === null
+    ? 'unknown (a model without a price; see --prices)'
+    : `≈ ${formatUsd(dollars)} at the price table of ${PRICES_AS_OF}`;
 }

@@ -67,7 +67,11 @@ export class RunProgress {
       const step = this.steps === STAGED ? `Step ${c.index}/${this.steps.length} · ${c.step}` : c.step;
       parts.push(step, `${c.done}/${c.total}${c.unit ? ` ${c.unit}` : ''}`);
     }
-    parts.push(`${this.calls} ${this.calls === 1 ? 'call' : 'calls'}`, formatUsd(this.cost), elapsed(now - this.startedAt));
+    parts.push(
+      `${this.calls} ${this.calls === 1 ? 'call' : 'calls'}`,
+      formatUsd(this.cost),
+      elapsed(now - this.startedAt),
+    );
     return parts.join(' · ');
   }
 }

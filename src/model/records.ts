@@ -110,7 +110,8 @@ const Verdicts = z
   .superRefine((verdicts, ctx) => {
     const seen = new Set(verdicts.map((v) => v.rule_id));
     for (const rule of FUNCTION_RULES) {
-      if (!seen.has(rule)) ctx.addIssue({ code: 'custom', message: `no verdict for rule ${rule}; give exactly one per rule A1-A8` });
+      if (!seen.has(rule))
+        ctx.addIssue({ code: 'custom', message: `no verdict for rule ${rule}; give exactly one per rule A1-A8` });
     }
     verdicts.forEach((v, i) => {
       const at = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: [i, field], message });
@@ -119,9 +120,12 @@ const Verdicts = z
         if (!v.action) at('action', `${v.rule_id} is ${v.verdict}: action (one sentence) is required`);
         if (!v.rationale) at('rationale', `${v.rule_id} is ${v.verdict}: rationale (what breaks) is required`);
       }
-      if (v.verdict === 'advisory' && v.priority === null) at('priority', `${v.rule_id} is advisory: priority must be should_fix or nice_to_have`);
-      if (v.verdict !== 'advisory' && v.priority !== null) at('priority', `${v.rule_id} is ${v.verdict}: priority must be null`);
-      if (v.verdict === 'flag' && ADVISORY_ONLY_RULES.has(v.rule_id)) at('verdict', `${v.rule_id} can never be flag (at most advisory)`);
+      if (v.verdict === 'advisory' && v.priority === null)
+        at('priority', `${v.rule_id} is advisory: priority must be should_fix or nice_to_have`);
+      if (v.verdict !== 'advisory' && v.priority !== null)
+        at('priority', `${v.rule_id} is ${v.verdict}: priority must be null`);
+      if (v.verdict === 'flag' && ADVISORY_ONLY_RULES.has(v.rule_id))
+        at('verdict', `${v.rule_id} can never be flag (at most advisory)`);
     });
   });
 

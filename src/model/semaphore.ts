@@ -30,7 +30,8 @@ export class Semaphore {
   private readonly waiting: Waiter[] = [];
 
   constructor(private readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a whole number ≥ 1, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`concurrency must be a whole number ≥ 1, got ${limit}`);
   }
 
   async run<T>(task: () => Promise<T>, signal?: AbortSignal, priority: PriorityOf = FIFO): Promise<T> {

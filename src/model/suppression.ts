@@ -32,7 +32,8 @@ export function suppressionAt(lines: readonly string[], line: number, ruleId: st
   for (const at of [line, line - 1]) {
     const text = lines[at - 1];
     const found = text === undefined || (at < line && !COMMENT_ONLY.test(text)) ? null : parseSuppression(text);
-    if (found && (found.rules.length === 0 || found.rules.some((r) => r.toLowerCase() === ruleId.toLowerCase()))) return found;
+    if (found && (found.rules.length === 0 || found.rules.some((r) => r.toLowerCase() === ruleId.toLowerCase())))
+      return found;
   }
   return null;
 }

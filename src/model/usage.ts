@@ -10,7 +10,14 @@ export interface Usage {
 }
 
 export function emptyUsage(): Usage {
-  return { calls: 0, input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, cost_usd: 0 };
+  return {
+    calls: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+    cost_usd: 0,
+  };
 }
 
 export function addUsage(into: Usage, more: Partial<Usage>): void {
@@ -19,5 +26,6 @@ export function addUsage(into: Usage, more: Partial<Usage>): void {
   into.output_tokens += more.output_tokens ?? 0;
   into.cache_read_input_tokens += more.cache_read_input_tokens ?? 0;
   into.cache_creation_input_tokens += more.cache_creation_input_tokens ?? 0;
-  if (more.cost_usd !== undefined) into.cost_usd = into.cost_usd === null || more.cost_usd === null ? null : into.cost_usd + more.cost_usd;
+  if (more.cost_usd !== undefined)
+    into.cost_usd = into.cost_usd === null || more.cost_usd === null ? null : into.cost_usd + more.cost_usd;
 }

@@ -34,7 +34,13 @@ export const LensJsonReport = z.object({
   reviewers: z.array(z.string()),
   gateCheck: z.object({ passed: z.boolean(), reason: z.string().nullable() }),
   summary: z.object({ total: count(), critical: count(), high: count(), medium: count(), low: count(), info: count() }),
-  validation: z.object({ performed: z.boolean(), preValidation: SevereCounts, postValidation: SevereCounts, rejected: count(), timeouts: count() }),
+  validation: z.object({
+    performed: z.boolean(),
+    preValidation: SevereCounts,
+    postValidation: SevereCounts,
+    rejected: count(),
+    timeouts: count(),
+  }),
   findings: z.array(LensJsonFinding),
   // Additive fields.
   mode: z.literal('lenses'),
@@ -62,7 +68,14 @@ export const LensJsonReport = z.object({
       items: z.array(z.object({ line: z.number().int().min(1), text: z.string(), status: z.enum(['PASS', 'FAIL']) })),
     })
     .nullable(),
-  usage: z.object({ calls: count(), input_tokens: count(), output_tokens: count(), cache_read_input_tokens: count(), cache_creation_input_tokens: count(), cost_usd: z.number().nonnegative().nullable() }),
+  usage: z.object({
+    calls: count(),
+    input_tokens: count(),
+    output_tokens: count(),
+    cache_read_input_tokens: count(),
+    cache_creation_input_tokens: count(),
+    cost_usd: z.number().nonnegative().nullable(),
+  }),
   report_path: z.string().nullable(),
 });
 export type LensJsonReport = z.infer<typeof LensJsonReport>;
@@ -77,7 +90,13 @@ export function lensJson(result: LensResult, meta: { date: string; reportPath: s
     reviewers: result.reviewers,
     gateCheck: result.gateCheck,
     summary: { total: all.length, ...severityCounts(all) },
-    validation: { performed: v.performed, preValidation: v.preValidation, postValidation: v.postValidation, rejected: v.rejected, timeouts: v.timeouts },
+    validation: {
+      performed: v.performed,
+      preValidation: v.preValidation,
+      postValidation: v.postValidation,
+      rejected: v.rejected,
+      timeouts: v.timeouts,
+    },
     findings: all.map((f) => ({
       severity: f.severity,
       file: f.file,
@@ -97,7 +116,13 @@ export function lensJson(result: LensResult, meta: { date: string; reportPath: s
     missingReviewers: result.missingReviewers,
     models: result.models,
     lowConfidenceDropped: result.lowConfidence,
-    repositories: result.targets.map((t) => ({ path: t.repository, scope: t.description, reviewers: t.reviewers, missingReviewers: t.missingReviewers, files: t.files })),
+    repositories: result.targets.map((t) => ({
+      path: t.repository,
+      scope: t.description,
+      reviewers: t.reviewers,
+      missingReviewers: t.missingReviewers,
+      files: t.files,
+    })),
     skippedRepositories: result.skippedRepositories,
     spec: result.spec,
     rubric: result.rubric && {

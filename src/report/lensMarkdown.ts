@@ -5,7 +5,13 @@
  */
 import { describeCost } from '../model/pricing';
 import type { LensResult } from '../model/events';
-import { isSevere, severityCounts, SEVERITY_RANK, sortLensFindings as sortFindings, type MergedFinding } from '../model/lens';
+import {
+  isSevere,
+  severityCounts,
+  SEVERITY_RANK,
+  sortLensFindings as sortFindings,
+  type MergedFinding,
+} from '../model/lens';
 import { SEVERITIES, type Severity } from '../model/lensRecords';
 import { CROSS_REPO } from '../model/reviewers';
 import type { ReportMeta } from './markdown';
@@ -23,10 +29,18 @@ export function renderLensReport(result: LensResult, meta: ReportMeta): string {
   const multi = result.targets.length > 1;
   const all = sortFindings([...result.lensFindings, ...result.crossRepo]);
   const out: string[] = [multi ? '# Cross-Repo Code Review Report' : '# Code Review Report', ''];
-  out.push(`**Scope**: ${result.scope}  `, `**Date**: ${meta.date}  `, `**Reviewers**: ${result.reviewers.join(', ') || 'none'}  `);
-  if (result.missingReviewers.length) out.push(`**Missing reviewers**: ${result.missingReviewers.join(', ')} — their part of the review did not run (see Review Notes)  `);
+  out.push(
+    `**Scope**: ${result.scope}  `,
+    `**Date**: ${meta.date}  `,
+    `**Reviewers**: ${result.reviewers.join(', ') || 'none'}  `,
+  );
+  if (result.missingReviewers.length)
+    out.push(
+      `**Missing reviewers**: ${result.missingReviewers.join(', ')} — their part of the review did not run (see Review Notes)  `,
+    );
   out.push('');
-  if (result.stopped) out.push(`> **Partial review** — the run stopped early (${result.stopped}). What finished is below.`, '');
+  if (result.stopped)
+    out.push(`> **Partial review** — the run stopped early (${result.stopped}). What finished is below.`, '');
 
   out.push('## Summary', '', '| Severity | Count |', '|----------|-------|');
   const counts = severityCounts(all);
@@ -37,7 +51,12 @@ export function renderLensReport(result: LensResult, meta: ReportMeta): string {
   const numbered = (f: MergedFinding) => renderFinding(++n, f);
   if (multi) {
     for (const t of result.targets) {
-      out.push(`## Repository: ${t.repository}`, '', `${t.description} · ${t.files.length} files · reviewers: ${t.reviewers.join(', ')}`, '');
+      out.push(
+        `## Repository: ${t.repository}`,
+        '',
+        `${t.description} · ${t.files.length} files · reviewers: ${t.reviewers.join(', ')}`,
+        '',
+      );
       const mine = result.lensFindings.filter((f) => f.repository === t.repository);
       if (mine.length === 0) out.push('No findings.', '');
       for (const g of GROUPS) {
@@ -45,12 +64,18 @@ export function renderLensReport(result: LensResult, meta: ReportMeta): string {
         if (group.length) out.push(`### ${g.title}`, '', ...group.flatMap(numbered));
       }
     }
-    for (const s of result.skippedRepositories) out.push(`## Repository: ${s.repository}`, '', `Not reviewed: ${s.reason}.`, '');
-    out.push('## Cross-Repo Issues', '', ...(result.crossRepo.length ? result.crossRepo.flatMap(numbered) : [crossRepoNone(result), '']));
+    for (const s of result.skippedRepositories)
+      out.push(`## Repository: ${s.repository}`, '', `Not reviewed: ${s.reason}.`, '');
+    out.push(
+      '## Cross-Repo Issues',
+      '',
+      ...(result.crossRepo.length ? result.crossRepo.flatMap(numbered) : [crossRepoNone(result), '']),
+    );
   } else {
     for (const g of GROUPS) {
       const group = all.filter((f) => g.severities.includes(f.severity));
-      if (group.length || g.severities[0] !== 'INFO') out.push(`## ${g.title}`, '', ...(group.length ? group.flatMap(numbered) : ['None.', '']));
+      if (group.length || g.severities[0] !== 'INFO')
+        out.push(`## ${g.title}`, '', ...(group.length ? group.flatMap(numbered) : ['None.', '']));
     }
   }
 
@@ -58,12 +83,18 @@ export function renderLensReport(result: LensResult, meta: ReportMeta): string {
   out.push('## Recommendations', '', ...renderRecommendations(all), '');
   if (result.rubric) out.push(...renderRubric(result));
   out.push('## Review Notes', '', ...renderNotes(result), '');
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }
 
 function renderValidation(result: LensResult): string[] {
   const v = result.validation;
-  if (!v.performed) return ['Findings were self-critiqued by their reviewers; no independent validators ran (full fan-out only).', ''];
+  if (!v.performed)
+    return ['Findings were self-critiqued by their reviewers; no independent validators ran (full fan-out only).', ''];
   return [
     'Independent validators re-checked the CRITICAL and HIGH findings (at most ten):',
     '',
@@ -78,7 +109,11 @@ function renderValidation(result: LensResult): string[] {
 }
 
 function renderFinding(n: number, f: MergedFinding): string[] {
-  const facts = [`**Severity**: ${f.severity}`, `**Confidence**: ${f.confidence}/5`, `**Reviewers**: ${f.reviewers.join(', ')}`];
+  const facts = [
+    `**Severity**: ${f.severity}`,
+    `**Confidence**: ${f.confidence}/5`,
+    `**Reviewers**: ${f.reviewers.join(', ')}`,
+  ];
   const lines = [`### ${n}. \`${f.file}:${f.line}\` — ${oneLine(f.title)}`, '', `- ${facts.join(' · ')}`];
   const validation = validationLine(f);
   if (validation) lines.push(`- **Validation**: ${validation}`);
@@ -99,24 +134,43 @@ function renderPerFile(findings: MergedFinding[]): string[] {
   if (findings.length === 0) return ['No findings in any file.'];
   const byFile = new Map<string, MergedFinding[]>();
   for (const f of findings) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
-  const rows = [...byFile].map(([file, fs]) => ({ file, count: fs.length, top: fs.reduce((a, b) => (SEVERITY_RANK[b.severity] > SEVERITY_RANK[a.severity] ? b : a)).severity }));
+  const rows = [...byFile].map(([file, fs]) => ({
+    file,
+    count: fs.length,
+    top: fs.reduce((a, b) => (SEVERITY_RANK[b.severity] > SEVERITY_RANK[a.severity] ? b : a)).severity,
+  }));
   rows.sort((a, b) => SEVERITY_RANK[b.top] - SEVERITY_RANK[a.top] || b.count - a.count || a.file.localeCompare(b.file));
-  return ['| File | Issues | Top Severity |', '|------|--------|-------------|', ...rows.map((r) => `| \`${r.file}\` | ${r.count} | ${r.top} |`)];
+  return [
+    '| File | Issues | Top Severity |',
+    '|------|--------|-------------|',
+    ...rows.map((r) => `| \`${r.file}\` | ${r.count} | ${r.top} |`),
+  ];
 }
 
 function renderRecommendations(findings: MergedFinding[]): string[] {
   const actionable = findings.filter((f) => isSevere(f.severity) || f.severity === 'MEDIUM');
   if (actionable.length === 0) return ['Nothing at MEDIUM or above: no change is needed before merging.'];
-  const lines = actionable.slice(0, MAX_RECOMMENDATIONS).map((f, i) => `${i + 1}. \`${f.file}:${f.line}\` — ${oneLine(f.recommendation)}`);
-  if (actionable.length > MAX_RECOMMENDATIONS) lines.push('', `… and ${actionable.length - MAX_RECOMMENDATIONS} more in the findings above.`);
+  const lines = actionable
+    .slice(0, MAX_RECOMMENDATIONS)
+    .map((f, i) => `${i + 1}. \`${f.file}:${f.line}\` — ${oneLine(f.recommendation)}`);
+  if (actionable.length > MAX_RECOMMENDATIONS)
+    lines.push('', `… and ${actionable.length - MAX_RECOMMENDATIONS} more in the findings above.`);
   return lines;
 }
 
 function renderRubric(result: LensResult): string[] {
   const r = result.rubric!;
   const head = `## Rubric`;
-  if (r.criteria.length === 0) return [head, '', `No criterion in \`${r.path}\` is assigned to the code reviewer (\`Evaluator: skeptic\`).`, ''];
-  return [head, '', `\`${r.path}\`: ${r.passed} passed, ${r.failed} failed.`, '', ...r.criteria.map((c) => c.marked.trim()), ''];
+  if (r.criteria.length === 0)
+    return [head, '', `No criterion in \`${r.path}\` is assigned to the code reviewer (\`Evaluator: skeptic\`).`, ''];
+  return [
+    head,
+    '',
+    `\`${r.path}\`: ${r.passed} passed, ${r.failed} failed.`,
+    '',
+    ...r.criteria.map((c) => c.marked.trim()),
+    '',
+  ];
 }
 
 function renderNotes(result: LensResult): string[] {
@@ -125,12 +179,17 @@ function renderNotes(result: LensResult): string[] {
     const where = t.repository ? `${t.repository}: ` : '';
     const routed = t.routing.filter((d) => d.routed).map((d) => `${d.reviewer} (${d.reason})`);
     const left = t.routing.filter((d) => !d.routed).map((d) => `${d.reviewer} (${d.reason})`);
-    notes.push(`- ${where}${t.files.length} files in ${t.parts} part${t.parts === 1 ? '' : 's'}; reviewers: ${routed.join(', ')}${left.length ? `; not routed: ${left.join(', ')}` : ''}.`);
+    notes.push(
+      `- ${where}${t.files.length} files in ${t.parts} part${t.parts === 1 ? '' : 's'}; reviewers: ${routed.join(', ')}${left.length ? `; not routed: ${left.join(', ')}` : ''}.`,
+    );
   }
   const dropped = Object.entries(result.lowConfidence);
   const total = dropped.reduce((n, [, k]) => n + k, 0);
-  notes.push(`- Self-critique: ${total} findings below confidence 3 dropped${total ? ` (${dropped.map(([r, k]) => `${r} ${k}`).join(', ')})` : ''}.`);
-  if (result.outsideChange) notes.push(`- ${result.outsideChange} findings below HIGH were not on a changed line and were dropped.`);
+  notes.push(
+    `- Self-critique: ${total} findings below confidence 3 dropped${total ? ` (${dropped.map(([r, k]) => `${r} ${k}`).join(', ')})` : ''}.`,
+  );
+  if (result.outsideChange)
+    notes.push(`- ${result.outsideChange} findings below HIGH were not on a changed line and were dropped.`);
   const dismissed = describeDismissed(result.dismissed);
   if (dismissed) notes.push(`- ${dismissed}.`);
   if (result.spec) notes.push(`- Spec: ${result.spec}.`);
@@ -139,14 +198,20 @@ function renderNotes(result: LensResult): string[] {
   const u = result.usage;
   const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
   notes.push(
-    `- ${u.calls} model calls (${Object.entries(result.models).map(([role, model]) => `${role}: ${model}`).join(', ')}${result.effort ? `; effort ${result.effort}` : ''}); ${result.repairs} replies repaired; ${result.retries} API retries${result.cacheHits ? `; ${result.cacheHits} units answered from the result cache` : ''}.`,
+    `- ${u.calls} model calls (${Object.entries(result.models)
+      .map(([role, model]) => `${role}: ${model}`)
+      .join(
+        ', ',
+      )}${result.effort ? `; effort ${result.effort}` : ''}); ${result.repairs} replies repaired; ${result.retries} API retries${result.cacheHits ? `; ${result.cacheHits} units answered from the result cache` : ''}.`,
     `- Tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read (${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of the prompt), ${u.cache_creation_input_tokens} cache write; cost ${describeCost(u.cost_usd)}.`,
   );
   return notes;
 }
 
 function crossRepoNone(result: LensResult): string {
-  return result.failed.some((u) => u.step === CROSS_REPO) ? 'The cross-repo check did not run (see Review Notes).' : 'None found.';
+  return result.failed.some((u) => u.step === CROSS_REPO)
+    ? 'The cross-repo check did not run (see Review Notes).'
+    : 'None found.';
 }
 
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();

@@ -16,17 +16,35 @@ export interface ReportMeta {
   date: string;
 }
 
-const PRIORITY_HEADINGS: Record<Priority, string> = { must_fix: 'Must fix', should_fix: 'Should fix', nice_to_have: 'Nice to have' };
+const PRIORITY_HEADINGS: Record<Priority, string> = {
+  must_fix: 'Must fix',
+  should_fix: 'Should fix',
+  nice_to_have: 'Nice to have',
+};
 /** Below this many files, grouping adds nothing (the spec's "2-3 files"). */
 const MIN_FILES_FOR_GROUPS = 4;
 
 export function renderStagedReport(result: StagedResult, meta: ReportMeta): string {
   const out: string[] = [`# Code Review: ${meta.name}`, ''];
-  out.push(`- **Date:** ${meta.date}`, `- **Model:** ${describeModels(result.models)}`, `- **Scope:** ${result.reviewRoots.map(code).join(', ')}`, '');
-  if (result.stopped) out.push(`> **Partial review** — the run stopped early (${result.stopped}). What finished is below; see Not Reviewed.`, '');
+  out.push(
+    `- **Date:** ${meta.date}`,
+    `- **Model:** ${describeModels(result.models)}`,
+    `- **Scope:** ${result.reviewRoots.map(code).join(', ')}`,
+    '',
+  );
+  if (result.stopped)
+    out.push(
+      `> **Partial review** — the run stopped early (${result.stopped}). What finished is below; see Not Reviewed.`,
+      '',
+    );
 
   const s = result.synthesis;
-  out.push(s ? s.verdict_one_line : `Synthesis did not run${synthesisFailure(result)}; the findings below are complete for the files reviewed.`, '');
+  out.push(
+    s
+      ? s.verdict_one_line
+      : `Synthesis did not run${synthesisFailure(result)}; the findings below are complete for the files reviewed.`,
+    '',
+  );
   out.push('## Executive Summary', '', s?.executive_summary ?? 'No summary: synthesis did not run.', '');
 
   out.push('## Codebase Profile', '');
@@ -49,7 +67,12 @@ export function renderStagedReport(result: StagedResult, meta: ReportMeta): stri
   const notReviewed = renderNotReviewed(result);
   if (notReviewed.length) out.push('## Not Reviewed', '', ...notReviewed, '');
   out.push('## Review Notes', '', ...renderNotes(result), '');
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }
 
 function renderFindings(findings: Finding[]): string[] {
@@ -68,7 +91,10 @@ function renderFindings(findings: Finding[]): string[] {
 /** `file:line` - action (rationale) [rule]: report line, human to-do and machine to-do at once. */
 export function findingLine(f: Finding): string {
   const where = f.locations.map((l) => code(formatLocation(l))).join(', ');
-  const notes = ` [${ruleLabel(f.rule_id)}]` + (f.pre_existing ? ' [pre-existing: not on a changed line]' : '') + (f.unchallenged ? ' [not challenged: the challenger failed]' : '');
+  const notes =
+    ` [${ruleLabel(f.rule_id)}]` +
+    (f.pre_existing ? ' [pre-existing: not on a changed line]' : '') +
+    (f.unchallenged ? ' [not challenged: the challenger failed]' : '');
   return `${where} - ${trimStop(f.action)} (${trimStop(f.rationale)})${notes}`;
 }
 
@@ -84,8 +110,15 @@ function cleanLine(result: StagedResult): string {
 }
 
 function renderNotReviewed(result: StagedResult): string[] {
-  const failed = result.failed.map((u) => `- ${u.file ? code(u.file) : 'synthesis'} — ${u.step} ${u.unit === u.file ? '' : `${u.unit} `}failed: ${u.reason}`.replace(/ {2,}/g, ' '));
-  const skipped = result.files.filter((f) => f.status === 'skipped').map((f) => `- ${code(f.path)} — skipped: ${f.reason}`);
+  const failed = result.failed.map((u) =>
+    `- ${u.file ? code(u.file) : 'synthesis'} — ${u.step} ${u.unit === u.file ? '' : `${u.unit} `}failed: ${u.reason}`.replace(
+      / {2,}/g,
+      ' ',
+    ),
+  );
+  const skipped = result.files
+    .filter((f) => f.status === 'skipped')
+    .map((f) => `- ${code(f.path)} — skipped: ${f.reason}`);
   return [...failed, ...skipped];
 }
 

@@ -24,7 +24,9 @@ export const PlanJson = z.object({
       companion: z.string().nullable(),
       /** `syntax`: the parser's exact functions; `regex`: the fallback's top-level guesses; null: none found for this language. */
       parser: z.enum(['syntax', 'regex']).nullable(),
-      functions: z.array(z.object({ name: z.string(), kind: z.string(), start: z.number().int().min(1), end: z.number().int().min(1) })),
+      functions: z.array(
+        z.object({ name: z.string(), kind: z.string(), start: z.number().int().min(1), end: z.number().int().min(1) }),
+      ),
     }),
   ),
   exclusions: z.array(z.object({ path: z.string(), reason: z.string() })),

@@ -10,7 +10,11 @@ import type { Location as Place } from '../model/location';
 import type { Priority } from '../model/records';
 import { renderRulePage, ruleInfo, rulePageName, RULES_HELP_URL } from '../model/rules';
 
-const LEVEL: Record<Priority, 'error' | 'warning' | 'note'> = { must_fix: 'error', should_fix: 'warning', nice_to_have: 'note' };
+const LEVEL: Record<Priority, 'error' | 'warning' | 'note'> = {
+  must_fix: 'error',
+  should_fix: 'warning',
+  nice_to_have: 'note',
+};
 
 /** The partialFingerprints key: versioned, so a change of the fingerprint's recipe does not match old ones. */
 export const FINGERPRINT_KEY = 'skeptic/v1';
@@ -41,7 +45,9 @@ export const SarifLog = z.object({
   runs: z
     .array(
       z.object({
-        tool: z.object({ driver: z.object({ name: z.literal('Skeptic'), informationUri: z.string().optional(), rules: z.array(Rule) }) }),
+        tool: z.object({
+          driver: z.object({ name: z.literal('Skeptic'), informationUri: z.string().optional(), rules: z.array(Rule) }),
+        }),
         results: z.array(
           z.object({
             ruleId: z.string(),
@@ -50,7 +56,12 @@ export const SarifLog = z.object({
             locations: z.array(Location).length(1),
             relatedLocations: z.array(Location.extend({ id: z.number().int() })).optional(),
             partialFingerprints: z.record(z.string(), z.string()).optional(),
-            properties: z.object({ priority: z.string(), confidence: z.string(), preExisting: z.boolean().optional(), verdict: z.string().optional() }),
+            properties: z.object({
+              priority: z.string(),
+              confidence: z.string(),
+              preExisting: z.boolean().optional(),
+              verdict: z.string().optional(),
+            }),
           }),
         ),
       }),
@@ -72,9 +83,16 @@ export function toSarif(result: ReviewResult): SarifLog {
           level: LEVEL[f.priority],
           message: { text: `${f.action} (${f.rationale})` },
           locations: [location(f.file, f.line, f.end_line)],
-          ...(f.locations.length > 1 ? { relatedLocations: f.locations.slice(1).map((loc, i) => ({ id: i + 1, ...place(loc) })) } : {}),
+          ...(f.locations.length > 1
+            ? { relatedLocations: f.locations.slice(1).map((loc, i) => ({ id: i + 1, ...place(loc) })) }
+            : {}),
           ...(f.fingerprint ? { partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint } } : {}),
-          properties: { priority: f.priority, confidence: f.confidence, ...(f.pre_existing ? { preExisting: true } : {}), ...(f.verdict ? { verdict: f.verdict } : {}) },
+          properties: {
+            priority: f.priority,
+            confidence: f.confidence,
+            ...(f.pre_existing ? { preExisting: true } : {}),
+            ...(f.verdict ? { verdict: f.verdict } : {}),
+          },
         })),
       },
     ],

@@ -11,7 +11,15 @@ import { readRegularFile, RefusedRead } from '../io/regularFile';
 import { MAX_FILE_BYTES, OUTLINE_ABOVE_BYTES } from '../model/fileSize';
 import { extensionOf } from '../model/languages';
 import { DirCache } from './dirCache';
-import { BUILD_DIRS, compiledEvidence, excludeByContent, excludeByPath, hasSourceMapComment, VENDOR_DIRS, type ExclusionReason } from './exclusions';
+import {
+  BUILD_DIRS,
+  compiledEvidence,
+  excludeByContent,
+  excludeByPath,
+  hasSourceMapComment,
+  VENDOR_DIRS,
+  type ExclusionReason,
+} from './exclusions';
 import { findSecret } from './secretContent';
 import { grammarFor } from './syntax/grammars';
 
@@ -72,19 +80,25 @@ export class ReviewAccess implements FileAccess {
     // that is its own real path was reached through no link at all.
     const reachedAt = real === abs ? real : join(await realpath(dirname(abs)).catch(() => dirname(abs)), basename(abs));
     const root = this.rootOf(real);
-    if (!root) return { ok: false, reason: 'outside_roots', detail: 'a symbolic link leading outside the review roots' };
+    if (!root)
+      return { ok: false, reason: 'outside_roots', detail: 'a symbolic link leading outside the review roots' };
     const explicit = this.named || (root.isFile && root.real === real);
     // The name a link is reached by counts as much as the file it leads to (an innocent link to `.env`).
     const reached = this.rootOf(reachedAt);
-    const byPath = excludeByPath(this.below(root, real), explicit) ?? (reached && reachedAt !== real ? excludeByPath(this.below(reached, reachedAt), explicit) : null);
+    const byPath =
+      excludeByPath(this.below(root, real), explicit) ??
+      (reached && reachedAt !== real ? excludeByPath(this.below(reached, reachedAt), explicit) : null);
     if (byPath) return { ok: false, reason: byPath };
-    if (this.isUserExcluded(this.shown(abs)) || this.isUserExcluded(this.shown(real))) return { ok: false, reason: 'user_exclude' };
+    if (this.isUserExcluded(this.shown(abs)) || this.isUserExcluded(this.shown(real)))
+      return { ok: false, reason: 'user_exclude' };
     let bytes: Buffer;
     try {
       bytes = await readRegularFile(real, this.maxBytes);
     } catch (err) {
       if (!(err instanceof RefusedRead)) throw err;
-      return err.why === 'oversized' ? { ok: false, reason: 'oversized' } : { ok: false, reason: 'unreadable', detail: err.message };
+      return err.why === 'oversized'
+        ? { ok: false, reason: 'oversized' }
+        : { ok: false, reason: 'unreadable', detail: err.message };
     }
     // Large files with a grammar are reviewed through an outline of their functions; without one they cannot be.
     if (bytes.length > OUTLINE_ABOVE_BYTES && !grammarFor(extensionOf(real))) return { ok: false, reason: 'oversized' };
@@ -109,7 +123,8 @@ export class ReviewAccess implements FileAccess {
     const root = this.rootOf(real);
     if (!root) throw new AccessDenied(`"${path}" is outside the review roots`);
     if (!(await stat(real)).isDirectory()) throw new AccessDenied(`"${path}" is not a folder`);
-    if (this.hiddenFolder(this.below(root, real))) throw new AccessDenied(`"${path}" is build output, vendored code or version-control data, and is not readable`);
+    if (this.hiddenFolder(this.below(root, real)))
+      throw new AccessDenied(`"${path}" is build output, vendored code or version-control data, and is not readable`);
     const entries = await readdir(real, { withFileTypes: true });
     const shown = await Promise.all(
       entries.map(async (e) => {
@@ -120,7 +135,8 @@ export class ReviewAccess implements FileAccess {
         const kind = e.isSymbolicLink() ? await stat(target).catch(() => null) : e;
         if (kind?.isDirectory()) return this.hiddenFolder(`${this.below(root, full)}/`) ? null : `${e.name}/`;
         if (!kind?.isFile()) return null;
-        const hidden = excludeByPath(this.below(root, full), false) ?? excludeByPath(this.below(targetRoot, target), false);
+        const hidden =
+          excludeByPath(this.below(root, full), false) ?? excludeByPath(this.below(targetRoot, target), false);
         return hidden || this.isUserExcluded(this.shown(full)) ? null : e.name;
       }),
     );
@@ -149,7 +165,8 @@ export class ReviewAccess implements FileAccess {
     for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const full = join(dir, e.name);
       if (e.isDirectory() && !this.hiddenFolder(`${this.below(root, full)}/`)) yield* this.walk(root, full);
-      else if (e.isFile() && !excludeByPath(this.below(root, full), false) && !this.isUserExcluded(this.shown(full))) yield full;
+      else if (e.isFile() && !excludeByPath(this.below(root, full), false) && !this.isUserExcluded(this.shown(full)))
+        yield full;
     }
   }
 

@@ -13,7 +13,6 @@ import { isLockFile } from './exclusions';
 import { displayPath, ScopeError } from './inventory';
 import type { ChangeScope } from '../model/scope';
 
-
 export interface ChangedFile {
   path: string;
   status: 'added' | 'modified' | 'renamed';
@@ -45,9 +44,17 @@ export interface ChangeOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-const DIFF = ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-U0', '--find-renames', '--src-prefix=a/', '--dst-prefix=b/'];
+const DIFF = [
+  'diff',
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '-U0',
+  '--find-renames',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+];
 const HEAD_BYTES = 8192;
-
 
 export async function collectChanges(scope: ChangeScope, opts: ChangeOptions): Promise<ChangeSet> {
   const { cwd } = opts;
@@ -64,7 +71,10 @@ export async function collectChanges(scope: ChangeScope, opts: ChangeOptions): P
       if (opts.includeUntracked ?? true) await set.addWhole(await listFiles(top, '--others', '--exclude-standard'));
       return set.done('uncommitted changes');
     case 'staged':
-      if (!head) throw new ScopeError('the repository has no commits yet, so there is nothing to compare staged changes with; review the uncommitted changes instead');
+      if (!head)
+        throw new ScopeError(
+          'the repository has no commits yet, so there is nothing to compare staged changes with; review the uncommitted changes instead',
+        );
       set.addDiff(await runGit(top, [...DIFF, '--cached']));
       return set.done('staged changes');
     case 'branch': {
@@ -74,7 +84,8 @@ export async function collectChanges(scope: ChangeScope, opts: ChangeOptions): P
       return set.done(`changes since ${scope.base} (merge-base ${mergeBase.slice(0, 7)})`);
     }
     case 'pr': {
-      if (!Number.isSafeInteger(scope.number) || scope.number <= 0) throw new ScopeError(`not a pull request number: ${scope.number}`);
+      if (!Number.isSafeInteger(scope.number) || scope.number <= 0)
+        throw new ScopeError(`not a pull request number: ${scope.number}`);
       const ghOpts = { cwd: top, env: opts.env };
       const [pr, diff] = await Promise.all([ghPrView(scope.number, ghOpts), ghPrDiff(scope.number, ghOpts)]);
       set.addDiff(diff);
@@ -85,7 +96,9 @@ export async function collectChanges(scope: ChangeScope, opts: ChangeOptions): P
 
 /** Fewer changed lines than `minLines` are not worth a review. */
 export function gateCheck(set: ChangeSet, minLines = 5): { passed: boolean; reason: string | null } {
-  return set.changedLines >= minLines ? { passed: true, reason: null } : { passed: false, reason: `SKIP: < ${minLines} changed lines` };
+  return set.changedLines >= minLines
+    ? { passed: true, reason: null }
+    : { passed: false, reason: `SKIP: < ${minLines} changed lines` };
 }
 
 /** Why a PR change set should not be reviewed unless forced: merged, closed or draft. */
@@ -128,9 +141,17 @@ class Builder {
     if (name === null) return;
     if (!isLockFile(name)) this.changedLines += d.added + d.removed;
     const path = this.show(name);
-    const reason = d.status === 'deleted' || d.status === 'binary' ? d.status : d.mode === '160000' ? 'submodule' : d.mode === '120000' ? 'symlink' : null;
+    const reason =
+      d.status === 'deleted' || d.status === 'binary'
+        ? d.status
+        : d.mode === '160000'
+          ? 'submodule'
+          : d.mode === '120000'
+            ? 'symlink'
+            : null;
     if (reason) this.skipped.push({ path, reason });
-    else if (d.status !== 'deleted' && d.status !== 'binary') this.files.push({ path, status: d.status, ranges: d.ranges, added: d.added, removed: d.removed });
+    else if (d.status !== 'deleted' && d.status !== 'binary')
+      this.files.push({ path, status: d.status, ranges: d.ranges, added: d.added, removed: d.removed });
   }
 
   /** Files new to git (untracked, or staged before the first commit): every line is changed. */
@@ -148,14 +169,26 @@ class Builder {
         continue;
       }
       if (!isLockFile(name)) this.changedLines += content.lines;
-      this.files.push({ path, status: 'added', ranges: content.lines ? [[1, content.lines]] : [], added: content.lines, removed: 0 });
+      this.files.push({
+        path,
+        status: 'added',
+        ranges: content.lines ? [[1, content.lines]] : [],
+        added: content.lines,
+        removed: 0,
+      });
     }
   }
 
   done(description: string): ChangeSet {
     const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
     const root = displayPath(this.cwd, this.top);
-    return { root, files: this.files.sort(byPath), skipped: this.skipped.sort(byPath), changedLines: this.changedLines, description };
+    return {
+      root,
+      files: this.files.sort(byPath),
+      skipped: this.skipped.sort(byPath),
+      changedLines: this.changedLines,
+      description,
+    };
   }
 }
 
@@ -200,9 +233,17 @@ async function hasHead(top: string): Promise<boolean> {
 
 async function findMergeBase(top: string, base: string): Promise<string> {
   // A leading dash would be read as an option.
-  const sha = base.startsWith('-') ? null : await git(['rev-parse', '--verify', '-q', `${base}^{commit}`], top).then((s) => s.trim(), () => null);
+  const sha = base.startsWith('-')
+    ? null
+    : await git(['rev-parse', '--verify', '-q', `${base}^{commit}`], top).then(
+        (s) => s.trim(),
+        () => null,
+      );
   if (!sha) throw new ScopeError(`unknown base ref "${base}": not a branch, tag or commit in this repository`);
-  const mergeBase = await git(['merge-base', sha, 'HEAD'], top).then((s) => s.trim(), () => '');
+  const mergeBase = await git(['merge-base', sha, 'HEAD'], top).then(
+    (s) => s.trim(),
+    () => '',
+  );
   if (!mergeBase) throw new ScopeError(`"${base}" and HEAD have no common ancestor`);
   return mergeBase;
 }

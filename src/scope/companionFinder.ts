@@ -41,7 +41,8 @@ export class CompanionFinder {
     const root = this.roots.find((r) => abs === r || abs.startsWith(r + sep)) ?? dirname(abs);
     const base = await this.base(root);
     const rel = toSlash(relative(base.dir, abs));
-    const exists = async (c: string) => !c.startsWith('..') && c !== rel && !excludeByPath(c, true) && (await this.dirs.isFile(join(base.dir, c)));
+    const exists = async (c: string) =>
+      !c.startsWith('..') && c !== rel && !excludeByPath(c, true) && (await this.dirs.isFile(join(base.dir, c)));
     for (const candidate of companionCandidates(rel)) if (await exists(candidate)) return this.display(base, candidate);
     const far = treeCompanion(rel, base.byName);
     return far && (await exists(far)) ? this.display(base, far) : null;
@@ -66,7 +67,8 @@ export class CompanionFinder {
     // git names the top folder by its real path; keep the spelling the user's paths use (a linked folder).
     const dir = top ? resolve(folder, relative(await realpath(folder).catch(() => folder), top)) : folder;
     const listed = top ? await gitListFiles(top).catch(() => null) : null;
-    const files = listed ?? this.files.map((f) => toSlash(relative(dir, resolve(this.cwd, f)))).filter((f) => !f.startsWith('..'));
+    const files =
+      listed ?? this.files.map((f) => toSlash(relative(dir, resolve(this.cwd, f)))).filter((f) => !f.startsWith('..'));
     const byName = new Map<string, string[]>();
     for (const f of files) {
       // Build output, vendored code and the like never pair, however well their names match.

@@ -19,25 +19,34 @@ export function companionCandidates(path: string): string[] {
   switch (ext) {
     case '.hpp':
     case '.h':
-      return [dir, ...sibling('src'), ...parallel('include', 'src')].flatMap((d) => inDir(d, `${stem}.cpp`, `${stem}.cc`, `${stem}.c`));
+      return [dir, ...sibling('src'), ...parallel('include', 'src')].flatMap((d) =>
+        inDir(d, `${stem}.cpp`, `${stem}.cc`, `${stem}.c`),
+      );
     case '.cpp':
     case '.cc':
     case '.c':
-      return [dir, ...sibling('include'), ...parallel('src', 'include')].flatMap((d) => inDir(d, `${stem}.hpp`, `${stem}.h`));
+      return [dir, ...sibling('include'), ...parallel('src', 'include')].flatMap((d) =>
+        inDir(d, `${stem}.hpp`, `${stem}.h`),
+      );
     case '.py': {
       const tested = /^test_(.+)$/.exec(stem)?.[1] ?? /^(.+)_test$/.exec(stem)?.[1];
       if (tested) return [dir, ...parallel('tests', 'src'), parent].flatMap((d) => inDir(d, `${tested}.py`));
-      return [dir, ...sibling('tests'), join(parent, 'tests')].flatMap((d) => inDir(d, `test_${stem}.py`, `${stem}_test.py`));
+      return [dir, ...sibling('tests'), join(parent, 'tests')].flatMap((d) =>
+        inDir(d, `test_${stem}.py`, `${stem}_test.py`),
+      );
     }
     case '.ts':
     case '.tsx': {
       const tested = /^(.+)\.(test|spec)$/.exec(stem)?.[1];
       if (tested) return [dir, parent].flatMap((d) => inDir(d, `${tested}.ts`, `${tested}.tsx`));
-      return inDir(dir, `${stem}.test.ts`, `${stem}.spec.ts`, `${stem}.test.tsx`, `${stem}.spec.tsx`).concat(inDir(join(dir, '__tests__'), `${stem}.test.ts`, `${stem}.spec.ts`));
+      return inDir(dir, `${stem}.test.ts`, `${stem}.spec.ts`, `${stem}.test.tsx`, `${stem}.spec.tsx`).concat(
+        inDir(join(dir, '__tests__'), `${stem}.test.ts`, `${stem}.spec.ts`),
+      );
     }
     case '.java': {
       // Maven/Gradle layout: src/main/java/… is tested in src/test/java/…
-      const swap = (from: string, to: string) => (`/${dir}/`.includes(`/src/${from}/`) ? [`/${dir}/`.replace(`/src/${from}/`, `/src/${to}/`).slice(1, -1)] : []);
+      const swap = (from: string, to: string) =>
+        `/${dir}/`.includes(`/src/${from}/`) ? [`/${dir}/`.replace(`/src/${from}/`, `/src/${to}/`).slice(1, -1)] : [];
       const tested = /^(.+)Test$/.exec(stem)?.[1];
       if (tested) return [dir, ...swap('test', 'main')].map((d) => join(d, `${tested}.java`));
       return [dir, ...swap('main', 'test')].map((d) => join(d, `${stem}Test.java`));
@@ -56,18 +65,33 @@ function generalFallback(dir: string, stem: string, ext: string): string[] {
   if (!ext) return [];
   const tested = /^(.+)[._-](test|spec)$/.exec(stem)?.[1] ?? /^test_(.+)$/.exec(stem)?.[1];
   if (tested) return [join(dir, `${tested}${ext}`)];
-  return [`${stem}.test${ext}`, `${stem}.spec${ext}`, `${stem}_test${ext}`, `${stem}_spec${ext}`, `test_${stem}${ext}`].map((n) => join(dir, n));
+  return [
+    `${stem}.test${ext}`,
+    `${stem}.spec${ext}`,
+    `${stem}_test${ext}`,
+    `${stem}_spec${ext}`,
+    `test_${stem}${ext}`,
+  ].map((n) => join(dir, n));
 }
 
 const C_SOURCES = ['.c', '.cc', '.cpp', '.cxx'];
 const C_HEADERS = ['.h', '.hpp', '.hh', '.hxx'];
 /** Extensions a test and the code it tests may differ by. */
-const FAMILIES = [['.ts', '.tsx', '.mts', '.cts'], ['.js', '.jsx', '.mjs', '.cjs'], [...C_SOURCES, ...C_HEADERS]];
+const FAMILIES = [
+  ['.ts', '.tsx', '.mts', '.cts'],
+  ['.js', '.jsx', '.mjs', '.cjs'],
+  [...C_SOURCES, ...C_HEADERS],
+];
 const family = (ext: string) => FAMILIES.find((f) => f.includes(ext)) ?? [ext];
 
 /** The stem a test file tests (`parseUtil.test` → `parseUtil`, `test_utils` → `utils`, `FooTest` → `Foo`), or null. */
 function testedStem(stem: string): string | null {
-  return /^(.+)[._-](test|spec|unittest)$/.exec(stem)?.[1] ?? /^test_(.+)$/.exec(stem)?.[1] ?? /^(.+[a-z0-9])Tests?$/.exec(stem)?.[1] ?? null;
+  return (
+    /^(.+)[._-](test|spec|unittest)$/.exec(stem)?.[1] ??
+    /^test_(.+)$/.exec(stem)?.[1] ??
+    /^(.+[a-z0-9])Tests?$/.exec(stem)?.[1] ??
+    null
+  );
 }
 
 /**
@@ -82,7 +106,17 @@ export function companionNames(path: string): string[][] {
   const tested = testedStem(stem);
   if (tested) return [family(ext).flatMap((e) => [`${tested}${e}`, `_${tested}${e}`])];
   const bare = stem.replace(/^_(?=[^_])/, '');
-  const testsOf = (exts: string[]) => [...new Set([stem, bare])].flatMap((s) => exts.flatMap((e) => [`${s}.test${e}`, `${s}.spec${e}`, `${s}_test${e}`, `${s}_unittest${e}`, `test_${s}${e}`, `${s}Test${e}`]));
+  const testsOf = (exts: string[]) =>
+    [...new Set([stem, bare])].flatMap((s) =>
+      exts.flatMap((e) => [
+        `${s}.test${e}`,
+        `${s}.spec${e}`,
+        `${s}_test${e}`,
+        `${s}_unittest${e}`,
+        `test_${s}${e}`,
+        `${s}Test${e}`,
+      ]),
+    );
   if (C_HEADERS.includes(ext)) return [C_SOURCES.map((e) => `${stem}${e}`)];
   if (C_SOURCES.includes(ext)) return [C_HEADERS.map((e) => `${stem}${e}`), testsOf([ext])];
   return [testsOf(family(ext))];

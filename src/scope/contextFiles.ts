@@ -35,7 +35,8 @@ export async function loadContextFiles(cwd: string, extra: string[] = []): Promi
       if (/does not exist$/.test(err.message)) return;
       throw new ScopeError(`context file ${err.message}; remove it or exclude it from the project`);
     }
-    if (text.length > MAX_CONTEXT_CHARS) text = `${text.slice(0, MAX_CONTEXT_CHARS)}\n[… cut at ${MAX_CONTEXT_CHARS} characters]`;
+    if (text.length > MAX_CONTEXT_CHARS)
+      text = `${text.slice(0, MAX_CONTEXT_CHARS)}\n[… cut at ${MAX_CONTEXT_CHARS} characters]`;
     seen.add(shown);
     files.push({ path: shown, text });
   };

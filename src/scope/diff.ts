@@ -42,7 +42,17 @@ export function parseDiff(text: string): FileDiff[] {
     if (line.startsWith('diff --git ')) {
       finish();
       const [a, b] = splitGitHeader(line.slice('diff --git '.length));
-      cur = { oldPath: a, newPath: b, status: 'modified', ranges: [], added: 0, removed: 0, mode: null, binary: false, renamed: false };
+      cur = {
+        oldPath: a,
+        newPath: b,
+        status: 'modified',
+        ranges: [],
+        added: 0,
+        removed: 0,
+        mode: null,
+        binary: false,
+        renamed: false,
+      };
       continue;
     }
     if (!cur) continue; // preamble (e.g. a patch's mail header) or "* Unmerged path" notes
@@ -120,7 +130,15 @@ function finalize(d: Draft): FileDiff {
   let status = d.status;
   if (status !== 'deleted' && status !== 'added' && d.renamed) status = 'renamed';
   if (d.binary && status !== 'deleted') status = 'binary';
-  return { oldPath: d.oldPath, newPath: d.newPath, status, ranges: d.binary ? [] : mergeRanges(d.ranges), added: d.added, removed: d.removed, mode: d.mode };
+  return {
+    oldPath: d.oldPath,
+    newPath: d.newPath,
+    status,
+    ranges: d.binary ? [] : mergeRanges(d.ranges),
+    added: d.added,
+    removed: d.removed,
+    mode: d.mode,
+  };
 }
 
 function mergeRanges(ranges: Array<[number, number]>): Array<[number, number]> {

@@ -22,4 +22,3 @@ export class DirCache {
     return (await stat(resolve(this.cwd, path)).catch(() => null))?.isFile() ?? false;
   }
 }
-

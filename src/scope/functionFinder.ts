@@ -34,7 +34,21 @@ const PY_DEF = /^(?:async\s+)?def\s+(\w+)\s*\(/;
 const RUST_FN = /^(pub(\([^)]*\))?\s+)?(?:(?:const|async|unsafe|extern\s+"[^"]*")\s+)*fn\s+([A-Za-z_]\w*)/;
 const GO_FUNC = /^func\s+(?:\(\s*(?:\w+\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*)?([A-Za-z_]\w*)\s*[[(]/;
 const C_FUNCTION = /^((?:[A-Za-z_][\w:<>,*&[\]\s]*?[\s*&]+)?)(~?[A-Za-z_][\w:]*)\s*\([^;]*$/;
-const C_KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'return', 'sizeof', 'catch', 'else', 'do', 'new', 'delete', 'throw', 'case']);
+const C_KEYWORDS = new Set([
+  'if',
+  'for',
+  'while',
+  'switch',
+  'return',
+  'sizeof',
+  'catch',
+  'else',
+  'do',
+  'new',
+  'delete',
+  'throw',
+  'case',
+]);
 
 const javascript: Grammar = {
   container: /^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/,
@@ -47,8 +61,18 @@ const javascript: Grammar = {
     if (!m) return null;
     const modifiers = m[1].split(/\s+/);
     const name = m[2];
-    const kind = name === 'constructor' ? 'constructor' : modifiers.some((w) => w === 'get' || w === 'set') ? 'accessor' : 'method';
-    const visibility = modifiers.includes('private') || name.startsWith('#') ? 'private' : modifiers.includes('protected') ? 'internal' : 'public';
+    const kind =
+      name === 'constructor'
+        ? 'constructor'
+        : modifiers.some((w) => w === 'get' || w === 'set')
+          ? 'accessor'
+          : 'method';
+    const visibility =
+      modifiers.includes('private') || name.startsWith('#')
+        ? 'private'
+        : modifiers.includes('protected')
+          ? 'internal'
+          : 'public';
     return { name, kind, visibility };
   },
 };
@@ -60,7 +84,13 @@ const python: Grammar = {
     const name = PY_DEF.exec(line)?.[1];
     if (!name) return null;
     const dunder = /^__\w+__$/.test(name);
-    const visibility = dunder ? 'public' : name.startsWith('__') ? 'private' : name.startsWith('_') ? 'internal' : 'public';
+    const visibility = dunder
+      ? 'public'
+      : name.startsWith('__')
+        ? 'private'
+        : name.startsWith('_')
+          ? 'internal'
+          : 'public';
     return { name, kind: owner ? 'method' : 'function', visibility };
   },
 };
@@ -80,13 +110,16 @@ const go: Grammar = {
     const m = GO_FUNC.exec(line);
     if (!m) return null;
     const visibility = /^[A-Z]/.test(m[2]) ? 'public' : 'internal';
-    return m[1] ? { name: `${m[1]}.${m[2]}`, kind: 'method', visibility } : { name: m[2], kind: 'function', visibility };
+    return m[1]
+      ? { name: `${m[1]}.${m[2]}`, kind: 'method', visibility }
+      : { name: m[2], kind: 'function', visibility };
   },
 };
 
 /** C, C++, Java, C#: `<modifiers and return type> name(params` on a line with no `;` (not a prototype or call). */
 const cFamily: Grammar = {
-  container: /^(?:(?:public|private|protected|internal|abstract|final|static|sealed|partial)\s+)*(?:class|struct|interface|record)\s+([A-Za-z_]\w*)[^;]*$/,
+  container:
+    /^(?:(?:public|private|protected|internal|abstract|final|static|sealed|partial)\s+)*(?:class|struct|interface|record)\s+([A-Za-z_]\w*)[^;]*$/,
   declaration(line, owner) {
     const m = C_FUNCTION.exec(line);
     if (!m || C_KEYWORDS.has(m[2])) return null;
@@ -94,7 +127,10 @@ const cFamily: Grammar = {
     // With no return type it is a call or a macro, except a constructor.
     if (!m[1] && !m[2].includes('::') && m[2] !== owner) return null;
     if (prefix.includes('private')) return { name: m[2], kind: owner ? 'method' : 'function', visibility: 'private' };
-    const hidden = prefix.includes('protected') || (owner === null && prefix.includes('static')) || (owner !== null && !prefix.includes('public'));
+    const hidden =
+      prefix.includes('protected') ||
+      (owner === null && prefix.includes('static')) ||
+      (owner !== null && !prefix.includes('public'));
     return { name: m[2], kind: owner ? 'method' : 'function', visibility: hidden ? 'internal' : 'public' };
   },
 };
@@ -115,7 +151,8 @@ export function findFunctions(language: string, lines: SourceLine[]): CodeFuncti
   const grammar = GRAMMARS[language];
   if (!grammar) return [];
   const rows: CodeFunction[] = [];
-  const add = (d: Declaration, line: number) => rows.push({ qualified_name: d.name, kind: d.kind, visibility: d.visibility, start_line: line, end_line: line });
+  const add = (d: Declaration, line: number) =>
+    rows.push({ qualified_name: d.name, kind: d.kind, visibility: d.visibility, start_line: line, end_line: line });
   let scope: { name: string; memberIndent: number | null } | null = null;
   for (const { no, text } of lines) {
     const line = text.trim();

@@ -19,23 +19,32 @@ export interface GhOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-const NOT_INSTALLED = 'the GitHub CLI (gh) is not installed; install it from https://cli.github.com and run gh auth login';
+const NOT_INSTALLED =
+  'the GitHub CLI (gh) is not installed; install it from https://cli.github.com and run gh auth login';
 
 function gh(args: string[], opts: GhOptions): Promise<string> {
   // No prompts and no pager: gh runs unattended here.
   const env = { ...(opts.env ?? process.env), GH_PROMPT_DISABLED: '1', GH_PAGER: 'cat', NO_COLOR: '1' };
   return new Promise((resolve, reject) => {
-    execFile('gh', args, { cwd: opts.cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (!err) return resolve(stdout);
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new ScopeError(NOT_INSTALLED));
-      const why = (stderr || err.message).trim().split('\n')[0];
-      reject(new ScopeError(`gh ${args.slice(0, 3).join(' ')} failed: ${why}`));
-    });
+    execFile(
+      'gh',
+      args,
+      { cwd: opts.cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        if (!err) return resolve(stdout);
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new ScopeError(NOT_INSTALLED));
+        const why = (stderr || err.message).trim().split('\n')[0];
+        reject(new ScopeError(`gh ${args.slice(0, 3).join(' ')} failed: ${why}`));
+      },
+    );
   });
 }
 
 export async function ghPrView(num: number, opts: GhOptions): Promise<PullRequest> {
-  const out = await gh(['pr', 'view', String(num), '--json', 'number,title,body,state,isDraft,baseRefName,headRefName'], opts);
+  const out = await gh(
+    ['pr', 'view', String(num), '--json', 'number,title,body,state,isDraft,baseRefName,headRefName'],
+    opts,
+  );
   let raw: Record<string, unknown>;
   try {
     raw = JSON.parse(out) as Record<string, unknown>;

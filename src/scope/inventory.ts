@@ -68,7 +68,8 @@ export async function takeInventory(paths: string[], opts: InventoryOptions): Pr
 
 /** The command line cannot carry a name that is not valid UTF-8: say so rather than "no such file". */
 function missing(path: string): string {
-  if (path.includes('\uFFFD')) return `no such file or folder: ${path} (the name given is not valid UTF-8, so it cannot be passed on; review the folder that holds it)`;
+  if (path.includes('\uFFFD'))
+    return `no such file or folder: ${path} (the name given is not valid UTF-8, so it cannot be passed on; review the folder that holds it)`;
   return `no such file or folder: ${path}`;
 }
 
@@ -76,8 +77,18 @@ function missing(path: string): string {
  * Applies every exclusion rule to the candidates (cwd-relative paths) and attaches companions: the common
  * end of every scope. The rules are the one confinement rule every reader shares (ReviewAccess).
  */
-export async function classify(reviewRoots: string[], candidates: string[], opts: InventoryOptions, excluded: Exclusion[] = []): Promise<Inventory> {
-  const access = await ReviewAccess.open({ cwd: opts.cwd, roots: reviewRoots, ...(opts.excludes ? { excludes: opts.excludes } : {}), ...(opts.maxBytes ? { maxBytes: opts.maxBytes } : {}) });
+export async function classify(
+  reviewRoots: string[],
+  candidates: string[],
+  opts: InventoryOptions,
+  excluded: Exclusion[] = [],
+): Promise<Inventory> {
+  const access = await ReviewAccess.open({
+    cwd: opts.cwd,
+    roots: reviewRoots,
+    ...(opts.excludes ? { excludes: opts.excludes } : {}),
+    ...(opts.maxBytes ? { maxBytes: opts.maxBytes } : {}),
+  });
   const verdicts = await mapLimit(candidates, IO_PARALLEL, (c) => access.judge(resolve(opts.cwd, c)));
   const dirs = new DirCache(opts.cwd);
   const included: string[] = [];
@@ -88,7 +99,10 @@ export async function classify(reviewRoots: string[], candidates: string[], opts
   });
   included.sort();
   const companions = new CompanionFinder(opts.cwd, reviewRoots, included, dirs);
-  const entries: FileEntry[] = await mapLimit(included, IO_PARALLEL, async (path) => ({ path, companion_path: await companions.find(path) }));
+  const entries: FileEntry[] = await mapLimit(included, IO_PARALLEL, async (path) => ({
+    path,
+    companion_path: await companions.find(path),
+  }));
   return { discovery: { review_roots: reviewRoots, file_entries: entries }, excluded };
 }
 
@@ -100,7 +114,9 @@ async function listFolder(abs: string, cwd: string, excluded: Exclusion[], roots
     return out;
   }
   const files = await gitListFiles(abs);
-  const kinds = await mapLimit(files, IO_PARALLEL, (f) => (f.includes('\uFFFD') ? Promise.resolve(null) : lstat(join(abs, f)).catch(() => null)));
+  const kinds = await mapLimit(files, IO_PARALLEL, (f) =>
+    f.includes('\uFFFD') ? Promise.resolve(null) : lstat(join(abs, f)).catch(() => null),
+  );
   const out: string[] = [];
   for (const [i, f] of files.entries()) {
     const full = join(abs, f);
@@ -115,7 +131,14 @@ async function listFolder(abs: string, cwd: string, excluded: Exclusion[], roots
 }
 
 /** A plain walk that follows links inside the roots once: a link back into its own ancestry is a counted loop. */
-async function walk(dir: string, cwd: string, out: string[], excluded: Exclusion[], seen: Set<string>, roots: string[]): Promise<void> {
+async function walk(
+  dir: string,
+  cwd: string,
+  out: string[],
+  excluded: Exclusion[],
+  seen: Set<string>,
+  roots: string[],
+): Promise<void> {
   const real = await realpath(dir).catch(() => null);
   if (!real) return void excluded.push({ path: displayPath(cwd, dir), reason: 'unreadable' });
   if (seen.has(real)) return void excluded.push({ path: displayPath(cwd, dir), reason: 'symlink_loop' });
@@ -128,7 +151,11 @@ async function walk(dir: string, cwd: string, out: string[], excluded: Exclusion
     if (e.name.includes('\uFFFD')) excluded.push({ path: rel, reason: 'non_utf8_name' });
     else if (e.isDirectory()) {
       if (!isSkippedDir(e.name)) await walk(full, cwd, out, excluded, seen, roots);
-      else excluded.push({ path: rel, reason: e.name === 'node_modules' || e.name === 'vendor' ? 'vendored' : 'build_output' });
+      else
+        excluded.push({
+          path: rel,
+          reason: e.name === 'node_modules' || e.name === 'vendor' ? 'vendored' : 'build_output',
+        });
     } else if (e.isFile()) out.push(rel);
     else if (e.isSymbolicLink()) await followLink(full, cwd, out, excluded, seen, roots);
     else excluded.push({ path: rel, reason: 'unreadable', detail: 'not a regular file' });
@@ -141,14 +168,23 @@ async function walk(dir: string, cwd: string, out: string[], excluded: Exclusion
  * link to a file is a candidate (judged again by where it leads); a link to a folder is walked, unless it
  * leads back into its own ancestry.
  */
-async function followLink(link: string, cwd: string, out: string[], excluded: Exclusion[], seen: Set<string>, roots: string[]): Promise<void> {
+async function followLink(
+  link: string,
+  cwd: string,
+  out: string[],
+  excluded: Exclusion[],
+  seen: Set<string>,
+  roots: string[],
+): Promise<void> {
   const rel = displayPath(cwd, link);
   const target = await realpath(link).catch(() => null);
   const kind = target && (await stat(target).catch(() => null));
-  if (!target || !kind) return void excluded.push({ path: rel, reason: 'unreadable', detail: 'a broken symbolic link' });
+  if (!target || !kind)
+    return void excluded.push({ path: rel, reason: 'unreadable', detail: 'a broken symbolic link' });
   // A link to this folder or any folder above it is a loop (even one above the review root).
   const here = await realpath(join(link, '..')).catch(() => null);
-  if (kind.isDirectory() && here && isInside(here, target)) return void excluded.push({ path: rel, reason: 'symlink_loop' });
+  if (kind.isDirectory() && here && isInside(here, target))
+    return void excluded.push({ path: rel, reason: 'symlink_loop' });
   if (!roots.some((r) => isInside(target, r))) return void excluded.push({ path: rel, reason: 'outside_roots' });
   if (kind.isFile()) return void out.push(rel);
   if (!kind.isDirectory()) return void excluded.push({ path: rel, reason: 'unreadable', detail: 'not a regular file' });

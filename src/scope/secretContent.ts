@@ -47,10 +47,14 @@ export function findSecret(text: string): Promise<SecretHit | null> {
 }
 
 async function scan(text: string): Promise<SecretHit | null> {
-  const result = await lintSource({ source: { filePath: SCANNED_NAME, content: text, contentType: 'text' }, options: { config: PRESET_CONFIG, maskSecrets: true } });
+  const result = await lintSource({
+    source: { filePath: SCANNED_NAME, content: text, contentType: 'text' },
+    options: { config: PRESET_CONFIG, maskSecrets: true },
+  });
   let first: SecretHit | null = null;
   for (const m of result.messages) {
-    if (m.type === 'message' && (!first || m.loc.start.line < first.line)) first = { line: m.loc.start.line, kind: m.messageId };
+    if (m.type === 'message' && (!first || m.loc.start.line < first.line))
+      first = { line: m.loc.start.line, kind: m.messageId };
   }
   return first;
 }

@@ -25,7 +25,12 @@ export async function promptForApiKey(secrets: vscode.SecretStorage, notices: No
  * The error a review without a (working) key shows, with the fix one click away; once a key is saved, the
  * review it interrupted starts again (`resume`). Does not wait for the user.
  */
-export function offerToSetKey(message: string, notices: Notices, secrets: vscode.SecretStorage, resume: () => Promise<void>): void {
+export function offerToSetKey(
+  message: string,
+  notices: Notices,
+  secrets: vscode.SecretStorage,
+  resume: () => Promise<void>,
+): void {
   void notices.error(message, 'Set API Key').then(async (choice) => {
     if (choice === 'Set API Key' && (await promptForApiKey(secrets, notices))) await resume();
   });

@@ -17,7 +17,11 @@ export class FindingActions implements vscode.CodeActionProvider {
     private readonly hasChat: () => boolean,
   ) {}
 
-  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    doc: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     return context.diagnostics.flatMap((d) => {
       const finding = this.problems.findingFor(doc.uri, d);
       if (!finding?.fingerprint) return [];

@@ -7,7 +7,12 @@ import type { Notices } from './notices';
 import type { ReviewController } from './reviewController';
 import { folderForChanges, pickBase, requestsForUris, selectedUris } from './targets';
 
-export function registerCommands(context: vscode.ExtensionContext, controller: ReviewController, store: FindingStore, notices: Notices): vscode.Disposable[] {
+export function registerCommands(
+  context: vscode.ExtensionContext,
+  controller: ReviewController,
+  store: FindingStore,
+  notices: Notices,
+): vscode.Disposable[] {
   const runAll = async (requests: ReturnType<typeof requestsForUris>) => {
     if (requests.length === 0) return void notices.info('Skeptic: select files or folders to review.');
     for (const r of requests) await controller.run(r);
@@ -17,7 +22,9 @@ export function registerCommands(context: vscode.ExtensionContext, controller: R
     if (folder) await controller.run({ folder, ...(mode ? { mode } : {}), scope: { kind } });
   };
   return [
-    vscode.commands.registerCommand(COMMANDS.reviewFiles, (clicked: unknown, selection: unknown) => runAll(requestsForUris(selectedUris(clicked, selection)))),
+    vscode.commands.registerCommand(COMMANDS.reviewFiles, (clicked: unknown, selection: unknown) =>
+      runAll(requestsForUris(selectedUris(clicked, selection))),
+    ),
     vscode.commands.registerCommand(COMMANDS.reviewChanges, changes('changes')),
     vscode.commands.registerCommand(COMMANDS.reviewStaged, changes('staged')),
     vscode.commands.registerCommand(COMMANDS.reviewBranch, async (arg: unknown) => {
@@ -25,7 +32,9 @@ export function registerCommands(context: vscode.ExtensionContext, controller: R
       const base = folder && (await pickBase(folder, notices));
       if (folder && base) await controller.run({ folder, scope: { kind: 'branch', base } });
     }),
-    vscode.commands.registerCommand(COMMANDS.quickReviewFiles, (clicked: unknown, selection: unknown) => runAll(requestsForUris(selectedUris(clicked, selection), 'lenses'))),
+    vscode.commands.registerCommand(COMMANDS.quickReviewFiles, (clicked: unknown, selection: unknown) =>
+      runAll(requestsForUris(selectedUris(clicked, selection), 'lenses')),
+    ),
     vscode.commands.registerCommand(COMMANDS.quickReviewChanges, changes('changes', 'lenses')),
     vscode.commands.registerCommand(COMMANDS.cancel, () => controller.cancel()),
     vscode.commands.registerCommand(COMMANDS.showReport, () => controller.showLastReport()),

@@ -33,7 +33,9 @@ export class ProblemsView implements vscode.Disposable {
   findingFor(uri: vscode.Uri, d: vscode.Diagnostic): Finding | undefined {
     if (d.source !== 'Skeptic') return undefined;
     const code = typeof d.code === 'object' ? String(d.code.value) : String(d.code);
-    return this.entriesAt(uri, d.range.start.line).find((e) => e.diagnostic.code === code && e.diagnostic.message === d.message)?.finding;
+    return this.entriesAt(uri, d.range.start.line).find(
+      (e) => e.diagnostic.code === code && e.diagnostic.message === d.message,
+    )?.finding;
   }
 
   /** The findings whose diagnostic starts on `line` (0-based) of `uri`. */
@@ -43,7 +45,9 @@ export class ProblemsView implements vscode.Disposable {
 
   /** The rule page a diagnostic's code links to, when the rule is in the catalog. */
   rulePage(ruleId: string): vscode.Uri | undefined {
-    return ruleInfo(ruleId) ? vscode.Uri.joinPath(this.extensionUri, 'media', 'rules', rulePageName(ruleId)) : undefined;
+    return ruleInfo(ruleId)
+      ? vscode.Uri.joinPath(this.extensionUri, 'media', 'rules', rulePageName(ruleId))
+      : undefined;
   }
 
   dispose(): void {
@@ -52,7 +56,9 @@ export class ProblemsView implements vscode.Disposable {
   }
 
   private entriesAt(uri: vscode.Uri, line: number) {
-    return this.store.entries.filter((e) => this.uri(e.diagnostic.at.file).fsPath === uri.fsPath && e.diagnostic.at.line === line);
+    return this.store.entries.filter(
+      (e) => this.uri(e.diagnostic.at.file).fsPath === uri.fsPath && e.diagnostic.at.line === line,
+    );
   }
 
   private render(): void {
@@ -62,7 +68,10 @@ export class ProblemsView implements vscode.Disposable {
       diagnostic.source = d.source;
       const target = this.rulePage(d.code);
       diagnostic.code = target ? { value: d.code, target } : d.code;
-      diagnostic.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(this.uri(r.at.file), range(r.at)), r.message));
+      diagnostic.relatedInformation = d.related.map(
+        (r) =>
+          new vscode.DiagnosticRelatedInformation(new vscode.Location(this.uri(r.at.file), range(r.at)), r.message),
+      );
       const uri = this.uri(d.at.file);
       const slot = byFile.get(uri.toString()) ?? { uri, list: [] };
       slot.list.push(diagnostic);

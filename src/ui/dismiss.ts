@@ -7,7 +7,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import { Dismissal, DISMISSAL_REASONS, parseDismissalFile, REASON_LABELS, TEAM_DISMISSALS_PATH, withDismissal, type DismissalReason } from '../model/dismissals';
+import {
+  Dismissal,
+  DISMISSAL_REASONS,
+  parseDismissalFile,
+  REASON_LABELS,
+  TEAM_DISMISSALS_PATH,
+  withDismissal,
+  type DismissalReason,
+} from '../model/dismissals';
 import type { Finding } from '../model/finding';
 import { ensureSkepticFolder } from '../io/skepticFolder';
 import type { FindingStore } from './findingStore';
@@ -53,7 +61,11 @@ export class Dismissals {
     };
     try {
       if (full.scope === 'team') await this.saveForTeam(record);
-      else await this.memento.update(USER_KEY, [...this.own().filter((d) => d.fingerprint !== record.fingerprint), record]);
+      else
+        await this.memento.update(USER_KEY, [
+          ...this.own().filter((d) => d.fingerprint !== record.fingerprint),
+          record,
+        ]);
     } catch (err) {
       void this.notices.error(`Skeptic could not save the dismissal: ${(err as Error).message}`);
       return false;
@@ -65,9 +77,20 @@ export class Dismissals {
   private async ask(given: Partial<DismissChoice>): Promise<DismissChoice | undefined> {
     const reason =
       given.reason ??
-      (await vscode.window.showQuickPick(DISMISSAL_REASONS.map((r) => ({ label: REASON_LABELS[r], reason: r })), { title: 'Dismiss this finding', placeHolder: 'Why?' }))?.reason;
+      (
+        await vscode.window.showQuickPick(
+          DISMISSAL_REASONS.map((r) => ({ label: REASON_LABELS[r], reason: r })),
+          { title: 'Dismiss this finding', placeHolder: 'Why?' },
+        )
+      )?.reason;
     if (!reason) return undefined;
-    const note = given.note ?? (await vscode.window.showInputBox({ title: 'Dismiss this finding', prompt: 'A note for your team and for later reviews (optional)', placeHolder: 'e.g. the caller already checks the index' }));
+    const note =
+      given.note ??
+      (await vscode.window.showInputBox({
+        title: 'Dismiss this finding',
+        prompt: 'A note for your team and for later reviews (optional)',
+        placeHolder: 'e.g. the caller already checks the index',
+      }));
     if (note === undefined) return undefined;
     const scope =
       given.scope ??
@@ -75,7 +98,11 @@ export class Dismissals {
         await vscode.window.showQuickPick(
           [
             { label: 'Only for me', description: 'kept in this workspace', scope: 'user' as const },
-            { label: 'For the team', description: `written to ${TEAM_DISMISSALS_PATH}, to commit`, scope: 'team' as const },
+            {
+              label: 'For the team',
+              description: `written to ${TEAM_DISMISSALS_PATH}, to commit`,
+              scope: 'team' as const,
+            },
           ],
           { title: 'Dismiss this finding', placeHolder: 'Who should stop seeing it?' },
         )

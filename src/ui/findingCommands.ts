@@ -47,7 +47,10 @@ export function registerFindingCommands(deps: FindingCommandDeps): vscode.Dispos
     }),
     vscode.commands.registerCommand(COMMANDS.fixWithChat, async (arg: unknown) => {
       const f = resolve(arg);
-      if (f) await vscode.commands.executeCommand(CHAT_COMMAND, { query: fixPrompt(f, await functionCode(store.folder, f)) });
+      if (f)
+        await vscode.commands.executeCommand(CHAT_COMMAND, {
+          query: fixPrompt(f, await functionCode(store.folder, f)),
+        });
     }),
     vscode.commands.registerCommand(COMMANDS.showInReport, async (arg: unknown) => {
       const f = resolve(arg);
@@ -61,26 +64,44 @@ export function registerFindingCommands(deps: FindingCommandDeps): vscode.Dispos
       await vscode.window.showTextDocument(doc, { selection: new vscode.Range(line, 0, line, 0) });
     }),
     vscode.commands.registerCommand(COMMANDS.filterFindings, async (priorities?: Priority[]) => {
-      const labels: Record<Priority, string> = { must_fix: 'Must fix', should_fix: 'Should fix', nice_to_have: 'Nice to have' };
+      const labels: Record<Priority, string> = {
+        must_fix: 'Must fix',
+        should_fix: 'Should fix',
+        nice_to_have: 'Nice to have',
+      };
       const chosen =
         priorities ??
-        (await vscode.window.showQuickPick(
-          PRIORITY_ORDER.map((p) => ({ label: labels[p], priority: p, picked: deps.tree.filter.has(p) })),
-          { canPickMany: true, title: 'Show Skeptic findings of these priorities' },
-        ))?.map((i) => i.priority);
+        (
+          await vscode.window.showQuickPick(
+            PRIORITY_ORDER.map((p) => ({ label: labels[p], priority: p, picked: deps.tree.filter.has(p) })),
+            { canPickMany: true, title: 'Show Skeptic findings of these priorities' },
+          )
+        )?.map((i) => i.priority);
       if (chosen) deps.tree.setFilter(chosen);
     }),
   ];
 }
 
 /** The code of the function a finding is in: the innermost symbol the editor knows around its line, else a window of lines. */
-async function functionCode(folder: string, f: Finding): Promise<{ text: string; firstLine: number; language: string } | null> {
+async function functionCode(
+  folder: string,
+  f: Finding,
+): Promise<{ text: string; firstLine: number; language: string } | null> {
   try {
     const uri = vscode.Uri.file(join(folder, f.file));
     const doc = await vscode.workspace.openTextDocument(uri);
     const line = Math.max(0, Math.min(f.line - 1, doc.lineCount - 1));
-    const symbols = (await vscode.commands.executeCommand<vscode.DocumentSymbol[] | undefined>('vscode.executeDocumentSymbolProvider', uri)) ?? [];
-    let range = new vscode.Range(Math.max(0, line - CONTEXT_LINES), 0, Math.min(doc.lineCount - 1, line + CONTEXT_LINES), 0);
+    const symbols =
+      (await vscode.commands.executeCommand<vscode.DocumentSymbol[] | undefined>(
+        'vscode.executeDocumentSymbolProvider',
+        uri,
+      )) ?? [];
+    let range = new vscode.Range(
+      Math.max(0, line - CONTEXT_LINES),
+      0,
+      Math.min(doc.lineCount - 1, line + CONTEXT_LINES),
+      0,
+    );
     const callable = new Set([vscode.SymbolKind.Function, vscode.SymbolKind.Method, vscode.SymbolKind.Constructor]);
     const visit = (list: vscode.DocumentSymbol[]) => {
       for (const s of list) {

@@ -37,7 +37,12 @@ const KEY = 'skeptic.lastFindings';
 const isObject = (v: unknown) => typeof v === 'object' && v !== null;
 const SavedShape = z.object({
   folder: z.string(),
-  entries: z.array(z.object({ finding: z.custom<Finding>((v) => isObject(v) && typeof (v as Finding).file === 'string'), diagnostic: z.custom<PlainDiagnostic>((v) => isObject(v) && isObject((v as PlainDiagnostic).at)) })),
+  entries: z.array(
+    z.object({
+      finding: z.custom<Finding>((v) => isObject(v) && typeof (v as Finding).file === 'string'),
+      diagnostic: z.custom<PlainDiagnostic>((v) => isObject(v) && isObject((v as PlainDiagnostic).at)),
+    }),
+  ),
   summary: z.nullable(z.custom<LastRun>(isObject)),
 });
 

@@ -14,10 +14,18 @@ import type { Priority } from '../model/records';
 import { ruleLabel } from '../model/rules';
 import type { FindingStore } from './findingStore';
 
-const HEADINGS: Record<Priority, string> = { must_fix: 'Must fix', should_fix: 'Should fix', nice_to_have: 'Nice to have' };
+const HEADINGS: Record<Priority, string> = {
+  must_fix: 'Must fix',
+  should_fix: 'Should fix',
+  nice_to_have: 'Nice to have',
+};
 const ICONS: Record<Priority, string> = { must_fix: 'error', should_fix: 'warning', nice_to_have: 'info' };
 
-type Node = { kind: 'summary' } | { kind: 'file'; file: string } | { kind: 'group'; file: string; priority: Priority } | { kind: 'finding'; finding: Finding };
+type Node =
+  | { kind: 'summary' }
+  | { kind: 'file'; file: string }
+  | { kind: 'group'; file: string; priority: Priority }
+  | { kind: 'finding'; finding: Finding };
 
 export class FindingsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -48,7 +56,9 @@ export class FindingsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     const walk = (nodes: Node[], depth: number) => {
       for (const n of nodes) {
         const item = this.getTreeItem(n);
-        lines.push(`${'  '.repeat(depth)}${String(item.label)}${item.description ? ` — ${String(item.description)}` : ''}`);
+        lines.push(
+          `${'  '.repeat(depth)}${String(item.label)}${item.description ? ` — ${String(item.description)}` : ''}`,
+        );
         walk(this.getChildren(n), depth + 1);
       }
     };
@@ -60,10 +70,20 @@ export class FindingsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     const visible = this.store.findings.filter((f) => this.shown.has(f.priority));
     if (!node) {
       const files = [...new Set(visible.map((f) => f.file))].sort();
-      return [...(this.store.summary ? [{ kind: 'summary' as const }] : []), ...files.map((file) => ({ kind: 'file' as const, file }))];
+      return [
+        ...(this.store.summary ? [{ kind: 'summary' as const }] : []),
+        ...files.map((file) => ({ kind: 'file' as const, file })),
+      ];
     }
-    if (node.kind === 'file') return PRIORITY_ORDER.filter((p) => visible.some((f) => f.file === node.file && f.priority === p)).map((priority) => ({ kind: 'group', file: node.file, priority }));
-    if (node.kind === 'group') return visible.filter((f) => f.file === node.file && f.priority === node.priority).sort((a, b) => a.line - b.line).map((finding) => ({ kind: 'finding', finding }));
+    if (node.kind === 'file')
+      return PRIORITY_ORDER.filter((p) => visible.some((f) => f.file === node.file && f.priority === p)).map(
+        (priority) => ({ kind: 'group', file: node.file, priority }),
+      );
+    if (node.kind === 'group')
+      return visible
+        .filter((f) => f.file === node.file && f.priority === node.priority)
+        .sort((a, b) => a.line - b.line)
+        .map((finding) => ({ kind: 'finding', finding }));
     return [];
   }
 
@@ -95,7 +115,9 @@ export class FindingsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
         const f = node.finding;
         const item = new vscode.TreeItem(`${f.line}: ${f.action}`);
         item.description = ruleLabel(f.rule_id);
-        item.tooltip = new vscode.MarkdownString(`**${ruleLabel(f.rule_id)}** · ${f.priority.replace(/_/g, ' ')} · ${f.confidence} confidence\n\n${f.action} (${f.rationale})${f.verdict ? `\n\n*Challenger:* ${f.verdict}` : ''}`);
+        item.tooltip = new vscode.MarkdownString(
+          `**${ruleLabel(f.rule_id)}** · ${f.priority.replace(/_/g, ' ')} · ${f.confidence} confidence\n\n${f.action} (${f.rationale})${f.verdict ? `\n\n*Challenger:* ${f.verdict}` : ''}`,
+        );
         item.contextValue = 'finding';
         item.command = { title: 'Go to finding', command: COMMANDS.revealFinding, arguments: [f.fingerprint] };
         return item;
@@ -114,7 +136,12 @@ export class FindingsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     const total = this.store.findings.length;
     this.view.badge = total ? { value: total, tooltip: plural(total, 'Skeptic finding') } : undefined;
     this.view.description = visible === total ? undefined : `${visible} of ${total} shown`;
-    this.view.message = total === 0 ? (this.store.summary ? 'No findings: the reviewed code is clean.' : 'Review files from the Explorer or changes from Source Control.') : undefined;
+    this.view.message =
+      total === 0
+        ? this.store.summary
+          ? 'No findings: the reviewed code is clean.'
+          : 'Review files from the Explorer or changes from Source Control.'
+        : undefined;
     this.changed.fire();
   }
 }

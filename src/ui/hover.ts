@@ -4,7 +4,11 @@ import type { Finding } from '../model/finding';
 import { ruleInfo } from '../model/rules';
 import type { ProblemsView } from './diagnostics';
 
-const PRIORITY: Record<Finding['priority'], string> = { must_fix: 'must fix', should_fix: 'should fix', nice_to_have: 'nice to have' };
+const PRIORITY: Record<Finding['priority'], string> = {
+  must_fix: 'must fix',
+  should_fix: 'should fix',
+  nice_to_have: 'nice to have',
+};
 
 export function findingHover(problems: ProblemsView): vscode.HoverProvider {
   return {
@@ -20,9 +24,17 @@ export function hoverText(f: Finding, page: vscode.Uri | undefined): vscode.Mark
   const rule = ruleInfo(f.rule_id);
   const md = new vscode.MarkdownString(undefined, true);
   const name = rule ? `${rule.id} · ${rule.name}` : f.rule_id;
-  md.appendMarkdown(`**Skeptic ${page ? `[${escape(name)}](${page.toString()})` : escape(name)}** — ${PRIORITY[f.priority]}, ${f.confidence} confidence\n\n`);
+  md.appendMarkdown(
+    `**Skeptic ${page ? `[${escape(name)}](${page.toString()})` : escape(name)}** — ${PRIORITY[f.priority]}, ${f.confidence} confidence\n\n`,
+  );
   if (rule) md.appendMarkdown(`${escape(rule.summary)}\n\n`);
-  md.appendMarkdown(f.verdict ? `*Challenger:* ${escape(f.verdict)}` : f.unchallenged ? '*Challenger:* could not run; this finding was not challenged.' : '*Challenger:* not part of this review mode.');
+  md.appendMarkdown(
+    f.verdict
+      ? `*Challenger:* ${escape(f.verdict)}`
+      : f.unchallenged
+        ? '*Challenger:* could not run; this finding was not challenged.'
+        : '*Challenger:* not part of this review mode.',
+  );
   return md;
 }
 

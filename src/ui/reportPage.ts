@@ -33,7 +33,12 @@ export function renderReportBody(markdown: string): string {
 }
 
 export function renderReportPage(markdown: string, assets: PageAssets): string {
-  const csp = [`default-src 'none'`, `style-src ${assets.cspSource}`, `img-src ${assets.cspSource}`, `script-src 'nonce-${assets.nonce}'`].join('; ');
+  const csp = [
+    `default-src 'none'`,
+    `style-src ${assets.cspSource}`,
+    `img-src ${assets.cspSource}`,
+    `script-src 'nonce-${assets.nonce}'`,
+  ].join('; ');
   const state = md.utils.escapeHtml(JSON.stringify(assets.state));
   return `<!DOCTYPE html>
 <html lang="en">

@@ -42,7 +42,10 @@ export class ReportPanel implements vscode.Disposable {
 
   /** Shows (or refreshes) the panel with the report at `state.reportPath`. */
   async show(state: PanelState, markdown?: string): Promise<void> {
-    if (!this.panel) this.adopt(vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, 'Skeptic Report', vscode.ViewColumn.Beside, this.options()));
+    if (!this.panel)
+      this.adopt(
+        vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, 'Skeptic Report', vscode.ViewColumn.Beside, this.options()),
+      );
     this.panel!.reveal(undefined, true);
     await this.render(state, markdown);
   }
@@ -64,7 +67,11 @@ export class ReportPanel implements vscode.Disposable {
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media')], retainContextWhenHidden: false };
+    return {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media')],
+      retainContextWhenHidden: false,
+    };
   }
 
   private adopt(panel: vscode.WebviewPanel): void {
@@ -87,7 +94,8 @@ export class ReportPanel implements vscode.Disposable {
     } catch {
       text = `# Report not found\n\n\`${state.reportPath}\` no longer exists.`;
     }
-    const media = (name: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', name)).toString();
+    const media = (name: string) =>
+      panel.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', name)).toString();
     panel.title = `Skeptic: ${basename(state.reportPath)}`;
     panel.webview.html = renderReportPage(text, {
       cspSource: panel.webview.cspSource,
@@ -108,13 +116,18 @@ export class ReportPanel implements vscode.Disposable {
       if (isAbsolute(m.file) || m.file.split('/').includes('..')) return;
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(state.cwd, m.file)));
       const line = Math.min(m.line - 1, doc.lineCount - 1);
-      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(line, 0, line, 0) });
+      await vscode.window.showTextDocument(doc, {
+        viewColumn: vscode.ViewColumn.One,
+        selection: new vscode.Range(line, 0, line, 0),
+      });
     } else if (m.type === 'openMarkdown') {
       await vscode.window.showTextDocument(vscode.Uri.file(state.reportPath), { viewColumn: vscode.ViewColumn.One });
     } else if (state.rerun) {
       await this.rerun(state.rerun);
     } else {
-      void this.notices.info('Skeptic: this report does not say how it was started; start a new review from the Explorer or the Command Palette.');
+      void this.notices.info(
+        'Skeptic: this report does not say how it was started; start a new review from the Explorer or the Command Palette.',
+      );
     }
   }
 }

@@ -43,31 +43,46 @@ export class ReviewController implements vscode.Disposable {
     // Set API Key from the error below starts this review again once a key is saved.
     const resume = () => this.run(request);
     const key = await apiKey(this.context.secrets);
-    if (!key) return offerToSetKey('Skeptic needs an Anthropic API key to review code.', this.notices, this.context.secrets, resume);
+    if (!key)
+      return offerToSetKey(
+        'Skeptic needs an Anthropic API key to review code.',
+        this.notices,
+        this.context.secrets,
+        resume,
+      );
     const settings = readSettings(vscode.Uri.file(request.folder));
     const tracker = new RunTracker(request);
-    const worker: ReviewWorker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath, (m) => tracker.pending.push(this.onMessage(m, request, worker, tracker)));
+    const worker: ReviewWorker = new ReviewWorker(
+      vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath,
+      (m) => tracker.pending.push(this.onMessage(m, request, worker, tracker)),
+    );
     this.running = worker;
-    this.log.info(`review started: ${tracker.scope} in ${request.folder}${request.mode === 'lenses' ? ' (Quick Review)' : ''}`);
+    this.log.info(
+      `review started: ${tracker.scope} in ${request.folder}${request.mode === 'lenses' ? ' (Quick Review)' : ''}`,
+    );
     this.status.running(tracker.progress.line());
     try {
-      const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Skeptic', cancellable: true }, async (progress, token) => {
-        tracker.notification = progress;
-        token.onCancellationRequested(() => worker.cancel());
-        // The clock moves even when no event comes (a long call): redraw the line every second.
-        const tick = setInterval(() => this.show(tracker), 1000);
-        try {
-          worker.send({ type: 'start', request, settings, apiKey: key, dismissals: this.dismissals.own() });
-          const done = await worker.done;
-          // Handlers still at work (showing the report, asking to confirm) finish before the run counts as over.
-          for (const r of await Promise.allSettled(tracker.pending)) {
-            if (r.status === 'rejected') this.log.error(r.reason instanceof Error ? (r.reason.stack ?? r.reason.message) : String(r.reason));
+      const outcome = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Skeptic', cancellable: true },
+        async (progress, token) => {
+          tracker.notification = progress;
+          token.onCancellationRequested(() => worker.cancel());
+          // The clock moves even when no event comes (a long call): redraw the line every second.
+          const tick = setInterval(() => this.show(tracker), 1000);
+          try {
+            worker.send({ type: 'start', request, settings, apiKey: key, dismissals: this.dismissals.own() });
+            const done = await worker.done;
+            // Handlers still at work (showing the report, asking to confirm) finish before the run counts as over.
+            for (const r of await Promise.allSettled(tracker.pending)) {
+              if (r.status === 'rejected')
+                this.log.error(r.reason instanceof Error ? (r.reason.stack ?? r.reason.message) : String(r.reason));
+            }
+            return done;
+          } finally {
+            clearInterval(tick);
           }
-          return done;
-        } finally {
-          clearInterval(tick);
-        }
-      });
+        },
+      );
       await this.conclude(outcome, tracker, resume);
     } finally {
       this.running = undefined;
@@ -94,12 +109,19 @@ export class ReviewController implements vscode.Disposable {
     this.log.dispose();
   }
 
-  private async onMessage(m: WorkerMessage, request: ReviewRequest, worker: ReviewWorker, tracker: RunTracker): Promise<void> {
+  private async onMessage(
+    m: WorkerMessage,
+    request: ReviewRequest,
+    worker: ReviewWorker,
+    tracker: RunTracker,
+  ): Promise<void> {
     switch (m.type) {
       case 'prepared':
         tracker.files = m.paths;
         this.store.begin(request.folder, m.paths);
-        this.log.info(`${plural(m.files, 'file')} under review, ${plural(m.companions, 'companion')} discovered, ${m.excluded} excluded`);
+        this.log.info(
+          `${plural(m.files, 'file')} under review, ${plural(m.companions, 'companion')} discovered, ${m.excluded} excluded`,
+        );
         return;
       case 'confirm': {
         const run = await vscode.window.showWarningMessage(
@@ -136,7 +158,9 @@ export class ReviewController implements vscode.Disposable {
     switch (e.type) {
       case 'call': {
         const u = e.usage;
-        this.log.debug(`call ${e.step} · ${e.label} · ${e.model}: ${u.input_tokens} in, ${u.output_tokens} out, cache ${u.cache_read_input_tokens} read / ${u.cache_creation_input_tokens} written · ${e.ms} ms`);
+        this.log.debug(
+          `call ${e.step} · ${e.label} · ${e.model}: ${u.input_tokens} in, ${u.output_tokens} out, cache ${u.cache_read_input_tokens} read / ${u.cache_creation_input_tokens} written · ${e.ms} ms`,
+        );
         return;
       }
       case 'retry':
@@ -170,14 +194,25 @@ export class ReviewController implements vscode.Disposable {
     if (!summary) return void this.log.info('not run: the estimate was not confirmed');
     const stopped = summary.stopped;
     const failed = summary.notReviewed.length;
-    this.store.finish({ scope: t.scope, files: t.files.length, calls: summary.calls, cost: summary.costUsd, ms: Date.now() - t.startedAt, partial: Boolean(stopped) || failed > 0 });
+    this.store.finish({
+      scope: t.scope,
+      files: t.files.length,
+      calls: summary.calls,
+      cost: summary.costUsd,
+      ms: Date.now() - t.startedAt,
+      partial: Boolean(stopped) || failed > 0,
+    });
     for (const line of summary.notReviewed) this.log.warn(`not reviewed: ${line}`);
-    this.log.info(`review finished: ${plural(summary.findings, 'finding')}${summary.dismissed ? ` (${summary.dismissed} dismissed earlier left out)` : ''}; ${plural(summary.calls, 'model call')}; cost ${describeCost(summary.costUsd)}${stopped ? `; stopped: ${stopped}` : ''}`);
+    this.log.info(
+      `review finished: ${plural(summary.findings, 'finding')}${summary.dismissed ? ` (${summary.dismissed} dismissed earlier left out)` : ''}; ${plural(summary.calls, 'model call')}; cost ${describeCost(summary.costUsd)}${stopped ? `; stopped: ${stopped}` : ''}`,
+    );
     if (stopped && stopped !== 'cancelled') {
-      if (/HTTP 401|HTTP 403/.test(stopped)) return offerToSetKey(`Skeptic: ${stopped}`, this.notices, this.context.secrets, resume);
+      if (/HTTP 401|HTTP 403/.test(stopped))
+        return offerToSetKey(`Skeptic: ${stopped}`, this.notices, this.context.secrets, resume);
       return void this.notices.error(`Skeptic: ${stopped}`);
     }
-    if (failed > 0) void this.notices.warning(`Skeptic: ${plural(failed, 'unit')} could not be reviewed; the report lists them.`);
+    if (failed > 0)
+      void this.notices.warning(`Skeptic: ${plural(failed, 'unit')} could not be reviewed; the report lists them.`);
   }
 }
 
@@ -195,6 +230,15 @@ class RunTracker {
   constructor(request: ReviewRequest) {
     this.progress = new RunProgress(request.mode === 'lenses' ? 'lenses' : 'staged', this.startedAt);
     const s = request.scope;
-    this.scope = s.kind === 'paths' ? s.paths.join(', ') : s.kind === 'branch' ? `changes since ${s.base}` : s.kind === 'pr' ? `PR #${s.number}` : s.kind === 'staged' ? 'staged changes' : 'uncommitted changes';
+    this.scope =
+      s.kind === 'paths'
+        ? s.paths.join(', ')
+        : s.kind === 'branch'
+          ? `changes since ${s.base}`
+          : s.kind === 'pr'
+            ? `PR #${s.number}`
+            : s.kind === 'staged'
+              ? 'staged changes'
+              : 'uncommitted changes';
   }
 }

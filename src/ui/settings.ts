@@ -9,7 +9,13 @@ import type { HostMessage } from '../app/protocol';
 
 type SettingsAsRead = Extract<HostMessage, { type: 'start' }>['settings'];
 
-const RESTRICTED = new Set<string>([SETTINGS.baseUrl, SETTINGS.model, SETTINGS.modelPerStep, SETTINGS.contextFiles, SETTINGS.reviewerModels]);
+const RESTRICTED = new Set<string>([
+  SETTINGS.baseUrl,
+  SETTINGS.model,
+  SETTINGS.modelPerStep,
+  SETTINGS.contextFiles,
+  SETTINGS.reviewerModels,
+]);
 
 export function readSettings(scope: vscode.ConfigurationScope | undefined): SettingsAsRead {
   const config = vscode.workspace.getConfiguration('skeptic', scope);

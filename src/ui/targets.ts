@@ -13,12 +13,17 @@ export function requestsForUris(uris: vscode.Uri[], mode?: 'lenses'): ReviewRequ
     const rel = relative(folder, uri.fsPath).split(sep).join('/') || '.';
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), rel]);
   }
-  return [...byFolder].map(([folder, paths]) => ({ folder, ...(mode ? { mode } : {}), scope: { kind: 'paths', paths } }));
+  return [...byFolder].map(([folder, paths]) => ({
+    folder,
+    ...(mode ? { mode } : {}),
+    scope: { kind: 'paths', paths },
+  }));
 }
 
 /** The arguments VS Code passes to an Explorer / editor command: the clicked item and the whole selection. */
 export function selectedUris(clicked: unknown, selection: unknown): vscode.Uri[] {
-  if (Array.isArray(selection) && selection.every((u) => u instanceof vscode.Uri) && selection.length > 0) return selection as vscode.Uri[];
+  if (Array.isArray(selection) && selection.every((u) => u instanceof vscode.Uri) && selection.length > 0)
+    return selection as vscode.Uri[];
   if (clicked instanceof vscode.Uri) return [clicked];
   const active = vscode.window.activeTextEditor?.document.uri;
   return active ? [active] : [];
@@ -41,12 +46,22 @@ export async function folderForChanges(arg: unknown): Promise<string | undefined
 export async function pickBase(folder: string, notices: Notices): Promise<string | undefined> {
   let refs: string[] = [];
   try {
-    refs = (await git(['for-each-ref', '--format=%(refname:short)', '--sort=-committerdate', 'refs/heads', 'refs/remotes'], folder)).split('\n').filter((r) => r && !r.endsWith('/HEAD'));
+    refs = (
+      await git(
+        ['for-each-ref', '--format=%(refname:short)', '--sort=-committerdate', 'refs/heads', 'refs/remotes'],
+        folder,
+      )
+    )
+      .split('\n')
+      .filter((r) => r && !r.endsWith('/HEAD'));
   } catch (err) {
     void notices.error(`Skeptic: ${(err as Error).message}`);
     return undefined;
   }
   const preferred = ['main', 'master', 'origin/main', 'origin/master', 'develop'];
   refs.sort((a, b) => (preferred.includes(b) ? 1 : 0) - (preferred.includes(a) ? 1 : 0));
-  return vscode.window.showQuickPick(refs, { title: 'Review branch changes since…', placeHolder: 'the base branch (changes since the merge-base are reviewed)' });
+  return vscode.window.showQuickPick(refs, {
+    title: 'Review branch changes since…',
+    placeHolder: 'the base branch (changes since the merge-base are reviewed)',
+  });
 }

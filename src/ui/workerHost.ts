@@ -10,7 +10,11 @@ import { WorkerMessage, type HostMessage, type RunSummary } from '../app/protoco
 /** After a cancel, how long the worker gets to return what it finished before it is stopped. */
 const CANCEL_GRACE_MS = 5000;
 
-export type WorkerOutcome = { kind: 'finished'; summary: RunSummary | null } | { kind: 'skipped'; reason: string } | { kind: 'failed'; message: string; setup: boolean } | { kind: 'crashed'; message: string };
+export type WorkerOutcome =
+  | { kind: 'finished'; summary: RunSummary | null }
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'failed'; message: string; setup: boolean }
+  | { kind: 'crashed'; message: string };
 
 export class ReviewWorker implements Disposable {
   private readonly worker: Worker;
@@ -34,7 +38,11 @@ export class ReviewWorker implements Disposable {
       };
       this.worker.on('message', (raw: unknown) => {
         const parsed = WorkerMessage.safeParse(raw);
-        if (!parsed.success) return settle({ kind: 'crashed', message: `unexpected message from the worker: ${parsed.error.issues[0]?.message}` });
+        if (!parsed.success)
+          return settle({
+            kind: 'crashed',
+            message: `unexpected message from the worker: ${parsed.error.issues[0]?.message}`,
+          });
         const m = parsed.data;
         if (m.type === 'finished') settle({ kind: 'finished', summary: m.summary });
         else if (m.type === 'skipped') settle({ kind: 'skipped', reason: m.reason });
@@ -42,7 +50,9 @@ export class ReviewWorker implements Disposable {
         else onMessage(m);
       });
       this.worker.on('error', (err) => settle({ kind: 'crashed', message: err.message }));
-      this.worker.on('exit', (code) => settle({ kind: 'crashed', message: `the review worker exited (code ${code}) before it finished` }));
+      this.worker.on('exit', (code) =>
+        settle({ kind: 'crashed', message: `the review worker exited (code ${code}) before it finished` }),
+      );
     });
   }
 

@@ -18,7 +18,10 @@ describe('the CLI speaks to a user', () => {
       [['review', '--frobnicate'], /^skeptic: unknown option --frobnicate; see skeptic --help for the options\n$/],
       [['plan', '--out'], /^skeptic: --out needs a value; see skeptic --help for the options\n$/],
       [['review', '--yes=1'], /^skeptic: --yes takes no value; see skeptic --help for the options\n$/],
-      [['reveiw'], /^skeptic: unknown command "reveiw"; the commands are review, plan and eval \(see skeptic --help\)\n$/],
+      [
+        ['reveiw'],
+        /^skeptic: unknown command "reveiw"; the commands are review, plan and eval \(see skeptic --help\)\n$/,
+      ],
     ];
     for (const [args, expected] of cases) {
       const run = await runCli(args, { cwd: REPO });

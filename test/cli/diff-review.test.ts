@@ -37,7 +37,14 @@ describe('diff review through the CLI against the fake API', function () {
     const price = scenario.files!['shop/price.ts']!;
     price.step2!.file_level_findings = [
       ...(price.step2!.file_level_findings ?? []),
-      { rule_id: 'F1', confidence: 'high', priority: 'must_fix', location: 'shop/price.ts:1', action: 'Fix the doc: round() rounds half to even.', rationale: 'Callers rely on half-up rounding the doc promises.' },
+      {
+        rule_id: 'F1',
+        confidence: 'high',
+        priority: 'must_fix',
+        location: 'shop/price.ts:1',
+        action: 'Fix the doc: round() rounds half to even.',
+        rationale: 'Callers rely on half-up rounding the doc promises.',
+      },
     ];
     server = await startFakeAnthropic({ scenario });
   });
@@ -45,7 +52,10 @@ describe('diff review through the CLI against the fake API', function () {
   beforeEach(() => server.reset());
 
   const review = (cwd: string, ...args: string[]) =>
-    runCli(['review', ...args, '--json', 'result.json'], { cwd, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    runCli(['review', ...args, '--json', 'result.json'], {
+      cwd,
+      env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
+    });
 
   it('reviews only the functions a change touches and reports only on changed lines', async () => {
     const repo = editedShop();
@@ -54,7 +64,10 @@ describe('diff review through the CLI against the fake API', function () {
     assert.match(run.stdout, /^2 files under review, 1 companion discovered\.$/m);
 
     const step3 = server.requests.filter((r) => r.record === 'PerFunctionReview' || r.record === 'BatchReview');
-    assert.deepEqual(step3.map((r) => `${r.file} ${r.functions.join(',')}`).sort(), ['shop/cart.ts Cart.total', 'shop/price.ts parsePrice']);
+    assert.deepEqual(step3.map((r) => `${r.file} ${r.functions.join(',')}`).sort(), [
+      'shop/cart.ts Cart.total',
+      'shop/price.ts parsePrice',
+    ]);
     const packet = JSON.stringify(step3.find((r) => r.file === 'shop/cart.ts')!.body);
     assert.match(packet, /\\"changed_ranges\\": \[\\n\s+\[\\n\s+17,\\n\s+18\\n/);
 
@@ -121,7 +134,10 @@ describe('diff review through the CLI against the fake API', function () {
     assert.deepEqual(cart.functions[1], { name: 'Cart.total', kind: 'method', start: 15, end: 21 });
     assert.deepEqual(plan.exclusions, [{ path: 'shop/package-lock.json', reason: 'lock_file' }]);
     assert.deepEqual(Object.keys(plan.estimate.by_step), ['curate', 'analyze', 'review', 'challenge', 'synthesize']);
-    assert.equal(plan.estimate.calls, Object.values(plan.estimate.by_step).reduce((n, s) => n + s.calls, 0));
+    assert.equal(
+      plan.estimate.calls,
+      Object.values(plan.estimate.by_step).reduce((n, s) => n + s.calls, 0),
+    );
     assert.equal(plan.estimate.functions, 2, 'the functions the change touches: Cart.total and parsePrice');
     assert.equal(server.requests.length, 0);
   });

@@ -6,7 +6,7 @@ import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server
 import { loadJson, runCli } from '../helpers/cli';
 import { buildMiniBench, MINI_BENCH_SCENARIO, type MiniBench } from '../helpers/mini-bench';
 
-describe("skeptic eval martian and aacr on a synthetic mini benchmark, against the fake API", function () {
+describe('skeptic eval martian and aacr on a synthetic mini benchmark, against the fake API', function () {
   this.timeout(120_000);
   let server: FakeAnthropic;
   let bench: MiniBench;
@@ -21,11 +21,20 @@ describe("skeptic eval martian and aacr on a synthetic mini benchmark, against t
     server.reset();
   });
 
-  const evaluate = (workdir: string, args: string[], env: Record<string, string | undefined> = { ANTHROPIC_API_KEY: 'k' }) =>
-    runCli(['eval', 'martian', '--data', bench.data, '--workdir', workdir, ...args], { cwd: bench.root, env: { ANTHROPIC_BASE_URL: server.url, GITHUB_TOKEN: undefined, ...env } });
+  const evaluate = (
+    workdir: string,
+    args: string[],
+    env: Record<string, string | undefined> = { ANTHROPIC_API_KEY: 'k' },
+  ) =>
+    runCli(['eval', 'martian', '--data', bench.data, '--workdir', workdir, ...args], {
+      cwd: bench.root,
+      env: { ANTHROPIC_BASE_URL: server.url, GITHUB_TOKEN: undefined, ...env },
+    });
   const judged = () => server.requests.filter((r) => r.record === 'JudgeVerdict').length;
   // Cache primes (one output token) are not reviews.
-  const reviewed = () => server.requests.filter((r) => r.record === 'LensReview' && (r.body as { max_tokens: number }).max_tokens > 1).length;
+  const reviewed = () =>
+    server.requests.filter((r) => r.record === 'LensReview' && (r.body as { max_tokens: number }).max_tokens > 1)
+      .length;
 
   it('refuses without a key, before fetching anything', async () => {
     const run = await evaluate('wd-nokey', ['--yes'], {});
@@ -38,7 +47,10 @@ describe("skeptic eval martian and aacr on a synthetic mini benchmark, against t
   it('prints the estimate on a dry run, without a key or a call', async () => {
     const run = await evaluate('wd-dry', ['--dry-run'], {});
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^Estimate for 3 of 4 PRs \(staged mode, judge claude-opus-5-5; prices of \d{4}-\d\d-\d\d\):$/m);
+    assert.match(
+      run.stdout,
+      /^Estimate for 3 of 4 PRs \(staged mode, judge claude-opus-5-5; prices of \d{4}-\d\d-\d\d\):$/m,
+    );
     // Three changed files: Step 1, 2 and 3 each at least once per file, and one synthesis per PR.
     const calls = Number(/^ {2}review: (\d+) calls/m.exec(run.stdout)?.[1]);
     assert.ok(calls >= 12, run.stdout);
@@ -62,8 +74,12 @@ describe("skeptic eval martian and aacr on a synthetic mini benchmark, against t
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^Estimate for 1 of 1 PRs \(staged mode/m);
     const records = new Set(server.requests.map((r) => r.record));
-    for (const step of ['Step1Record', 'FileAnalysis', 'BatchReview', 'SynthesisResult']) assert.ok(records.has(step), step);
-    assert.deepEqual(server.requests.filter((r) => r.record === 'Step1Record').map((r) => r.file), ['src/c.ts']);
+    for (const step of ['Step1Record', 'FileAnalysis', 'BatchReview', 'SynthesisResult'])
+      assert.ok(records.has(step), step);
+    assert.deepEqual(
+      server.requests.filter((r) => r.record === 'Step1Record').map((r) => r.file),
+      ['src/c.ts'],
+    );
     const json = EvalJson.parse(await loadJson(join(bench.root, 'staged.json')));
     // The fake's staged review finds nothing: no judge call, precision undefined, the golden comment missed.
     assert.deepEqual(json.totals.findings, 0);
@@ -74,10 +90,24 @@ describe("skeptic eval martian and aacr on a synthetic mini benchmark, against t
   });
 
   it('counts a judge call that keeps failing as no match, says so, and exits 3', async () => {
-    server.setScenario({ ...MINI_BENCH_SCENARIO, faults: [{ kind: 'schema_invalid', match: { record: 'JudgeVerdict' }, times: -1 }] });
-    const run = await evaluate('wd-judgefail', ['--pr', bench.urls[1]!, '--mode', 'lenses', '--yes', '--json', 'judgefail.json']);
+    server.setScenario({
+      ...MINI_BENCH_SCENARIO,
+      faults: [{ kind: 'schema_invalid', match: { record: 'JudgeVerdict' }, times: -1 }],
+    });
+    const run = await evaluate('wd-judgefail', [
+      '--pr',
+      bench.urls[1]!,
+      '--mode',
+      'lenses',
+      '--yes',
+      '--json',
+      'judgefail.json',
+    ]);
     assert.equal(run.code, 3, run.stderr);
-    assert.match(run.stdout, /^judge failed: .*\/pull\/2: 2 of 2 judgements \(counted as no match; reasons in --json\)$/m);
+    assert.match(
+      run.stdout,
+      /^judge failed: .*\/pull\/2: 2 of 2 judgements \(counted as no match; reasons in --json\)$/m,
+    );
     const json = EvalJson.parse(await loadJson(join(bench.root, 'judgefail.json')));
     assert.deepEqual(json.prs[0]!.tally, { findings: 2, golden: 1, matched: 0 });
     assert.match(json.prs[0]!.judgements[0]!.reason, /^judge call failed: reply rejected after 2 repair turns/);
@@ -102,7 +132,10 @@ describe("skeptic eval martian and aacr on a synthetic mini benchmark, against t
     const [pr1, pr2, pr3, pr4] = json.prs;
     // PR 1: the first finding is the judge's best answer to both golden comments; one-to-one gives each its own.
     assert.deepEqual(pr1!.tally, { findings: 2, golden: 2, matched: 2 });
-    assert.deepEqual(pr1!.golden.map((g) => g.matched_finding?.slice(0, 10)), ['src/a.ts:5', 'src/a.ts:4']);
+    assert.deepEqual(
+      pr1!.golden.map((g) => g.matched_finding?.slice(0, 10)),
+      ['src/a.ts:5', 'src/a.ts:4'],
+    );
     // PR 2: two findings say what one golden comment says; only one of them counts.
     assert.deepEqual(pr2!.tally, { findings: 2, golden: 1, matched: 1 });
     assert.deepEqual(pr2!.scores, { precision: 0.5, recall: 1, f1: 2 / 3 });
@@ -112,11 +145,26 @@ describe("skeptic eval martian and aacr on a synthetic mini benchmark, against t
     assert.equal(pr4!.scored, false);
     assert.match(pr4!.error!, /^fetch failed: git fetch failed: .*pull\/4/);
 
-    assert.deepEqual({ ...json.totals, recall_by_group: undefined, cost_usd: undefined }, {
-      findings: 5, golden: 4, matched: 3, precision: 0.6, recall: 0.75, f1: (2 * 0.6 * 0.75) / 1.35,
-      prs_scored: 3, prs_failed: 1, group_by: 'severity', recall_by_group: undefined, cost_usd: undefined,
-    });
-    assert.deepEqual(json.totals.recall_by_group.map((g) => `${g.group} ${g.matched}/${g.golden}`), ['Critical 1/1', 'High 1/1', 'Medium 1/1', 'Low 0/1']);
+    assert.deepEqual(
+      { ...json.totals, recall_by_group: undefined, cost_usd: undefined },
+      {
+        findings: 5,
+        golden: 4,
+        matched: 3,
+        precision: 0.6,
+        recall: 0.75,
+        f1: (2 * 0.6 * 0.75) / 1.35,
+        prs_scored: 3,
+        prs_failed: 1,
+        group_by: 'severity',
+        recall_by_group: undefined,
+        cost_usd: undefined,
+      },
+    );
+    assert.deepEqual(
+      json.totals.recall_by_group.map((g) => `${g.group} ${g.matched}/${g.golden}`),
+      ['Critical 1/1', 'High 1/1', 'Medium 1/1', 'Low 0/1'],
+    );
     assert.ok(json.totals.cost_usd! > 0);
     const rejected = pr3!.judgements[0]!;
     assert.equal(rejected.match, false);
@@ -124,11 +172,15 @@ describe("skeptic eval martian and aacr on a synthetic mini benchmark, against t
     assert.equal(pr1!.judgements.length, 4);
 
     assert.match(run.stdout, /^total +5 +4 +3 +60\.0% +75\.0% +\$\d+\.\d\d/m);
-    assert.match(run.stdout, /^Skeptic: precision 60\.0% · recall 75\.0% · F1 66\.7% over 3 scored PRs \(1 not scored\)$/m);
+    assert.match(
+      run.stdout,
+      /^Skeptic: precision 60\.0% · recall 75\.0% · F1 66\.7% over 3 scored PRs \(1 not scored\)$/m,
+    );
     assert.match(run.stdout, /^Recall by golden severity: Critical 1\/1 · High 1\/1 · Medium 1\/1 · Low 0\/1$/m);
     assert.match(run.stdout, /^ {2}Augment +precision 47\.0% · recall 62\.8% · F1 53\.8%$/m);
     assert.match(run.stdout, /^not scored: .*\/pull\/4: fetch failed/m);
-    for (const slug of readdirSync(join(bench.root, 'wd-run', 'reports'))) assert.ok(existsSync(join(bench.root, 'wd-run', 'reports', slug, 'review.md')), slug);
+    for (const slug of readdirSync(join(bench.root, 'wd-run', 'reports')))
+      assert.ok(existsSync(join(bench.root, 'wd-run', 'reports', slug, 'review.md')), slug);
 
     server.reset();
     const again = await evaluate('wd-run', ['--mode', 'lenses', '--yes', '--json', 'again.json']);
@@ -136,31 +188,74 @@ describe("skeptic eval martian and aacr on a synthetic mini benchmark, against t
     assert.equal(server.requests.length, 0, 'a rerun is answered from the result cache');
     const second = EvalJson.parse(await loadJson(join(bench.root, 'again.json')));
     assert.deepEqual(second.totals.matched, 3);
-    assert.deepEqual(second.prs.map((p) => p.review_calls + p.judge_calls), [0, 0, 0, 0]);
+    assert.deepEqual(
+      second.prs.map((p) => p.review_calls + p.judge_calls),
+      [0, 0, 0, 0],
+    );
   });
 
   it("scores AACR-Bench at the comment's place: same file, within a line, and the judge's yes", async () => {
-    const place = (path: string, line: number, side?: 'right') => ({ path, from_line: line, to_line: line, ...(side ? { side } : {}) });
-    const record = (n: number, comments: object[]) => ({ githubPrUrl: bench.urls[n - 1], source_commit: bench.base, target_commit: bench.heads[n - 1], change_line_count: 8, comments });
+    const place = (path: string, line: number, side?: 'right') => ({
+      path,
+      from_line: line,
+      to_line: line,
+      ...(side ? { side } : {}),
+    });
+    const record = (n: number, comments: object[]) => ({
+      githubPrUrl: bench.urls[n - 1],
+      source_commit: bench.base,
+      target_commit: bench.heads[n - 1],
+      change_line_count: 8,
+      comments,
+    });
     const data = join(bench.root, 'aacr');
     mkdirSync(data, { recursive: true });
-    writeFileSync(join(data, 'negative_samples.json'), JSON.stringify([record(1, [{ note: 'Not an issue: never read as one.', ...place('src/a.ts', 4), category: 'Code Defect' }])]));
-    writeFileSync(join(data, 'positive_samples.json'), JSON.stringify([
-      // No side on the second comment: taken as the PR's side, so both comments find a finding.
-      record(1, [{ note: 'The loop is off-by-one.', ...place('src/a.ts', 4, 'right'), category: 'Code Defect' }, { note: 'xs may be null.', ...place('src/a.ts', 5), category: 'Code Defect' }]),
-      // The judge would say yes to the second comment, but no finding is in its file.
-      record(2, [{ note: 'SQL injection here.', ...place('src/b.ts', 3, 'right'), category: 'Security Vulnerability' }, { note: 'Another injection.', ...place('src/other.ts', 3, 'right'), category: 'Security Vulnerability' }]),
-      record(3, [{ note: 'Ignores locale.', ...place('src/c.ts', 4, 'right'), category: 'Maintainability and Readability' }]),
-    ]));
-    const run = await runCli(['eval', 'aacr', '--data', data, '--workdir', 'wd-aacr', '--mode', 'lenses', '--yes', '--json', 'aacr.json'], { cwd: bench.root, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    writeFileSync(
+      join(data, 'negative_samples.json'),
+      JSON.stringify([
+        record(1, [{ note: 'Not an issue: never read as one.', ...place('src/a.ts', 4), category: 'Code Defect' }]),
+      ]),
+    );
+    writeFileSync(
+      join(data, 'positive_samples.json'),
+      JSON.stringify([
+        // No side on the second comment: taken as the PR's side, so both comments find a finding.
+        record(1, [
+          { note: 'The loop is off-by-one.', ...place('src/a.ts', 4, 'right'), category: 'Code Defect' },
+          { note: 'xs may be null.', ...place('src/a.ts', 5), category: 'Code Defect' },
+        ]),
+        // The judge would say yes to the second comment, but no finding is in its file.
+        record(2, [
+          { note: 'SQL injection here.', ...place('src/b.ts', 3, 'right'), category: 'Security Vulnerability' },
+          { note: 'Another injection.', ...place('src/other.ts', 3, 'right'), category: 'Security Vulnerability' },
+        ]),
+        record(3, [
+          { note: 'Ignores locale.', ...place('src/c.ts', 4, 'right'), category: 'Maintainability and Readability' },
+        ]),
+      ]),
+    );
+    const run = await runCli(
+      ['eval', 'aacr', '--data', data, '--workdir', 'wd-aacr', '--mode', 'lenses', '--yes', '--json', 'aacr.json'],
+      { cwd: bench.root, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } },
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^ {2}judge: {2}at most 25 calls/m);
     // Only pairs at the same place are judged: 2 × 2 in PR 1, 1 × 2 in PR 2, 1 × 1 in PR 3.
     assert.equal(judged(), 7);
     const json = EvalJson.parse(await loadJson(join(bench.root, 'aacr.json')));
-    assert.deepEqual(json.prs.map((p) => p.tally), [{ findings: 2, golden: 2, matched: 2 }, { findings: 2, golden: 2, matched: 1 }, { findings: 1, golden: 1, matched: 0 }]);
+    assert.deepEqual(
+      json.prs.map((p) => p.tally),
+      [
+        { findings: 2, golden: 2, matched: 2 },
+        { findings: 2, golden: 2, matched: 1 },
+        { findings: 1, golden: 1, matched: 0 },
+      ],
+    );
     assert.equal(json.totals.group_by, 'category');
-    assert.deepEqual(json.totals.recall_by_group.map((g) => `${g.group} ${g.matched}/${g.golden}`), ['Security Vulnerability 1/2', 'Code Defect 2/2', 'Performance 0/0', 'Maintainability and Readability 0/1']);
+    assert.deepEqual(
+      json.totals.recall_by_group.map((g) => `${g.group} ${g.matched}/${g.golden}`),
+      ['Security Vulnerability 1/2', 'Code Defect 2/2', 'Performance 0/0', 'Maintainability and Readability 0/1'],
+    );
     assert.equal(json.reference, null);
     assert.match(run.stdout, /^Skeptic: precision 60\.0% · recall 60\.0% · F1 60\.0% over 3 scored PRs$/m);
     assert.doesNotMatch(run.stdout, /Published, for context/);

@@ -16,13 +16,19 @@ describe('the parser inventory is read on demand', function () {
   // The other half, that nothing is parsed before the run's first request, is in startup.test.ts.
   it('parses while Step 1 is in flight, and every file that reaches Step 2', async () => {
     const cwd = await fixtureWorkspace('shop');
-    const job = buildJob({ cwd, scope: { kind: 'paths', paths: ['shop'] }, apiKey: 'test-key', baseURL: fake.server.url });
+    const job = buildJob({
+      cwd,
+      scope: { kind: 'paths', paths: ['shop'] },
+      apiKey: 'test-key',
+      baseURL: fake.server.url,
+    });
     const prepared = await prepareJob(job);
     const entries = prepared.inventory.discovery.file_entries;
     const parse = inventoryLookup(prepared.access, entries);
     /** For each file asked for: was its Step 1 already answered at that moment? */
     const asked = new Map<string, boolean>();
-    const answered = (path: string) => fake.server.requests.some((r) => r.file === path && r.record === 'Step1Record' && r.ended_at !== null);
+    const answered = (path: string) =>
+      fake.server.requests.some((r) => r.file === path && r.record === 'Step1Record' && r.ended_at !== null);
     const result = await runStagedReview(
       {
         cwd,
@@ -48,7 +54,10 @@ describe('the parser inventory is read on demand', function () {
     for (const path of analysed) assert.ok(asked.has(path), `${path} reached Step 2 unparsed`);
     const early = [...asked].filter(([, afterStep1]) => !afterStep1).map(([path]) => path);
     assert.ok(early.length > 0, 'no parse overlapped a Step 1 call: each waited for its answer');
-    assert.ok(result.files.some((f) => f.reconciled), 'Step 2 was reconciled against the parsed inventory');
+    assert.ok(
+      result.files.some((f) => f.reconciled),
+      'Step 2 was reconciled against the parsed inventory',
+    );
   });
 
   it('reads through the review roots: a file swapped for a link out of them after Step 0 is not parsed', async () => {
@@ -59,7 +68,10 @@ describe('the parser inventory is read on demand', function () {
       await writeFile(join(outside, 'b.ts'), 'export function outsideTheRoots(): number {\n  return 2;\n}\n');
       const prepared = await prepareJob(buildJob({ cwd, scope: { kind: 'paths', paths: ['.'] }, apiKey: 'test-key' }));
       const entries = prepared.inventory.discovery.file_entries;
-      assert.deepEqual(entries.map((e) => e.path), ['a.ts']);
+      assert.deepEqual(
+        entries.map((e) => e.path),
+        ['a.ts'],
+      );
       await rm(join(cwd, 'a.ts'));
       await symlink(join(outside, 'b.ts'), join(cwd, 'a.ts'));
       assert.equal(await inventoryLookup(prepared.access, entries)('a.ts'), undefined);

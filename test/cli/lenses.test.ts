@@ -21,23 +21,60 @@ type Body = {
 const SHOP: Scenario = {
   lenses: {
     logic: [
-      { file: 'shop/cart.ts', line: 17, severity: 'HIGH', title: 'Loop reads past the end', evidence: 'i <= length reads items[length].', recommendation: 'Loop while i < length.', confidence: 5 },
-      { file: 'shop/cart.ts', line: 26, severity: 'MEDIUM', title: 'Save failure swallowed', evidence: 'The catch block is empty.', confidence: 4 },
+      {
+        file: 'shop/cart.ts',
+        line: 17,
+        severity: 'HIGH',
+        title: 'Loop reads past the end',
+        evidence: 'i <= length reads items[length].',
+        recommendation: 'Loop while i < length.',
+        confidence: 5,
+      },
+      {
+        file: 'shop/cart.ts',
+        line: 26,
+        severity: 'MEDIUM',
+        title: 'Save failure swallowed',
+        evidence: 'The catch block is empty.',
+        confidence: 4,
+      },
       { file: 'shop/price.ts', line: 11, severity: 'HIGH', title: 'Speculative NaN', confidence: 2 },
     ],
     security: [{ file: 'shop/price.ts', line: 3, severity: 'LOW', confidence: 1 }],
-    performance: [{ file: 'shop/cart.ts', line: 17, severity: 'MEDIUM', title: 'Rounding inside the loop', evidence: 'Math.round runs per item.', confidence: 3 }],
-    'silent-failures': [{ file: 'shop/cart.ts', line: 26, severity: 'HIGH', title: 'Empty catch hides store errors', evidence: 'A failed put reports success.', confidence: 5 }],
+    performance: [
+      {
+        file: 'shop/cart.ts',
+        line: 17,
+        severity: 'MEDIUM',
+        title: 'Rounding inside the loop',
+        evidence: 'Math.round runs per item.',
+        confidence: 3,
+      },
+    ],
+    'silent-failures': [
+      {
+        file: 'shop/cart.ts',
+        line: 26,
+        severity: 'HIGH',
+        title: 'Empty catch hides store errors',
+        evidence: 'A failed put reports success.',
+        confidence: 5,
+      },
+    ],
   },
-  validations: [{ file: 'shop/cart.ts', line: 26, verdict: 'REJECTED', reason: 'The store retries internally; documented.' }],
+  validations: [
+    { file: 'shop/cart.ts', line: 26, verdict: 'REJECTED', reason: 'The store retries internally; documented.' },
+  ],
 };
 
 const body = (r: LoggedRequest) => r.body as Body;
 const lastBlock = (r: LoggedRequest) => body(r).messages[0]!.content.at(-1)!.text!;
-const packetOf = (r: LoggedRequest) => JSON.parse(/```json\n([\s\S]*?)\n```/.exec(lastBlock(r))![1]!) as Record<string, unknown>;
+const packetOf = (r: LoggedRequest) =>
+  JSON.parse(/```json\n([\s\S]*?)\n```/.exec(lastBlock(r))![1]!) as Record<string, unknown>;
 /** A prime is the one-token call that writes a shared prefix to the cache before reviewers on its model start. */
 const isPrime = (r: LoggedRequest) => (r.body as { max_tokens?: number }).max_tokens === 1;
-const reviews = (server: FakeAnthropic) => server.requests.filter((r) => r.record === 'LensReview' && r.reviewer !== 'cross-repo' && !isPrime(r));
+const reviews = (server: FakeAnthropic) =>
+  server.requests.filter((r) => r.record === 'LensReview' && r.reviewer !== 'cross-repo' && !isPrime(r));
 const key = (f: Json['findings'][number]) => `${f.file}:${f.line} ${f.severity} ${f.reviewers.join('+')}`;
 
 describe('lens mode through the CLI against the fake API', function () {
@@ -54,7 +91,8 @@ describe('lens mode through the CLI against the fake API', function () {
   });
 
   const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url });
-  const review = (cwd: string, args: string[] = [], what = ['shop']) => runCli(['review', ...what, '--mode', 'lenses', '--json', 'result.json', ...args], { cwd, env: env() });
+  const review = (cwd: string, args: string[] = [], what = ['shop']) =>
+    runCli(['review', ...what, '--mode', 'lenses', '--json', 'result.json', ...args], { cwd, env: env() });
 
   it('runs security, logic and performance in parallel over one shared, cached prefix', async () => {
     const cwd = await fixtureWorkspace('shop');
@@ -65,11 +103,16 @@ describe('lens mode through the CLI against the fake API', function () {
     const calls = reviews(server);
     assert.deepEqual(calls.map((r) => r.reviewer).sort(), ['logic', 'performance', 'security']);
     // In parallel: the reviewers sharing a primed prefix with each other, the one on its own model with the prime.
-    const overlap = (a: LoggedRequest, b: LoggedRequest, what: string) => assert.ok(a.started_at < b.ended_at! && b.started_at < a.ended_at!, what);
+    const overlap = (a: LoggedRequest, b: LoggedRequest, what: string) =>
+      assert.ok(a.started_at < b.ended_at! && b.started_at < a.ended_at!, what);
     const by = Object.fromEntries(calls.map((r) => [r.reviewer, r]));
     overlap(by.security!, by.logic!, 'security and logic overlap');
     overlap(by.performance!, server.requests.find(isPrime)!, 'performance runs while the prime writes the opus prefix');
-    assert.deepEqual(Object.fromEntries(calls.map((r) => [r.reviewer, body(r).model])), { security: 'claude-opus-5-5', logic: 'claude-opus-5-5', performance: 'claude-sonnet-5-5' });
+    assert.deepEqual(Object.fromEntries(calls.map((r) => [r.reviewer, body(r).model])), {
+      security: 'claude-opus-5-5',
+      logic: 'claude-opus-5-5',
+      performance: 'claude-sonnet-5-5',
+    });
 
     // One system prompt, one tool list, one output schema, and the same user blocks up to the brief.
     const [first, ...rest] = calls.map(body);
@@ -81,7 +124,10 @@ describe('lens mode through the CLI against the fake API', function () {
     }
     const prefix = first!.messages[0]!.content.slice(0, -1);
     assert.ok(prefix.at(-1)!.cache_control, 'the scope block ends at a cache breakpoint');
-    assert.match(prefix.at(-1)!.text!, /<untrusted_source_[0-9a-f]{8} path="shop\/cart\.ts" role="primary" lines="38">/);
+    assert.match(
+      prefix.at(-1)!.text!,
+      /<untrusted_source_[0-9a-f]{8} path="shop\/cart\.ts" role="primary" lines="38">/,
+    );
     for (const r of calls) {
       assert.match(lastBlock(r), new RegExp(`^# Your lens: ${r.reviewer}`));
       assert.match(lastBlock(r), /## Before you answer: self-critique[\s\S]*below 3/);
@@ -93,7 +139,10 @@ describe('lens mode through the CLI against the fake API', function () {
     // Security and logic share a model: one prime writes their prefix first, and both read it. Performance
     // is alone on its model, so nothing is primed for it.
     const primes = server.requests.filter(isPrime);
-    assert.deepEqual(primes.map((r) => body(r).model), ['claude-opus-5-5']);
+    assert.deepEqual(
+      primes.map((r) => body(r).model),
+      ['claude-opus-5-5'],
+    );
     const opus = calls.filter((r) => body(r).model === 'claude-opus-5-5');
     for (const r of opus) {
       assert.ok(r.started_at >= primes[0]!.ended_at!, `${r.reviewer} started after the prime`);
@@ -112,7 +161,10 @@ describe('lens mode through the CLI against the fake API', function () {
     assert.match(run.stderr, /warning: max effort risks overthinking/);
     const calls = reviews(server).sort((a, b) => a.seq - b.seq);
     assert.ok(calls.every((r) => body(r).model === 'claude-test-1' && body(r).output_config!.effort === 'max'));
-    assert.deepEqual(calls.map((r) => r.usage!.cache_read_input_tokens > 0), [true, true, true]);
+    assert.deepEqual(
+      calls.map((r) => r.usage!.cache_read_input_tokens > 0),
+      [true, true, true],
+    );
     assert.equal(server.requests.filter(isPrime).length, 1);
   });
 
@@ -123,8 +175,14 @@ describe('lens mode through the CLI against the fake API', function () {
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     const parsed = LensJsonReport.safeParse(json);
     assert.ok(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues));
-    assert.deepEqual(json.findings.map(key), ['shop/cart.ts:17 HIGH logic+performance', 'shop/cart.ts:26 MEDIUM logic']);
-    assert.equal(json.findings[0]!.evidence, '(logic) i <= length reads items[length]. (performance) Math.round runs per item.');
+    assert.deepEqual(json.findings.map(key), [
+      'shop/cart.ts:17 HIGH logic+performance',
+      'shop/cart.ts:26 MEDIUM logic',
+    ]);
+    assert.equal(
+      json.findings[0]!.evidence,
+      '(logic) i <= length reads items[length]. (performance) Math.round runs per item.',
+    );
     assert.deepEqual(json.lowConfidenceDropped, { logic: 1, security: 1 });
     assert.deepEqual(json.reviewers, ['security', 'logic', 'performance']);
     assert.deepEqual(json.gateCheck, { passed: true, reason: null });
@@ -144,7 +202,10 @@ describe('lens mode through the CLI against the fake API', function () {
     const run = await review(cwd);
     assert.equal(run.code, 0, run.stderr);
     const logic = reviews(server).filter((r) => r.reviewer === 'logic');
-    assert.deepEqual(logic.map((r) => r.turn), [1, 2]);
+    assert.deepEqual(
+      logic.map((r) => r.turn),
+      [1, 2],
+    );
     assert.match(JSON.stringify(logic[1]!.body), /Your previous reply was rejected/);
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.ok(json.findings.some((f) => f.line === 26 && f.reviewers.includes('logic')));
@@ -162,25 +223,50 @@ describe('lens mode through the CLI against the fake API', function () {
     assert.deepEqual(json.findings.map(key), ['shop/cart.ts:17 HIGH logic', 'shop/cart.ts:26 MEDIUM logic']);
     const report = readFileSync(join(cwd, 'code-review-shop.md'), 'utf8');
     assert.match(report, /\*\*Missing reviewers\*\*: performance/);
-    assert.match(report, /Not reviewed: lens performance — reply rejected after 2 repair turns: the reply is not valid JSON/);
+    assert.match(
+      report,
+      /Not reviewed: lens performance — reply rejected after 2 repair turns: the reply is not valid JSON/,
+    );
   });
 
   it('full fan-out: routes the TypeScript extras, validates CRITICAL/HIGH findings and demotes a rejected one to INFO', async () => {
     const cwd = await fixtureWorkspace('shop');
     const run = await review(cwd, ['--full-fanout']);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(reviews(server).map((r) => r.reviewer).sort(), ['logic', 'performance', 'security', 'silent-failures', 'tests', 'types']);
+    assert.deepEqual(
+      reviews(server)
+        .map((r) => r.reviewer)
+        .sort(),
+      ['logic', 'performance', 'security', 'silent-failures', 'tests', 'types'],
+    );
     const validators = server.requests.filter((r) => r.record === 'LensValidation');
-    assert.deepEqual(validators.map((r) => `${r.file}:${packetOf(r).line}`).sort(), ['shop/cart.ts:17', 'shop/cart.ts:26']);
-    assert.ok(validators.every((r) => body(r).model === 'claude-haiku-5-5' && body(r).output_config!.effort === undefined));
-    assert.ok(Math.min(...validators.map((r) => r.started_at)) >= Math.max(...reviews(server).map((r) => r.ended_at!)), 'validators run after the reviewers');
+    assert.deepEqual(validators.map((r) => `${r.file}:${packetOf(r).line}`).sort(), [
+      'shop/cart.ts:17',
+      'shop/cart.ts:26',
+    ]);
+    assert.ok(
+      validators.every((r) => body(r).model === 'claude-haiku-5-5' && body(r).output_config!.effort === undefined),
+    );
+    assert.ok(
+      Math.min(...validators.map((r) => r.started_at)) >= Math.max(...reviews(server).map((r) => r.ended_at!)),
+      'validators run after the reviewers',
+    );
 
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.ok(LensJsonReport.safeParse(json).success);
-    assert.deepEqual(json.validation, { performed: true, preValidation: { critical: 0, high: 2 }, postValidation: { critical: 0, high: 1 }, rejected: 1, timeouts: 0 });
+    assert.deepEqual(json.validation, {
+      performed: true,
+      preValidation: { critical: 0, high: 2 },
+      postValidation: { critical: 0, high: 1 },
+      rejected: 1,
+      timeouts: 0,
+    });
     assert.deepEqual(json.summary, { total: 2, critical: 0, high: 1, medium: 0, low: 0, info: 1 });
     const rejected = json.findings.find((f) => f.line === 26)!;
-    assert.deepEqual([rejected.severity, rejected.validated, rejected.originalSeverity, rejected.reviewers], ['INFO', false, 'HIGH', ['silent-failures', 'logic']]);
+    assert.deepEqual(
+      [rejected.severity, rejected.validated, rejected.originalSeverity, rejected.reviewers],
+      ['INFO', false, 'HIGH', ['silent-failures', 'logic']],
+    );
     assert.equal(json.findings.find((f) => f.line === 17)!.validated, true);
     const report = readFileSync(join(cwd, 'code-review-shop.md'), 'utf8');
     assert.match(report, /\| Before validation \| 0 \| 2 \|\n\| After validation \| 0 \| 1 \|/);
@@ -191,9 +277,20 @@ describe('lens mode through the CLI against the fake API', function () {
     server.setScenario({ ...SHOP, faults: [{ kind: 'invalid_json', times: -1, match: { record: 'LensValidation' } }] });
     const run = await review(cwd, ['--full-fanout', '--max-reviewers', '5']);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(reviews(server).map((r) => r.reviewer).sort(), ['logic', 'performance', 'security', 'silent-failures', 'types']);
+    assert.deepEqual(
+      reviews(server)
+        .map((r) => r.reviewer)
+        .sort(),
+      ['logic', 'performance', 'security', 'silent-failures', 'types'],
+    );
     const json = await loadJson<Json>(join(cwd, 'result.json'));
-    assert.deepEqual(json.findings.map((f) => [f.severity, f.validated]), [['HIGH', 'timeout'], ['HIGH', 'timeout']]);
+    assert.deepEqual(
+      json.findings.map((f) => [f.severity, f.validated]),
+      [
+        ['HIGH', 'timeout'],
+        ['HIGH', 'timeout'],
+      ],
+    );
     assert.equal(json.validation.timeouts, 2);
   });
 
@@ -201,7 +298,12 @@ describe('lens mode through the CLI against the fake API', function () {
     const cwd = await fixtureWorkspace('pyshop');
     const run = await review(cwd, ['--full-fanout'], ['pyshop']);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(reviews(server).map((r) => r.reviewer).sort(), ['logic', 'performance', 'security', 'silent-failures', 'tests']);
+    assert.deepEqual(
+      reviews(server)
+        .map((r) => r.reviewer)
+        .sort(),
+      ['logic', 'performance', 'security', 'silent-failures', 'tests'],
+    );
     const report = readFileSync(join(cwd, 'code-review-pyshop.md'), 'utf8');
     assert.match(report, /not routed: types \(no statically or gradually typed code\), spec-compliance \(no spec/);
   });
@@ -209,16 +311,33 @@ describe('lens mode through the CLI against the fake API', function () {
   it('feeds --spec to every reviewer and routes spec-compliance; marks --rubric criteria', async () => {
     const cwd = await fixtureWorkspace('shop');
     writeFileSync(join(cwd, 'spec.md'), '# Cart spec\n- AC-1: total() sums every item exactly once.\n');
-    writeFileSync(join(cwd, 'rubric.md'), '- [ ] Totals are correct (Evaluator: skeptic)\n- [ ] Copy reviewed (Evaluator: human)\n');
+    writeFileSync(
+      join(cwd, 'rubric.md'),
+      '- [ ] Totals are correct (Evaluator: skeptic)\n- [ ] Copy reviewed (Evaluator: human)\n',
+    );
     const run = await review(cwd, ['--full-fanout', '--spec', 'spec.md', '--rubric', 'rubric.md']);
     assert.equal(run.code, 0, run.stderr);
     assert.ok(reviews(server).some((r) => r.reviewer === 'spec-compliance'));
-    for (const r of reviews(server)) assert.match(body(r).messages[0]!.content[0]!.text!, /<project_context path="spec\.md">\n# Cart spec/);
+    for (const r of reviews(server))
+      assert.match(body(r).messages[0]!.content[0]!.text!, /<project_context path="spec\.md">\n# Cart spec/);
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.equal(json.spec, 'spec.md');
-    assert.deepEqual(json.rubric, { file: 'rubric.md', criteria: 1, passed: 0, failed: 1, items: [{ line: 1, text: 'Totals are correct (Evaluator: skeptic)', status: 'FAIL' }] });
-    assert.match(readFileSync(join(cwd, 'code-review-shop.md'), 'utf8'), /^- \[!\] FAIL — 0 critical, 1 high findings — Totals are correct/m);
-    assert.equal(readFileSync(join(cwd, 'rubric.md'), 'utf8').split('\n')[0], '- [ ] Totals are correct (Evaluator: skeptic)', 'the rubric file itself is not edited');
+    assert.deepEqual(json.rubric, {
+      file: 'rubric.md',
+      criteria: 1,
+      passed: 0,
+      failed: 1,
+      items: [{ line: 1, text: 'Totals are correct (Evaluator: skeptic)', status: 'FAIL' }],
+    });
+    assert.match(
+      readFileSync(join(cwd, 'code-review-shop.md'), 'utf8'),
+      /^- \[!\] FAIL — 0 critical, 1 high findings — Totals are correct/m,
+    );
+    assert.equal(
+      readFileSync(join(cwd, 'rubric.md'), 'utf8').split('\n')[0],
+      '- [ ] Totals are correct (Evaluator: skeptic)',
+      'the rubric file itself is not edited',
+    );
 
     const missing = await review(cwd, ['--rubric', 'nope.md']);
     assert.equal(missing.code, 2);
@@ -233,12 +352,18 @@ describe('lens mode through the CLI against the fake API', function () {
     assert.equal(skipped.code, 0, skipped.stderr);
     assert.match(skipped.stdout, /^SKIP: < 5 changed lines$/m);
     assert.equal(server.requests.length, 0);
-    const forced = await runCli(['review', '--mode', 'lenses', '--changes', '--force', '--json', 'result.json'], { cwd: repo.dir, env: env() });
+    const forced = await runCli(['review', '--mode', 'lenses', '--changes', '--force', '--json', 'result.json'], {
+      cwd: repo.dir,
+      env: env(),
+    });
     assert.equal(forced.code, 0, forced.stderr);
     const json = await loadJson<Json>(repo.path('result.json'));
     assert.deepEqual(json.gateCheck, { passed: false, reason: 'SKIP: < 5 changed lines (reviewed anyway: --force)' });
     assert.match(lastBlock(reviews(server)[0]!), /"review_target": "uncommitted changes"/);
-    assert.match(JSON.stringify(body(reviews(server)[0]!)), /Changed lines, numbered as in the files below:\\n- src\/a\.ts: 1\\n/);
+    assert.match(
+      JSON.stringify(body(reviews(server)[0]!)),
+      /Changed lines, numbered as in the files below:\\n- src\/a\.ts: 1\\n/,
+    );
     repo.remove();
   });
 
@@ -250,34 +375,88 @@ describe('lens mode through the CLI against the fake API', function () {
       r.write(file, after);
       renameSync(r.dir, join(ws, name));
     };
-    repo('api', 'src/order.ts', 'export interface Order {\n  id: string;\n  total: number;\n}\n', 'export interface Order {\n  id: string;\n  amountCents: number;\n  currency: string;\n}\n\nexport const API_VERSION = 2;\n');
-    repo('web', 'src/client.ts', 'export function show(o: { total: number }) {\n  return o.total;\n}\n', 'export function show(o: { total: number }) {\n  const value = o.total;\n  return value.toFixed(2);\n}\n\nexport const API_VERSION = 1;\n');
+    repo(
+      'api',
+      'src/order.ts',
+      'export interface Order {\n  id: string;\n  total: number;\n}\n',
+      'export interface Order {\n  id: string;\n  amountCents: number;\n  currency: string;\n}\n\nexport const API_VERSION = 2;\n',
+    );
+    repo(
+      'web',
+      'src/client.ts',
+      'export function show(o: { total: number }) {\n  return o.total;\n}\n',
+      'export function show(o: { total: number }) {\n  const value = o.total;\n  return value.toFixed(2);\n}\n\nexport const API_VERSION = 1;\n',
+    );
     server.setScenario({
       lenses: {
-        logic: [{ file: 'web/src/client.ts', line: 3, severity: 'MEDIUM', title: 'toFixed on a possibly missing total', confidence: 4 }],
-        'cross-repo': [{ file: 'api/src/order.ts', line: 3, severity: 'HIGH', title: 'total renamed to amountCents; web still reads total', evidence: 'web/src/client.ts:2 reads o.total.', confidence: 5 }],
+        logic: [
+          {
+            file: 'web/src/client.ts',
+            line: 3,
+            severity: 'MEDIUM',
+            title: 'toFixed on a possibly missing total',
+            confidence: 4,
+          },
+        ],
+        'cross-repo': [
+          {
+            file: 'api/src/order.ts',
+            line: 3,
+            severity: 'HIGH',
+            title: 'total renamed to amountCents; web still reads total',
+            evidence: 'web/src/client.ts:2 reads o.total.',
+            confidence: 5,
+          },
+        ],
       },
     });
-    const run = await runCli(['review', '--mode', 'lenses', '--changes', 'api', 'web', '--json', 'result.json'], { cwd: ws, env: env() });
+    const run = await runCli(['review', '--mode', 'lenses', '--changes', 'api', 'web', '--json', 'result.json'], {
+      cwd: ws,
+      env: env(),
+    });
     assert.equal(run.code, 0, run.stderr);
 
     const calls = reviews(server);
     assert.equal(calls.length, 6);
     for (const r of calls) {
       const repoName = packetOf(r).repository as string;
-      const shown = [...JSON.stringify(body(r).messages).matchAll(/untrusted_source_[0-9a-f]{8} path=\\"([^\\]+)\\"/g)].map((m) => m[1]);
+      const shown = [
+        ...JSON.stringify(body(r).messages).matchAll(/untrusted_source_[0-9a-f]{8} path=\\"([^\\]+)\\"/g),
+      ].map((m) => m[1]);
       assert.deepEqual(shown, [repoName === 'api' ? 'api/src/order.ts' : 'web/src/client.ts']);
     }
     const cross = server.requests.filter((r) => r.reviewer === 'cross-repo');
     assert.equal(cross.length, 1);
-    assert.ok(cross[0]!.started_at >= Math.max(...calls.map((r) => r.ended_at!)), 'the cross-repo check comes after the per-repository reviews');
-    const repos = packetOf(cross[0]!).repositories as Array<{ repository: string; changed_files: Array<{ path: string }>; findings: unknown[] }>;
-    assert.deepEqual(repos.map((r) => [r.repository, r.changed_files.map((f) => f.path), r.findings.length]), [['api', ['api/src/order.ts'], 0], ['web', ['web/src/client.ts'], 1]]);
+    assert.ok(
+      cross[0]!.started_at >= Math.max(...calls.map((r) => r.ended_at!)),
+      'the cross-repo check comes after the per-repository reviews',
+    );
+    const repos = packetOf(cross[0]!).repositories as Array<{
+      repository: string;
+      changed_files: Array<{ path: string }>;
+      findings: unknown[];
+    }>;
+    assert.deepEqual(
+      repos.map((r) => [r.repository, r.changed_files.map((f) => f.path), r.findings.length]),
+      [
+        ['api', ['api/src/order.ts'], 0],
+        ['web', ['web/src/client.ts'], 1],
+      ],
+    );
 
     const json = await loadJson<Json>(join(ws, 'result.json'));
     assert.ok(LensJsonReport.safeParse(json).success);
-    assert.deepEqual(json.findings.map((f) => [f.repository, f.file, f.reviewers[0]]), [['api', 'api/src/order.ts', 'cross-repo'], ['web', 'web/src/client.ts', 'logic']]);
-    assert.deepEqual(json.repositories.map((r) => r.path), ['api', 'web']);
+    assert.deepEqual(
+      json.findings.map((f) => [f.repository, f.file, f.reviewers[0]]),
+      [
+        ['api', 'api/src/order.ts', 'cross-repo'],
+        ['web', 'web/src/client.ts', 'logic'],
+      ],
+    );
+    assert.deepEqual(
+      json.repositories.map((r) => r.path),
+      ['api', 'web'],
+    );
     assert.equal(json.report_path, 'code-review-cross-repo.md');
     const report = readFileSync(join(ws, 'code-review-cross-repo.md'), 'utf8');
     const at = ['## Repository: api', '## Repository: web', '## Cross-Repo Issues'].map((h) => report.indexOf(h));
@@ -299,7 +478,10 @@ describe('lens mode through the CLI against the fake API', function () {
     const cwd = await fixtureWorkspace('shop');
     const run = await runCli(['plan', 'shop', '--mode', 'lenses', '--full-fanout'], { cwd });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^Estimate \(lens mode\): 16 model calls · .* · up to \$\d+\.\d\d \(list prices of \d{4}-\d\d-\d\d, before cache savings\)$/m);
+    assert.match(
+      run.stdout,
+      /^Estimate \(lens mode\): 16 model calls · .* · up to \$\d+\.\d\d \(list prices of \d{4}-\d\d-\d\d, before cache savings\)$/m,
+    );
     assert.match(run.stdout, /^ {2}security: 1 call · ~[\d.]+k in · ~[\d.]+k out · \$\d+\.\d\d$/m);
     assert.match(run.stdout, /^ {2}validator: up to 10 calls/m);
     assert.equal(server.requests.length, 0);
@@ -307,7 +489,14 @@ describe('lens mode through the CLI against the fake API', function () {
 
   it('rejects lens options outside lens mode, and paths with a change scope in staged mode', async () => {
     const cwd = await fixtureWorkspace('shop');
-    for (const args of [['shop', '--full-fanout'], ['shop', '--rubric', 'r.md'], ['--changes', 'shop'], ['shop', '--mode', 'fast'], ['shop', '--mode', 'lenses', '--reviewer-model', 'judge=x'], ['shop', '--mode', 'lenses', '--max-reviewers', '9']]) {
+    for (const args of [
+      ['shop', '--full-fanout'],
+      ['shop', '--rubric', 'r.md'],
+      ['--changes', 'shop'],
+      ['shop', '--mode', 'fast'],
+      ['shop', '--mode', 'lenses', '--reviewer-model', 'judge=x'],
+      ['shop', '--mode', 'lenses', '--max-reviewers', '9'],
+    ]) {
       const run = await runCli(['review', ...args], { cwd, env: env() });
       assert.equal(run.code, 2, args.join(' '));
       assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);

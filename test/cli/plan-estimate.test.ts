@@ -14,7 +14,11 @@ describe('plan counts what the review will ask, and prices it from the repositor
 
   async function workspace() {
     const cwd = await fixtureWorkspace('shop');
-    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, XDG_CACHE_HOME: await mkdtemp(join(tmpdir(), 'skeptic-plan-home-')) };
+    const env = {
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: fake.server.url,
+      XDG_CACHE_HOME: await mkdtemp(join(tmpdir(), 'skeptic-plan-home-')),
+    };
     const review = async (...more: string[]) => {
       const run = await runCli(['review', 'shop', '--yes', '--json', 'result.json', ...more], { cwd, env });
       assert.equal(run.code, 0, run.stderr);
@@ -29,7 +33,10 @@ describe('plan counts what the review will ask, and prices it from the repositor
     /** The repository's state folder under this workspace's own user cache (`<folder name>-<hash>`, beside the code cache). */
     const stateDir = async () => {
       const base = join(env.XDG_CACHE_HOME, 'skeptic');
-      return join(base, (await readdir(base)).find((d) => d.startsWith(`${basename(cwd)}-`))!);
+      return join(
+        base,
+        (await readdir(base)).find((d) => d.startsWith(`${basename(cwd)}-`))!,
+      );
     };
     return { cwd, env, review, plan, planText, stateDir };
   }
@@ -46,7 +53,10 @@ describe('plan counts what the review will ask, and prices it from the repositor
     assert.equal(rerun.cost_usd, 0);
     assert.equal(rerun.cached_units, rerun.total_units);
     assert.ok(rerun.total_units! > 0);
-    assert.match(await w.planText(), new RegExp(`^Result cache: ${rerun.total_units} of ${rerun.total_units} units answered from the cache$`, 'm'));
+    assert.match(
+      await w.planText(),
+      new RegExp(`^Result cache: ${rerun.total_units} of ${rerun.total_units} units answered from the cache$`, 'm'),
+    );
     // The same flags as review: --no-cache and another --cache-dir see no cached unit.
     assert.equal((await w.plan('--no-cache')).calls, cold.calls);
     assert.equal((await w.plan('--no-cache')).cached_units, null);
@@ -64,7 +74,13 @@ describe('plan counts what the review will ask, and prices it from the repositor
     const w = await workspace();
     await w.review();
     const cart = join(w.cwd, 'shop/cart.ts');
-    await writeFile(cart, (await readFile(cart, 'utf8')).replace('    this.items = [];\n  }\n\n  count', '    this.items = []; // emptied\n  }\n\n  count'));
+    await writeFile(
+      cart,
+      (await readFile(cart, 'utf8')).replace(
+        '    this.items = [];\n  }\n\n  count',
+        '    this.items = []; // emptied\n  }\n\n  count',
+      ),
+    );
 
     const est = await w.plan();
     const calls = Object.fromEntries(Object.entries(est.by_step).map(([step, s]) => [step, s.calls]));
@@ -75,7 +91,12 @@ describe('plan counts what the review will ask, and prices it from the repositor
     fake.server.reset();
     await w.review();
     const made = fake.server.requests.filter((r) => r.record && r.record !== 'SynthesisResult');
-    assert.deepEqual(made.map((r) => `${r.record} ${r.file}`).sort(), ['BatchReview shop/cart.ts', 'ChallengeResult shop/cart.ts', 'FileAnalysis shop/cart.ts', 'Step1Record shop/cart.ts']);
+    assert.deepEqual(made.map((r) => `${r.record} ${r.file}`).sort(), [
+      'BatchReview shop/cart.ts',
+      'ChallengeResult shop/cart.ts',
+      'FileAnalysis shop/cart.ts',
+      'Step1Record shop/cart.ts',
+    ]);
     assert.equal(made.length, est.calls - est.by_step.synthesize!.calls, 'the file calls are exactly those estimated');
   });
 
@@ -104,13 +125,18 @@ describe('plan counts what the review will ask, and prices it from the repositor
     assert.equal(after.history_runs, 1);
     assert.ok(Object.values(after.by_step).every((s) => s.basis === 'history' || s.calls === 0));
     const miss = (usd: number) => Math.abs(usd - spent) / spent;
-    assert.ok(miss(after.cost_usd!) < miss(before.cost_usd!), `defaults $${before.cost_usd}, calibrated $${after.cost_usd}, spent $${spent}`);
+    assert.ok(
+      miss(after.cost_usd!) < miss(before.cost_usd!),
+      `defaults $${before.cost_usd}, calibrated $${after.cost_usd}, spent $${spent}`,
+    );
     assert.ok(miss(after.cost_usd!) < 0.25, `calibrated $${after.cost_usd} vs spent $${spent}`);
 
     // A second run gives a range: each run's own figures priced on their own.
     await w.review('--no-cache');
     const twice = await w.plan('--no-cache');
     assert.equal(twice.history_runs, 2);
-    assert.ok(twice.cost_range_usd && twice.cost_range_usd[0] <= twice.cost_usd! && twice.cost_usd! <= twice.cost_range_usd[1]);
+    assert.ok(
+      twice.cost_range_usd && twice.cost_range_usd[0] <= twice.cost_usd! && twice.cost_usd! <= twice.cost_range_usd[1],
+    );
   });
 });

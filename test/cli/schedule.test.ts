@@ -7,7 +7,10 @@ import { runCli } from '../helpers/cli';
 import { put } from '../helpers/tree';
 
 const module = (name: string, functions: number) =>
-  Array.from({ length: functions }, (_, i) => `export function ${name}${i}(x: number): number {\n  return x + ${i};\n}\n`).join('\n');
+  Array.from(
+    { length: functions },
+    (_, i) => `export function ${name}${i}(x: number): number {\n  return x + ${i};\n}\n`,
+  ).join('\n');
 
 /** Cache primes (one output token) are not steps of a file. */
 const isPrime = (r: LoggedRequest) => (r.body as { max_tokens?: number }).max_tokens === 1;
@@ -29,7 +32,10 @@ describe('staged request order through the CLI against the fake API', function (
     const small = Array.from({ length: 8 }, (_, i) => `src/a${i}.ts`);
     for (const [i, path] of small.entries()) await put(cwd, path, module(`a${i}f`, 2));
     await put(cwd, 'src/z.ts', module('zf', 120));
-    const run = await runCli(['review', 'src', '--concurrency', '2', '--json', 'result.json'], { cwd, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url } });
+    const run = await runCli(['review', 'src', '--concurrency', '2', '--json', 'result.json'], {
+      cwd,
+      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url },
+    });
     assert.equal(run.code, 0, run.stderr);
 
     const calls = server.requests.filter((r) => !isPrime(r));
@@ -37,9 +43,15 @@ describe('staged request order through the CLI against the fake API', function (
     const step1 = small.map((f) => at(f, 'Step1Record'));
     // Only the files that took the two slots as they came free go before it; first come, or later steps
     // first, would send it last of all.
-    assert.ok(step1.filter((i) => i < at('src/z.ts', 'Step1Record')).length <= 2, `z.ts Step 1 at ${at('src/z.ts', 'Step1Record')}, small files' at ${step1.join(', ')}`);
+    assert.ok(
+      step1.filter((i) => i < at('src/z.ts', 'Step1Record')).length <= 2,
+      `z.ts Step 1 at ${at('src/z.ts', 'Step1Record')}, small files' at ${step1.join(', ')}`,
+    );
     // Among the small files, later steps first: the first one's Step 2 goes before the last one's Step 1
     // (first come would send every Step 1 first).
-    assert.ok(at('src/a0.ts', 'FileAnalysis') < at('src/a7.ts', 'Step1Record'), `a0.ts Step 2 at ${at('src/a0.ts', 'FileAnalysis')}, a7.ts Step 1 at ${at('src/a7.ts', 'Step1Record')}`);
+    assert.ok(
+      at('src/a0.ts', 'FileAnalysis') < at('src/a7.ts', 'Step1Record'),
+      `a0.ts Step 2 at ${at('src/a0.ts', 'FileAnalysis')}, a7.ts Step 1 at ${at('src/a7.ts', 'Step1Record')}`,
+    );
   });
 });

@@ -26,7 +26,10 @@ describe('staged review through the CLI against the fake API', function () {
   const fake = useFakeServer();
 
   const review = (cwd: string, args: string[] = []) =>
-    runCli(['review', 'shop', '--json', 'result.json', ...args], { cwd, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url } });
+    runCli(['review', 'shop', '--json', 'result.json', ...args], {
+      cwd,
+      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url },
+    });
 
   it('gives every planted finding its fate, and writes the report and the JSON', async () => {
     const cwd = await fixtureWorkspace('shop');
@@ -34,7 +37,9 @@ describe('staged review through the CLI against the fake API', function () {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^4 files under review, 2 companions discovered\.$/m);
     // Progress lines come in step order, with the run's calls, cost and time.
-    const steps = [...run.stderr.matchAll(/^Step (\d)\/5 · \w+ · \d+\/\d+(?: \w+)? · \d+ calls? · \$\d+\.\d\d · \d+:\d\d$/gm)].map((m) => Number(m[1]));
+    const steps = [
+      ...run.stderr.matchAll(/^Step (\d)\/5 · \w+ · \d+\/\d+(?: \w+)? · \d+ calls? · \$\d+\.\d\d · \d+:\d\d$/gm),
+    ].map((m) => Number(m[1]));
     assert.deepEqual([...new Set(steps)], [1, 2, 3, 4, 5], run.stderr);
     assert.deepEqual(steps, [...steps].sort(), run.stderr);
 
@@ -42,7 +47,9 @@ describe('staged review through the CLI against the fake API', function () {
     assert.ok(StagedJsonReport.safeParse(json).success);
     assert.deepEqual(json.findings.map(key).sort(), EXPECTED);
     // Disqualified by the challenger, dropped by the tiebreaker, out of A7's scope, clean after self-challenge:
-    assert.ok(!json.findings.some((f) => f.line === 26 || (f.file === 'shop/price.ts' && f.line === 3 && f.rule_id === 'A1')));
+    assert.ok(
+      !json.findings.some((f) => f.line === 26 || (f.file === 'shop/price.ts' && f.line === 3 && f.rule_id === 'A1')),
+    );
     assert.ok(!json.findings.some((f) => f.rule_id === 'A7' || f.rule_id === 'G2' || f.function === 'Cart.count'));
     const g1 = json.findings.find((f) => f.rule_id === 'G1')!;
     assert.deepEqual(g1.locations, ['shop/price.ts:3', 'shop/cart.ts:18']);
@@ -67,20 +74,41 @@ describe('staged review through the CLI against the fake API', function () {
     const run = await review(cwd, ['--sarif', 'out/skeptic.sarif']);
     assert.equal(run.code, 0, run.stderr);
     const log = SarifLog.parse(await loadJson(join(cwd, 'out/skeptic.sarif')));
-    const results = log.runs[0]!.results.map((r) => `${r.locations[0]!.physicalLocation.artifactLocation.uri}:${r.locations[0]!.physicalLocation.region.startLine} ${r.ruleId} ${r.level}`);
-    assert.deepEqual(results.sort(), EXPECTED.map((e) => e.replace('must_fix', 'error').replace('should_fix', 'warning').replace('nice_to_have', 'note')).sort());
+    const results = log.runs[0]!.results.map(
+      (r) =>
+        `${r.locations[0]!.physicalLocation.artifactLocation.uri}:${r.locations[0]!.physicalLocation.region.startLine} ${r.ruleId} ${r.level}`,
+    );
+    assert.deepEqual(
+      results.sort(),
+      EXPECTED.map((e) =>
+        e.replace('must_fix', 'error').replace('should_fix', 'warning').replace('nice_to_have', 'note'),
+      ).sort(),
+    );
   });
 
   it('logs every engine event to --events as timestamped JSON lines, with per-call usage, cost and running totals', async () => {
     const cwd = await fixtureWorkspace('shop');
     const run = await review(cwd, ['--events', 'logs/events.ndjson']);
     assert.equal(run.code, 0, run.stderr);
-    type Line = { ts: string; type: string; step?: string; file?: string; usage?: { calls: number; cost_usd: number | null }; totals?: { calls: number; cost_usd: number } };
-    const lines = (await readFile(join(cwd, 'logs/events.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Line);
+    type Line = {
+      ts: string;
+      type: string;
+      step?: string;
+      file?: string;
+      usage?: { calls: number; cost_usd: number | null };
+      totals?: { calls: number; cost_usd: number };
+    };
+    const lines = (await readFile(join(cwd, 'logs/events.ndjson'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Line);
     assert.ok(lines.every((l) => !Number.isNaN(Date.parse(l.ts))));
     const calls = lines.filter((l) => l.type === 'call');
     assert.equal(calls.length, fake.server.requests.filter((r) => r.status === 200).length);
-    assert.deepEqual(calls.map((l) => l.totals!.calls), calls.map((_, i) => i + 1));
+    assert.deepEqual(
+      calls.map((l) => l.totals!.calls),
+      calls.map((_, i) => i + 1),
+    );
     assert.ok(calls.some((l) => l.step === 'review' && l.file === 'shop/cart.ts'));
     const done = lines.at(-1)!;
     const json = await loadJson<Json>(join(cwd, 'result.json'));
@@ -93,7 +121,12 @@ describe('staged review through the CLI against the fake API', function () {
 
   it('re-runs a function its batch left out, solo, and self-challenge is in every review prompt', async () => {
     const cwd = await fixtureWorkspace('shop');
-    fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'omit_functions', match: { record: 'BatchReview', file: 'shop/cart.ts' }, functions: ['Cart.clear'] }] });
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [
+        { kind: 'omit_functions', match: { record: 'BatchReview', file: 'shop/cart.ts' }, functions: ['Cart.clear'] },
+      ],
+    });
     const run = await review(cwd);
     assert.equal(run.code, 0, run.stderr);
     const cart = fake.server.requests.filter((r) => r.file === 'shop/cart.ts');
@@ -103,7 +136,9 @@ describe('staged review through the CLI against the fake API', function () {
     assert.deepEqual(solos.sort(), ['Cart.clear', 'Cart.save', 'Cart.total']);
     const clearSolo = cart.find((r) => r.record === 'PerFunctionReview' && r.functions[0] === 'Cart.clear')!;
     assert.ok(clearSolo.started_at >= batch.ended_at!, 'the completeness re-run comes after the batch');
-    for (const r of fake.server.requests.filter((q) => q.record === 'PerFunctionReview' || q.record === 'BatchReview')) {
+    for (const r of fake.server.requests.filter(
+      (q) => q.record === 'PerFunctionReview' || q.record === 'BatchReview',
+    )) {
       assert.match(JSON.stringify(r.body), /Self-challenge/);
     }
     const json = await loadJson<Json>(join(cwd, 'result.json'));
@@ -118,7 +153,8 @@ describe('staged review through the CLI against the fake API', function () {
     const body = JSON.stringify(synth[0]!.body);
     const sourceTag = /<untrusted_source_[0-9a-f]{8} /;
     assert.ok(!sourceTag.test(body), 'no source block');
-    for (const line of ['this.items[i].price', "text.replace('$', '')", 'JSON.stringify(this.items)']) assert.ok(!body.includes(JSON.stringify(line).slice(1, -1)), `source line leaked: ${line}`);
+    for (const line of ['this.items[i].price', "text.replace('$', '')", 'JSON.stringify(this.items)'])
+      assert.ok(!body.includes(JSON.stringify(line).slice(1, -1)), `source line leaked: ${line}`);
     assert.equal((synth[0]!.body as { tools?: unknown }).tools, undefined);
     // ... while the per-file calls do carry the source.
     const step3 = fake.server.requests.find((r) => r.record === 'PerFunctionReview')!;
@@ -135,20 +171,59 @@ describe('staged review through the CLI against the fake API', function () {
       assert.equal(fences.length, 1);
       return JSON.parse(/```json\n([\s\S]*?)\n```/.exec(text)![1]!) as Record<string, unknown>;
     };
-    const first = (record: string) => fake.server.requests.find((r) => r.record === record && r.file === 'shop/cart.ts')!;
+    const first = (record: string) =>
+      fake.server.requests.find((r) => r.record === record && r.file === 'shop/cart.ts')!;
     assert.deepEqual(Object.keys(packetOf(first('Step1Record'))).sort(), ['companion_path', 'path']);
     assert.deepEqual(Object.keys(packetOf(first('PerFunctionReview'))).sort(), [
-      'brutal_one_line', 'companion_path', 'concurrency_present', 'end_line', 'file_path', 'function_qualified_name', 'invariants', 'kind', 'risk_flags', 'role_in_file', 'start_line', 'visibility',
+      'brutal_one_line',
+      'companion_path',
+      'concurrency_present',
+      'end_line',
+      'file_path',
+      'function_qualified_name',
+      'invariants',
+      'kind',
+      'risk_flags',
+      'role_in_file',
+      'start_line',
+      'visibility',
     ]);
     const batch = packetOf(first('BatchReview'));
-    assert.deepEqual(Object.keys((batch.functions as object[])[0]!).sort(), ['end_line', 'function_qualified_name', 'kind', 'role_in_file', 'start_line', 'visibility']);
+    assert.deepEqual(Object.keys((batch.functions as object[])[0]!).sort(), [
+      'end_line',
+      'function_qualified_name',
+      'kind',
+      'role_in_file',
+      'start_line',
+      'visibility',
+    ]);
     // Step 2 gets the parser's inventory to describe, with exact lines.
     const inventory = packetOf(first('FileAnalysis')).function_inventory as object[];
     assert.ok(inventory.length > 0);
-    assert.deepEqual(Object.keys(inventory[0]!).sort(), ['end_line', 'kind', 'qualified_name', 'start_line', 'visibility']);
+    assert.deepEqual(Object.keys(inventory[0]!).sort(), [
+      'end_line',
+      'kind',
+      'qualified_name',
+      'start_line',
+      'visibility',
+    ]);
     const challenge = packetOf(first('ChallengeResult'));
-    assert.deepEqual(Object.keys(challenge).sort(), ['brutal_one_line', 'companion_path', 'file_path', 'findings', 'invariants']);
-    assert.deepEqual(Object.keys((challenge.findings as object[])[0]!).sort(), ['action', 'confidence', 'function_qualified_name', 'line', 'priority', 'rationale', 'rule_id']);
+    assert.deepEqual(Object.keys(challenge).sort(), [
+      'brutal_one_line',
+      'companion_path',
+      'file_path',
+      'findings',
+      'invariants',
+    ]);
+    assert.deepEqual(Object.keys((challenge.findings as object[])[0]!).sort(), [
+      'action',
+      'confidence',
+      'function_qualified_name',
+      'line',
+      'priority',
+      'rationale',
+      'rule_id',
+    ]);
     // The challenger sees only non-clean findings: four for the cart (A1, A5, A2, A6).
     assert.equal((challenge.findings as object[]).length, 4);
   });
@@ -156,7 +231,10 @@ describe('staged review through the CLI against the fake API', function () {
   it('does not challenge an all-clean file', async () => {
     const cwd = await fixtureWorkspace('shop');
     await review(cwd);
-    const challenged = fake.server.requests.filter((r) => r.record === 'ChallengeResult').map((r) => r.file).sort();
+    const challenged = fake.server.requests
+      .filter((r) => r.record === 'ChallengeResult')
+      .map((r) => r.file)
+      .sort();
     assert.deepEqual(challenged, ['shop/cart.ts', 'shop/price.ts']);
   });
 
@@ -198,13 +276,30 @@ describe('staged review through the CLI against the fake API', function () {
 
   it('lays every call about a file out cache-first: one tool list and system, the file, then the step; repairs keep a breakpoint', async () => {
     const cwd = await fixtureWorkspace('shop');
-    fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'schema_invalid', match: { record: 'ChallengeResult', file: 'shop/cart.ts' } }] });
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'schema_invalid', match: { record: 'ChallengeResult', file: 'shop/cart.ts' } }],
+    });
     const run = await review(cwd);
     assert.equal(run.code, 0, run.stderr);
     type Block = { text?: string; cache_control?: unknown };
-    type Body = { tools: unknown[]; system: Block[]; output_config?: { format?: unknown }; tool_choice?: unknown; messages: Array<{ content: Block[] }> };
-    const cart = fake.server.requests.filter((r) => r.file === 'shop/cart.ts' && r.status === 200).map((r) => ({ r, b: r.body as Body }));
-    assert.deepEqual([...new Set(cart.map(({ r }) => r.record))].sort(), ['BatchReview', 'ChallengeResult', 'FileAnalysis', 'PerFunctionReview', 'Step1Record']);
+    type Body = {
+      tools: unknown[];
+      system: Block[];
+      output_config?: { format?: unknown };
+      tool_choice?: unknown;
+      messages: Array<{ content: Block[] }>;
+    };
+    const cart = fake.server.requests
+      .filter((r) => r.file === 'shop/cart.ts' && r.status === 200)
+      .map((r) => ({ r, b: r.body as Body }));
+    assert.deepEqual([...new Set(cart.map(({ r }) => r.record))].sort(), [
+      'BatchReview',
+      'ChallengeResult',
+      'FileAnalysis',
+      'PerFunctionReview',
+      'Step1Record',
+    ]);
     const [first] = cart;
     for (const { r, b } of cart) {
       // Same prefix whatever the step: tools (read tools and every strict submit tool), system, the source block.
@@ -218,7 +313,9 @@ describe('staged review through the CLI against the fake API', function () {
       assert.ok(marks <= 4, `${marks} breakpoints`);
     }
     // From Step 2 on, the file's prefix is read from the cache the first call wrote.
-    assert.ok(cart.filter(({ r }) => r.record !== 'Step1Record').every(({ r }) => r.usage!.cache_read_input_tokens > 0));
+    assert.ok(
+      cart.filter(({ r }) => r.record !== 'Step1Record').every(({ r }) => r.usage!.cache_read_input_tokens > 0),
+    );
     // The repair turn ends at a breakpoint and reads the whole first turn back.
     const repair = cart.find(({ r }) => r.turn === 2)!;
     assert.ok(repair.b.messages.at(-1)!.content.at(-1)!.cache_control);
@@ -235,32 +332,56 @@ describe('staged review through the CLI against the fake API', function () {
     // File calls submit through strict tools and are never refused; synthesis asks for structured output once, then is forced.
     type Body = { output_config?: { format?: unknown }; tool_choice?: { type: string; name: string } };
     const refused = fake.server.requests.filter((r) => r.status === 400);
-    assert.deepEqual(refused.map((r) => r.record), ['SynthesisResult']);
+    assert.deepEqual(
+      refused.map((r) => r.record),
+      ['SynthesisResult'],
+    );
     const synthesis = fake.server.requests.filter((r) => r.record === 'SynthesisResult' && r.status === 200);
-    assert.deepEqual(synthesis.map((r) => (r.body as Body).tool_choice), [{ type: 'tool', name: 'submit_SynthesisResult' }]);
+    assert.deepEqual(
+      synthesis.map((r) => (r.body as Body).tool_choice),
+      [{ type: 'tool', name: 'submit_SynthesisResult' }],
+    );
   });
 
   it('reports a unit that keeps failing, keeps the rest, and exits 3', async () => {
     const cwd = await fixtureWorkspace('shop');
-    fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'invalid_json', times: -1, match: { record: 'PerFunctionReview', function: 'Cart.save' } }] });
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'invalid_json', times: -1, match: { record: 'PerFunctionReview', function: 'Cart.save' } }],
+    });
     const run = await review(cwd);
     assert.equal(run.code, 3, run.stderr);
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     const cart = json.files.find((f) => f.path === 'shop/cart.ts')!;
     assert.equal(cart.status, 'failed');
     assert.match(cart.reason!, /Cart\.save.*not valid JSON/);
-    assert.ok(json.findings.some((f) => f.line === 17), 'the other functions still report');
+    assert.ok(
+      json.findings.some((f) => f.line === 17),
+      'the other functions still report',
+    );
     const report = await readFile(join(cwd, 'code-review-shop.md'), 'utf8');
-    assert.match(report, /## Not Reviewed\n\n- `shop\/cart\.ts` — review Cart\.save failed: reply rejected after 2 repair turns/);
+    assert.match(
+      report,
+      /## Not Reviewed\n\n- `shop\/cart\.ts` — review Cart\.save failed: reply rejected after 2 repair turns/,
+    );
     // First try plus the completeness re-run, each with two repairs.
-    assert.equal(fake.server.requests.filter((r) => r.record === 'PerFunctionReview' && r.functions[0] === 'Cart.save').length, 6);
+    assert.equal(
+      fake.server.requests.filter((r) => r.record === 'PerFunctionReview' && r.functions[0] === 'Cart.save').length,
+      6,
+    );
   });
 
   it('keeps the synthesis when one cross-file finding cites a file outside the review, and says so', async () => {
     const cwd = await fixtureWorkspace('shop');
-    const run = await runCli(['review', 'shop/cart.ts', '--json', 'result.json'], { cwd, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.server.url } });
+    const run = await runCli(['review', 'shop/cart.ts', '--json', 'result.json'], {
+      cwd,
+      env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.server.url },
+    });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /warning: cross-file finding G1 .* dropped: cites shop\/price\.ts, which was not reviewed/);
+    assert.match(
+      run.stderr,
+      /warning: cross-file finding G1 .* dropped: cites shop\/price\.ts, which was not reviewed/,
+    );
     const report = await readFile(join(cwd, 'code-review-cart.md'), 'utf8');
     assert.match(report, /^A small cart with one crash path and loose money parsing\.$/m);
     assert.match(report, /^- cross-file finding G1 .* dropped: cites/m);
@@ -272,12 +393,34 @@ describe('staged review through the CLI against the fake API', function () {
 
   it('by default, reruns cost nothing, outputs are never reviewed, and an edit in one function re-asks only that function and its file', async () => {
     const cwd = await fixtureWorkspace('shop');
-    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, XDG_CACHE_HOME: join(cwd, '.user-cache') };
+    const env = {
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: fake.server.url,
+      XDG_CACHE_HOME: join(cwd, '.user-cache'),
+    };
     // Outputs written inside the folder under review: a later run must not review them.
-    const again = (...more: string[]) => runCli(['review', 'shop', '--json', 'shop/result.json', '--sarif', 'shop/out.sarif', '--out', 'shop/notes.md', ...more], { cwd, env });
+    const again = (...more: string[]) =>
+      runCli(
+        [
+          'review',
+          'shop',
+          '--json',
+          'shop/result.json',
+          '--sarif',
+          'shop/out.sarif',
+          '--out',
+          'shop/notes.md',
+          ...more,
+        ],
+        { cwd, env },
+      );
     assert.equal((await again()).code, 0);
     // Units, not primes: whether a prime goes out depends on how close together the first calls arrive.
-    const units = () => fake.server.requests.filter((r) => r.record).map((r) => `${r.record} ${r.file ?? ''} ${r.functions.join(',')}`).sort();
+    const units = () =>
+      fake.server.requests
+        .filter((r) => r.record)
+        .map((r) => `${r.record} ${r.file ?? ''} ${r.functions.join(',')}`)
+        .sort();
     const firstUnits = units();
 
     fake.server.reset();
@@ -285,17 +428,39 @@ describe('staged review through the CLI against the fake API', function () {
     assert.equal(rerun.code, 0, rerun.stderr);
     assert.equal(fake.server.requests.length, 0, 'an unchanged tree costs no calls');
     assert.match(rerun.stdout, /^4 files under review/m);
-    assert.match((await runCli(['plan', 'shop', '--verbose'], { cwd, env })).stdout, /skeptic output: 4\n {4}shop\/notes-v2\.md\n {4}shop\/notes\.md\n {4}shop\/out\.sarif\n {4}shop\/result\.json/);
+    assert.match(
+      (await runCli(['plan', 'shop', '--verbose'], { cwd, env })).stdout,
+      /skeptic output: 4\n {4}shop\/notes-v2\.md\n {4}shop\/notes\.md\n {4}shop\/out\.sarif\n {4}shop\/result\.json/,
+    );
 
     fake.server.reset();
     const cart = join(cwd, 'shop/cart.ts');
-    await writeFile(cart, (await readFile(cart, 'utf8')).replace('    this.items = [];\n  }\n\n  count', '    this.items = []; // emptied\n  }\n\n  count'));
+    await writeFile(
+      cart,
+      (await readFile(cart, 'utf8')).replace(
+        '    this.items = [];\n  }\n\n  count',
+        '    this.items = []; // emptied\n  }\n\n  count',
+      ),
+    );
     assert.equal((await again()).code, 0);
     const asked = fake.server.requests.filter((r) => r.record);
     // Synthesis may come from the cache too: its packet holds the records, which did not change here.
-    assert.deepEqual([...new Set(asked.map((r) => r.file ?? 'synthesis'))].filter((f) => f !== 'synthesis'), ['shop/cart.ts'], 'not the companion, not the other files');
-    assert.deepEqual(asked.filter((r) => r.record === 'PerFunctionReview' || r.record === 'BatchReview').flatMap((r) => r.functions), ['Cart.clear']);
-    assert.deepEqual(asked.filter((r) => r.file === 'shop/cart.ts').map((r) => r.record).sort(), ['BatchReview', 'ChallengeResult', 'FileAnalysis', 'Step1Record']);
+    assert.deepEqual(
+      [...new Set(asked.map((r) => r.file ?? 'synthesis'))].filter((f) => f !== 'synthesis'),
+      ['shop/cart.ts'],
+      'not the companion, not the other files',
+    );
+    assert.deepEqual(
+      asked.filter((r) => r.record === 'PerFunctionReview' || r.record === 'BatchReview').flatMap((r) => r.functions),
+      ['Cart.clear'],
+    );
+    assert.deepEqual(
+      asked
+        .filter((r) => r.file === 'shop/cart.ts')
+        .map((r) => r.record)
+        .sort(),
+      ['BatchReview', 'ChallengeResult', 'FileAnalysis', 'Step1Record'],
+    );
 
     fake.server.reset();
     assert.equal((await again('--no-cache')).code, 0);
@@ -315,14 +480,23 @@ describe('staged review through the CLI against the fake API', function () {
     assert.equal(fake.server.requests.length, 0);
     assert.deepEqual((await loadJson<Json>(join(cwd, 'result.json'))).findings.map(key).sort(), findings);
     assert.ok(calls > 0);
-    assert.match(await readFile(join(cwd, 'code-review-shop-v2.md'), 'utf8'), /\d+ units answered from the result cache/);
+    assert.match(
+      await readFile(join(cwd, 'code-review-shop-v2.md'), 'utf8'),
+      /\d+ units answered from the result cache/,
+    );
 
     // A cache inside the folder under review is never reviewed itself (without --cache-dir, its files are listed).
     assert.match((await runCli(['plan', '.', '--verbose'], { cwd })).stdout, /^ {2}\.skeptic-cache\//m);
-    assert.doesNotMatch((await runCli(['plan', '.', '--verbose', '--cache-dir', '.skeptic-cache'], { cwd })).stdout, /^ {2}\.skeptic-cache\//m);
+    assert.doesNotMatch(
+      (await runCli(['plan', '.', '--verbose', '--cache-dir', '.skeptic-cache'], { cwd })).stdout,
+      /^ {2}\.skeptic-cache\//m,
+    );
 
     fake.server.reset();
-    await writeFile(join(cwd, 'shop/price.ts'), (await readFile(join(cwd, 'shop/price.ts'), 'utf8')) + '\nexport const VERSION = 2;\n');
+    await writeFile(
+      join(cwd, 'shop/price.ts'),
+      (await readFile(join(cwd, 'shop/price.ts'), 'utf8')) + '\nexport const VERSION = 2;\n',
+    );
     const third = await review(cwd, ['--cache-dir', '.skeptic-cache']);
     assert.equal(third.code, 0, third.stderr);
     const asked = new Set(fake.server.requests.map((r) => r.file ?? 'synthesis'));
@@ -340,14 +514,21 @@ describe('staged review through the CLI against the fake API', function () {
     // Edit a lens-mode prompt only: no staged call carries its text, so only the prompt version can tell.
     const edited = await buildCliWithPrompt('lens-validator.md', (text) => `${text}\nAnswer in one line.\n`);
     fake.server.reset();
-    const second = await runCli(['review', 'shop', '--json', 'result.json', '--cache-dir', '.skeptic-cache'], { cwd, script: edited, env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url } });
+    const second = await runCli(['review', 'shop', '--json', 'result.json', '--cache-dir', '.skeptic-cache'], {
+      cwd,
+      script: edited,
+      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url },
+    });
     assert.equal(second.code, 0, second.stderr);
     assert.equal(units(), calls);
   });
 
   it('exits 2 without a key and writes nothing', async () => {
     const cwd = await fixtureWorkspace('shop');
-    const run = await runCli(['review', 'shop', '--json', 'result.json'], { cwd, env: { ANTHROPIC_BASE_URL: fake.server.url } });
+    const run = await runCli(['review', 'shop', '--json', 'result.json'], {
+      cwd,
+      env: { ANTHROPIC_BASE_URL: fake.server.url },
+    });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /^skeptic: no API key: set ANTHROPIC_API_KEY/m);
     assert.deepEqual((await readdir(cwd)).sort(), ['shop']);
@@ -370,7 +551,10 @@ describe('staged review through the CLI against the fake API', function () {
       assert.equal(run.code, 2, args.join(' '));
       assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
     }
-    const missing = await runCli(['review', 'nope'], { cwd, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.server.url } });
+    const missing = await runCli(['review', 'nope'], {
+      cwd,
+      env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.server.url },
+    });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /no such file or folder: nope/);
   });
@@ -378,5 +562,12 @@ describe('staged review through the CLI against the fake API', function () {
 
 /** dist/cli.js built again with one prompt file's text changed, as a release that edits it would ship. */
 function buildCliWithPrompt(file: string, edit: (text: string) => string): Promise<string> {
-  return bundleCli({ name: 'edit-prompt', setup: (b) => b.onLoad({ filter: new RegExp(`prompts[\\\\/]${file.replace('.', '\\.')}$`) }, async (args) => ({ contents: edit(await readFile(args.path, 'utf8')), loader: 'text' })) });
+  return bundleCli({
+    name: 'edit-prompt',
+    setup: (b) =>
+      b.onLoad({ filter: new RegExp(`prompts[\\\\/]${file.replace('.', '\\.')}$`) }, async (args) => ({
+        contents: edit(await readFile(args.path, 'utf8')),
+        loader: 'text',
+      })),
+  });
 }

@@ -31,7 +31,12 @@ describe('startup: what loads when', function () {
 
   async function evaluated(args: string[], cwd: string, env: Record<string, string> = {}): Promise<string[]> {
     const out = join(await mkdtemp(join(tmpdir(), 'skeptic-evaluated-')), 'evaluated.json');
-    const run = await runCli(args, { cwd, script: variant, nodeArgs: ['-r', preload], env: { EVALUATED_TO: out, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, ...env } });
+    const run = await runCli(args, {
+      cwd,
+      script: variant,
+      nodeArgs: ['-r', preload],
+      env: { EVALUATED_TO: out, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, ...env },
+    });
     assert.equal(run.code, 0, run.stderr);
     return JSON.parse(await readFile(out, 'utf8')) as string[];
   }
@@ -39,14 +44,21 @@ describe('startup: what loads when', function () {
   it('--version evaluates the command line alone: no engine, app, scope or report code', async () => {
     const modules = await evaluated(['--version'], REPO);
     assert.ok(modules.includes('src/cli.ts'), 'the marker works');
-    assert.deepEqual(modules.filter((m) => !m.startsWith('src/cli')), []);
+    assert.deepEqual(
+      modules.filter((m) => !m.startsWith('src/cli')),
+      [],
+    );
   });
 
   it('a staged review reaches its first request without the lens pipeline, the estimate, the reports, the parser or the other commands', async () => {
     const cwd = await fixtureWorkspace('shop');
     const modules = await evaluated(['review', 'shop', '--yes'], cwd);
     assert.ok(modules.includes('src/engine/staged/pipeline.ts'), 'the marker works');
-    const early = modules.filter((m) => /^src\/engine\/lenses\/(pipeline|plan)\.ts$|^src\/eval\/|^src\/report\/(markdown|lensMarkdown|json|lensJson|sarif)\.ts$|^src\/cli\/(plan|eval)\.ts$|^src\/app\/estimate\.ts$|^src\/scope\/syntax\/finder\.ts$|tree-sitter-wasm/.test(m));
+    const early = modules.filter((m) =>
+      /^src\/engine\/lenses\/(pipeline|plan)\.ts$|^src\/eval\/|^src\/report\/(markdown|lensMarkdown|json|lensJson|sarif)\.ts$|^src\/cli\/(plan|eval)\.ts$|^src\/app\/estimate\.ts$|^src\/scope\/syntax\/finder\.ts$|tree-sitter-wasm/.test(
+        m,
+      ),
+    );
     assert.deepEqual(early, []);
   });
 
@@ -66,7 +78,17 @@ describe('startup: what loads when', function () {
 
 describe('startup: the extension host bundle', () => {
   it('holds zod/mini only: full zod (~0.45 MB) stays in the worker', async () => {
-    const { metafile } = await build({ entryPoints: [join(REPO, 'src/extension.ts')], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], write: false, metafile: true, logLevel: 'error', loader: { '.md': 'text' } });
+    const { metafile } = await build({
+      entryPoints: [join(REPO, 'src/extension.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      external: ['vscode'],
+      write: false,
+      metafile: true,
+      logLevel: 'error',
+      loader: { '.md': 'text' },
+    });
     const classic = Object.keys(metafile.inputs).filter((p) => /zod[\\/]v4[\\/]classic/.test(p));
     assert.deepEqual(classic, []);
   });
@@ -74,12 +96,19 @@ describe('startup: the extension host bundle', () => {
 
 /** src/cli.ts bundled as esbuild.mjs does, each of our modules (and the tree-sitter runtime) noting when it is evaluated. */
 function buildMarkedCli(): Promise<string> {
-  const mark = (path: string) => `;(globalThis.__evaluated ??= []).push(${JSON.stringify(relative(REPO, path).split('\\').join('/'))});\n`;
+  const mark = (path: string) =>
+    `;(globalThis.__evaluated ??= []).push(${JSON.stringify(relative(REPO, path).split('\\').join('/'))});\n`;
   return bundleCli({
     name: 'mark-evaluation',
     setup: (b) => {
-      b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => ({ contents: mark(args.path) + (await readFile(args.path, 'utf8')), loader: 'ts' }));
-      b.onLoad({ filter: /tree-sitter-wasm[\\/].*\.js$/ }, async (args) => ({ contents: mark(args.path) + (await readFile(args.path, 'utf8')), loader: 'js' }));
+      b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => ({
+        contents: mark(args.path) + (await readFile(args.path, 'utf8')),
+        loader: 'ts',
+      }));
+      b.onLoad({ filter: /tree-sitter-wasm[\\/].*\.js$/ }, async (args) => ({
+        contents: mark(args.path) + (await readFile(args.path, 'utf8')),
+        loader: 'js',
+      }));
     },
   });
 }
@@ -92,7 +121,8 @@ describe('startup: the code cache', function () {
     const dir = join(home, 'skeptic', 'code-cache');
     return (await readdir(dir, { recursive: true }).catch(() => [] as string[])).map((f) => join(dir, f));
   };
-  const version = (home: string, env: Record<string, string> = {}) => runCli(['--version'], { cwd: REPO, env: { XDG_CACHE_HOME: home, ...env } });
+  const version = (home: string, env: Record<string, string> = {}) =>
+    runCli(['--version'], { cwd: REPO, env: { XDG_CACHE_HOME: home, ...env } });
 
   it('is made by the first start, under the user cache folder', async () => {
     const home = await mkdtemp(join(tmpdir(), 'skeptic-home-'));
@@ -132,9 +162,18 @@ describe('startup: the code cache', function () {
 
   it('runs the CLI the same with or without it', async () => {
     const home = await mkdtemp(join(tmpdir(), 'skeptic-home-'));
-    const cached = await runCli(['plan', 'shop'], { cwd: await fixtureWorkspace('shop'), env: { XDG_CACHE_HOME: home } });
-    const again = await runCli(['plan', 'shop'], { cwd: await fixtureWorkspace('shop'), env: { XDG_CACHE_HOME: home } });
-    const plain = await runCli(['plan', 'shop'], { cwd: await fixtureWorkspace('shop'), env: { SKEPTIC_NO_CODE_CACHE: '1' } });
+    const cached = await runCli(['plan', 'shop'], {
+      cwd: await fixtureWorkspace('shop'),
+      env: { XDG_CACHE_HOME: home },
+    });
+    const again = await runCli(['plan', 'shop'], {
+      cwd: await fixtureWorkspace('shop'),
+      env: { XDG_CACHE_HOME: home },
+    });
+    const plain = await runCli(['plan', 'shop'], {
+      cwd: await fixtureWorkspace('shop'),
+      env: { SKEPTIC_NO_CODE_CACHE: '1' },
+    });
     assert.equal(cached.code, 0, cached.stderr);
     assert.equal(again.stdout, plain.stdout);
     assert.equal(cached.stdout, plain.stdout);

@@ -50,7 +50,10 @@ async function runMochaSuite({ files, timeoutMs = 60_000, ui = 'bdd', grep } = {
     });
   } catch (err) {
     result.failed++;
-    result.failures.push({ title: 'loading or running the extension-host suite', error: String((err && err.stack) || err) });
+    result.failures.push({
+      title: 'loading or running the extension-host suite',
+      error: String((err && err.stack) || err),
+    });
   }
   result.durationMs = Date.now() - started;
   writeResult(result);

@@ -2,7 +2,20 @@
 // Real-VS-Code e2e runner: code-server 4.139.1 (VS Code 1.139.1, on Node 24) + Debian Chromium driven
 // by playwright-core. Plain Node ESM, no build step; runs with the machine's Node 20.
 // See test/e2e/README.md for the flags, the payload route for extension-host tests, and the artifacts.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, appendFileSync, copyFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  appendFileSync,
+  copyFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -98,7 +111,11 @@ function remoteUri(port, absPath) {
 }
 
 function slug(s) {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
 }
 
 function privateDir(...parts) {
@@ -119,7 +136,14 @@ function serverEnv(paths, home, extra) {
     TMPDIR: privateDir(home, 'tmp'),
   });
   for (const k of Object.keys(env)) {
-    if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE' || k.startsWith('ANTHROPIC_') || k.startsWith('SKEPTIC_E2E_') || k.startsWith('npm_')) delete env[k];
+    if (
+      k.startsWith('VSCODE_') ||
+      k === 'ELECTRON_RUN_AS_NODE' ||
+      k.startsWith('ANTHROPIC_') ||
+      k.startsWith('SKEPTIC_E2E_') ||
+      k.startsWith('npm_')
+    )
+      delete env[k];
   }
   return { ...env, ...extra };
 }
@@ -160,21 +184,36 @@ async function main() {
   const wantUi = suite !== 'exthost';
   const cache = resolve(process.env.SKEPTIC_E2E_CACHE || join(homedir(), '.cache', 'skeptic-e2e'));
   const exthostTimeoutMs = Number(opts['exthost-timeout'] ?? 300) * 1000;
-  if (!Number.isFinite(exthostTimeoutMs) || exthostTimeoutMs <= 0) usageError('--exthost-timeout must be a positive number of seconds');
+  if (!Number.isFinite(exthostTimeoutMs) || exthostTimeoutMs <= 0)
+    usageError('--exthost-timeout must be a positive number of seconds');
   const fromCwd = (p) => resolve(process.cwd(), p);
 
   // Inputs, checked before anything is installed or started.
   const smoke = !!opts.smoke;
   const extTests = opts['ext-tests'] ? fromCwd(opts['ext-tests']) : smoke ? join(SMOKE, 'test', 'index.js') : undefined;
-  const uiSuitePath = opts['ui-suite'] ? fromCwd(opts['ui-suite']) : smoke ? join(SMOKE, 'ui-suite.mjs') : join(E2E, 'ui-suite.mjs');
+  const uiSuitePath = opts['ui-suite']
+    ? fromCwd(opts['ui-suite'])
+    : smoke
+      ? join(SMOKE, 'ui-suite.mjs')
+      : join(E2E, 'ui-suite.mjs');
   // The self-check also proves the fake-server plumbing, with the repo's shop scenario when it is there.
   const smokeScenario = join(REPO, 'test', 'fixtures', 'shop.scenario.json');
-  const fakeScenario = opts['fake-scenario'] ? fromCwd(opts['fake-scenario']) : smoke && existsSync(smokeScenario) ? smokeScenario : undefined;
+  const fakeScenario = opts['fake-scenario']
+    ? fromCwd(opts['fake-scenario'])
+    : smoke && existsSync(smokeScenario)
+      ? smokeScenario
+      : undefined;
   let fixtureDir;
   if (!opts.workspace) {
     const name = opts.fixture ?? (smoke ? undefined : 'shop');
-    fixtureDir = smoke && !opts.fixture ? join(SMOKE, 'fixture', 'demo') : name.includes('/') ? fromCwd(name) : join(REPO, 'test', 'fixtures', name);
-    if (!existsSync(fixtureDir) || !statSync(fixtureDir).isDirectory()) usageError(`fixture folder not found: ${fixtureDir}`);
+    fixtureDir =
+      smoke && !opts.fixture
+        ? join(SMOKE, 'fixture', 'demo')
+        : name.includes('/')
+          ? fromCwd(name)
+          : join(REPO, 'test', 'fixtures', name);
+    if (!existsSync(fixtureDir) || !statSync(fixtureDir).isDirectory())
+      usageError(`fixture folder not found: ${fixtureDir}`);
   } else if (!existsSync(fromCwd(opts.workspace))) {
     usageError(`--workspace folder not found: ${fromCwd(opts.workspace)}`);
   }
@@ -224,14 +263,28 @@ async function main() {
     let fakeUrl;
     if (fakeScenario) fakeUrl = await startFake(fakeScenario);
 
-    const ctx = { paths, tmp, vsix, extId, fakeUrl, fixtureDir, workspaceOpt: opts.workspace && fromCwd(opts.workspace), state };
+    const ctx = {
+      paths,
+      tmp,
+      vsix,
+      extId,
+      fakeUrl,
+      fixtureDir,
+      workspaceOpt: opts.workspace && fromCwd(opts.workspace),
+      state,
+    };
 
     // 4. The browser (one for the run; each suite/attempt gets its own context).
     await launchBrowser(paths, state, tmp);
 
     if (wantExthost) {
       const t = Date.now();
-      const r = await runExthost(ctx, { extTests, timeoutMs: exthostTimeoutMs }).catch((err) => ({ ok: false, error: err.message, passed: 0, failed: 1 }));
+      const r = await runExthost(ctx, { extTests, timeoutMs: exthostTimeoutMs }).catch((err) => ({
+        ok: false,
+        error: err.message,
+        passed: 0,
+        failed: 1,
+      }));
       report.suites.push({ name: 'extension-host', ms: Date.now() - t, ...r });
     }
     if (wantUi) {
@@ -262,23 +315,37 @@ async function packageSmoke(tmp) {
   const vsce = join(REPO, 'node_modules', '.bin', 'vsce');
   if (!existsSync(vsce)) throw new Error(`${vsce} missing: run \`npm ci\` in the repo first`);
   log('packaging the smoke extension with vsce');
-  await runChecked('vsce package (smoke)', vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--out', out], {
-    cwd: SMOKE,
-    logFile: join(ARTIFACTS, 'package.log'),
-    timeoutMs: 120_000,
-  });
+  await runChecked(
+    'vsce package (smoke)',
+    vsce,
+    ['package', '--no-dependencies', '--allow-missing-repository', '--out', out],
+    {
+      cwd: SMOKE,
+      logFile: join(ARTIFACTS, 'package.log'),
+      timeoutMs: 120_000,
+    },
+  );
   return out;
 }
 
 async function packageRepo() {
   log('packaging the extension: npm run package');
   const t0 = Date.now() - 1000;
-  const out = await runChecked('npm run package', 'npm', ['run', 'package'], { cwd: REPO, logFile: join(ARTIFACTS, 'package.log'), timeoutMs: 10 * 60_000 });
+  const out = await runChecked('npm run package', 'npm', ['run', 'package'], {
+    cwd: REPO,
+    logFile: join(ARTIFACTS, 'package.log'),
+    timeoutMs: 10 * 60_000,
+  });
   const said = [...out.matchAll(/Packaged:\s+(\S+\.vsix)/g)].pop()?.[1];
   if (said && existsSync(resolve(REPO, said))) return resolve(REPO, said);
-  const fresh = readdirSync(REPO).filter((f) => f.endsWith('.vsix')).map((f) => join(REPO, f)).filter((f) => statSync(f).mtimeMs >= t0);
+  const fresh = readdirSync(REPO)
+    .filter((f) => f.endsWith('.vsix'))
+    .map((f) => join(REPO, f))
+    .filter((f) => statSync(f).mtimeMs >= t0);
   if (fresh.length === 1) return fresh[0];
-  throw new Error(`npm run package made ${fresh.length} new .vsix files in ${REPO} and printed no "Packaged: FILE": pass --vsix PATH`);
+  throw new Error(
+    `npm run package made ${fresh.length} new .vsix files in ${REPO} and printed no "Packaged: FILE": pass --vsix PATH`,
+  );
 }
 
 // ------------------------------------------------------------------------------------------- processes
@@ -287,25 +354,38 @@ async function startFake(scenario) {
   const entry = join(REPO, 'dist', 'fake-anthropic.js');
   if (!existsSync(entry)) {
     log('dist/fake-anthropic.js missing: npm run build');
-    await runChecked('npm run build', 'npm', ['run', 'build'], { cwd: REPO, logFile: join(ARTIFACTS, 'build.log'), timeoutMs: 5 * 60_000 });
+    await runChecked('npm run build', 'npm', ['run', 'build'], {
+      cwd: REPO,
+      logFile: join(ARTIFACTS, 'build.log'),
+      timeoutMs: 5 * 60_000,
+    });
   }
   let url;
-  const child = spawnGroup('fake-anthropic', process.execPath, [entry, '--port', '0', '--scenario', scenario, '--log', join(ARTIFACTS, 'fake-anthropic-requests.jsonl')], {
-    cwd: REPO,
-    logFile: join(ARTIFACTS, 'fake-anthropic.log'),
-    onLine: (line) => {
-      const m = /fake-anthropic listening on (http:\/\/\S+)/.exec(line);
-      if (m) url = m[1];
+  const child = spawnGroup(
+    'fake-anthropic',
+    process.execPath,
+    [entry, '--port', '0', '--scenario', scenario, '--log', join(ARTIFACTS, 'fake-anthropic-requests.jsonl')],
+    {
+      cwd: REPO,
+      logFile: join(ARTIFACTS, 'fake-anthropic.log'),
+      onLine: (line) => {
+        const m = /fake-anthropic listening on (http:\/\/\S+)/.exec(line);
+        if (m) url = m[1];
+      },
     },
-  });
+  );
   let exited;
   child.exited.then((code) => {
     exited = code;
   });
-  await waitFor('the fake Messages API server to print "fake-anthropic listening on http://…"', () => {
-    if (exited !== undefined) throw new Error(`fake-anthropic exited with ${exited}: ${child.tail().slice(-800)}`);
-    return url;
-  }, { timeoutMs: 20_000, intervalMs: 50 }).catch((err) => {
+  await waitFor(
+    'the fake Messages API server to print "fake-anthropic listening on http://…"',
+    () => {
+      if (exited !== undefined) throw new Error(`fake-anthropic exited with ${exited}: ${child.tail().slice(-800)}`);
+      return url;
+    },
+    { timeoutMs: 20_000, intervalMs: 50 },
+  ).catch((err) => {
     throw new Error(`${err.message} (log: ${join(ARTIFACTS, 'fake-anthropic.log')})`);
   });
   log(`fake Messages API: ${url} (scenario ${scenario})`);
@@ -326,28 +406,43 @@ async function startCodeServer(ctx, { label, extensionsDir, smokeDriver, env }) 
     const port = await freePort();
     const args = [
       ctx.paths.codeServerEntry,
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--auth', 'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
-      '--config', config,
-      '--user-data-dir', userData,
-      '--extensions-dir', extensionsDir,
+      '--config',
+      config,
+      '--user-data-dir',
+      userData,
+      '--extensions-dir',
+      extensionsDir,
       ...(smokeDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     ];
     const t0 = Date.now();
-    const child = spawnGroup(`code-server(${label})`, ctx.paths.node24, args, { env: serverEnv(ctx.paths, home, env), logFile });
+    const child = spawnGroup(`code-server(${label})`, ctx.paths.node24, args, {
+      env: serverEnv(ctx.paths, home, env),
+      logFile,
+    });
     let exited;
     child.exited.then((code) => {
       exited = code;
     });
     try {
-      await waitFor(`code-server (${label}) to answer http://127.0.0.1:${port}/healthz`, async () => {
-        if (exited !== undefined) throw Object.assign(new Error(`code-server exited with ${exited} before answering /healthz`), { fatal: true });
-        const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) });
-        return res.ok;
-      }, { timeoutMs: 60_000, intervalMs: 200 });
+      await waitFor(
+        `code-server (${label}) to answer http://127.0.0.1:${port}/healthz`,
+        async () => {
+          if (exited !== undefined)
+            throw Object.assign(new Error(`code-server exited with ${exited} before answering /healthz`), {
+              fatal: true,
+            });
+          const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) });
+          return res.ok;
+        },
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
     } catch (err) {
       await stopGroup(child.pid);
       const tail = child.tail();
@@ -369,9 +464,22 @@ async function launchBrowser(paths, state, tmp) {
     executablePath: CHROMIUM,
     // Chromium's crash reporter writes ~/.config/chromium/Crash Reports whatever the profile dir: keep it private.
     // So do its TMPDIR scratch dirs (org.chromium.Chromium.*) and GTK's ~/.cache/dconf.
-    env: { ...process.env, XDG_CONFIG_HOME: join(tmp, 'chromium', 'config'), XDG_CACHE_HOME: join(tmp, 'chromium', 'cache'), TMPDIR: privateDir(tmp, 'chromium', 'tmp') },
+    env: {
+      ...process.env,
+      XDG_CONFIG_HOME: join(tmp, 'chromium', 'config'),
+      XDG_CACHE_HOME: join(tmp, 'chromium', 'cache'),
+      TMPDIR: privateDir(tmp, 'chromium', 'tmp'),
+    },
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
@@ -413,7 +521,9 @@ function suiteEnv(ctx, ws, extra = {}) {
   return {
     SKEPTIC_E2E: '1',
     SKEPTIC_E2E_WORKSPACE: ws,
-    ...(ctx.fakeUrl ? { SKEPTIC_E2E_FAKE_URL: ctx.fakeUrl, ANTHROPIC_BASE_URL: ctx.fakeUrl, ANTHROPIC_API_KEY: 'e2e-key' } : {}),
+    ...(ctx.fakeUrl
+      ? { SKEPTIC_E2E_FAKE_URL: ctx.fakeUrl, ANTHROPIC_BASE_URL: ctx.fakeUrl, ANTHROPIC_API_KEY: 'e2e-key' }
+      : {}),
     ...extra,
   };
 }
@@ -449,33 +559,67 @@ async function runExthost(ctx, { extTests, timeoutMs }) {
     // When run() rejects, VS Code only logs the error to the browser console (the extension host
     // still exits 0). Such an error names _doHandleExtensionTests; after it, give the result file a
     // short grace period (the helper writes it before rejecting), then fail without waiting out the timeout.
-    const testsError = () => consoleLines.find((l) => /_doHandleExtensionTests|extensionTestsExecute/.test(l) && !/^\S+ (log|info|debug):/.test(l));
+    const testsError = () =>
+      consoleLines.find(
+        (l) => /_doHandleExtensionTests|extensionTestsExecute/.test(l) && !/^\S+ (log|info|debug):/.test(l),
+      );
     let testsErrorAt;
     try {
-      result = await waitFor(`the extension-host result file ${resultFile} (written by the tests' run())`, () => {
-        if (existsSync(resultFile)) return JSON.parse(readFileSync(resultFile, 'utf8'));
-        if (testsError()) {
-          testsErrorAt ??= Date.now();
-          if (Date.now() - testsErrorAt > 3000) throw Object.assign(new Error('run() failed without writing a result'), { fatal: true });
-        }
-        return undefined;
-      }, { timeoutMs, intervalMs: 250 });
+      result = await waitFor(
+        `the extension-host result file ${resultFile} (written by the tests' run())`,
+        () => {
+          if (existsSync(resultFile)) return JSON.parse(readFileSync(resultFile, 'utf8'));
+          if (testsError()) {
+            testsErrorAt ??= Date.now();
+            if (Date.now() - testsErrorAt > 3000)
+              throw Object.assign(new Error('run() failed without writing a result'), { fatal: true });
+          }
+          return undefined;
+        },
+        { timeoutMs, intervalMs: 250 },
+      );
     } catch (err) {
       await page.screenshot({ path: join(ARTIFACTS, 'exthost-no-result.png') }).catch(() => {});
       const thrown = testsError();
       const detail = thrown
         ? `the tests' run() threw:\n${thrown.split('\n').slice(0, 12).join('\n')}`
-        : `browser console errors:\n${consoleLines.filter((l) => /\b(error|pageerror)\b:/.test(l)).slice(-6).map((l) => l.split('\n')[0].slice(0, 300)).join('\n') || '(none)'}`;
-      throw new Error(`no extension-host result: ${err.fatal ? err.message : `${err.message}; did run() load?`}\n${detail}\n(full browser console: ${consoleLog})`);
+        : `browser console errors:\n${
+            consoleLines
+              .filter((l) => /\b(error|pageerror)\b:/.test(l))
+              .slice(-6)
+              .map((l) => l.split('\n')[0].slice(0, 300))
+              .join('\n') || '(none)'
+          }`;
+      throw new Error(
+        `no extension-host result: ${err.fatal ? err.message : `${err.message}; did run() load?`}\n${detail}\n(full browser console: ${consoleLog})`,
+      );
     }
     copyFileSync(resultFile, join(ARTIFACTS, 'exthost-result.json'));
     await page.screenshot({ path: join(ARTIFACTS, 'exthost-end.png') }).catch(() => {});
-    log(`extension-host result after ${elapsed(t0)}: ${result.passed} passed, ${result.failed} failed${result.pending ? `, ${result.pending} pending` : ''}`);
-    for (const t of result.tests ?? []) log(`  ${t.state === 'passed' ? 'ok  ' : t.state === 'failed' ? 'FAIL' : 'skip'} ${t.title}${t.ms !== undefined ? ` (${t.ms} ms)` : ''}`);
-    for (const f of result.failures ?? []) log(`  FAILURE ${f.title}:\n${String(f.error).split('\n').slice(0, 12).map((l) => `      ${l}`).join('\n')}`);
+    log(
+      `extension-host result after ${elapsed(t0)}: ${result.passed} passed, ${result.failed} failed${result.pending ? `, ${result.pending} pending` : ''}`,
+    );
+    for (const t of result.tests ?? [])
+      log(
+        `  ${t.state === 'passed' ? 'ok  ' : t.state === 'failed' ? 'FAIL' : 'skip'} ${t.title}${t.ms !== undefined ? ` (${t.ms} ms)` : ''}`,
+      );
+    for (const f of result.failures ?? [])
+      log(
+        `  FAILURE ${f.title}:\n${String(f.error)
+          .split('\n')
+          .slice(0, 12)
+          .map((l) => `      ${l}`)
+          .join('\n')}`,
+      );
     const passed = Number(result.passed) || 0;
     const failed = Number(result.failed) || 0;
-    if (!Number.isInteger(result.passed) || !Number.isInteger(result.failed)) return { ok: false, passed, failed: failed || 1, error: `malformed result file: ${JSON.stringify(result).slice(0, 300)}` };
+    if (!Number.isInteger(result.passed) || !Number.isInteger(result.failed))
+      return {
+        ok: false,
+        passed,
+        failed: failed || 1,
+        error: `malformed result file: ${JSON.stringify(result).slice(0, 300)}`,
+      };
     if (failed > 0) return { ok: false, passed, failed, error: `${failed} extension-host test(s) failed` };
     if (passed === 0) return { ok: false, passed, failed: 1, error: 'the extension-host suite ran no test' };
     return { ok: true, passed, failed };
@@ -492,15 +636,27 @@ async function installVsix(ctx, extensionsDir) {
   mkdirSync(home, { recursive: true });
   writeFileSync(join(home, 'config.yaml'), 'auth: none\ncert: false\n');
   const t0 = Date.now();
-  await runChecked('code-server --install-extension', ctx.paths.node24, [
-    ctx.paths.codeServerEntry,
-    '--config', join(home, 'config.yaml'),
-    '--user-data-dir', join(home, 'user-data'),
-    '--extensions-dir', extensionsDir,
-    '--install-extension', ctx.vsix,
-  ], { env: serverEnv(ctx.paths, home, {}), logFile: join(ARTIFACTS, 'install-extension.log'), timeoutMs: 120_000 });
+  await runChecked(
+    'code-server --install-extension',
+    ctx.paths.node24,
+    [
+      ctx.paths.codeServerEntry,
+      '--config',
+      join(home, 'config.yaml'),
+      '--user-data-dir',
+      join(home, 'user-data'),
+      '--extensions-dir',
+      extensionsDir,
+      '--install-extension',
+      ctx.vsix,
+    ],
+    { env: serverEnv(ctx.paths, home, {}), logFile: join(ARTIFACTS, 'install-extension.log'), timeoutMs: 120_000 },
+  );
   const installed = readdirSync(extensionsDir).filter((d) => d.toLowerCase().startsWith(`${ctx.extId}-`));
-  if (installed.length === 0) throw new Error(`code-server --install-extension exited 0 but ${extensionsDir} holds no ${ctx.extId}-* folder (log: ${join(ARTIFACTS, 'install-extension.log')})`);
+  if (installed.length === 0)
+    throw new Error(
+      `code-server --install-extension exited 0 but ${extensionsDir} holds no ${ctx.extId}-* folder (log: ${join(ARTIFACTS, 'install-extension.log')})`,
+    );
   log(`installed ${installed.join(', ')} into the private extensions dir in ${elapsed(t0)}`);
 }
 
@@ -509,7 +665,8 @@ async function runUi(ctx, { uiSuitePath, retry }) {
   const extensionsDir = join(ctx.tmp, 'ui-extensions');
   await installVsix(ctx, extensionsDir);
   const { runUiSuite } = await import(pathToFileURL(uiSuitePath).href);
-  if (typeof runUiSuite !== 'function') return { ok: false, passed: 0, failed: 1, error: `${uiSuitePath} does not export runUiSuite` };
+  if (typeof runUiSuite !== 'function')
+    return { ok: false, passed: 0, failed: 1, error: `${uiSuitePath} does not export runUiSuite` };
   const attempts = retry ? 2 : 1;
   let lastError;
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -519,8 +676,12 @@ async function runUi(ctx, { uiSuitePath, retry }) {
     // Keep the failed attempt's screenshots (and failure DOM dumps) apart; the retry numbers its own from 01 again.
     const dir = join(ARTIFACTS, `ui-attempt-${attempt}`);
     mkdirSync(dir, { recursive: true });
-    for (const f of readdirSync(ARTIFACTS)) if (/^\d\d-.*\.(png|html)$/.test(f)) renameSync(join(ARTIFACTS, f), join(dir, f));
-    if (attempt < attempts) log(`UI suite attempt ${attempt} failed (${r.error.split('\n')[0]}); retrying the whole suite once with a fresh code-server, profile and workspace`);
+    for (const f of readdirSync(ARTIFACTS))
+      if (/^\d\d-.*\.(png|html)$/.test(f)) renameSync(join(ARTIFACTS, f), join(dir, f));
+    if (attempt < attempts)
+      log(
+        `UI suite attempt ${attempt} failed (${r.error.split('\n')[0]}); retrying the whole suite once with a fresh code-server, profile and workspace`,
+      );
     else return r;
   }
   return { ok: false, passed: 0, failed: 1, error: lastError };
@@ -551,14 +712,21 @@ async function uiAttempt(ctx, { runUiSuite, extensionsDir, attempt }) {
         await Promise.race([
           Promise.resolve().then(fn),
           new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`did not finish within ${(timeoutMs / 1000).toFixed(0)} s`)), timeoutMs);
+            timer = setTimeout(
+              () => reject(new Error(`did not finish within ${(timeoutMs / 1000).toFixed(0)} s`)),
+              timeoutMs,
+            );
           }),
         ]);
       } catch (err) {
         log(`  FAIL step "${name}" after ${elapsed(t0)}: ${err.message}`);
         const png = await shot(`FAILED-${name}`).catch(() => undefined);
         // The DOM at the moment of failure, for fixing selectors (shadow roots and frames not included).
-        if (png) await page.content().then((html) => writeFileSync(png.replace(/\.png$/, '.html'), html)).catch(() => {});
+        if (png)
+          await page
+            .content()
+            .then((html) => writeFileSync(png.replace(/\.png$/, '.html'), html))
+            .catch(() => {});
         throw new Error(`UI step "${name}" failed: ${err.message}`);
       } finally {
         clearTimeout(timer);
@@ -567,10 +735,17 @@ async function uiAttempt(ctx, { runUiSuite, extensionsDir, attempt }) {
       log(`  ok   step "${name}" (${elapsed(t0)})`);
     };
     const t0 = Date.now();
-    await step('open the workbench', async () => {
-      await page.goto(`${cs.base}/?folder=${encodeURIComponent(ws)}`, { waitUntil: 'domcontentloaded', timeout: 60_000 });
-      await waitForWorkbench(page, { timeoutMs: 90_000 });
-    }, 120_000);
+    await step(
+      'open the workbench',
+      async () => {
+        await page.goto(`${cs.base}/?folder=${encodeURIComponent(ws)}`, {
+          waitUntil: 'domcontentloaded',
+          timeout: 60_000,
+        });
+        await waitForWorkbench(page, { timeoutMs: 90_000 });
+      },
+      120_000,
+    );
     log(`workbench loaded in ${elapsed(t0)}`);
     await runUiSuite({ page, workspace: ws, shot, step, fakeUrl: ctx.fakeUrl, log, extensionId: ctx.extId });
     return { ok: true, passed, failed: 0 };
@@ -596,7 +771,9 @@ function summarize(report, cache) {
   const lines = ['', '=== e2e summary ==='];
   for (const [what, ms] of report.timings) lines.push(`${what.padEnd(58)} ${(ms / 1000).toFixed(1).padStart(7)} s`);
   for (const s of report.suites) {
-    lines.push(`${`${s.name} suite: ${s.ok ? 'PASSED' : 'FAILED'}${s.retried ? ' (on retry: FLAKY)' : ''}`.padEnd(58)} ${(s.ms / 1000).toFixed(1).padStart(7)} s`);
+    lines.push(
+      `${`${s.name} suite: ${s.ok ? 'PASSED' : 'FAILED'}${s.retried ? ' (on retry: FLAKY)' : ''}`.padEnd(58)} ${(s.ms / 1000).toFixed(1).padStart(7)} s`,
+    );
     if (s.retried) lines.push(`  first attempt failed: ${s.firstError?.split('\n')[0]}`);
     if (!s.ok) lines.push(`  ${s.error}`);
     report.passed += s.passed;
@@ -607,7 +784,8 @@ function summarize(report, cache) {
     report.failed += 1;
   }
   const bytes = duBytes(cache);
-  if (bytes !== undefined) lines.push(`${`cache ${cache}`.padEnd(58)} ${(bytes / 1024 / 1024).toFixed(0).padStart(7)} MB`);
+  if (bytes !== undefined)
+    lines.push(`${`cache ${cache}`.padEnd(58)} ${(bytes / 1024 / 1024).toFixed(0).padStart(7)} MB`);
   lines.push(`${'total wall time'.padEnd(58)} ${elapsed().padStart(9)}`);
   lines.push(`artifacts: ${ARTIFACTS}`);
   // The plain closing line CI reads (tests = extension-host tests + UI steps).

@@ -57,32 +57,50 @@ export async function runUiSuite({ page, shot, step }) {
     await shot('review-started');
   });
 
-  await step('the progress notification appears and completes', async () => {
-    let seen = [];
-    const noErrors = (ns) => {
-      const err = ns.find((n) => n.severity === 'error');
-      if (err) throw fatal(`an error notification appeared instead: "${err.message}"`);
-    };
-    await until('a Skeptic progress notification with calls, cost and time', async () => {
-      seen = await readNotifications(page);
-      noErrors(seen);
-      return seen.some((n) => PROGRESS.test(n.message) && MONEY_LINE.test(n.message));
-    }, { seen: async () => JSON.stringify(seen) });
-    await shot('progress-notification');
-    await until('the review\'s progress notification to complete', async () => {
-      seen = await readNotifications(page);
-      noErrors(seen);
-      return !seen.some((n) => n.progress && PROGRESS.test(n.message));
-    }, { timeoutMs: REVIEW_TIMEOUT_MS, seen: async () => JSON.stringify(seen) });
-    // The review opens its report by itself, in an editor tab titled after the report file.
-    const reportTab = page.locator('.tabs-container .tab', { hasText: REPORT_TAB });
-    await until('the report tab to open by itself', async () => (await reportTab.count()) > 0, { timeoutMs: 15_000 });
-  }, REVIEW_TIMEOUT_MS + 30_000);
+  await step(
+    'the progress notification appears and completes',
+    async () => {
+      let seen = [];
+      const noErrors = (ns) => {
+        const err = ns.find((n) => n.severity === 'error');
+        if (err) throw fatal(`an error notification appeared instead: "${err.message}"`);
+      };
+      await until(
+        'a Skeptic progress notification with calls, cost and time',
+        async () => {
+          seen = await readNotifications(page);
+          noErrors(seen);
+          return seen.some((n) => PROGRESS.test(n.message) && MONEY_LINE.test(n.message));
+        },
+        { seen: async () => JSON.stringify(seen) },
+      );
+      await shot('progress-notification');
+      await until(
+        "the review's progress notification to complete",
+        async () => {
+          seen = await readNotifications(page);
+          noErrors(seen);
+          return !seen.some((n) => n.progress && PROGRESS.test(n.message));
+        },
+        { timeoutMs: REVIEW_TIMEOUT_MS, seen: async () => JSON.stringify(seen) },
+      );
+      // The review opens its report by itself, in an editor tab titled after the report file.
+      const reportTab = page.locator('.tabs-container .tab', { hasText: REPORT_TAB });
+      await until('the report tab to open by itself', async () => (await reportTab.count()) > 0, { timeoutMs: 15_000 });
+    },
+    REVIEW_TIMEOUT_MS + 30_000,
+  );
 
   let finding;
   await step(`the Problems panel lists findings with source "${SOURCE}"`, async () => {
     // The shop scenario plants this must-fix finding at cart.ts line 17: the row must say exactly that.
-    finding = await waitForProblem(page, { source: SOURCE, file: basename(FILE), message: PLANTED.message, line: PLANTED.line, col: 1 });
+    finding = await waitForProblem(page, {
+      source: SOURCE,
+      file: basename(FILE),
+      message: PLANTED.message,
+      line: PLANTED.line,
+      col: 1,
+    });
     const all = (await readProblems(page)).filter((p) => p.source === SOURCE);
     if (all.some((p) => !p.line || !p.col)) throw new Error(`a Skeptic row without [Ln, Col]: ${JSON.stringify(all)}`);
     await shot('problems-panel');
@@ -100,19 +118,24 @@ export async function runUiSuite({ page, shot, step }) {
     await waitForSelectionStart(page, { line: finding.line, col: finding.col });
   });
 
-  await step('the hover on the planted finding names its rule, priority, confidence and the challenger\'s verdict', async () => {
-    await runCommand(page, 'Show or Focus Hover');
-    const text = await readHover(page, 'A1 · Bugs');
-    if (!/must fix, high confidence/.test(text) || !/Challenger:/.test(text)) throw new Error(`the hover lacks priority, confidence or verdict: ${text}`);
-    await shot('hover');
-    await page.keyboard.press('Escape');
-  });
+  await step(
+    "the hover on the planted finding names its rule, priority, confidence and the challenger's verdict",
+    async () => {
+      await runCommand(page, 'Show or Focus Hover');
+      const text = await readHover(page, 'A1 · Bugs');
+      if (!/must fix, high confidence/.test(text) || !/Challenger:/.test(text))
+        throw new Error(`the hover lacks priority, confidence or verdict: ${text}`);
+      await shot('hover');
+      await page.keyboard.press('Escape');
+    },
+  );
 
   await step('the lightbulb on the planted finding offers Dismiss, Copy Fix Prompt and Show in Report', async () => {
     await waitForSelectionStart(page, { line: finding.line, col: finding.col });
     const labels = await openQuickFix(page, { expect: ACTIONS[0] });
     const missing = ACTIONS.filter((a) => !labels.includes(a));
-    if (missing.length) throw new Error(`the lightbulb menu lacks ${JSON.stringify(missing)}: ${JSON.stringify(labels)}`);
+    if (missing.length)
+      throw new Error(`the lightbulb menu lacks ${JSON.stringify(missing)}: ${JSON.stringify(labels)}`);
     await shot('lightbulb-menu');
     await page.keyboard.press('Escape');
   });
@@ -121,11 +144,19 @@ export async function runUiSuite({ page, shot, step }) {
     const problems = (await readProblems(page)).filter((p) => p.source === SOURCE && p.file === basename(FILE));
     await runCommand(page, /Focus on Findings View/, { query: 'Focus on Findings View' });
     let rows = null;
-    await until('the findings view to list the reviewed file with its count', async () => {
-      rows = await viewRows(page, 'Findings');
-      return rows?.some((r) => r === `${FILE} — ${problems.length} finding${problems.length === 1 ? '' : 's'}`) && rows.some((r) => r === 'Must fix — 1');
-    }, { timeoutMs: 20_000, seen: async () => JSON.stringify(rows) });
-    if (!rows.some((r) => /^Last run: /.test(r))) throw new Error(`no run summary in the findings view: ${JSON.stringify(rows)}`);
+    await until(
+      'the findings view to list the reviewed file with its count',
+      async () => {
+        rows = await viewRows(page, 'Findings');
+        return (
+          rows?.some((r) => r === `${FILE} — ${problems.length} finding${problems.length === 1 ? '' : 's'}`) &&
+          rows.some((r) => r === 'Must fix — 1')
+        );
+      },
+      { timeoutMs: 20_000, seen: async () => JSON.stringify(rows) },
+    );
+    if (!rows.some((r) => /^Last run: /.test(r)))
+      throw new Error(`no run summary in the findings view: ${JSON.stringify(rows)}`);
     await shot('findings-view');
   });
 
@@ -144,7 +175,10 @@ export async function runUiSuite({ page, shot, step }) {
     // editor is active, the jump must still land on `line`.
     const before = await readCursor(page);
     await clickWebviewLink(page, links[0], { within: links[0] });
-    if (before?.line === line) await until('the link to activate its file', async () => (await activeEditorTitle(page)) === basename(file), { timeoutMs: 10_000 });
+    if (before?.line === line)
+      await until('the link to activate its file', async () => (await activeEditorTitle(page)) === basename(file), {
+        timeoutMs: 10_000,
+      });
     await waitForActiveEditor(page, basename(file));
     await waitForCursor(page, { line });
     await shot('report-link-followed');
@@ -152,7 +186,9 @@ export async function runUiSuite({ page, shot, step }) {
 
   await step('the command palette finds "Review Uncommitted Changes"', async () => {
     const labels = await paletteEntries(page, 'Review Uncommitted Changes', { expect: UNCOMMITTED });
-    await until('a palette label for Review Uncommitted Changes', () => labels.some((l) => UNCOMMITTED.test(l)), { timeoutMs: 1000 });
+    await until('a palette label for Review Uncommitted Changes', () => labels.some((l) => UNCOMMITTED.test(l)), {
+      timeoutMs: 1000,
+    });
   });
 
   await step('dismissing the planted finding from the lightbulb removes it', async () => {
@@ -164,25 +200,44 @@ export async function runUiSuite({ page, shot, step }) {
     await answerQuickInput(page, 'pick', 'False positive');
     await answerQuickInput(page, 'text', 'the loop bound is checked by the caller');
     await answerQuickInput(page, 'pick', 'Only for me');
-    await until('the planted finding to leave the Problems panel', async () => !(await readProblems(page)).some((p) => p.source === SOURCE && PLANTED.message.test(p.message)), { timeoutMs: 10_000 });
+    await until(
+      'the planted finding to leave the Problems panel',
+      async () => !(await readProblems(page)).some((p) => p.source === SOURCE && PLANTED.message.test(p.message)),
+      { timeoutMs: 10_000 },
+    );
   });
 
-  await step(`re-running the review keeps the dismissed finding gone`, async () => {
-    await explorerContextMenu(page, FILE, REVIEW_FILES);
-    // The second review of the same file writes its own report (never over the first) and opens it.
-    const secondReport = page.locator('.tabs-container .tab', { hasText: new RegExp(`code-review-${basename(FILE).replace(/\.\w+$/, '')}-v2\\.md`) });
-    let seen = [];
-    await until('the re-run to finish and open its report', async () => {
-      seen = await readNotifications(page);
-      return !seen.some((n) => n.progress && PROGRESS.test(n.message)) && (await secondReport.count()) > 0;
-    }, { timeoutMs: REVIEW_TIMEOUT_MS, seen: async () => JSON.stringify(seen) });
-    await waitForProblem(page, { source: SOURCE, file: basename(FILE) });
-    // The status bar and the report are back to "finished": the run is over, and the finding did not return.
-    await until('the status bar to show the finished count', async () => /Skeptic: \d+ findings?/.test(await page.locator('.monaco-workbench .part.statusbar').innerText()), { timeoutMs: REVIEW_TIMEOUT_MS });
-    const rows = (await readProblems(page)).filter((p) => p.source === SOURCE);
-    if (rows.some((p) => PLANTED.message.test(p.message))) throw new Error(`the dismissed finding came back: ${JSON.stringify(rows)}`);
-    await shot('dismissed-stays-gone');
-  }, REVIEW_TIMEOUT_MS + 30_000);
+  await step(
+    `re-running the review keeps the dismissed finding gone`,
+    async () => {
+      await explorerContextMenu(page, FILE, REVIEW_FILES);
+      // The second review of the same file writes its own report (never over the first) and opens it.
+      const secondReport = page.locator('.tabs-container .tab', {
+        hasText: new RegExp(`code-review-${basename(FILE).replace(/\.\w+$/, '')}-v2\\.md`),
+      });
+      let seen = [];
+      await until(
+        'the re-run to finish and open its report',
+        async () => {
+          seen = await readNotifications(page);
+          return !seen.some((n) => n.progress && PROGRESS.test(n.message)) && (await secondReport.count()) > 0;
+        },
+        { timeoutMs: REVIEW_TIMEOUT_MS, seen: async () => JSON.stringify(seen) },
+      );
+      await waitForProblem(page, { source: SOURCE, file: basename(FILE) });
+      // The status bar and the report are back to "finished": the run is over, and the finding did not return.
+      await until(
+        'the status bar to show the finished count',
+        async () => /Skeptic: \d+ findings?/.test(await page.locator('.monaco-workbench .part.statusbar').innerText()),
+        { timeoutMs: REVIEW_TIMEOUT_MS },
+      );
+      const rows = (await readProblems(page)).filter((p) => p.source === SOURCE);
+      if (rows.some((p) => PLANTED.message.test(p.message)))
+        throw new Error(`the dismissed finding came back: ${JSON.stringify(rows)}`);
+      await shot('dismissed-stays-gone');
+    },
+    REVIEW_TIMEOUT_MS + 30_000,
+  );
 
   await step('the report comes back after a window reload', async () => {
     await page.reload();

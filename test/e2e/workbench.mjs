@@ -41,9 +41,12 @@ function labelIs(label, want) {
   return want instanceof RegExp ? want.test(label) : label === want;
 }
 
-
 async function visible(page, selector) {
-  return page.locator(selector).first().isVisible().catch(() => false);
+  return page
+    .locator(selector)
+    .first()
+    .isVisible()
+    .catch(() => false);
 }
 
 // ---------------------------------------------------------------------------------------------- workbench
@@ -55,10 +58,14 @@ export async function waitForWorkbench(page, { timeoutMs = 90_000, folder = true
     seen: async () => `title "${await page.title()}", url ${page.url()}`,
   });
   if (folder) {
-    await until('the Explorer to list the workspace folder', async () => (await page.locator(S.explorerRows).count()) > 0, {
-      timeoutMs,
-      seen: async () => `explorer visible: ${await visible(page, S.explorer)}`,
-    });
+    await until(
+      'the Explorer to list the workspace folder',
+      async () => (await page.locator(S.explorerRows).count()) > 0,
+      {
+        timeoutMs,
+        seen: async () => `explorer visible: ${await visible(page, S.explorer)}`,
+      },
+    );
   }
 }
 
@@ -102,14 +109,24 @@ async function quickRowLabels(page) {
 export async function paletteEntries(page, query, { expect, timeoutMs = DEFAULT_TIMEOUT } = {}) {
   let labels = [];
   try {
-    await until(expect ? `the command palette to list ${expect} for "${query}"` : `the command palette to list entries for "${query}"`, async () => {
-      await openPalette(page, `>${query}`);
-      const found = await until('palette rows', async () => {
-        labels = (await quickRowLabels(page)).map((r) => r.label);
-        return expect ? labels.some((l) => labelIs(l, expect)) : labels.length > 0;
-      }, { timeoutMs: 3000 }).catch(() => false);
-      return found;
-    }, { timeoutMs, intervalMs: 500, seen: async () => JSON.stringify(labels) });
+    await until(
+      expect
+        ? `the command palette to list ${expect} for "${query}"`
+        : `the command palette to list entries for "${query}"`,
+      async () => {
+        await openPalette(page, `>${query}`);
+        const found = await until(
+          'palette rows',
+          async () => {
+            labels = (await quickRowLabels(page)).map((r) => r.label);
+            return expect ? labels.some((l) => labelIs(l, expect)) : labels.length > 0;
+          },
+          { timeoutMs: 3000 },
+        ).catch(() => false);
+        return found;
+      },
+      { timeoutMs, intervalMs: 500, seen: async () => JSON.stringify(labels) },
+    );
     return labels;
   } finally {
     await closeQuickInput(page).catch(() => {});
@@ -123,42 +140,65 @@ export async function paletteEntries(page, query, { expect, timeoutMs = DEFAULT_
 export async function runCommand(page, title, { query, timeoutMs = DEFAULT_TIMEOUT } = {}) {
   const typed = query ?? (title instanceof RegExp ? title.source.replace(/[\\^$]/g, '') : title);
   let labels = [];
-  await until(`the command palette to offer ${title instanceof RegExp ? title : `"${title}"`}`, async () => {
-    await openPalette(page, `>${typed}`);
-    const ok = await until('palette rows', async () => {
-      const rows = await quickRowLabels(page);
-      labels = rows.map((r) => r.label);
-      return rows.some((r) => labelIs(r.label, title));
-    }, { timeoutMs: 3000 }).catch(() => false);
-    if (!ok) await closeQuickInput(page);
-    return ok;
-  }, { timeoutMs, intervalMs: 500, seen: async () => `palette rows ${JSON.stringify(labels)}` });
+  await until(
+    `the command palette to offer ${title instanceof RegExp ? title : `"${title}"`}`,
+    async () => {
+      await openPalette(page, `>${typed}`);
+      const ok = await until(
+        'palette rows',
+        async () => {
+          const rows = await quickRowLabels(page);
+          labels = rows.map((r) => r.label);
+          return rows.some((r) => labelIs(r.label, title));
+        },
+        { timeoutMs: 3000 },
+      ).catch(() => false);
+      if (!ok) await closeQuickInput(page);
+      return ok;
+    },
+    { timeoutMs, intervalMs: 500, seen: async () => `palette rows ${JSON.stringify(labels)}` },
+  );
   // Focus the matching row (another command may sort first), then Enter.
-  await until(`the palette row ${title} to take focus`, async () => {
-    const rows = await quickRowLabels(page);
-    const focused = rows.find((r) => r.focused);
-    if (focused && labelIs(focused.label, title)) return true;
-    const target = rows.find((r) => labelIs(r.label, title));
-    if (target) await page.keyboard.press(focused && focused.index > target.index ? 'ArrowUp' : 'ArrowDown');
-    return false;
-  }, { timeoutMs: 10_000, seen: async () => JSON.stringify(await quickRowLabels(page)) });
+  await until(
+    `the palette row ${title} to take focus`,
+    async () => {
+      const rows = await quickRowLabels(page);
+      const focused = rows.find((r) => r.focused);
+      if (focused && labelIs(focused.label, title)) return true;
+      const target = rows.find((r) => labelIs(r.label, title));
+      if (target) await page.keyboard.press(focused && focused.index > target.index ? 'ArrowUp' : 'ArrowDown');
+      return false;
+    },
+    { timeoutMs: 10_000, seen: async () => JSON.stringify(await quickRowLabels(page)) },
+  );
   await page.keyboard.press('Enter');
-  await until(`the palette to close after running ${title}`, async () => {
-    if (!(await quickInputOpen(page))) return true;
-    // The command may have opened its own quick input: then the palette's text is gone.
-    const value = await page.locator(S.quickInputBox).inputValue().catch(() => '');
-    return value !== `>${typed}`;
-  }, { timeoutMs: 10_000 });
+  await until(
+    `the palette to close after running ${title}`,
+    async () => {
+      if (!(await quickInputOpen(page))) return true;
+      // The command may have opened its own quick input: then the palette's text is gone.
+      const value = await page
+        .locator(S.quickInputBox)
+        .inputValue()
+        .catch(() => '');
+      return value !== `>${typed}`;
+    },
+    { timeoutMs: 10_000 },
+  );
 }
 
 /** Moves the cursor of the active editor to `line` (Go to Line through the palette's ':' mode). */
 export async function goToLine(page, line, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
   await openPalette(page, `:${line}`);
   // Enter before the Go to Line provider has taken the text does nothing: wait for its row first.
-  await until(`the Go to Line row for line ${line}`, async () => (await quickRowLabels(page)).some((r) => new RegExp(`\\bline ${line}\\b`).test(r.label)), {
-    timeoutMs: 10_000,
-    seen: async () => JSON.stringify(await quickRowLabels(page)),
-  });
+  await until(
+    `the Go to Line row for line ${line}`,
+    async () => (await quickRowLabels(page)).some((r) => new RegExp(`\\bline ${line}\\b`).test(r.label)),
+    {
+      timeoutMs: 10_000,
+      seen: async () => JSON.stringify(await quickRowLabels(page)),
+    },
+  );
   await page.keyboard.press('Enter');
   await until('the Go to Line input to close', async () => !(await quickInputOpen(page)), { timeoutMs: 5000 });
   return waitForCursor(page, { line }, { timeoutMs });
@@ -173,16 +213,22 @@ export async function readCursor(page) {
   const text = (await el.textContent()) ?? '';
   const m = /Ln (\d+), Col (\d+)/.exec(text);
   const sel = /\((\d+) selected\)/.exec(text);
-  return m ? { line: Number(m[1]), col: Number(m[2]), selected: sel ? Number(sel[1]) : 0, text: text.trim() } : undefined;
+  return m
+    ? { line: Number(m[1]), col: Number(m[2]), selected: sel ? Number(sel[1]) : 0, text: text.trim() }
+    : undefined;
 }
 
 /** Waits until the status bar shows `Ln line` (and `Col col` when given). */
 export async function waitForCursor(page, { line, col }, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
   const want = `Ln ${line}${col === undefined ? '' : `, Col ${col}`}`;
-  return until(`the status bar to show "${want}"`, async () => {
-    const c = await readCursor(page);
-    return c && c.line === line && (col === undefined || c.col === col) ? c : undefined;
-  }, { timeoutMs, seen: async () => (await readCursor(page))?.text ?? 'no Ln/Col item in the status bar' });
+  return until(
+    `the status bar to show "${want}"`,
+    async () => {
+      const c = await readCursor(page);
+      return c && c.line === line && (col === undefined || c.col === col) ? c : undefined;
+    },
+    { timeoutMs, seen: async () => (await readCursor(page))?.text ?? 'no Ln/Col item in the status bar' },
+  );
 }
 
 /**
@@ -208,7 +254,8 @@ export async function activeEditorTitle(page) {
   if (!(await tab.isVisible().catch(() => false))) return undefined;
   // Since VS Code 1.13x a file tab's label is split: <a class="label-name">hello</a><span class="label-suffix">.ts</span>.
   return tab.evaluate((el) => {
-    const name = (el.querySelector('.label-name')?.textContent ?? '') + (el.querySelector('.label-suffix')?.textContent ?? '');
+    const name =
+      (el.querySelector('.label-name')?.textContent ?? '') + (el.querySelector('.label-suffix')?.textContent ?? '');
     return (el.getAttribute('data-resource-name') || name).trim();
   });
 }
@@ -225,12 +272,23 @@ export async function waitForActiveEditor(page, name, { timeoutMs = DEFAULT_TIME
 /** Opens the Problems panel (Ctrl+Shift+M) unless it is already showing. */
 export async function openProblems(page, { timeoutMs = 20_000 } = {}) {
   // The shortcut is lost when focus sits in a webview or a closing toast: press it again until the panel shows.
-  await until('the Problems panel to open (Ctrl+Shift+M)', async () => {
-    if (await visible(page, S.markersPanel)) return true;
-    await page.locator(S.workbench).first().focus().catch(() => undefined);
-    await page.keyboard.press('Control+Shift+M');
-    return until('the panel after Ctrl+Shift+M', () => visible(page, S.markersPanel), { timeoutMs: 2000 }).then(() => true, () => false);
-  }, { timeoutMs });
+  await until(
+    'the Problems panel to open (Ctrl+Shift+M)',
+    async () => {
+      if (await visible(page, S.markersPanel)) return true;
+      await page
+        .locator(S.workbench)
+        .first()
+        .focus()
+        .catch(() => undefined);
+      await page.keyboard.press('Control+Shift+M');
+      return until('the panel after Ctrl+Shift+M', () => visible(page, S.markersPanel), { timeoutMs: 2000 }).then(
+        () => true,
+        () => false,
+      );
+    },
+    { timeoutMs },
+  );
 }
 
 /**
@@ -245,7 +303,10 @@ export async function readProblems(page) {
     for (const r of rows) {
       const details = r.querySelector('.marker-message-details-container');
       if (!details) {
-        file = ((r.querySelector('.label-name')?.textContent ?? '') + (r.querySelector('.label-suffix')?.textContent ?? '')).trim() || file;
+        file =
+          (
+            (r.querySelector('.label-name')?.textContent ?? '') + (r.querySelector('.label-suffix')?.textContent ?? '')
+          ).trim() || file;
         continue;
       }
       const text = (q) => (r.querySelector(q)?.textContent ?? '').trim();
@@ -273,17 +334,23 @@ function problemMatches(p, want) {
 
 function describeWant(want) {
   if (typeof want === 'function') return want.toString();
-  return JSON.stringify(Object.fromEntries(Object.entries(want).map(([k, v]) => [k, v instanceof RegExp ? String(v) : v])));
+  return JSON.stringify(
+    Object.fromEntries(Object.entries(want).map(([k, v]) => [k, v instanceof RegExp ? String(v) : v])),
+  );
 }
 
 /** Opens the Problems panel and waits for a row matching `want` (object of fields or predicate). */
 export async function waitForProblem(page, want, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
   await openProblems(page);
   let rows = [];
-  return until(`a Problems row matching ${describeWant(want)}`, async () => {
-    rows = await readProblems(page);
-    return rows.find((p) => problemMatches(p, want));
-  }, { timeoutMs, seen: async () => JSON.stringify(rows.map((p) => ({ ...p, index: undefined }))) });
+  return until(
+    `a Problems row matching ${describeWant(want)}`,
+    async () => {
+      rows = await readProblems(page);
+      return rows.find((p) => problemMatches(p, want));
+    },
+    { timeoutMs, seen: async () => JSON.stringify(rows.map((p) => ({ ...p, index: undefined }))) },
+  );
 }
 
 /** Clicks the Problems row matching `want`; returns the row. */
@@ -303,12 +370,18 @@ export async function openExplorer(page, { timeoutMs = 10_000 } = {}) {
 }
 
 async function explorerRows(page) {
-  return page.evaluate((sel) => [...document.querySelectorAll(sel)].map((r) => ({
-    label: ((r.querySelector('.label-name')?.textContent ?? '') + (r.querySelector('.label-suffix')?.textContent ?? '')).trim(),
-    level: Number(r.getAttribute('aria-level')),
-    expanded: r.getAttribute('aria-expanded'),
-    index: Number(r.dataset.index),
-  })), S.explorerRows);
+  return page.evaluate(
+    (sel) =>
+      [...document.querySelectorAll(sel)].map((r) => ({
+        label: (
+          (r.querySelector('.label-name')?.textContent ?? '') + (r.querySelector('.label-suffix')?.textContent ?? '')
+        ).trim(),
+        level: Number(r.getAttribute('aria-level')),
+        expanded: r.getAttribute('aria-expanded'),
+        index: Number(r.dataset.index),
+      })),
+    S.explorerRows,
+  );
 }
 
 /**
@@ -322,14 +395,22 @@ export async function revealInExplorer(page, relPath, { timeoutMs = DEFAULT_TIME
   let row;
   for (let i = 0; i < parts.length; i++) {
     const level = i + 1;
-    const found = await until(`"${parts.slice(0, i + 1).join('/')}" in the Explorer`, async () => {
-      rows = await explorerRows(page);
-      return rows.find((r) => r.label === parts[i] && r.level === level);
-    }, { timeoutMs, seen: async () => JSON.stringify(rows.map((r) => `${'  '.repeat(r.level - 1)}${r.label}`)) });
+    const found = await until(
+      `"${parts.slice(0, i + 1).join('/')}" in the Explorer`,
+      async () => {
+        rows = await explorerRows(page);
+        return rows.find((r) => r.label === parts[i] && r.level === level);
+      },
+      { timeoutMs, seen: async () => JSON.stringify(rows.map((r) => `${'  '.repeat(r.level - 1)}${r.label}`)) },
+    );
     row = page.locator(`${S.explorerRows}[data-index="${found.index}"]`);
     if (i < parts.length - 1 && found.expanded === 'false') {
       await row.click();
-      await until(`folder "${parts[i]}" to expand in the Explorer`, async () => (await row.getAttribute('aria-expanded')) === 'true', { timeoutMs });
+      await until(
+        `folder "${parts[i]}" to expand in the Explorer`,
+        async () => (await row.getAttribute('aria-expanded')) === 'true',
+        { timeoutMs },
+      );
     }
   }
   await row.scrollIntoViewIfNeeded();
@@ -346,29 +427,47 @@ export async function openFileFromExplorer(page, relPath, { timeoutMs = DEFAULT_
 /** Right-clicks `relPath` in the Explorer and chooses the context-menu item labelled exactly `label` (or matching a RegExp). */
 export async function explorerContextMenu(page, relPath, label, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
   // Menus render in an open shadow root: playwright's CSS engine pierces it.
-  const entry = page
-    .locator('.monaco-menu .action-item:not(.disabled)')
-    .filter({ has: page.locator('.action-label', { hasText: label instanceof RegExp ? label : new RegExp(`^\\s*${escapeRe(label)}\\s*$`) }) });
+  const entry = page.locator('.monaco-menu .action-item:not(.disabled)').filter({
+    has: page.locator('.action-label', {
+      hasText: label instanceof RegExp ? label : new RegExp(`^\\s*${escapeRe(label)}\\s*$`),
+    }),
+  });
   const item = entry.locator('.action-label');
   // Right after load an extension's menu items may not be registered yet: close the menu and open it again.
-  await until(`context-menu item "${label}"`, async () => {
-    if (await visible(page, S.menu)) await page.keyboard.press('Escape');
-    const row = await revealInExplorer(page, relPath, { timeoutMs });
-    await row.click({ button: 'right' });
-    await until('the Explorer context menu to open', () => visible(page, S.menu), { timeoutMs: 10_000 });
-    return until(`"${label}" in the open menu`, async () => (await item.count()) > 0, { timeoutMs: 2000 }).then(() => true, () => false);
-  }, {
-    timeoutMs: 30_000,
-    seen: async () => JSON.stringify((await page.locator('.monaco-menu .action-label').allTextContents()).map((t) => t.trim()).filter(Boolean)),
-  });
+  await until(
+    `context-menu item "${label}"`,
+    async () => {
+      if (await visible(page, S.menu)) await page.keyboard.press('Escape');
+      const row = await revealInExplorer(page, relPath, { timeoutMs });
+      await row.click({ button: 'right' });
+      await until('the Explorer context menu to open', () => visible(page, S.menu), { timeoutMs: 10_000 });
+      return until(`"${label}" in the open menu`, async () => (await item.count()) > 0, { timeoutMs: 2000 }).then(
+        () => true,
+        () => false,
+      );
+    },
+    {
+      timeoutMs: 30_000,
+      seen: async () =>
+        JSON.stringify(
+          (await page.locator('.monaco-menu .action-label').allTextContents()).map((t) => t.trim()).filter(Boolean),
+        ),
+    },
+  );
   // A click right after the menu opened is sometimes swallowed (the menu stays open with the item
   // highlighted); hovering until the item is focused and pressing Enter is deterministic.
-  await until(`context-menu item "${label}" to take focus`, async () => {
-    await item.first().hover();
-    return /\bfocused\b/.test((await entry.first().getAttribute('class')) ?? '');
-  }, { timeoutMs: 10_000 });
+  await until(
+    `context-menu item "${label}" to take focus`,
+    async () => {
+      await item.first().hover();
+      return /\bfocused\b/.test((await entry.first().getAttribute('class')) ?? '');
+    },
+    { timeoutMs: 10_000 },
+  );
   await page.keyboard.press('Enter');
-  await until(`the context menu to close after choosing "${label}"`, async () => !(await visible(page, S.menu)), { timeoutMs: 10_000 });
+  await until(`the context menu to close after choosing "${label}"`, async () => !(await visible(page, S.menu)), {
+    timeoutMs: 10_000,
+  });
 }
 
 // ------------------------------------------------------------------------------------------ notifications
@@ -393,7 +492,11 @@ export async function readNotifications(page) {
       return {
         message: (item.querySelector('.notification-list-item-message')?.textContent ?? '').trim(),
         severity: /codicon-error/.test(icon) ? 'error' : /codicon-warning/.test(icon) ? 'warning' : 'info',
-        progress: !!bar && /\b(active|infinite|discrete)\b/.test(bar.className) && !/\bdone\b/.test(bar.className) && bar.getBoundingClientRect().height > 0,
+        progress:
+          !!bar &&
+          /\b(active|infinite|discrete)\b/.test(bar.className) &&
+          !/\bdone\b/.test(bar.className) &&
+          bar.getBoundingClientRect().height > 0,
       };
     }),
   );
@@ -401,19 +504,27 @@ export async function readNotifications(page) {
 
 /** Waits for a notification toast containing `text` (string or RegExp). */
 export async function waitForNotification(page, text, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
-  await until(`a notification containing ${JSON.stringify(String(text))}`, async () => (await toastsWith(page, text).count()) > 0, {
-    timeoutMs,
-    seen: () => toastTexts(page),
-  });
+  await until(
+    `a notification containing ${JSON.stringify(String(text))}`,
+    async () => (await toastsWith(page, text).count()) > 0,
+    {
+      timeoutMs,
+      seen: () => toastTexts(page),
+    },
+  );
   return toastsWith(page, text).first();
 }
 
 /** Waits until no notification toast contains `text`. */
 export async function waitForNotificationGone(page, text, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
-  await until(`the notification containing ${JSON.stringify(String(text))} to disappear`, async () => (await toastsWith(page, text).count()) === 0, {
-    timeoutMs,
-    seen: () => toastTexts(page),
-  });
+  await until(
+    `the notification containing ${JSON.stringify(String(text))} to disappear`,
+    async () => (await toastsWith(page, text).count()) === 0,
+    {
+      timeoutMs,
+      seen: () => toastTexts(page),
+    },
+  );
 }
 
 // ------------------------------------------------------------------------------------------------ webviews
@@ -425,16 +536,20 @@ export async function waitForNotificationGone(page, text, { timeoutMs = DEFAULT_
  */
 export async function findWebviewFrame(page, text, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
   let seen = [];
-  return until(`a webview whose content contains ${JSON.stringify(String(text))}`, async () => {
-    seen = [];
-    for (const frame of page.frames()) {
-      if (frame === page.mainFrame()) continue;
-      const body = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
-      seen.push(`${frame.name() || '?'}:${body.slice(0, 60).replace(/\s+/g, ' ')}`);
-      if (text instanceof RegExp ? text.test(body) : body.includes(text)) return frame;
-    }
-    return undefined;
-  }, { timeoutMs, seen: async () => JSON.stringify(seen) });
+  return until(
+    `a webview whose content contains ${JSON.stringify(String(text))}`,
+    async () => {
+      seen = [];
+      for (const frame of page.frames()) {
+        if (frame === page.mainFrame()) continue;
+        const body = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+        seen.push(`${frame.name() || '?'}:${body.slice(0, 60).replace(/\s+/g, ' ')}`);
+        if (text instanceof RegExp ? text.test(body) : body.includes(text)) return frame;
+      }
+      return undefined;
+    },
+    { timeoutMs, seen: async () => JSON.stringify(seen) },
+  );
 }
 
 /** Clicks the link whose text matches `linkText` inside the webview containing `within` (default: the link text). */
@@ -464,34 +579,49 @@ function actionLabels(rows) {
 /** Opens the quick-fix menu (Ctrl+.) at the cursor; returns the labels of its actions. */
 export async function openQuickFix(page, { expect, timeoutMs = DEFAULT_TIMEOUT } = {}) {
   let labels = [];
-  await until(`the quick-fix menu${expect ? ` with ${expect}` : ''}`, async () => {
-    if (!(await visible(page, S.actionWidget))) await page.keyboard.press('Control+.');
-    const ok = await until('the quick-fix menu to open', () => visible(page, S.actionWidget), { timeoutMs: 3000 }).then(() => true, () => false);
-    if (!ok) return false;
-    labels = (await page.locator(S.actionRows).evaluateAll(actionLabels)).map((r) => r.label).filter(Boolean);
-    if (expect && !labels.some((l) => labelIs(l, expect))) {
-      await page.keyboard.press('Escape');
-      return false;
-    }
-    return true;
-  }, { timeoutMs, intervalMs: 500, seen: async () => JSON.stringify(labels) });
+  await until(
+    `the quick-fix menu${expect ? ` with ${expect}` : ''}`,
+    async () => {
+      if (!(await visible(page, S.actionWidget))) await page.keyboard.press('Control+.');
+      const ok = await until('the quick-fix menu to open', () => visible(page, S.actionWidget), {
+        timeoutMs: 3000,
+      }).then(
+        () => true,
+        () => false,
+      );
+      if (!ok) return false;
+      labels = (await page.locator(S.actionRows).evaluateAll(actionLabels)).map((r) => r.label).filter(Boolean);
+      if (expect && !labels.some((l) => labelIs(l, expect))) {
+        await page.keyboard.press('Escape');
+        return false;
+      }
+      return true;
+    },
+    { timeoutMs, intervalMs: 500, seen: async () => JSON.stringify(labels) },
+  );
   return labels;
 }
 
 /** Chooses the action `label` in the open quick-fix menu (focus it with the arrow keys, then Enter). */
 export async function chooseQuickFix(page, label, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
-  await until(`quick-fix action ${label} to take focus`, async () => {
-    const rows = await page.locator(S.actionRows).evaluateAll(actionLabels);
-    const actions = rows.filter((r) => r.action);
-    const focused = actions.findIndex((r) => r.focused);
-    const target = actions.findIndex((r) => labelIs(r.label, label));
-    if (target < 0) throw fatal(`no quick-fix action ${label}: ${JSON.stringify(rows)}`);
-    if (focused === target) return true;
-    await page.keyboard.press(focused > target ? 'ArrowUp' : 'ArrowDown');
-    return false;
-  }, { timeoutMs: 10_000 });
+  await until(
+    `quick-fix action ${label} to take focus`,
+    async () => {
+      const rows = await page.locator(S.actionRows).evaluateAll(actionLabels);
+      const actions = rows.filter((r) => r.action);
+      const focused = actions.findIndex((r) => r.focused);
+      const target = actions.findIndex((r) => labelIs(r.label, label));
+      if (target < 0) throw fatal(`no quick-fix action ${label}: ${JSON.stringify(rows)}`);
+      if (focused === target) return true;
+      await page.keyboard.press(focused > target ? 'ArrowUp' : 'ArrowDown');
+      return false;
+    },
+    { timeoutMs: 10_000 },
+  );
   await page.keyboard.press('Enter');
-  await until('the quick-fix menu to close', async () => !(await visible(page, S.actionWidget)), { timeoutMs: timeoutMs });
+  await until('the quick-fix menu to close', async () => !(await visible(page, S.actionWidget)), {
+    timeoutMs: timeoutMs,
+  });
 }
 
 /**
@@ -501,18 +631,26 @@ export async function chooseQuickFix(page, label, { timeoutMs = DEFAULT_TIMEOUT 
 export async function answerQuickInput(page, kind, label, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
   await until('a quick input to open', () => visible(page, S.quickInputBox), { timeoutMs });
   if (kind === 'text') {
-    await until('the quick input to become an input box', async () => (await page.locator(`${S.quickRows}:visible`).count()) === 0, { timeoutMs: 10_000 });
+    await until(
+      'the quick input to become an input box',
+      async () => (await page.locator(`${S.quickRows}:visible`).count()) === 0,
+      { timeoutMs: 10_000 },
+    );
     await page.locator(S.quickInputBox).fill(label);
   } else {
     let rows = [];
-    await until(`the quick pick row ${label} to take focus`, async () => {
-      rows = await quickRowLabels(page);
-      const focused = rows.find((r) => r.focused);
-      if (focused && labelIs(focused.label, label)) return true;
-      const target = rows.find((r) => labelIs(r.label, label));
-      if (target) await page.keyboard.press(focused && focused.index > target.index ? 'ArrowUp' : 'ArrowDown');
-      return false;
-    }, { timeoutMs: 10_000, seen: async () => JSON.stringify(rows) });
+    await until(
+      `the quick pick row ${label} to take focus`,
+      async () => {
+        rows = await quickRowLabels(page);
+        const focused = rows.find((r) => r.focused);
+        if (focused && labelIs(focused.label, label)) return true;
+        const target = rows.find((r) => labelIs(r.label, label));
+        if (target) await page.keyboard.press(focused && focused.index > target.index ? 'ArrowUp' : 'ArrowDown');
+        return false;
+      },
+      { timeoutMs: 10_000, seen: async () => JSON.stringify(rows) },
+    );
   }
   await page.keyboard.press('Enter');
 }
@@ -520,22 +658,38 @@ export async function answerQuickInput(page, kind, label, { timeoutMs = DEFAULT_
 /** The text of the visible editor hover, once it contains `text`. */
 export async function readHover(page, text, { timeoutMs = DEFAULT_TIMEOUT } = {}) {
   let seen = '';
-  await until(`an editor hover containing ${text}`, async () => {
-    seen = (await page.locator(S.hover).allTextContents()).join(' | ');
-    return labelIs(seen, text instanceof RegExp ? text : new RegExp(escapeRe(text)));
-  }, { timeoutMs, seen: async () => JSON.stringify(seen) });
+  await until(
+    `an editor hover containing ${text}`,
+    async () => {
+      seen = (await page.locator(S.hover).allTextContents()).join(' | ');
+      return labelIs(seen, text instanceof RegExp ? text : new RegExp(escapeRe(text)));
+    },
+    { timeoutMs, seen: async () => JSON.stringify(seen) },
+  );
   return seen;
 }
 
 /** The rows of the view whose pane header is `title`, as their visible text (label, then description), in order. */
 export async function viewRows(page, title) {
-  return page.evaluate(({ title, headers }) => {
-    const header = [...document.querySelectorAll(headers)].find((h) => (h.querySelector('h3.title')?.textContent ?? '').trim().toLowerCase() === title.toLowerCase());
-    const pane = header?.closest('.pane');
-    if (!pane) return null;
-    const rows = [...pane.querySelectorAll('.monaco-list-row')].sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index));
-    return rows.map((r) => [r.querySelector('.label-name')?.textContent, r.querySelector('.label-description')?.textContent].filter(Boolean).map((t) => t.trim()).join(' — '));
-  }, { title, headers: S.paneHeaders });
+  return page.evaluate(
+    ({ title, headers }) => {
+      const header = [...document.querySelectorAll(headers)].find(
+        (h) => (h.querySelector('h3.title')?.textContent ?? '').trim().toLowerCase() === title.toLowerCase(),
+      );
+      const pane = header?.closest('.pane');
+      if (!pane) return null;
+      const rows = [...pane.querySelectorAll('.monaco-list-row')].sort(
+        (a, b) => Number(a.dataset.index) - Number(b.dataset.index),
+      );
+      return rows.map((r) =>
+        [r.querySelector('.label-name')?.textContent, r.querySelector('.label-description')?.textContent]
+          .filter(Boolean)
+          .map((t) => t.trim())
+          .join(' — '),
+      );
+    },
+    { title, headers: S.paneHeaders },
+  );
 }
 
 export const selectors = S;

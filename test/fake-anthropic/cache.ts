@@ -40,7 +40,10 @@ export class PromptCache {
   account(body: MessagesBody): Accounted {
     const parts = promptParts(body);
     const marked = parts.filter((p) => isObject(p) && p.cache_control).length;
-    if (marked > MAX_BREAKPOINTS) throw new CacheError(`A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${marked}.`);
+    if (marked > MAX_BREAKPOINTS)
+      throw new CacheError(
+        `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${marked}.`,
+      );
     const hash = createHash('sha256').update(canonical(body.model));
     const prefixes: { key: string; tokens: number; breakpoint: boolean }[] = [];
     let total = 0;
@@ -48,7 +51,11 @@ export class PromptCache {
       const serialized = canonical(withoutCacheControl(part));
       hash.update(`\n${serialized}`);
       total += estimateTokens(serialized);
-      prefixes.push({ key: hash.copy().digest('hex'), tokens: total, breakpoint: isObject(part) && Boolean(part.cache_control) });
+      prefixes.push({
+        key: hash.copy().digest('hex'),
+        tokens: total,
+        breakpoint: isObject(part) && Boolean(part.cache_control),
+      });
     }
     const cacheable = (i: number) => prefixes[i]!.tokens >= this.minTokens;
     const breakpoints = prefixes.flatMap((p, i) => (p.breakpoint && cacheable(i) ? [i] : []));
@@ -64,7 +71,14 @@ export class PromptCache {
     const last = breakpoints.at(-1);
     const written = last === undefined ? 0 : Math.max(0, prefixes[last]!.tokens - read);
     const writes = written > 0 ? breakpoints.map((i) => prefixes[i]!.key).filter((k) => !this.readable.has(k)) : [];
-    return { usage: { input_tokens: total - read - written, cache_creation_input_tokens: written, cache_read_input_tokens: read }, writes };
+    return {
+      usage: {
+        input_tokens: total - read - written,
+        cache_creation_input_tokens: written,
+        cache_read_input_tokens: read,
+      },
+      writes,
+    };
   }
 
   /** The writer's response has begun: its prefixes are readable from now on. */
@@ -89,7 +103,9 @@ function promptParts(body: MessagesBody): unknown[] {
     ...(format ? [{ output_format: format }] : []),
     ...system,
     ...body.messages.flatMap((m) =>
-      typeof m.content === 'string' ? [{ role: m.role, type: 'text', text: m.content }] : m.content.map((b) => ({ role: m.role, ...b })),
+      typeof m.content === 'string'
+        ? [{ role: m.role, type: 'text', text: m.content }]
+        : m.content.map((b) => ({ role: m.role, ...b })),
     ),
   ];
 }
@@ -102,6 +118,12 @@ function withoutCacheControl(part: unknown): unknown {
 /** JSON with sorted keys, so key order in the request never changes a prefix's hash. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
+    isObject(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, v[k]]),
+        )
+      : v,
   );
 }

@@ -51,10 +51,13 @@ export function errorTypeOf(status: number): string {
 /** Breaks the record's schema the way a model plausibly would; unknown records lose their first field. */
 export function breakSchema(title: string | null, record: unknown): unknown {
   if (!isObject(record)) return null;
-  const sevenVerdicts = (r: unknown) => (isObject(r) && Array.isArray(r.verdicts) ? { ...r, verdicts: r.verdicts.slice(0, 7) } : r);
+  const sevenVerdicts = (r: unknown) =>
+    isObject(r) && Array.isArray(r.verdicts) ? { ...r, verdicts: r.verdicts.slice(0, 7) } : r;
   if (title === 'PerFunctionReview') return sevenVerdicts(record);
-  if (title === 'BatchReview' && Array.isArray(record.reviews) && record.reviews.length) return { ...record, reviews: record.reviews.map(sevenVerdicts) };
-  if (title === 'Step1Record') return { ...record, primary_entrypoints: ['main', 'init', 'run', 'start', 'serve', 'handle'] };
+  if (title === 'BatchReview' && Array.isArray(record.reviews) && record.reviews.length)
+    return { ...record, reviews: record.reviews.map(sevenVerdicts) };
+  if (title === 'Step1Record')
+    return { ...record, primary_entrypoints: ['main', 'init', 'run', 'start', 'serve', 'handle'] };
   const [first, ...rest] = Object.keys(record);
   return first === undefined ? null : Object.fromEntries(rest.map((k) => [k, record[k]]));
 }
@@ -65,10 +68,21 @@ export function breakSchema(title: string | null, record: unknown): unknown {
  */
 export function omitFunctions(record: unknown, names: string[], invent: string[] = []): unknown {
   if (!isObject(record)) return record;
-  if (Array.isArray(record.reviews)) return { ...record, reviews: record.reviews.filter((r) => !(isObject(r) && names.includes(String(r.function_qualified_name)))) };
+  if (Array.isArray(record.reviews))
+    return {
+      ...record,
+      reviews: record.reviews.filter((r) => !(isObject(r) && names.includes(String(r.function_qualified_name)))),
+    };
   if (!Array.isArray(record.functions)) return record;
   const kept = record.functions.filter((f) => !(isObject(f) && names.includes(String(f.qualified_name))));
-  const invented = invent.map((qualified_name) => ({ qualified_name, kind: 'function', visibility: 'public', role_in_file: 'invented by the fake', start_line: 1, solo_review: false }));
+  const invented = invent.map((qualified_name) => ({
+    qualified_name,
+    kind: 'function',
+    visibility: 'public',
+    role_in_file: 'invented by the fake',
+    start_line: 1,
+    solo_review: false,
+  }));
   return { ...record, functions: [...kept, ...invented] };
 }
 
@@ -77,6 +91,9 @@ export function linesPastEnd(value: unknown, lastLine: number): unknown {
   if (Array.isArray(value)) return value.map((v) => linesPastEnd(v, lastLine));
   if (!isObject(value)) return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, (k === 'line' || k === 'start_line') && typeof v === 'number' ? lastLine + 10 : linesPastEnd(v, lastLine)]),
+    Object.entries(value).map(([k, v]) => [
+      k,
+      (k === 'line' || k === 'start_line') && typeof v === 'number' ? lastLine + 10 : linesPastEnd(v, lastLine),
+    ]),
   );
 }

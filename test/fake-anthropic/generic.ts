@@ -20,7 +20,9 @@ export function minimalValue(schema: Json, root: Json = schema): unknown {
   switch (types[0]) {
     case 'object': {
       const properties = isObject(schema.properties) ? schema.properties : {};
-      return Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, isObject(s) ? minimalValue(s, root) : null]));
+      return Object.fromEntries(
+        Object.entries(properties).map(([k, s]) => [k, isObject(s) ? minimalValue(s, root) : null]),
+      );
     }
     case 'array': {
       const items = isObject(schema.items) ? schema.items : {};
@@ -47,6 +49,7 @@ function resolve(ref: string, root: Json): Json {
 
 function limit(schema: Json, key: string): number {
   if (typeof schema[key] === 'number') return schema[key];
-  const described = typeof schema.description === 'string' ? new RegExp(`${key}: (-?\\d+)`).exec(schema.description) : null;
+  const described =
+    typeof schema.description === 'string' ? new RegExp(`${key}: (-?\\d+)`).exec(schema.description) : null;
   return described ? Number(described[1]) : 0;
 }

@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { loadScenario, type LoadedScenario } from './scenario';
 import { startFakeAnthropic } from './server';
 
-const USAGE = 'usage: fake-anthropic [--port N] [--scenario FILE] [--latency MS] [--ms-per-token MS] [--log FILE.jsonl]';
+const USAGE =
+  'usage: fake-anthropic [--port N] [--scenario FILE] [--latency MS] [--ms-per-token MS] [--log FILE.jsonl]';
 
 function fail(reason: string): never {
   console.error(`fake-anthropic: ${reason}`);
@@ -25,7 +26,13 @@ async function main(): Promise<void> {
   let values: { port?: string; scenario?: string; latency?: string; 'ms-per-token'?: string; log?: string };
   try {
     ({ values } = parseArgs({
-      options: { port: { type: 'string' }, scenario: { type: 'string' }, latency: { type: 'string' }, 'ms-per-token': { type: 'string' }, log: { type: 'string' } },
+      options: {
+        port: { type: 'string' },
+        scenario: { type: 'string' },
+        latency: { type: 'string' },
+        'ms-per-token': { type: 'string' },
+        log: { type: 'string' },
+      },
     }));
   } catch (err) {
     fail(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);

@@ -3,7 +3,14 @@
  * derived from the packet and the source blocks, so an unplanted run still flows through every stage.
  */
 import type { LensReview, LensValidation } from '../../src/model/lensRecords';
-import type { BatchReview, ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record, SynthesisResult } from '../../src/model/records';
+import type {
+  BatchReview,
+  ChallengeResult,
+  FileAnalysis,
+  PerFunctionReview,
+  Step1Record,
+  SynthesisResult,
+} from '../../src/model/records';
 import type { JudgeVerdict } from '../../src/eval/records';
 import { findFunctions } from '../../src/scope/functionFinder';
 import { extensionOf, languageOf } from '../../src/model/languages';
@@ -31,7 +38,9 @@ export function buildRecord(req: ParsedRequest, scenario: LoadedScenario): unkno
       return { ...synthesis(req.packet), ...scenario.synthesis } satisfies SynthesisResult;
     case 'LensReview':
       // A LensReview of another shape (a test's own schema) gets the generic value.
-      return isObject(req.schema?.properties) && 'findings' in req.schema.properties ? lensReview(req, scenario) : unknownRecord(req);
+      return isObject(req.schema?.properties) && 'findings' in req.schema.properties
+        ? lensReview(req, scenario)
+        : unknownRecord(req);
     case 'LensValidation':
       return lensValidation(req, scenario);
     case 'JudgeVerdict':
@@ -115,7 +124,14 @@ function inventoryRows(req: ParsedRequest): FileAnalysis['functions'] {
   return found.map((f) => {
     const visibility = f.visibility === 'private' || f.visibility === 'internal' ? f.visibility : 'public';
     const kind = typeof f.kind === 'string' ? f.kind : 'function';
-    return { qualified_name: String(f.qualified_name), kind, visibility, role_in_file: `${visibility} ${kind}`, start_line: Number(f.start_line), solo_review: false };
+    return {
+      qualified_name: String(f.qualified_name),
+      kind,
+      visibility,
+      role_in_file: `${visibility} ${kind}`,
+      start_line: Number(f.start_line),
+      solo_review: false,
+    };
   });
 }
 
@@ -139,7 +155,11 @@ function batchReview(req: ParsedRequest, planted: PlantedFile): BatchReview {
     file_path: req.file ?? '',
     reviews: list(req.packet, 'functions').map((f) => {
       const fn = text(f, 'function_qualified_name') ?? '';
-      return { function_qualified_name: fn, start_line: lineOf(f, 'start_line'), verdicts: plantedVerdicts(planted.reviews?.[fn]) };
+      return {
+        function_qualified_name: fn,
+        start_line: lineOf(f, 'start_line'),
+        verdicts: plantedVerdicts(planted.reviews?.[fn]),
+      };
     }),
   };
 }
@@ -153,7 +173,10 @@ function challengeResult(req: ParsedRequest, planted: PlantedFile): ChallengeRes
       const fn = text(f, 'function_qualified_name');
       const line = lineOf(f, 'line');
       const plant = planted.challenges?.find(
-        (c) => c.rule_id === rule_id && c.line === line && (c.function_qualified_name === undefined || c.function_qualified_name === fn),
+        (c) =>
+          c.rule_id === rule_id &&
+          c.line === line &&
+          (c.function_qualified_name === undefined || c.function_qualified_name === fn),
       );
       const survived = plant?.survived ?? true;
       return {
@@ -162,7 +185,9 @@ function challengeResult(req: ParsedRequest, planted: PlantedFile): ChallengeRes
         line,
         survived,
         revised_priority: plant?.revised_priority ?? null,
-        challenge_reason: plant?.challenge_reason ?? (survived ? 'The fake found no reason to doubt this finding.' : 'Planted: the finding does not hold.'),
+        challenge_reason:
+          plant?.challenge_reason ??
+          (survived ? 'The fake found no reason to doubt this finding.' : 'Planted: the finding does not hold.'),
       };
     }),
   };
@@ -215,7 +240,14 @@ function lensReview(req: ParsedRequest, scenario: LoadedScenario): LensReview {
 function lensValidation(req: ParsedRequest, scenario: LoadedScenario): LensValidation {
   const line = lineOf(req.packet, 'line');
   const plant = scenario.validations.find((v) => v.file === req.file && v.line === line);
-  return { verdict: plant?.verdict ?? 'VALIDATED', reason: plant?.reason ?? (plant?.verdict === 'REJECTED' ? 'Planted: the code does not do that.' : 'Fake validator: the cited code shows it.') };
+  return {
+    verdict: plant?.verdict ?? 'VALIDATED',
+    reason:
+      plant?.reason ??
+      (plant?.verdict === 'REJECTED'
+        ? 'Planted: the code does not do that.'
+        : 'Fake validator: the cited code shows it.'),
+  };
 }
 
 function judgeVerdict(req: ParsedRequest, scenario: LoadedScenario): JudgeVerdict {
@@ -223,7 +255,11 @@ function judgeVerdict(req: ParsedRequest, scenario: LoadedScenario): JudgeVerdic
   const finding = text(req.packet, 'finding') ?? '';
   const plant = scenario.judgements.find((j) => golden.includes(j.golden) && finding.includes(j.finding));
   if (!plant) return { match: false, confidence: 0.9, reason: 'Fake judge: no planted match for this pair.' };
-  return { match: plant.match, confidence: plant.confidence ?? 0.9, reason: plant.reason ?? `Planted: ${plant.match ? 'the same issue' : 'a different issue'}.` };
+  return {
+    match: plant.match,
+    confidence: plant.confidence ?? 0.9,
+    reason: plant.reason ?? `Planted: ${plant.match ? 'the same issue' : 'a different issue'}.`,
+  };
 }
 
 /** An unknown title: a minimal value of its schema, echoing the packet's strings (e.g. file_path) by name. */

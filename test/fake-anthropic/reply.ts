@@ -5,7 +5,8 @@ import { buildRecord, primarySource } from './records';
 import type { ParsedRequest } from './request';
 import type { Fault, LoadedScenario } from './scenario';
 
-export type ContentBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
+export type ContentBlock =
+  { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
 
 export type Outcome =
   | { kind: 'error'; status: number; type: string; message: string; retryAfter?: number }
@@ -25,32 +26,58 @@ export const REFUSAL_TEXT = 'I cannot help with reviewing this code.';
 export function reply(req: ParsedRequest, scenario: LoadedScenario, fault: Fault | null, credentials = ''): Outcome {
   switch (fault?.kind) {
     case 'status':
-      return { kind: 'error', status: fault.status, type: errorTypeOf(fault.status), message: `fake-anthropic: planted ${fault.status} fault`, retryAfter: fault.retry_after };
+      return {
+        kind: 'error',
+        status: fault.status,
+        type: errorTypeOf(fault.status),
+        message: `fake-anthropic: planted ${fault.status} fault`,
+        retryAfter: fault.retry_after,
+      };
     case 'drop':
       return { kind: 'drop' };
     case 'no_structured_output':
-      if (req.schema && !req.submitTool) return { kind: 'error', status: 400, type: errorTypeOf(400), message: 'output_config.format: structured outputs are not supported for this model' };
+      if (req.schema && !req.submitTool)
+        return {
+          kind: 'error',
+          status: 400,
+          type: errorTypeOf(400),
+          message: 'output_config.format: structured outputs are not supported for this model',
+        };
       break;
     case 'invalid_json':
       return text(NOT_JSON);
     case 'tool_use':
-      return { kind: 'message', content: [fault, ...fault.also].map((c) => toolUse(c.tool, c.input)), stopReason: 'tool_use' };
+      return {
+        kind: 'message',
+        content: [fault, ...fault.also].map((c) => toolUse(c.tool, c.input)),
+        stopReason: 'tool_use',
+      };
     case 'html':
       return { kind: 'html' };
     case 'refusal':
       return { kind: 'message', content: [{ type: 'text', text: REFUSAL_TEXT }], stopReason: 'refusal' };
     case 'echo_auth':
-      return { kind: 'error', status: fault.status, type: errorTypeOf(fault.status), message: `fake-anthropic: rejected request with ${credentials}` };
+      return {
+        kind: 'error',
+        status: fault.status,
+        type: errorTypeOf(fault.status),
+        message: `fake-anthropic: rejected request with ${credentials}`,
+      };
   }
-  if (!req.schema) return text('fake-anthropic: this request asks for no record (no output schema, no forced submit tool).');
+  if (!req.schema)
+    return text('fake-anthropic: this request asks for no record (no output schema, no forced submit tool).');
   let record = buildRecord(req, scenario);
   if (fault?.kind === 'schema_invalid') record = breakSchema(req.record, record);
   if (fault?.kind === 'omit_functions') record = omitFunctions(record, fault.functions, fault.invent);
   if (fault?.kind === 'bad_line') {
-    const lastLine = primarySource(req)?.lineCount ?? (typeof req.packet.approx_line_count === 'number' ? req.packet.approx_line_count : UNKNOWN_LENGTH);
+    const lastLine =
+      primarySource(req)?.lineCount ??
+      (typeof req.packet.approx_line_count === 'number' ? req.packet.approx_line_count : UNKNOWN_LENGTH);
     record = linesPastEnd(record, lastLine);
   }
-  return req.submitTool ? { kind: 'message', content: [toolUse(req.submitTool, record)], stopReason: 'tool_use' } : text(JSON.stringify(record));
+  return req.submitTool
+    ? { kind: 'message', content: [toolUse(req.submitTool, record)], stopReason: 'tool_use' }
+    : text(JSON.stringify(record));
 }
 
 function text(body: string): Outcome {

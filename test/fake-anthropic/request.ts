@@ -56,7 +56,11 @@ export const SUBMIT_PREFIX = 'submit_';
 export function parseRequest(body: MessagesBody): ParsedRequest {
   const texts = textsOf(body.messages[0].content);
   const forced = body.tool_choice?.type === 'tool' ? (body.tool_choice.name ?? null) : null;
-  const submitTool = forced?.startsWith(SUBMIT_PREFIX) ? forced : body.output_config?.format ? null : namedSubmitTool(body, texts.at(-1) ?? '');
+  const submitTool = forced?.startsWith(SUBMIT_PREFIX)
+    ? forced
+    : body.output_config?.format
+      ? null
+      : namedSubmitTool(body, texts.at(-1) ?? '');
   const schema =
     body.output_config?.format?.schema ?? body.tools?.find((t) => t.name === submitTool)?.input_schema ?? null;
   const title = typeof schema?.title === 'string' ? schema.title : null;

@@ -6,7 +6,15 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { LensFinding, LensValidation } from '../../src/model/lensRecords';
-import { FileAnalysis, FunctionRuleId, PerFunctionReview, Priority, Step1Record, SynthesisResult, Verdict } from '../../src/model/records';
+import {
+  FileAnalysis,
+  FunctionRuleId,
+  PerFunctionReview,
+  Priority,
+  Step1Record,
+  SynthesisResult,
+  Verdict,
+} from '../../src/model/records';
 import { JudgeVerdict } from '../../src/eval/records';
 import { plantedVerdicts } from './verdicts';
 
@@ -32,10 +40,19 @@ const PlantedFile = z.strictObject({
     .superRefine((reviews, ctx) => {
       // Validate each function's verdicts as the engine will: the planted ones merged over the clean defaults.
       for (const [fn, rules] of Object.entries(reviews)) {
-        const check = PerFunctionReview.safeParse({ file_path: '-', function_qualified_name: fn, start_line: 1, verdicts: plantedVerdicts(rules) });
+        const check = PerFunctionReview.safeParse({
+          file_path: '-',
+          function_qualified_name: fn,
+          start_line: 1,
+          verdicts: plantedVerdicts(rules),
+        });
         for (const issue of check.success ? [] : check.error.issues) {
           const rule = typeof issue.path[1] === 'number' ? (FunctionRuleId.options[issue.path[1]] ?? '') : '';
-          ctx.addIssue({ code: 'custom', path: [fn, rule, ...issue.path.slice(2)].filter((p) => p !== ''), message: issue.message });
+          ctx.addIssue({
+            code: 'custom',
+            path: [fn, rule, ...issue.path.slice(2)].filter((p) => p !== ''),
+            message: issue.message,
+          });
         }
       }
     })
@@ -49,7 +66,12 @@ const PlantedLensFinding = LensFinding.partial().required({ file: true, line: tr
 export type PlantedLensFinding = z.infer<typeof PlantedLensFinding>;
 
 /** A validator's answer for the finding at file:line (unplanted findings are VALIDATED). */
-const PlantedValidation = z.strictObject({ file: z.string(), line: z.number().int(), verdict: LensValidation.shape.verdict, reason: LensValidation.shape.reason.optional() });
+const PlantedValidation = z.strictObject({
+  file: z.string(),
+  line: z.number().int(),
+  verdict: LensValidation.shape.verdict,
+  reason: LensValidation.shape.reason.optional(),
+});
 export type PlantedValidation = z.infer<typeof PlantedValidation>;
 
 /**
@@ -66,7 +88,12 @@ const PlantedJudgement = z.strictObject({
 export type PlantedJudgement = z.infer<typeof PlantedJudgement>;
 
 /** `reviewer` matches a lens call's packet (security, logic, …, cross-repo). */
-const Match = z.strictObject({ record: z.string().optional(), file: z.string().optional(), function: z.string().optional(), reviewer: z.string().optional() });
+const Match = z.strictObject({
+  record: z.string().optional(),
+  file: z.string().optional(),
+  function: z.string().optional(),
+  reviewer: z.string().optional(),
+});
 const faultBase = {
   match: Match.default({}),
   times: z
@@ -76,7 +103,12 @@ const faultBase = {
     .default(1),
 };
 const Fault = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('status'), ...faultBase, status: z.number().int().min(400).max(599), retry_after: z.number().min(0).optional() }),
+  z.strictObject({
+    kind: z.literal('status'),
+    ...faultBase,
+    status: z.number().int().min(400).max(599),
+    retry_after: z.number().min(0).optional(),
+  }),
   z.strictObject({ kind: z.literal('drop'), ...faultBase }),
   /** A model or gateway without structured outputs: 400 for requests with output_config.format, normal answers to forced submit tools. */
   z.strictObject({ kind: z.literal('no_structured_output'), ...faultBase }),
@@ -84,7 +116,12 @@ const Fault = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('invalid_json'), ...faultBase }),
   z.strictObject({ kind: z.literal('schema_invalid'), ...faultBase }),
   /** A batch without these functions' reviews, or a FileAnalysis without them and with the `invent`ed ones added. */
-  z.strictObject({ kind: z.literal('omit_functions'), ...faultBase, functions: z.array(z.string()).min(1), invent: z.array(z.string().min(1)).default([]) }),
+  z.strictObject({
+    kind: z.literal('omit_functions'),
+    ...faultBase,
+    functions: z.array(z.string()).min(1),
+    invent: z.array(z.string().min(1)).default([]),
+  }),
   z.strictObject({ kind: z.literal('bad_line'), ...faultBase }),
   z.strictObject({
     kind: z.literal('tool_use'),
@@ -92,14 +129,20 @@ const Fault = z.discriminatedUnion('kind', [
     tool: z.string().min(1),
     input: z.record(z.string(), z.unknown()).default({}),
     /** More tool calls in the same reply (a hostile model probing many paths in one turn). */
-    also: z.array(z.strictObject({ tool: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) })).default([]),
+    also: z
+      .array(z.strictObject({ tool: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) }))
+      .default([]),
   }),
   /** A broken gateway: 200 with an HTML page instead of a message. */
   z.strictObject({ kind: z.literal('html'), ...faultBase }),
   /** The model declines: stop_reason "refusal", a short text and no record. */
   z.strictObject({ kind: z.literal('refusal'), ...faultBase }),
   /** An endpoint that echoes the request's credentials back in its error message. */
-  z.strictObject({ kind: z.literal('echo_auth'), ...faultBase, status: z.number().int().min(400).max(599).default(400) }),
+  z.strictObject({
+    kind: z.literal('echo_auth'),
+    ...faultBase,
+    status: z.number().int().min(400).max(599).default(400),
+  }),
 ]);
 export type Fault = z.infer<typeof Fault>;
 
@@ -140,6 +183,12 @@ export function loadScenario(file: string): LoadedScenario {
 function formatPath(path: PropertyKey[]): string {
   if (path.length === 0) return '(top level)';
   return path
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_]\w*$/.test(String(p)) ? `${i ? '.' : ''}${String(p)}` : `[${JSON.stringify(String(p))}]`))
+    .map((p, i) =>
+      typeof p === 'number'
+        ? `[${p}]`
+        : /^[A-Za-z_]\w*$/.test(String(p))
+          ? `${i ? '.' : ''}${String(p)}`
+          : `[${JSON.stringify(String(p))}]`,
+    )
     .join('');
 }

@@ -74,7 +74,21 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   };
 
   async function messages(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const entry: LoggedRequest = { seq: ++seq, started_at: Date.now(), began_at: null, ended_at: null, record: null, file: null, functions: [], reviewer: null, turn: 0, status: null, fault: null, body: null, usage: null };
+    const entry: LoggedRequest = {
+      seq: ++seq,
+      started_at: Date.now(),
+      began_at: null,
+      ended_at: null,
+      record: null,
+      file: null,
+      functions: [],
+      reviewer: null,
+      turn: 0,
+      status: null,
+      fault: null,
+      body: null,
+      usage: null,
+    };
     requests.push(entry);
     const end = (status: number | null) => {
       if (entry.ended_at !== null) return;
@@ -90,10 +104,20 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     });
 
     entry.body = parseJson(await readBody(req));
-    if (!hasCredential(req)) return end(apiError(res, 401, 'authentication_error', 'an x-api-key or Authorization: Bearer header is required'));
+    if (!hasCredential(req))
+      return end(
+        apiError(res, 401, 'authentication_error', 'an x-api-key or Authorization: Bearer header is required'),
+      );
     if (entry.body === null) return end(apiError(res, 400, 'invalid_request_error', 'request body is not valid JSON'));
     if (isObject(entry.body) && entry.body.stream === true) {
-      return end(apiError(res, 400, 'invalid_request_error', 'streaming is not supported by the fake Anthropic server; send stream: false'));
+      return end(
+        apiError(
+          res,
+          400,
+          'invalid_request_error',
+          'streaming is not supported by the fake Anthropic server; send stream: false',
+        ),
+      );
     }
     const body = MessagesBody.safeParse(entry.body);
     if (!body.success) {
@@ -110,7 +134,13 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     }
 
     const parsed = parseRequest(body.data);
-    Object.assign(entry, { record: parsed.record, file: parsed.file, functions: parsed.functions, reviewer: parsed.reviewer, turn: parsed.turn });
+    Object.assign(entry, {
+      record: parsed.record,
+      file: parsed.file,
+      functions: parsed.functions,
+      reviewer: parsed.reviewer,
+      turn: parsed.turn,
+    });
     const fault = faults.take(parsed);
     entry.fault = fault?.kind ?? null;
     const outcome = reply(parsed, scenario, fault, credentialsOf(req));
@@ -145,7 +175,10 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         stop_sequence: null,
         usage: {
           ...entry.usage,
-          cache_creation: { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
+          cache_creation: {
+            ephemeral_5m_input_tokens: usage.cache_creation_input_tokens,
+            ephemeral_1h_input_tokens: 0,
+          },
           service_tier: 'standard',
         },
       };
@@ -200,11 +233,17 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** What a misconfigured proxy answers instead of the API's JSON. */
-const GATEWAY_PAGE = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>\n';
+const GATEWAY_PAGE =
+  '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>\n';
 
 /** The credential headers as sent, for the fault that echoes them. */
 function credentialsOf(req: IncomingMessage): string {
-  return [req.headers.authorization && `Authorization: ${req.headers.authorization}`, typeof req.headers['x-api-key'] === 'string' && `x-api-key: ${req.headers['x-api-key']}`].filter(Boolean).join(', ');
+  return [
+    req.headers.authorization && `Authorization: ${req.headers.authorization}`,
+    typeof req.headers['x-api-key'] === 'string' && `x-api-key: ${req.headers['x-api-key']}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** SDK 1.x sends `apiKey` as `Authorization: Bearer`; older clients and curl users send `x-api-key`. */
@@ -237,12 +276,22 @@ function outputTokens(content: ContentBlock[]): number {
 }
 
 function send(res: ServerResponse, status: number, payload: unknown, headers: OutgoingHttpHeaders = {}): number {
-  res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_fake_${randomBytes(12).toString('hex')}`, ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'request-id': `req_fake_${randomBytes(12).toString('hex')}`,
+    ...headers,
+  });
   res.end(JSON.stringify(payload));
   return status;
 }
 
 /** The API's error shape, which the SDK turns into its typed APIError subclasses. */
-function apiError(res: ServerResponse, status: number, type: string, message: string, headers?: OutgoingHttpHeaders): number {
+function apiError(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+  headers?: OutgoingHttpHeaders,
+): number {
   return send(res, status, { type: 'error', error: { type, message } }, headers);
 }

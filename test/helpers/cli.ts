@@ -21,11 +21,23 @@ export interface CliRun {
  * (XDG_CACHE_HOME) unless the test passes one: the result cache is on by default, and one test's answers
  * must not leak into another's.
  */
-export function runCli(args: string[], opts: { cwd: string; env?: Record<string, string | undefined>; script?: string; nodeArgs?: string[] }): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  opts: { cwd: string; env?: Record<string, string | undefined>; script?: string; nodeArgs?: string[] },
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const fresh = mkdtempSync(join(tmpdir(), 'skeptic-user-cache-'));
-    const env = { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined, XDG_CACHE_HOME: fresh, ...opts.env };
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script ?? CLI, ...args], { cwd: opts.cwd, env: env as NodeJS.ProcessEnv });
+    const env = {
+      ...process.env,
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_BASE_URL: undefined,
+      XDG_CACHE_HOME: fresh,
+      ...opts.env,
+    };
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script ?? CLI, ...args], {
+      cwd: opts.cwd,
+      env: env as NodeJS.ProcessEnv,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -14,14 +14,54 @@ import { TempRepo } from './git-repo';
 
 const source = (name: string, body: string[]) => [`// ${name}: a small module under review`, ...body, ''].join('\n');
 const BASE: Record<string, string> = {
-  'src/a.ts': source('a', ['export function sum(xs: number[]): number {', '  let s = 0;', '  for (const x of xs) s += x;', '  return s;', '}']),
-  'src/b.ts': source('b', ['export function find(db: { query(q: string): unknown }, id: string): unknown {', '  return db.query("SELECT 1");', '}']),
+  'src/a.ts': source('a', [
+    'export function sum(xs: number[]): number {',
+    '  let s = 0;',
+    '  for (const x of xs) s += x;',
+    '  return s;',
+    '}',
+  ]),
+  'src/b.ts': source('b', [
+    'export function find(db: { query(q: string): unknown }, id: string): unknown {',
+    '  return db.query("SELECT 1");',
+    '}',
+  ]),
   'src/c.ts': source('c', ['export const greeting = "hello";']),
 };
 const PRS: Record<number, [string, string]> = {
-  1: ['src/a.ts', source('a', ['export function sum(xs: number[] | null): number {', '  let s = 0;', '  for (let i = 0; i <= xs!.length; i++) {', '    s += xs![i];', '  }', '  return s;', '}'])],
-  2: ['src/b.ts', source('b', ['export function find(db: { query(q: string): unknown }, id: string): unknown {', '  const q = "SELECT * FROM users WHERE id = \'" + id + "\'";', '  const again = db.query(q);', '  return again;', '}', 'export const table = "users";'])],
-  3: ['src/c.ts', source('c', ['export const greeting = "hello";', 'export function greet(name: string): string {', '  const text = greeting + ", " + name;', '  return text;', '}'])],
+  1: [
+    'src/a.ts',
+    source('a', [
+      'export function sum(xs: number[] | null): number {',
+      '  let s = 0;',
+      '  for (let i = 0; i <= xs!.length; i++) {',
+      '    s += xs![i];',
+      '  }',
+      '  return s;',
+      '}',
+    ]),
+  ],
+  2: [
+    'src/b.ts',
+    source('b', [
+      'export function find(db: { query(q: string): unknown }, id: string): unknown {',
+      '  const q = "SELECT * FROM users WHERE id = \'" + id + "\'";',
+      '  const again = db.query(q);',
+      '  return again;',
+      '}',
+      'export const table = "users";',
+    ]),
+  ],
+  3: [
+    'src/c.ts',
+    source('c', [
+      'export const greeting = "hello";',
+      'export function greet(name: string): string {',
+      '  const text = greeting + ", " + name;',
+      '  return text;',
+      '}',
+    ]),
+  ],
 };
 
 export interface MiniBench {
@@ -60,8 +100,20 @@ export function buildMiniBench(): MiniBench {
   const repoUrl = pathToFileURL(bare).href;
   const urls = [1, 2, 3, 4].map((n) => `${repoUrl}/pull/${n}`);
   const records = [
-    { pr_title: 'Sum handles null', url: urls[0], comments: [{ comment: 'The loop runs one past the end (off-by-one).', severity: 'High' }, { comment: 'xs may be null but is dereferenced.', severity: 'Medium' }] },
-    { pr_title: 'Find by id', url: urls[1], original_url: 'https://example.invalid/ignored', comments: [{ comment: 'User input is concatenated into SQL: injection.', severity: 'Critical' }] },
+    {
+      pr_title: 'Sum handles null',
+      url: urls[0],
+      comments: [
+        { comment: 'The loop runs one past the end (off-by-one).', severity: 'High' },
+        { comment: 'xs may be null but is dereferenced.', severity: 'Medium' },
+      ],
+    },
+    {
+      pr_title: 'Find by id',
+      url: urls[1],
+      original_url: 'https://example.invalid/ignored',
+      comments: [{ comment: 'User input is concatenated into SQL: injection.', severity: 'Critical' }],
+    },
     { pr_title: 'Greeting', url: urls[2], comments: [{ comment: 'greet ignores locale settings.', severity: 'Low' }] },
     { pr_title: 'Missing', url: urls[3], comments: [{ comment: 'Never fetched.', severity: 'Low' }] },
   ];
@@ -70,7 +122,10 @@ export function buildMiniBench(): MiniBench {
   writeFileSync(join(data, 'shop.json'), JSON.stringify(records, null, 2));
 
   const bench = new TempRepo();
-  bench.write('offline/golden_comments/shop.json', JSON.stringify(records, null, 2)).write('offline/README.md', 'not data\n').commit('data');
+  bench
+    .write('offline/golden_comments/shop.json', JSON.stringify(records, null, 2))
+    .write('offline/README.md', 'not data\n')
+    .commit('data');
   const benchmarkRepo = join(root, 'git', 'benchmark.git');
   execFileSync('git', ['clone', '-q', '--bare', bench.dir, benchmarkRepo]);
   return { root, data, urls, base, heads, benchmarkRepo };
@@ -84,11 +139,46 @@ export function buildMiniBench(): MiniBench {
 export const MINI_BENCH_SCENARIO: Scenario = {
   lenses: {
     logic: [
-      { file: 'src/a.ts', line: 4, severity: 'HIGH', title: 'Loop reads past the end', evidence: 'i <= xs.length', recommendation: 'Stop at i < xs.length.' },
-      { file: 'src/a.ts', line: 5, severity: 'HIGH', title: 'Index read past the array', evidence: 'xs[i] is undefined at the end', recommendation: 'Bound the index.' },
-      { file: 'src/b.ts', line: 3, severity: 'CRITICAL', title: 'SQL injection', evidence: 'id is concatenated', recommendation: 'Use a parameter.' },
-      { file: 'src/b.ts', line: 4, severity: 'HIGH', title: 'Unsafe query built from input', evidence: 'q carries id', recommendation: 'Bind id.' },
-      { file: 'src/c.ts', line: 4, severity: 'HIGH', title: 'Greeting concatenation', evidence: 'string +', recommendation: 'Use a template.' },
+      {
+        file: 'src/a.ts',
+        line: 4,
+        severity: 'HIGH',
+        title: 'Loop reads past the end',
+        evidence: 'i <= xs.length',
+        recommendation: 'Stop at i < xs.length.',
+      },
+      {
+        file: 'src/a.ts',
+        line: 5,
+        severity: 'HIGH',
+        title: 'Index read past the array',
+        evidence: 'xs[i] is undefined at the end',
+        recommendation: 'Bound the index.',
+      },
+      {
+        file: 'src/b.ts',
+        line: 3,
+        severity: 'CRITICAL',
+        title: 'SQL injection',
+        evidence: 'id is concatenated',
+        recommendation: 'Use a parameter.',
+      },
+      {
+        file: 'src/b.ts',
+        line: 4,
+        severity: 'HIGH',
+        title: 'Unsafe query built from input',
+        evidence: 'q carries id',
+        recommendation: 'Bind id.',
+      },
+      {
+        file: 'src/c.ts',
+        line: 4,
+        severity: 'HIGH',
+        title: 'Greeting concatenation',
+        evidence: 'string +',
+        recommendation: 'Use a template.',
+      },
     ],
   },
   judgements: [

@@ -27,7 +27,11 @@ describe('Skeptic in VS Code', () => {
   // The quick fixes offered on a diagnostic's line; the workbench answers only for a document it has loaded.
   const actionsOn = async (rel: string, d: vscode.Diagnostic) => {
     await vscode.workspace.openTextDocument(uri(rel));
-    return vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri(rel), new vscode.Range(d.range.start.line, 0, d.range.start.line, 1));
+    return vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      uri(rel),
+      new vscode.Range(d.range.start.line, 0, d.range.start.line, 1),
+    );
   };
   const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: folder, encoding: 'utf8' });
@@ -55,7 +59,9 @@ describe('Skeptic in VS Code', () => {
   });
   after(async () => {
     await vscode.workspace.getConfiguration('skeptic').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration('skeptic').update('cacheResults', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('skeptic')
+      .update('cacheResults', undefined, vscode.ConfigurationTarget.Global);
     await server.close();
   });
   beforeEach(() => {
@@ -71,9 +77,15 @@ describe('Skeptic in VS Code', () => {
   it('"Review These Files" fills the Problems panel with the surviving findings', async () => {
     await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop'), [uri('shop')]);
     const cart = diagnostics('shop/cart.ts');
-    const at = (ds: vscode.Diagnostic[]) => ds.map((d) => `${d.range.start.line} ${codeOf(d)} ${vscode.DiagnosticSeverity[d.severity]}`).sort();
+    const at = (ds: vscode.Diagnostic[]) =>
+      ds.map((d) => `${d.range.start.line} ${codeOf(d)} ${vscode.DiagnosticSeverity[d.severity]}`).sort();
     assert.deepEqual(at(cart), ['11 A2 Information', '16 A1 Error', '31 A6 Information']);
-    assert.deepEqual(at(diagnostics('shop/price.ts')), ['10 A1 Warning', '2 G1 Warning', '5 F1 Information', '6 A1 Warning']);
+    assert.deepEqual(at(diagnostics('shop/price.ts')), [
+      '10 A1 Warning',
+      '2 G1 Warning',
+      '5 F1 Information',
+      '6 A1 Warning',
+    ]);
     const g1 = diagnostics('shop/price.ts').find((d) => codeOf(d) === 'G1')!;
     assert.equal(g1.relatedInformation?.[0]?.location.uri.fsPath, uri('shop/cart.ts').fsPath);
     assert.equal(g1.relatedInformation?.[0]?.location.range.start.line, 17);
@@ -84,7 +96,10 @@ describe('Skeptic in VS Code', () => {
     // Its own review, with no panel open before it: the tab can only come from this run.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     // The tab model reaches the extension host a moment after the panel is created.
-    const reportTab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('skeptic.report'));
+    const reportTab = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('skeptic.report'));
     await until(() => reportTab() === undefined, 10_000, 'the earlier report tab to close');
     await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop/price.ts'), [uri('shop/price.ts')]);
     await until(() => reportTab() !== undefined, 10_000, 'the report tab');
@@ -93,9 +108,18 @@ describe('Skeptic in VS Code', () => {
 
   it('explains a finding: the code links to its rule page, the hover names rule, priority, confidence and verdict', async () => {
     const a1 = diagnostics('shop/cart.ts').find((d) => codeOf(d) === 'A1')!;
-    assert.ok(typeof a1.code === 'object' && a1.code.target.path.endsWith('/media/rules/a1.md'), 'the code links to the shipped rule page');
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri('shop/cart.ts'), new vscode.Position(16, 6));
-    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))).join('\n');
+    assert.ok(
+      typeof a1.code === 'object' && a1.code.target.path.endsWith('/media/rules/a1.md'),
+      'the code links to the shipped rule page',
+    );
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      uri('shop/cart.ts'),
+      new vscode.Position(16, 6),
+    );
+    const text = hovers
+      .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : '')))
+      .join('\n');
     assert.match(text, /A1 · Bugs/);
     assert.match(text, /must fix, high confidence/);
     assert.match(text, /Challenger:\* \S/);
@@ -106,12 +130,17 @@ describe('Skeptic in VS Code', () => {
     const actions = await actionsOn('shop/cart.ts', a1);
     const titles = actions.map((a) => a.title).filter((t) => t.startsWith('Skeptic'));
     const chat = (await vscode.commands.getCommands(true)).includes('workbench.action.chat.open');
-    assert.deepEqual(titles, ['Skeptic: Dismiss A1…', 'Skeptic: Copy Fix Prompt', ...(chat ? ['Skeptic: Fix with Chat'] : []), 'Skeptic: Show in Report']);
+    assert.deepEqual(titles, [
+      'Skeptic: Dismiss A1…',
+      'Skeptic: Copy Fix Prompt',
+      ...(chat ? ['Skeptic: Fix with Chat'] : []),
+      'Skeptic: Show in Report',
+    ]);
     const copy = actions.find((a) => a.title === 'Skeptic: Copy Fix Prompt')!;
     const prompt = await vscode.commands.executeCommand<string>(copy.command!.command, ...copy.command!.arguments!);
     assert.match(prompt, /^Fix this code review finding in shop\/cart\.ts:17 \(in Cart\.total\)\./);
     assert.match(prompt, /What to do: Loop while i < this\.items\.length\./);
-    assert.match(prompt, /for \(let i = 0; i <= this\.items\.length; i\+\+\)/, 'the function\'s code is quoted');
+    assert.match(prompt, /for \(let i = 0; i <= this\.items\.length; i\+\+\)/, "the function's code is quoted");
     assert.equal(await vscode.env.clipboard.readText(), prompt);
   });
 
@@ -119,13 +148,19 @@ describe('Skeptic in VS Code', () => {
     // Its own review of the whole fixture: the view shows the last run, whatever ran before this test.
     await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop'), [uri('shop')]);
     const view = api.findingsView();
-    assert.ok(view.some((l) => /^Last run: shop — \d+ files · \d+ calls · \$\d+\.\d\d · \d+:\d\d$/.test(l)), view.join('\n'));
+    assert.ok(
+      view.some((l) => /^Last run: shop — \d+ files · \d+ calls · \$\d+\.\d\d · \d+:\d\d$/.test(l)),
+      view.join('\n'),
+    );
     assert.ok(view.includes('shop/cart.ts — 3 findings'), view.join('\n'));
     assert.ok(view.includes('  Must fix — 1'), view.join('\n'));
     assert.ok(view.includes('shop/price.ts — 4 findings'), view.join('\n'));
     await vscode.commands.executeCommand(COMMANDS.filterFindings, ['must_fix']);
     try {
-      assert.deepEqual(api.findingsView().filter((l) => !l.startsWith(' ') && !l.startsWith('Last run')), ['shop/cart.ts — 1 finding']);
+      assert.deepEqual(
+        api.findingsView().filter((l) => !l.startsWith(' ') && !l.startsWith('Last run')),
+        ['shop/cart.ts — 1 finding'],
+      );
     } finally {
       await vscode.commands.executeCommand(COMMANDS.filterFindings, ['must_fix', 'should_fix', 'nice_to_have']);
     }
@@ -136,22 +171,43 @@ describe('Skeptic in VS Code', () => {
     const a1 = diagnostics('shop/cart.ts').find((d) => codeOf(d) === 'A1')!;
     const dismiss = (await actionsOn('shop/cart.ts', a1)).find((a) => a.title.startsWith('Skeptic: Dismiss'))!;
     try {
-      const done = await vscode.commands.executeCommand<boolean>(dismiss.command!.command, ...dismiss.command!.arguments!, { reason: 'false_positive', note: 'the loop bound is checked by the caller', scope: 'team' });
+      const done = await vscode.commands.executeCommand<boolean>(
+        dismiss.command!.command,
+        ...dismiss.command!.arguments!,
+        { reason: 'false_positive', note: 'the loop bound is checked by the caller', scope: 'team' },
+      );
       assert.equal(done, true);
       assert.ok(!diagnostics('shop/cart.ts').some((d) => codeOf(d) === 'A1'), 'gone from Problems at once');
-      const team = JSON.parse(readFileSync(teamFile, 'utf8')) as { dismissed: Array<{ rule_id: string; file: string; reason: string; code: string }> };
-      assert.deepEqual(team.dismissed.map((d) => [d.rule_id, d.file, d.reason]), [['A1', 'shop/cart.ts', 'false_positive']]);
+      const team = JSON.parse(readFileSync(teamFile, 'utf8')) as {
+        dismissed: Array<{ rule_id: string; file: string; reason: string; code: string }>;
+      };
+      assert.deepEqual(
+        team.dismissed.map((d) => [d.rule_id, d.file, d.reason]),
+        [['A1', 'shop/cart.ts', 'false_positive']],
+      );
       assert.match(team.dismissed[0]!.code, /^for \(let i = 0; i <= this\.items\.length/);
       // Again, the user's own way: the A6 finding, for this workspace only.
       const a6 = diagnostics('shop/cart.ts').find((d) => codeOf(d) === 'A6')!;
       const dismissA6 = (await actionsOn('shop/cart.ts', a6)).find((a) => a.title.startsWith('Skeptic: Dismiss'))!;
-      await vscode.commands.executeCommand(dismissA6.command!.command, ...dismissA6.command!.arguments!, { reason: 'wont_fix', note: '', scope: 'user' });
+      await vscode.commands.executeCommand(dismissA6.command!.command, ...dismissA6.command!.arguments!, {
+        reason: 'wont_fix',
+        note: '',
+        scope: 'user',
+      });
 
       server.reset();
       await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop'), [uri('shop')]);
-      assert.deepEqual(diagnostics('shop/cart.ts').map((d) => codeOf(d)), ['A2'], 'both dismissed findings stay gone');
+      assert.deepEqual(
+        diagnostics('shop/cart.ts').map((d) => codeOf(d)),
+        ['A2'],
+        'both dismissed findings stay gone',
+      );
       const challenge = server.requests.find((r) => r.record === 'ChallengeResult' && r.file === 'shop/cart.ts');
-      assert.match(JSON.stringify(challenge?.body), /team_dismissed.*the loop bound is checked by the caller/, 'the reasoned dismissal reaches the challenger');
+      assert.match(
+        JSON.stringify(challenge?.body),
+        /team_dismissed.*the loop bound is checked by the caller/,
+        'the reasoned dismissal reaches the challenger',
+      );
       assert.ok(!api.findingsView().some((l) => /Loop while/.test(l)));
     } finally {
       rmSync(join(folder, '.skeptic'), { recursive: true, force: true });
@@ -164,12 +220,23 @@ describe('Skeptic in VS Code', () => {
       for (const [n, line] of Object.entries(lines)) text[Number(n) - 1] = line;
       writeFileSync(join(folder, rel), text.join('\n'));
     };
-    edit('shop/cart.ts', { 17: '    for (let i = 0; i <= this.items.length; i += 1) {', 18: '      sum += Math.round(this.items[i].price * this.items[i].qty * 100) / 100; // cents' });
+    edit('shop/cart.ts', {
+      17: '    for (let i = 0; i <= this.items.length; i += 1) {',
+      18: '      sum += Math.round(this.items[i].price * this.items[i].qty * 100) / 100; // cents',
+    });
     edit('shop/price.ts', { 11: "  return Number(text.replace('$', '').trim());" });
     try {
       await vscode.commands.executeCommand(COMMANDS.reviewChanges, { rootUri: vscode.Uri.file(folder) });
-      assert.deepEqual(diagnostics('shop/cart.ts').map((d) => `${d.range.start.line} ${codeOf(d)}`), ['16 A1']);
-      assert.deepEqual(diagnostics('shop/price.ts').map((d) => `${d.range.start.line} ${codeOf(d)}`).sort(), ['10 A1', '2 G1']);
+      assert.deepEqual(
+        diagnostics('shop/cart.ts').map((d) => `${d.range.start.line} ${codeOf(d)}`),
+        ['16 A1'],
+      );
+      assert.deepEqual(
+        diagnostics('shop/price.ts')
+          .map((d) => `${d.range.start.line} ${codeOf(d)}`)
+          .sort(),
+        ['10 A1', '2 G1'],
+      );
       const step3 = server.requests.filter((r) => r.record === 'PerFunctionReview' || r.record === 'BatchReview');
       assert.deepEqual(step3.map((r) => r.functions.join(',')).sort(), ['Cart.total', 'parsePrice']);
     } finally {
@@ -178,7 +245,10 @@ describe('Skeptic in VS Code', () => {
   });
 
   it('"Cancel Review" stops the run and keeps the findings already made', async () => {
-    server.setScenario({ ...scenario, faults: [{ kind: 'slow', ms: 30_000, times: -1, match: { file: 'shop/cart.ts', record: 'PerFunctionReview' } }] });
+    server.setScenario({
+      ...scenario,
+      faults: [{ kind: 'slow', ms: 30_000, times: -1, match: { file: 'shop/cart.ts', record: 'PerFunctionReview' } }],
+    });
     await vscode.commands.executeCommand(COMMANDS.clear);
     const review = vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop'), [uri('shop')]);
     await until(() => diagnostics('shop/price.ts').length > 0, 30_000, 'price.ts findings before the cancel');
@@ -186,7 +256,10 @@ describe('Skeptic in VS Code', () => {
     await review;
     assert.ok(diagnostics('shop/price.ts').length >= 3, 'findings made before the cancel stay');
     assert.deepEqual(diagnostics('shop/cart.ts'), []);
-    assert.ok(server.requests.some((r) => r.record === 'PerFunctionReview' && r.status === null), 'in-flight calls were aborted');
+    assert.ok(
+      server.requests.some((r) => r.record === 'PerFunctionReview' && r.status === null),
+      'in-flight calls were aborted',
+    );
   });
 
   it('"Cancel Review" with no review running says so', async () => {

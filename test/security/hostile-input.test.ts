@@ -42,7 +42,12 @@ async function hostileTree(git: boolean): Promise<Tree> {
   symlinkSync(join(base, 'outside'), join(ws, 'src/link-dir'));
   symlinkSync('/etc', join(ws, 'src/etc'));
   if (git) {
-    const g = (...args: string[]) => execFileSync('git', args, { cwd: ws, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' }, stdio: 'ignore' });
+    const g = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: ws,
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+        stdio: 'ignore',
+      });
     g('init', '-q', '-b', 'main');
     g('config', 'user.email', 't@example.com');
     g('config', 'user.name', 'T');
@@ -89,7 +94,10 @@ describe('hostile input through the CLI', function () {
     return t;
   };
   const review = (ws: string, args: string[]) =>
-    runCli(['review', '--yes', ...args], { cwd: ws, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.server.url, SKEPTIC_TEST_ENV: ENV } });
+    runCli(['review', '--yes', ...args], {
+      cwd: ws,
+      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.server.url, SKEPTIC_TEST_ENV: ENV },
+    });
   const bodies = () => JSON.stringify(fake.server.requests.map((r) => r.body));
   const assertNothingLeaked = () => {
     const sent = bodies();
@@ -100,8 +108,11 @@ describe('hostile input through the CLI', function () {
     const seen = new Map<string, { is_error?: boolean; content?: string }>();
     for (const r of fake.server.requests) {
       for (const m of (r.body as { messages: Array<{ content: unknown }> }).messages) {
-        const blocks = Array.isArray(m.content) ? (m.content as Array<{ type: string; tool_use_id?: string; is_error?: boolean; content?: string }>) : [];
-        for (const b of blocks) if (b.type === 'tool_result' && b.tool_use_id && !seen.has(b.tool_use_id)) seen.set(b.tool_use_id, b);
+        const blocks = Array.isArray(m.content)
+          ? (m.content as Array<{ type: string; tool_use_id?: string; is_error?: boolean; content?: string }>)
+          : [];
+        for (const b of blocks)
+          if (b.type === 'tool_result' && b.tool_use_id && !seen.has(b.tool_use_id)) seen.set(b.tool_use_id, b);
       }
     }
     return [...seen.values()];
@@ -122,7 +133,8 @@ describe('hostile input through the CLI', function () {
         assert.deepEqual(listed.sort(), ['src/a.ts', 'src/long.ts']);
         assert.match(plan.stdout, /outside roots: 3\n(\s+src\/(etc|link-dir|link-file\.ts)\n){3}/);
         assert.match(plan.stdout, /src\/creds\.ts \(GITHUB_TOKEN on line 2\)/);
-        for (const name of ['prod.env', '.envrc', '.pgpass', 'id_ed25519_sk']) assert.match(plan.stdout, new RegExp(`src/${name.replace('.', '\\.')}\\n`));
+        for (const name of ['prod.env', '.envrc', '.pgpass', 'id_ed25519_sk'])
+          assert.match(plan.stdout, new RegExp(`src/${name.replace('.', '\\.')}\\n`));
         assert.doesNotMatch(plan.stdout, new RegExp(`${GITHUB_TOKEN}|${SECRET}|${OUTSIDE}`));
       });
 
@@ -131,7 +143,16 @@ describe('hostile input through the CLI', function () {
         // Six calls a turn (the runner serves at most eight), each batch in a reply of its own.
         const calls = [call('read_file', { path: 'src/a.ts' }), ...HOSTILE_CALLS];
         const batches = [0, 6, 12].map((i) => calls.slice(i, i + 6));
-        fake.server.setScenario({ ...fake.scenario, faults: batches.map(([first, ...also]) => ({ kind: 'tool_use' as const, match: A_TS, tool: first!.tool, input: first!.input, also })) });
+        fake.server.setScenario({
+          ...fake.scenario,
+          faults: batches.map(([first, ...also]) => ({
+            kind: 'tool_use' as const,
+            match: A_TS,
+            tool: first!.tool,
+            input: first!.input,
+            also,
+          })),
+        });
         const run = await review(ws, ['--exclude', 'src/private.ts', 'src']);
         assert.equal(run.code, 0, run.stderr);
         const results = toolResults();
@@ -149,7 +170,10 @@ describe('hostile input through the CLI', function () {
 
   it('an endless tool loop ends the unit as "tool budget exhausted" within the per-unit call cap', async () => {
     const { ws } = await tree();
-    fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'tool_use', times: -1, tool: 'list_dir', input: { path: 'src' } }] });
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'tool_use', times: -1, tool: 'list_dir', input: { path: 'src' } }],
+    });
     const started = Date.now();
     const run = await review(ws, ['src/a.ts']);
     assert.equal(run.code, 3, run.stderr);
@@ -165,7 +189,15 @@ describe('hostile input through the CLI', function () {
     const { ws } = await tree();
     fake.server.setScenario({
       ...fake.scenario,
-      faults: [{ kind: 'tool_use', match: A_TS, tool: 'grep', input: { pattern: '(a|a)*b' }, also: [call('grep', { pattern: '.*.*.*.*.*x' }), call('grep', { pattern: '\\w*\\w*\\w*\\w*x' })] }],
+      faults: [
+        {
+          kind: 'tool_use',
+          match: A_TS,
+          tool: 'grep',
+          input: { pattern: '(a|a)*b' },
+          also: [call('grep', { pattern: '.*.*.*.*.*x' }), call('grep', { pattern: '\\w*\\w*\\w*\\w*x' })],
+        },
+      ],
     });
     const started = Date.now();
     const run = await review(ws, ['src/a.ts', 'src/long.ts']);
@@ -181,7 +213,10 @@ describe('hostile input through the CLI', function () {
     execFileSync('mkfifo', [join(ws, 'src/pipe.ts')]);
     const plan = await runCli(['plan', '--verbose', 'src'], { cwd: ws });
     assert.match(plan.stdout, /unreadable: 1\n\s+src\/pipe\.ts \(not a regular file\)/);
-    fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'tool_use', match: A_TS, tool: 'read_file', input: { path: 'src/pipe.ts' } }] });
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'tool_use', match: A_TS, tool: 'read_file', input: { path: 'src/pipe.ts' } }],
+    });
     const run = await review(ws, ['src']);
     assert.equal(run.code, 0, run.stderr);
     assert.match(toolResults()[0]!.content ?? '', /not a regular file/);
@@ -198,7 +233,10 @@ describe('hostile input through the CLI', function () {
 
   it('a refusal is reported as such, with no repair turns', async () => {
     const { ws } = await tree();
-    fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'refusal', times: -1, match: { record: 'Step1Record' } }] });
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'refusal', times: -1, match: { record: 'Step1Record' } }],
+    });
     const run = await review(ws, ['src/a.ts']);
     assert.equal(run.code, 3, run.stderr);
     assert.equal(fake.server.requests.filter((r) => r.record === 'Step1Record').length, 1);
@@ -207,7 +245,10 @@ describe('hostile input through the CLI', function () {
 
   it('an endpoint echoing the key gets it redacted from every report', async () => {
     const { ws } = await tree();
-    fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'echo_auth', status: 400, match: { record: 'Step1Record' } }] });
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'echo_auth', status: 400, match: { record: 'Step1Record' } }],
+    });
     const run = await review(ws, ['--json', 'out.json', 'src/a.ts']);
     assert.equal(run.code, 3, run.stderr);
     const written = reports(ws);
@@ -253,15 +294,25 @@ describe('hostile input through the CLI', function () {
     assert.equal(run.code, 3, run.stderr);
     assert.ok(fake.server.requests.length <= 3, `${fake.server.requests.length} requests`);
     assert.match(run.stdout, /Stopped early: the run reached its ceiling of 3 model calls/);
-    assert.ok(readdirSync(ws).some((f) => f.endsWith('.md')), 'a partial report is written');
+    assert.ok(
+      readdirSync(ws).some((f) => f.endsWith('.md')),
+      'a partial report is written',
+    );
   });
 
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
     it(`${signal} during a run stops it within a second and writes the partial report (exit ${code})`, async () => {
       const { ws } = await tree();
-      fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'slow', ms: 60_000, times: -1, match: { file: 'src/long.ts' } }] });
+      fake.server.setScenario({
+        ...fake.scenario,
+        faults: [{ kind: 'slow', ms: 60_000, times: -1, match: { file: 'src/long.ts' } }],
+      });
       // src/a.ts goes through every step while src/long.ts hangs; the signal comes once a.ts is done.
-      const reviewed = () => fake.server.requests.find((r) => /Review$/.test(r.record ?? '') && r.file === 'src/a.ts' && r.status === 200);
+      const reviewed = () =>
+        fake.server.requests.find((r) => /Review$/.test(r.record ?? '') && r.file === 'src/a.ts' && r.status === 200);
       let doneAt = 0;
       const ready = () => {
         if (!doneAt && reviewed()) doneAt = Date.now();
@@ -270,14 +321,27 @@ describe('hostile input through the CLI', function () {
       const run = await stopDuring(ws, ['review', '--yes', 'src/a.ts', 'src/long.ts'], signal, ready);
       assert.equal(run.code, code, run.stderr);
       assert.ok(run.stopMs < 1000, `took ${run.stopMs} ms to stop`);
-      assert.ok(readdirSync(ws).some((f) => f.endsWith('.md')), `no partial report: ${run.stdout} ${run.stderr}`);
+      assert.ok(
+        readdirSync(ws).some((f) => f.endsWith('.md')),
+        `no partial report: ${run.stdout} ${run.stderr}`,
+      );
     });
   }
 
   /** Starts the CLI, sends `signal` once `ready()` holds, and measures how long the process takes to exit. */
-  function stopDuring(ws: string, args: string[], signal: NodeJS.Signals, ready: () => boolean): Promise<CliRun & { stopMs: number }> {
+  function stopDuring(
+    ws: string,
+    args: string[],
+    signal: NodeJS.Signals,
+    ready: () => boolean,
+  ): Promise<CliRun & { stopMs: number }> {
     return new Promise((resolve, reject) => {
-      const env = { ...process.env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.server.url, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'skeptic-hostile-cache-')) };
+      const env = {
+        ...process.env,
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: fake.server.url,
+        XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'skeptic-hostile-cache-')),
+      };
       const child = spawn(process.execPath, [CLI, ...args], { cwd: ws, env });
       let stdout = '';
       let stderr = '';

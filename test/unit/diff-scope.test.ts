@@ -24,8 +24,17 @@ describe('diff-aware review', () => {
 
   it('reviews only functions that overlap a change', () => {
     const fns = [fn('a', 1), fn('b', 10), fn('c', 20, 25)];
-    assert.deepEqual(functionsTouched(fns, 40, [[12, 12]]).map((f) => f.qualified_name), ['b']);
-    assert.deepEqual(functionsTouched(fns, 40, [[9, 10], [26, 30]]).map((f) => f.qualified_name), ['a', 'b']);
+    assert.deepEqual(
+      functionsTouched(fns, 40, [[12, 12]]).map((f) => f.qualified_name),
+      ['b'],
+    );
+    assert.deepEqual(
+      functionsTouched(fns, 40, [
+        [9, 10],
+        [26, 30],
+      ]).map((f) => f.qualified_name),
+      ['a', 'b'],
+    );
     assert.deepEqual(functionsTouched(fns, 40, [[26, 30]]), []);
   });
 
@@ -37,20 +46,32 @@ describe('diff-aware review', () => {
         finding({ line: 20, priority: 'must_fix' }),
         finding({ line: 21, priority: 'nice_to_have' }),
         finding({ file: 'src/b.ts', line: 6, priority: 'should_fix' }),
-        { ...finding({ line: 30, priority: 'should_fix' }), locations: [{ file: 'src/a.ts', line: 30 }, { file: 'src/a.ts', line: 7 }] },
+        {
+          ...finding({ line: 30, priority: 'should_fix' }),
+          locations: [
+            { file: 'src/a.ts', line: 30 },
+            { file: 'src/a.ts', line: 7 },
+          ],
+        },
         finding({ line: 3, end_line: 5, priority: 'should_fix' }),
       ],
       (p) => changed.get(p),
     );
-    assert.deepEqual(kept.map((f) => [f.file, f.line, f.pre_existing ?? false]), [
-      ['src/a.ts', 6, false],
-      ['src/a.ts', 20, true],
-      ['src/a.ts', 30, false],
-      ['src/a.ts', 3, false],
-    ]);
-    assert.deepEqual(dropped.map((d) => [d.finding.file, d.finding.line, d.stage]), [
-      ['src/a.ts', 21, 'diff_scope'],
-      ['src/b.ts', 6, 'diff_scope'],
-    ]);
+    assert.deepEqual(
+      kept.map((f) => [f.file, f.line, f.pre_existing ?? false]),
+      [
+        ['src/a.ts', 6, false],
+        ['src/a.ts', 20, true],
+        ['src/a.ts', 30, false],
+        ['src/a.ts', 3, false],
+      ],
+    );
+    assert.deepEqual(
+      dropped.map((d) => [d.finding.file, d.finding.line, d.stage]),
+      [
+        ['src/a.ts', 21, 'diff_scope'],
+        ['src/b.ts', 6, 'diff_scope'],
+      ],
+    );
   });
 });

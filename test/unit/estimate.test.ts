@@ -14,7 +14,13 @@ describe('staged estimate', () => {
     const fn = (i: number) => `export function f${i}(x: number): number {\n  const y = x * ${i};\n  return y + 1;\n}\n`;
     await writeFile(join(cwd, 'big.ts'), Array.from({ length: 40 }, (_, i) => fn(i)).join('\n'));
     await writeFile(join(cwd, 'small.ts'), fn(0));
-    return { access: await ReviewAccess.open({ cwd, roots: ['.'] }), entries: [{ path: 'big.ts', companion_path: null }, { path: 'small.ts', companion_path: null }] };
+    return {
+      access: await ReviewAccess.open({ cwd, roots: ['.'] }),
+      entries: [
+        { path: 'big.ts', companion_path: null },
+        { path: 'small.ts', companion_path: null },
+      ],
+    };
   }
 
   it('counts a few solo reviews for a large file only, and batches of eight for the rest', async () => {
@@ -28,11 +34,22 @@ describe('staged estimate', () => {
   it('prices a cold run with the prompt cache: well under the same tokens uncached; unknown models have no price', async () => {
     const { access, entries } = await tree();
     const est = await estimateRun({ access, entries, context: [] });
-    const uncached = costUsd('claude-sonnet-5-5', { input_tokens: est.inputTokens, output_tokens: est.outputTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 })!;
+    const uncached = costUsd('claude-sonnet-5-5', {
+      input_tokens: est.inputTokens,
+      output_tokens: est.outputTokens,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    })!;
     assert.ok(est.costUsd! > 0 && est.costUsd! < uncached, `${est.costUsd} vs ${uncached}`);
     const unknown = await estimateRun({ access, entries, context: [], models: resolveStepModels('some-other-model') });
     assert.equal(unknown.costUsd, null);
-    const overridden = await estimateRun({ access, entries, context: [], models: resolveStepModels('some-other-model'), prices: { 'some-other-model': { input: 0, output: 0 } } });
+    const overridden = await estimateRun({
+      access,
+      entries,
+      context: [],
+      models: resolveStepModels('some-other-model'),
+      prices: { 'some-other-model': { input: 0, output: 0 } },
+    });
     assert.equal(overridden.costUsd, 0);
   });
 });

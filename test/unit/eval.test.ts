@@ -15,14 +15,25 @@ import { TempRepo } from '../helpers/git-repo';
 import { buildMiniBench } from '../helpers/mini-bench';
 import { pathToFileURL } from 'node:url';
 
-const yes = (golden: number, finding: number, confidence: number): Judgement => ({ golden, finding, verdict: { match: true, confidence, reason: 'same' } });
-const no = (golden: number, finding: number): Judgement => ({ golden, finding, verdict: { match: false, confidence: 0.9, reason: 'different' } });
+const yes = (golden: number, finding: number, confidence: number): Judgement => ({
+  golden,
+  finding,
+  verdict: { match: true, confidence, reason: 'same' },
+});
+const no = (golden: number, finding: number): Judgement => ({
+  golden,
+  finding,
+  verdict: { match: false, confidence: 0.9, reason: 'different' },
+});
 
 describe('eval: matching and scores', () => {
   it('matches one-to-one, as many pairs as the yes answers allow', () => {
     // Finding 0 is the best answer to both golden comments; only moving golden 0 to finding 1 matches both.
     const m = matchOneToOne([yes(0, 0, 0.9), yes(1, 0, 0.6), yes(0, 1, 0.8), no(1, 1)], 2);
-    assert.deepEqual([...m].sort(), [[0, 1], [1, 0]]);
+    assert.deepEqual([...m].sort(), [
+      [0, 1],
+      [1, 0],
+    ]);
   });
 
   it('lets a finding count once however many golden comments it answers', () => {
@@ -38,10 +49,21 @@ describe('eval: matching and scores', () => {
     assert.equal(matchOneToOne([no(0, 0), { golden: 0, finding: 1, verdict: null, error: 'timeout' }], 1).size, 0);
   });
 
-  it('takes a finding at a golden comment\'s place only in its file and within one line of its range', () => {
-    const at = (file: string, line: number, endLine?: number) => ({ locations: [{ file, line, ...(endLine ? { endLine } : {}) }] }) as Finding;
+  it("takes a finding at a golden comment's place only in its file and within one line of its range", () => {
+    const at = (file: string, line: number, endLine?: number) =>
+      ({ locations: [{ file, line, ...(endLine ? { endLine } : {}) }] }) as Finding;
     const golden = { text: 'x', group: 'g', location: { path: 'src/a.ts', side: 'right' as const, from: 10, to: 12 } };
-    assert.deepEqual([at('src/a.ts', 9), at('src/a.ts', 13), at('src/a.ts', 8), at('src/a.ts', 14), at('src/b.ts', 11), at('src/a.ts', 1, 9)].map((f) => placeAgrees(golden, f)), [true, true, false, false, false, true]);
+    assert.deepEqual(
+      [
+        at('src/a.ts', 9),
+        at('src/a.ts', 13),
+        at('src/a.ts', 8),
+        at('src/a.ts', 14),
+        at('src/b.ts', 11),
+        at('src/a.ts', 1, 9),
+      ].map((f) => placeAgrees(golden, f)),
+      [true, true, false, false, false, true],
+    );
     assert.equal(placeAgrees({ ...golden, location: { ...golden.location, side: 'left' } }, at('src/a.ts', 400)), true);
     assert.equal(placeAgrees({ text: 'x', group: 'g' }, at('anything', 1)), true);
   });
@@ -58,25 +80,72 @@ describe('eval: benchmark data', () => {
 
   it('reads records in the benchmark format, extra fields and all', async () => {
     const d = dir();
-    writeFileSync(join(d, 'b.json'), JSON.stringify([{ pr_title: 'B', url: 'https://github.com/o/b/pull/2', az_comment: 'x', comments: [{ comment: 'c', severity: 'Critical' }] }]));
-    writeFileSync(join(d, 'a.json'), JSON.stringify([{ pr_title: 'A', url: 'https://github.com/o/a/pull/7', original_url: null, comments: [] }]));
+    writeFileSync(
+      join(d, 'b.json'),
+      JSON.stringify([
+        {
+          pr_title: 'B',
+          url: 'https://github.com/o/b/pull/2',
+          az_comment: 'x',
+          comments: [{ comment: 'c', severity: 'Critical' }],
+        },
+      ]),
+    );
+    writeFileSync(
+      join(d, 'a.json'),
+      JSON.stringify([{ pr_title: 'A', url: 'https://github.com/o/a/pull/7', original_url: null, comments: [] }]),
+    );
     const cases = await MARTIAN.load(d);
-    assert.deepEqual(cases.map((c) => [c.url, c.pull.repoUrl, c.pull.number, c.golden.length]), [
-      ['https://github.com/o/a/pull/7', 'https://github.com/o/a', 7, 0],
-      ['https://github.com/o/b/pull/2', 'https://github.com/o/b', 2, 1],
-    ]);
+    assert.deepEqual(
+      cases.map((c) => [c.url, c.pull.repoUrl, c.pull.number, c.golden.length]),
+      [
+        ['https://github.com/o/a/pull/7', 'https://github.com/o/a', 7, 0],
+        ['https://github.com/o/b/pull/2', 'https://github.com/o/b', 2, 1],
+      ],
+    );
   });
 
   it('reads AACR-Bench records: pinned commits, places, and a comment without a side on the PR side', async () => {
     const d = dir();
-    const comment = { note: ' Null check missing. ', path: 'src/a.ts', from_line: 9, to_line: 7, category: 'Code Defect', is_ai_comment: false };
+    const comment = {
+      note: ' Null check missing. ',
+      path: 'src/a.ts',
+      from_line: 9,
+      to_line: 7,
+      category: 'Code Defect',
+      is_ai_comment: false,
+    };
     writeFileSync(join(d, 'negative_samples.json'), '[]');
-    writeFileSync(join(d, 'positive_samples.json'), JSON.stringify([{ githubPrUrl: 'https://github.com/o/r/pull/4', source_commit: 'a'.repeat(40), target_commit: 'b'.repeat(40), change_line_count: 3, comments: [comment, { ...comment, side: 'left' }] }]));
+    writeFileSync(
+      join(d, 'positive_samples.json'),
+      JSON.stringify([
+        {
+          githubPrUrl: 'https://github.com/o/r/pull/4',
+          source_commit: 'a'.repeat(40),
+          target_commit: 'b'.repeat(40),
+          change_line_count: 3,
+          comments: [comment, { ...comment, side: 'left' }],
+        },
+      ]),
+    );
     const [c] = await AACR.load(d);
-    assert.deepEqual(c!.pull, { repoUrl: 'https://github.com/o/r', number: 4, baseSha: 'a'.repeat(40), headSha: 'b'.repeat(40) });
+    assert.deepEqual(c!.pull, {
+      repoUrl: 'https://github.com/o/r',
+      number: 4,
+      baseSha: 'a'.repeat(40),
+      headSha: 'b'.repeat(40),
+    });
     assert.deepEqual(c!.golden, [
-      { text: 'Null check missing.', group: 'Code Defect', location: { path: 'src/a.ts', side: 'right', from: 7, to: 9 } },
-      { text: 'Null check missing.', group: 'Code Defect', location: { path: 'src/a.ts', side: 'left', from: 7, to: 9 } },
+      {
+        text: 'Null check missing.',
+        group: 'Code Defect',
+        location: { path: 'src/a.ts', side: 'right', from: 7, to: 9 },
+      },
+      {
+        text: 'Null check missing.',
+        group: 'Code Defect',
+        location: { path: 'src/a.ts', side: 'left', from: 7, to: 9 },
+      },
     ]);
     const onlyNegative = dir();
     writeFileSync(join(onlyNegative, 'negative_samples.json'), '[]');
@@ -85,7 +154,12 @@ describe('eval: benchmark data', () => {
 
   it('names the file and the place of a bad record', async () => {
     const d = dir();
-    writeFileSync(join(d, 'x.json'), JSON.stringify([{ pr_title: 'A', url: 'https://github.com/o/a/pull/1', comments: [{ comment: 'c', severity: 'Severe' }] }]));
+    writeFileSync(
+      join(d, 'x.json'),
+      JSON.stringify([
+        { pr_title: 'A', url: 'https://github.com/o/a/pull/1', comments: [{ comment: 'c', severity: 'Severe' }] },
+      ]),
+    );
     await assert.rejects(MARTIAN.load(d), /^Error: x\.json: \[0\]\.comments\[0\]\.severity: Invalid option/);
     writeFileSync(join(d, 'x.json'), JSON.stringify([{ pr_title: 'A', url: 'git@github.com:o/a.git', comments: [] }]));
     await assert.rejects(MARTIAN.load(d), /x\.json\[0\]: not a pull request URL/);
@@ -102,20 +176,30 @@ describe('eval: benchmark data', () => {
     assert.equal(existsSync(join(cache, 'offline', 'README.md')), false, 'sparse: nothing outside the data folder');
     renameSync(bench.benchmarkRepo, `${bench.benchmarkRepo}.gone`);
     assert.equal(await fetchBenchmarkData(MARTIAN, cache, { source: pathToFileURL(bench.benchmarkRepo).href }), folder);
-    await assert.rejects(fetchBenchmarkData(MARTIAN, dir(), { source: pathToFileURL(bench.benchmarkRepo).href }), /could not download the benchmark from file:.*; pass --data DIR/);
+    await assert.rejects(
+      fetchBenchmarkData(MARTIAN, dir(), { source: pathToFileURL(bench.benchmarkRepo).href }),
+      /could not download the benchmark from file:.*; pass --data DIR/,
+    );
   });
 });
 
 /** `n` empty commits on main in one git process (one process per commit is slow on a loaded machine). */
 function emptyCommits(repo: TempRepo, n: number): void {
-  const stream = Array.from({ length: n }, (_, i) => `commit refs/heads/main\ncommitter T <t@example.com> ${i} +0000\ndata 2\n${i % 10}\n${i === 0 ? 'from refs/heads/main^0\n' : ''}\n`).join('');
+  const stream = Array.from(
+    { length: n },
+    (_, i) =>
+      `commit refs/heads/main\ncommitter T <t@example.com> ${i} +0000\ndata 2\n${i % 10}\n${i === 0 ? 'from refs/heads/main^0\n' : ''}\n`,
+  ).join('');
   execFileSync('git', ['fast-import', '--quiet'], { cwd: repo.dir, input: stream });
   repo.git('reset', '-q', '--hard', 'main');
 }
 
 describe('eval: pull request checkouts', () => {
   it('parses pull request URLs and names folders after them', () => {
-    assert.deepEqual(parsePullUrl('https://github.com/ai-code-review-evaluation/sentry-greptile/pull/3/'), { repoUrl: 'https://github.com/ai-code-review-evaluation/sentry-greptile', number: 3 });
+    assert.deepEqual(parsePullUrl('https://github.com/ai-code-review-evaluation/sentry-greptile/pull/3/'), {
+      repoUrl: 'https://github.com/ai-code-review-evaluation/sentry-greptile',
+      number: 3,
+    });
     assert.equal(pullSlug(parsePullUrl('https://github.com/calcom/cal.com/pull/8087')), 'calcom-cal.com-8087');
     assert.throws(() => parsePullUrl('https://github.com/o/r/issues/3'), /not a pull request URL/);
   });

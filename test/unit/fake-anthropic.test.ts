@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import Anthropic, { APIConnectionError, APIError, APIUserAbortError, RateLimitError } from '@anthropic-ai/sdk';
 import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
-import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ContentBlockParam,
+  Message,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+} from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod';
 import {
   BatchReview,
@@ -63,8 +68,17 @@ interface Ask {
 }
 
 /** A request laid out like the engine's: system blocks, source blocks, then the packet last. */
-function ask({ schema, packet, sources = [], system = 'You are a reviewer.', later = [] }: Ask): MessageCreateParamsNonStreaming {
-  const content: ContentBlockParam[] = [...sources.map((s) => ({ type: 'text' as const, text: s })), { type: 'text', text: packetText(packet) }];
+function ask({
+  schema,
+  packet,
+  sources = [],
+  system = 'You are a reviewer.',
+  later = [],
+}: Ask): MessageCreateParamsNonStreaming {
+  const content: ContentBlockParam[] = [
+    ...sources.map((s) => ({ type: 'text' as const, text: s })),
+    { type: 'text', text: packetText(packet) },
+  ];
   return {
     model: 'claude-sonnet-4-6',
     max_tokens: 4096,
@@ -103,7 +117,13 @@ const cartBatchPacket = {
   ...cartCrumbs,
   functions: [
     { function_qualified_name: 'Cart.add', kind: 'method', visibility: 'public', role_in_file: 'adds', start_line: 6 },
-    { function_qualified_name: 'Cart.total', kind: 'method', visibility: 'public', role_in_file: 'sums', start_line: 10 },
+    {
+      function_qualified_name: 'Cart.total',
+      kind: 'method',
+      visibility: 'public',
+      role_in_file: 'sums',
+      start_line: 10,
+    },
   ],
 };
 
@@ -133,7 +153,11 @@ describe('fake Anthropic server', () => {
   describe('default records', () => {
     it('answers a Step1Record from the packet path and the source block', async () => {
       const message = await client.messages.create(
-        ask({ schema: Step1Record, packet: { path: 'src/cart.ts', companion_path: null }, sources: [sourceBlock('src/cart.ts', CART_TS)] }),
+        ask({
+          schema: Step1Record,
+          packet: { path: 'src/cart.ts', companion_path: null },
+          sources: [sourceBlock('src/cart.ts', CART_TS)],
+        }),
       );
       assert.equal(message.stop_reason, 'end_turn');
       assert.equal(message.model, 'claude-sonnet-4-6');
@@ -156,15 +180,27 @@ describe('fake Anthropic server', () => {
         'config/app.yaml': ['configuration', 'configuration_review'],
       };
       for (const [path, [kind, reviewAs]] of Object.entries(kinds)) {
-        const record = Step1Record.parse(recordOf(await client.messages.create(ask({ schema: Step1Record, packet: { path, companion_path: null } }))));
+        const record = Step1Record.parse(
+          recordOf(await client.messages.create(ask({ schema: Step1Record, packet: { path, companion_path: null } }))),
+        );
         assert.deepEqual([record.primary_kind, record.review_as], [kind, reviewAs], path);
       }
     });
 
     it('lists the functions of the primary source in a FileAnalysis', async () => {
-      const packet = { file_path: 'src/cart.ts', review_as: 'code_review', primary_kind: 'implementation', companion_path: 'src/item.ts' };
-      const sources = [sourceBlock('src/item.ts', 'export function price() {}', 'companion'), sourceBlock('src/cart.ts', CART_TS)];
-      const record = FileAnalysis.parse(recordOf(await client.messages.create(ask({ schema: FileAnalysis, packet, sources }))));
+      const packet = {
+        file_path: 'src/cart.ts',
+        review_as: 'code_review',
+        primary_kind: 'implementation',
+        companion_path: 'src/item.ts',
+      };
+      const sources = [
+        sourceBlock('src/item.ts', 'export function price() {}', 'companion'),
+        sourceBlock('src/cart.ts', CART_TS),
+      ];
+      const record = FileAnalysis.parse(
+        recordOf(await client.messages.create(ask({ schema: FileAnalysis, packet, sources }))),
+      );
       assert.deepEqual(
         record.functions.map((f) => [f.qualified_name, f.visibility, f.start_line]),
         [
@@ -179,12 +215,20 @@ describe('fake Anthropic server', () => {
 
     it('gives documentation no functions', async () => {
       const packet = { file_path: 'README.md', review_as: 'documentation_review' };
-      const record = FileAnalysis.parse(recordOf(await client.messages.create(ask({ schema: FileAnalysis, packet, sources: [sourceBlock('README.md', 'function x() {')] }))));
+      const record = FileAnalysis.parse(
+        recordOf(
+          await client.messages.create(
+            ask({ schema: FileAnalysis, packet, sources: [sourceBlock('README.md', 'function x() {')] }),
+          ),
+        ),
+      );
       assert.deepEqual(record.functions, []);
     });
 
     it('reviews every asked function of a batch clean, in order', async () => {
-      const record = BatchReview.parse(recordOf(await client.messages.create(ask({ schema: BatchReview, packet: cartBatchPacket }))));
+      const record = BatchReview.parse(
+        recordOf(await client.messages.create(ask({ schema: BatchReview, packet: cartBatchPacket }))),
+      );
       assert.deepEqual(
         record.reviews.map((r) => [r.function_qualified_name, r.start_line]),
         [
@@ -197,11 +241,29 @@ describe('fake Anthropic server', () => {
 
     it('lets every finding survive a challenge, in packet order', async () => {
       const findings = [
-        { rule_id: 'A1', function_qualified_name: 'Cart.total', line: 12, action: 'x', rationale: 'y', confidence: 'high', priority: null },
-        { rule_id: 'F2', function_qualified_name: null, line: 3, action: 'x', rationale: 'y', confidence: 'low', priority: 'should_fix' },
+        {
+          rule_id: 'A1',
+          function_qualified_name: 'Cart.total',
+          line: 12,
+          action: 'x',
+          rationale: 'y',
+          confidence: 'high',
+          priority: null,
+        },
+        {
+          rule_id: 'F2',
+          function_qualified_name: null,
+          line: 3,
+          action: 'x',
+          rationale: 'y',
+          confidence: 'low',
+          priority: 'should_fix',
+        },
       ];
       const packet = { file_path: 'src/cart.ts', companion_path: null, brutal_one_line: '', invariants: [], findings };
-      const record = ChallengeResult.parse(recordOf(await client.messages.create(ask({ schema: ChallengeResult, packet }))));
+      const record = ChallengeResult.parse(
+        recordOf(await client.messages.create(ask({ schema: ChallengeResult, packet }))),
+      );
       assert.deepEqual(
         record.challenges.map((c) => [c.rule_id, c.function_qualified_name, c.line, c.survived, c.revised_priority]),
         [
@@ -224,7 +286,9 @@ describe('fake Anthropic server', () => {
         function_findings: [],
         file_level_findings: [],
       };
-      const record = SynthesisResult.parse(recordOf(await client.messages.create(ask({ schema: SynthesisResult, packet }))));
+      const record = SynthesisResult.parse(
+        recordOf(await client.messages.create(ask({ schema: SynthesisResult, packet }))),
+      );
       assert.deepEqual(
         record.file_groups.map((g) => [g.group_name, g.file_paths]),
         [
@@ -250,7 +314,15 @@ describe('fake Anthropic server', () => {
         .meta({ title: 'LensReview' });
       const message = await client.messages.create(ask({ schema: LensReview, packet: { file_path: 'src/cart.ts' } }));
       const record = LensReview.parse(recordOf(message));
-      assert.deepEqual(record, { file_path: 'src/cart.ts', lens: 'security', notes: [], score: 1, reason: 'x', line: null, ok: false });
+      assert.deepEqual(record, {
+        file_path: 'src/cart.ts',
+        lens: 'security',
+        notes: [],
+        score: 1,
+        reason: 'x',
+        line: null,
+        ok: false,
+      });
       assert.equal(server.requests[0].record, 'LensReview');
     });
   });
@@ -260,7 +332,18 @@ describe('fake Anthropic server', () => {
       files: {
         'src/cart.ts': {
           step1: { concurrency_present: true, primary_entrypoints: ['Cart'] },
-          reviews: { 'Cart.total': { A1: { verdict: 'flag', confidence: 'high', line: 12, action: 'Guard the sum.', rationale: 'Overflows.', priority: null } } },
+          reviews: {
+            'Cart.total': {
+              A1: {
+                verdict: 'flag',
+                confidence: 'high',
+                line: 12,
+                action: 'Guard the sum.',
+                rationale: 'Overflows.',
+                priority: null,
+              },
+            },
+          },
           challenges: [{ rule_id: 'A1', line: 12, survived: false, challenge_reason: 'The loop is bounded.' }],
         },
       },
@@ -269,11 +352,21 @@ describe('fake Anthropic server', () => {
 
     it('returns a planted review verdict, other rules clean', async () => {
       server.setScenario(scenario);
-      const record = PerFunctionReview.parse(recordOf(await client.messages.create(ask({ schema: PerFunctionReview, packet: cartReviewPacket }))));
+      const record = PerFunctionReview.parse(
+        recordOf(await client.messages.create(ask({ schema: PerFunctionReview, packet: cartReviewPacket }))),
+      );
       assert.equal(record.function_qualified_name, 'Cart.total');
       assert.equal(record.start_line, 10);
       const a1 = record.verdicts.find((v) => v.rule_id === 'A1');
-      assert.deepEqual(a1, { rule_id: 'A1', verdict: 'flag', confidence: 'high', line: 12, action: 'Guard the sum.', rationale: 'Overflows.', priority: null });
+      assert.deepEqual(a1, {
+        rule_id: 'A1',
+        verdict: 'flag',
+        confidence: 'high',
+        line: 12,
+        action: 'Guard the sum.',
+        rationale: 'Overflows.',
+        priority: null,
+      });
       assert.deepEqual(
         record.verdicts.filter((v) => v.verdict !== 'clean').map((v) => v.rule_id),
         ['A1'],
@@ -282,20 +375,31 @@ describe('fake Anthropic server', () => {
 
     it('plants per function in a batch, and merges step1 and synthesis overrides', async () => {
       server.setScenario(scenario);
-      const batch = BatchReview.parse(recordOf(await client.messages.create(ask({ schema: BatchReview, packet: cartBatchPacket }))));
+      const batch = BatchReview.parse(
+        recordOf(await client.messages.create(ask({ schema: BatchReview, packet: cartBatchPacket }))),
+      );
       assert.deepEqual(
         batch.reviews.map((r) => r.verdicts.filter((v) => v.verdict === 'flag').map((v) => v.line)),
         [[], [12]],
       );
-      const step1 = Step1Record.parse(recordOf(await client.messages.create(ask({ schema: Step1Record, packet: { path: 'src/cart.ts' } }))));
+      const step1 = Step1Record.parse(
+        recordOf(await client.messages.create(ask({ schema: Step1Record, packet: { path: 'src/cart.ts' } }))),
+      );
       assert.equal(step1.concurrency_present, true);
       assert.deepEqual(step1.primary_entrypoints, ['Cart']);
       assert.equal(step1.language, 'typescript');
       const synthesis = SynthesisResult.parse(
-        recordOf(await client.messages.create(ask({ schema: SynthesisResult, packet: { file_entries: [{ path: 'src/cart.ts' }] } }))),
+        recordOf(
+          await client.messages.create(
+            ask({ schema: SynthesisResult, packet: { file_entries: [{ path: 'src/cart.ts' }] } }),
+          ),
+        ),
       );
       assert.equal(synthesis.verdict_one_line, 'Planted verdict.');
-      assert.deepEqual(synthesis.file_profiles.map((p) => p.file_path), ['src/cart.ts']);
+      assert.deepEqual(
+        synthesis.file_profiles.map((p) => p.file_path),
+        ['src/cart.ts'],
+      );
     });
 
     it('matches planted challenges by rule and line; others survive', async () => {
@@ -305,7 +409,9 @@ describe('fake Anthropic server', () => {
         { rule_id: 'A1', function_qualified_name: 'Cart.add', line: 7 },
       ];
       const packet = { file_path: 'src/cart.ts', companion_path: null, brutal_one_line: '', invariants: [], findings };
-      const record = ChallengeResult.parse(recordOf(await client.messages.create(ask({ schema: ChallengeResult, packet }))));
+      const record = ChallengeResult.parse(
+        recordOf(await client.messages.create(ask({ schema: ChallengeResult, packet }))),
+      );
       assert.deepEqual(
         record.challenges.map((c) => [c.line, c.survived, c.challenge_reason]),
         [
@@ -322,7 +428,13 @@ describe('fake Anthropic server', () => {
       const message = await client.messages.create({
         ...params,
         output_config: undefined,
-        tools: [{ name: 'submit_PerFunctionReview', description: 'Submit the review.', input_schema: { ...schema, type: 'object' } }],
+        tools: [
+          {
+            name: 'submit_PerFunctionReview',
+            description: 'Submit the review.',
+            input_schema: { ...schema, type: 'object' },
+          },
+        ],
         tool_choice: { type: 'tool', name: 'submit_PerFunctionReview' },
       });
       assert.equal(message.stop_reason, 'tool_use');
@@ -339,7 +451,17 @@ describe('fake Anthropic server', () => {
     const review = () => client.messages.create(ask({ schema: PerFunctionReview, packet: cartReviewPacket }));
 
     it('status 429 carries retry-after, and stops after `times` hits', async () => {
-      server.setScenario({ faults: [{ match: { record: 'PerFunctionReview', file: 'src/cart.ts', function: 'Cart.total' }, kind: 'status', status: 429, retry_after: 3, times: 2 }] });
+      server.setScenario({
+        faults: [
+          {
+            match: { record: 'PerFunctionReview', file: 'src/cart.ts', function: 'Cart.total' },
+            kind: 'status',
+            status: 429,
+            retry_after: 3,
+            times: 2,
+          },
+        ],
+      });
       for (let i = 0; i < 2; i++) {
         const err = await rejection(review());
         assert.ok(err instanceof RateLimitError);
@@ -349,18 +471,29 @@ describe('fake Anthropic server', () => {
         assert.match(err.requestID ?? '', /^req_/);
       }
       PerFunctionReview.parse(recordOf(await review()));
-      assert.deepEqual(server.requests.map((r) => [r.status, r.fault]), [
-        [429, 'status'],
-        [429, 'status'],
-        [200, null],
-      ]);
+      assert.deepEqual(
+        server.requests.map((r) => [r.status, r.fault]),
+        [
+          [429, 'status'],
+          [429, 'status'],
+          [200, null],
+        ],
+      );
     });
 
     it('529 and 500 use the overloaded and api error types', async () => {
-      server.setScenario({ faults: [{ kind: 'status', status: 529 }, { kind: 'status', status: 500 }] });
+      server.setScenario({
+        faults: [
+          { kind: 'status', status: 529 },
+          { kind: 'status', status: 500 },
+        ],
+      });
       const overloaded = await rejection(review());
       assert.ok(overloaded instanceof APIError);
-      assert.deepEqual([overloaded.status, overloaded.type, overloaded.headers?.get('retry-after')], [529, 'overloaded_error', null]);
+      assert.deepEqual(
+        [overloaded.status, overloaded.type, overloaded.headers?.get('retry-after')],
+        [529, 'overloaded_error', null],
+      );
       const internal = await rejection(review());
       assert.ok(internal instanceof APIError);
       assert.deepEqual([internal.status, internal.type], [500, 'api_error']);
@@ -398,14 +531,23 @@ describe('fake Anthropic server', () => {
     });
 
     it('schema_invalid breaks the record; the repair turn gets a valid one', async () => {
-      server.setScenario({ faults: [{ match: { record: 'PerFunctionReview' }, kind: 'schema_invalid' }, { match: { record: 'Step1Record' }, kind: 'schema_invalid' }] });
+      server.setScenario({
+        faults: [
+          { match: { record: 'PerFunctionReview' }, kind: 'schema_invalid' },
+          { match: { record: 'Step1Record' }, kind: 'schema_invalid' },
+        ],
+      });
       const params = ask({ schema: PerFunctionReview, packet: cartReviewPacket });
       const bad = await client.messages.create(params);
       const invalid = PerFunctionReview.safeParse(recordOf(bad));
       assert.equal(invalid.success, false);
       const repair = await client.messages.create({
         ...params,
-        messages: [...params.messages, { role: 'assistant', content: bad.content }, { role: 'user', content: 'Your reply was rejected: verdicts must have 8 entries.' }],
+        messages: [
+          ...params.messages,
+          { role: 'assistant', content: bad.content },
+          { role: 'user', content: 'Your reply was rejected: verdicts must have 8 entries.' },
+        ],
       });
       PerFunctionReview.parse(recordOf(repair));
       assert.equal(server.requests[1].turn, 2);
@@ -415,8 +557,13 @@ describe('fake Anthropic server', () => {
 
     it('omit_functions leaves the named functions out of a batch', async () => {
       server.setScenario({ faults: [{ kind: 'omit_functions', functions: ['Cart.add'] }] });
-      const record = BatchReview.parse(recordOf(await client.messages.create(ask({ schema: BatchReview, packet: cartBatchPacket }))));
-      assert.deepEqual(record.reviews.map((r) => r.function_qualified_name), ['Cart.total']);
+      const record = BatchReview.parse(
+        recordOf(await client.messages.create(ask({ schema: BatchReview, packet: cartBatchPacket }))),
+      );
+      assert.deepEqual(
+        record.reviews.map((r) => r.function_qualified_name),
+        ['Cart.total'],
+      );
     });
 
     it('bad_line moves every cited line past the end of the file', async () => {
@@ -424,7 +571,11 @@ describe('fake Anthropic server', () => {
         files: { 'src/cart.ts': { reviews: { 'Cart.total': { A1: { verdict: 'flag', line: 12 } } } } },
         faults: [{ kind: 'bad_line' }],
       });
-      const params = ask({ schema: PerFunctionReview, packet: cartReviewPacket, sources: [sourceBlock('src/cart.ts', CART_TS)] });
+      const params = ask({
+        schema: PerFunctionReview,
+        packet: cartReviewPacket,
+        sources: [sourceBlock('src/cart.ts', CART_TS)],
+      });
       const record = PerFunctionReview.parse(recordOf(await client.messages.create(params)));
       assert.ok(record.verdicts[0].line !== null && record.verdicts[0].line > 25);
       assert.ok(record.start_line > 25);
@@ -443,15 +594,21 @@ describe('fake Anthropic server', () => {
         messages: [
           ...params.messages,
           { role: 'assistant', content: first.content },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'export interface Item {}' }] },
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: call.id, content: 'export interface Item {}' }],
+          },
         ],
       });
       assert.equal(second.stop_reason, 'end_turn');
       assert.equal(PerFunctionReview.parse(recordOf(second)).function_qualified_name, 'Cart.total');
-      assert.deepEqual(server.requests.map((r) => [r.turn, r.fault]), [
-        [1, 'tool_use'],
-        [2, null],
-      ]);
+      assert.deepEqual(
+        server.requests.map((r) => [r.turn, r.fault]),
+        [
+          [1, 'tool_use'],
+          [2, null],
+        ],
+      );
     });
   });
 
@@ -472,7 +629,9 @@ describe('fake Anthropic server', () => {
 
     it('misses when the output schema (earlier in the prefix) differs', async () => {
       await client.messages.create(ask({ schema: PerFunctionReview, packet: cartReviewPacket, system: longSystem }));
-      const other = await client.messages.create(ask({ schema: BatchReview, packet: cartBatchPacket, system: longSystem }));
+      const other = await client.messages.create(
+        ask({ schema: BatchReview, packet: cartBatchPacket, system: longSystem }),
+      );
       assert.equal(other.usage.cache_read_input_tokens, 0);
       assert.ok((other.usage.cache_creation_input_tokens ?? 0) > 0);
     });
@@ -499,19 +658,42 @@ describe('fake Anthropic server', () => {
         assert.equal(together.usage.cache_read_input_tokens, 0, 'the first call had not begun its response');
         assert.equal(together.usage.cache_creation_input_tokens, (await first).usage.cache_creation_input_tokens);
         const [writer] = slow.requests;
-        assert.ok(writer!.began_at !== null && writer!.ended_at! - writer!.began_at >= writer!.usage!.output_tokens, 'output time follows the first token');
-        assert.equal((await slowClient.messages.create(params)).usage.cache_read_input_tokens, together.usage.cache_creation_input_tokens);
+        assert.ok(
+          writer!.began_at !== null && writer!.ended_at! - writer!.began_at >= writer!.usage!.output_tokens,
+          'output time follows the first token',
+        );
+        assert.equal(
+          (await slowClient.messages.create(params)).usage.cache_read_input_tokens,
+          together.usage.cache_creation_input_tokens,
+        );
       } finally {
         await slow.close();
       }
     });
 
     it('refuses more than 4 breakpoints, as the API does', async () => {
-      const marked = (text: string): ContentBlockParam => ({ type: 'text', text, cache_control: { type: 'ephemeral' } });
+      const marked = (text: string): ContentBlockParam => ({
+        type: 'text',
+        text,
+        cache_control: { type: 'ephemeral' },
+      });
       const base = ask({ schema: PerFunctionReview, packet: cartReviewPacket });
-      const four = { ...base, messages: [{ role: 'user' as const, content: [marked('a'), marked('b'), marked(packetText(cartReviewPacket))] }] };
+      const four = {
+        ...base,
+        messages: [
+          { role: 'user' as const, content: [marked('a'), marked('b'), marked(packetText(cartReviewPacket))] },
+        ],
+      };
       assert.equal((await client.messages.create(four)).type, 'message');
-      const five = { ...four, messages: [{ role: 'user' as const, content: [marked('a'), marked('b'), marked('c'), marked(packetText(cartReviewPacket))] }] };
+      const five = {
+        ...four,
+        messages: [
+          {
+            role: 'user' as const,
+            content: [marked('a'), marked('b'), marked('c'), marked(packetText(cartReviewPacket))],
+          },
+        ],
+      };
       const err = await rejection(client.messages.create(five));
       assert.ok(err instanceof APIError && err.status === 400);
       assert.match(err.message, /maximum of 4 blocks with cache_control.*Found 5/);
@@ -520,14 +702,25 @@ describe('fake Anthropic server', () => {
     it('reads a prefix cached at an earlier breakpoint up to 20 blocks back (a moved breakpoint still hits)', async () => {
       const turn1 = ask({ schema: PerFunctionReview, packet: cartReviewPacket, system: longSystem });
       const packet = turn1.messages[0]!.content as ContentBlockParam[];
-      const withPacketCached = { ...turn1, messages: [{ role: 'user' as const, content: [...packet.slice(0, -1), { ...packet.at(-1)!, cache_control: { type: 'ephemeral' as const } }] }] };
+      const withPacketCached = {
+        ...turn1,
+        messages: [
+          {
+            role: 'user' as const,
+            content: [...packet.slice(0, -1), { ...packet.at(-1)!, cache_control: { type: 'ephemeral' as const } }],
+          },
+        ],
+      };
       const first = await client.messages.create(withPacketCached);
       const repair = {
         ...turn1,
         messages: [
           ...turn1.messages,
           { role: 'assistant' as const, content: 'not json' },
-          { role: 'user' as const, content: [{ type: 'text' as const, text: 'Answer again.', cache_control: { type: 'ephemeral' as const } }] },
+          {
+            role: 'user' as const,
+            content: [{ type: 'text' as const, text: 'Answer again.', cache_control: { type: 'ephemeral' as const } }],
+          },
         ],
       };
       const second = await client.messages.create(repair);
@@ -553,11 +746,16 @@ describe('fake Anthropic server', () => {
       }
       assert.equal((await post({ 'x-api-key': 'k' })).status, 200);
       assert.equal((await post({ authorization: 'Bearer k' })).status, 200);
-      assert.deepEqual(server.requests.map((r) => r.status), [401, 401, 401, 200, 200]);
+      assert.deepEqual(
+        server.requests.map((r) => r.status),
+        [401, 401, 401, 200, 200],
+      );
     });
 
     it('refuses streaming with an API-shaped 400', async () => {
-      const err = await rejection(client.messages.create({ ...ask({ schema: Step1Record, packet: { path: 'a.ts' } }), stream: true }));
+      const err = await rejection(
+        client.messages.create({ ...ask({ schema: Step1Record, packet: { path: 'a.ts' } }), stream: true }),
+      );
       assert.ok(err instanceof APIError);
       assert.equal(err.status, 400);
       assert.match(err.message, /streaming is not supported/);
@@ -616,15 +814,23 @@ describe('fake Anthropic server', () => {
     it('rejects an incoherent planted verdict with its path', () => {
       assert.throws(
         () => parseScenario({ files: { 'src/cart.ts': { reviews: { 'Cart.total': { A1: { verdict: 'flag' } } } } } }),
-        (err: unknown) => err instanceof ScenarioError && err.message.includes('files["src/cart.ts"].reviews["Cart.total"].A1.line: A1 is flag: line is required'),
+        (err: unknown) =>
+          err instanceof ScenarioError &&
+          err.message.includes('files["src/cart.ts"].reviews["Cart.total"].A1.line: A1 is flag: line is required'),
       );
     });
 
     it('rejects unknown faults and fields on one line', () => {
-      for (const bad of [{ faults: [{ kind: 'explode' }] }, { faults: [{ kind: 'status' }] }, { files: { 'a.ts': { step3: {} } } }, { fautls: [] }]) {
+      for (const bad of [
+        { faults: [{ kind: 'explode' }] },
+        { faults: [{ kind: 'status' }] },
+        { files: { 'a.ts': { step3: {} } } },
+        { fautls: [] },
+      ]) {
         assert.throws(
           () => parseScenario(bad, 'bad.json'),
-          (err: unknown) => err instanceof ScenarioError && err.message.startsWith('bad.json: ') && !err.message.includes('\n'),
+          (err: unknown) =>
+            err instanceof ScenarioError && err.message.startsWith('bad.json: ') && !err.message.includes('\n'),
           JSON.stringify(bad),
         );
       }
@@ -634,21 +840,53 @@ describe('fake Anthropic server', () => {
 
 describe('fake Anthropic function finder', () => {
   const lines = (code: string) => code.split('\n').map((text, i) => ({ no: i + 1, text }));
-  const names = (language: string, code: string) => findFunctions(language, lines(code)).map((f) => `${f.qualified_name}:${f.visibility}:${f.start_line}`);
+  const names = (language: string, code: string) =>
+    findFunctions(language, lines(code)).map((f) => `${f.qualified_name}:${f.visibility}:${f.start_line}`);
 
   it('finds Python functions and methods', () => {
-    const code = ['class Cart:', '    def total(self):', '        def inner(): pass', '    def _reset(self):', '        pass', '', 'async def load(path):', '    pass'].join('\n');
+    const code = [
+      'class Cart:',
+      '    def total(self):',
+      '        def inner(): pass',
+      '    def _reset(self):',
+      '        pass',
+      '',
+      'async def load(path):',
+      '    pass',
+    ].join('\n');
     assert.deepEqual(names('python', code), ['Cart.total:public:2', 'Cart._reset:internal:4', 'load:public:7']);
   });
 
   it('finds Rust, Go and Java functions', () => {
-    const rust = ['impl Cart {', '    pub fn total(&self) -> u32 {', '    }', '    fn reset(&mut self) {}', '}', 'pub(crate) async fn load() {}'].join('\n');
+    const rust = [
+      'impl Cart {',
+      '    pub fn total(&self) -> u32 {',
+      '    }',
+      '    fn reset(&mut self) {}',
+      '}',
+      'pub(crate) async fn load() {}',
+    ].join('\n');
     assert.deepEqual(names('rust', rust), ['Cart.total:public:2', 'Cart.reset:private:4', 'load:internal:6']);
     const go = ['func (c *Cart) Total() int {', '}', 'func load(path string) error {', '}'].join('\n');
     assert.deepEqual(names('go', go), ['Cart.Total:public:1', 'load:internal:3']);
-    const java = ['public class Cart {', '    public int total() {', '        return sum(items);', '    }', '    private void reset() {', '    }', '}'].join('\n');
+    const java = [
+      'public class Cart {',
+      '    public int total() {',
+      '        return sum(items);',
+      '    }',
+      '    private void reset() {',
+      '    }',
+      '}',
+    ].join('\n');
     assert.deepEqual(names('java', java), ['Cart.total:public:2', 'Cart.reset:private:5']);
-    const c = ['static int helper(int x);', 'static int helper(int x) {', '}', 'int main(int argc, char **argv)', '{', '}'].join('\n');
+    const c = [
+      'static int helper(int x);',
+      'static int helper(int x) {',
+      '}',
+      'int main(int argc, char **argv)',
+      '{',
+      '}',
+    ].join('\n');
     assert.deepEqual(names('c', c), ['helper:internal:2', 'main:public:4']);
   });
 });

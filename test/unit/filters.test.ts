@@ -55,7 +55,13 @@ describe('findings from verdicts', () => {
   });
 
   it('reads file-level locations: line, range, file-wide, companion', () => {
-    const base = { rule_id: 'F3' as const, confidence: 'high' as const, priority: 'should_fix' as const, action: 'a', rationale: 'r' };
+    const base = {
+      rule_id: 'F3' as const,
+      confidence: 'high' as const,
+      priority: 'should_fix' as const,
+      action: 'a',
+      rationale: 'r',
+    };
     const line = findingFromFileRule({ ...base, location: 'src/a.ts:12' }, 'src/a.ts');
     assert.deepEqual([line.file, line.line, line.locations], ['src/a.ts', 12, [{ file: 'src/a.ts', line: 12 }]]);
     const range = findingFromFileRule({ ...base, location: 'src/a.ts:12-20' }, 'src/a.ts');
@@ -90,28 +96,50 @@ describe('challenge rulings', () => {
       file_path: 'src/a.ts',
       challenges: [ruling(false, null, 3), ruling(true, 'nice_to_have', 8), ruling(true, 'must_fix', 9)],
     });
-    assert.deepEqual(dropped.map((d) => [d.finding.line, d.stage, d.reason]), [[3, 'challenge', 'Because.']]);
-    assert.deepEqual(kept.map((f) => [f.line, f.priority]), [
-      [8, 'nice_to_have'],
-      [9, 'must_fix'],
-    ]);
+    assert.deepEqual(
+      dropped.map((d) => [d.finding.line, d.stage, d.reason]),
+      [[3, 'challenge', 'Because.']],
+    );
+    assert.deepEqual(
+      kept.map((f) => [f.line, f.priority]),
+      [
+        [8, 'nice_to_have'],
+        [9, 'must_fix'],
+      ],
+    );
   });
 });
 
 describe('batching and completeness', () => {
-  const fn = (name: string, solo = false): FunctionRow => ({ qualified_name: name, kind: 'function', visibility: 'public', role_in_file: 'r', start_line: 1, solo_review: solo });
+  const fn = (name: string, solo = false): FunctionRow => ({
+    qualified_name: name,
+    kind: 'function',
+    visibility: 'public',
+    role_in_file: 'r',
+    start_line: 1,
+    solo_review: solo,
+  });
 
   it('gives solo functions their own call and batches the rest in eights, in order', () => {
     const fns = [fn('s1', true), ...Array.from({ length: 17 }, (_, i) => fn(`b${i}`)), fn('s2', true)];
     const plan = planReviews(fns);
-    assert.deepEqual(plan.solo.map((f) => f.qualified_name), ['s1', 's2']);
-    assert.deepEqual(plan.batches.map((b) => b.length), [8, 8, 1]);
+    assert.deepEqual(
+      plan.solo.map((f) => f.qualified_name),
+      ['s1', 's2'],
+    );
+    assert.deepEqual(
+      plan.batches.map((b) => b.length),
+      [8, 8, 1],
+    );
     assert.equal(plan.batches[1]![0]!.qualified_name, 'b8');
   });
 
   it('finds expected − reviewed', () => {
     const fns = [fn('a'), fn('b'), fn('c')];
-    assert.deepEqual(missingFunctions(fns, ['a', 'c', 'zzz']).map((f) => f.qualified_name), ['b']);
+    assert.deepEqual(
+      missingFunctions(fns, ['a', 'c', 'zzz']).map((f) => f.qualified_name),
+      ['b'],
+    );
     assert.deepEqual(missingFunctions(fns, ['a', 'b', 'c']), []);
   });
 });

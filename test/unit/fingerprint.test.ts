@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { fingerprint, lineText, normaliseCode } from '../../src/model/fingerprint';
 
-const FILE = ['function total(items) {', '  let sum = 0;', '  for (let i = 0; i <= items.length; i++) sum += items[i].price;', '  return sum;', '}'];
+const FILE = [
+  'function total(items) {',
+  '  let sum = 0;',
+  '  for (let i = 0; i <= items.length; i++) sum += items[i].price;',
+  '  return sum;',
+  '}',
+];
 const at = (lines: string[], line: number, over: Partial<Parameters<typeof fingerprint>[0]> = {}) =>
   fingerprint({ rule_id: 'A1', file: 'shop/cart.ts', function: 'total', code: lineText(lines, line), ...over });
 

@@ -13,7 +13,22 @@ describe('lens-mode arguments', () => {
   });
 
   it('resolves lens options: fan-out, cap, spec, rubric and models per role', () => {
-    const args = parseReviewArgs(['src', '--mode', 'lenses', '--full-fanout', '--max-reviewers', '5', '--spec', 'spec.md', '--rubric', 'rubric.md', '--reviewer-model', 'performance=m-fast', '--reviewer-model', 'validator=m-tiny']);
+    const args = parseReviewArgs([
+      'src',
+      '--mode',
+      'lenses',
+      '--full-fanout',
+      '--max-reviewers',
+      '5',
+      '--spec',
+      'spec.md',
+      '--rubric',
+      'rubric.md',
+      '--reviewer-model',
+      'performance=m-fast',
+      '--reviewer-model',
+      'validator=m-tiny',
+    ]);
     assert.deepEqual(args.scope, { kind: 'paths', paths: ['src'] });
     assert.deepEqual(args.lens, {
       fullFanout: true,
@@ -59,7 +74,10 @@ describe('a lens job', () => {
   });
 
   it('drops unknown roles and keeps the reviewer cap in range', () => {
-    assert.deepEqual(buildJob({ ...choices, mode: 'lenses', reviewerModels: { judge: 'x' } }).lens!.models, DEFAULT_LENS_MODELS);
+    assert.deepEqual(
+      buildJob({ ...choices, mode: 'lenses', reviewerModels: { judge: 'x' } }).lens!.models,
+      DEFAULT_LENS_MODELS,
+    );
     assert.equal(buildJob({ ...choices, mode: 'lenses', lens: { maxReviewers: 9 } }).lens!.maxReviewers, MAX_REVIEWERS);
   });
 });

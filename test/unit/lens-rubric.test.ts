@@ -14,7 +14,10 @@ const none = { critical: 0, high: 0, medium: 0, low: 3, info: 1 };
 describe('rubric marking', () => {
   it('passes the criteria assigned to the code reviewer when nothing is MEDIUM or worse', () => {
     const r = markRubric('rubric.md', RUBRIC, none);
-    assert.deepEqual(r.criteria.map((c) => c.line), [2, 4, 5]);
+    assert.deepEqual(
+      r.criteria.map((c) => c.line),
+      [2, 4, 5],
+    );
     assert.equal(r.passed, 3);
     assert.equal(r.failed, 0);
     assert.equal(r.criteria[0]!.marked, '- [x] PASS — Cart totals are exact (Evaluator: skeptic)');
@@ -25,10 +28,16 @@ describe('rubric marking', () => {
   it('fails them with the counts otherwise', () => {
     const r = markRubric('rubric.md', RUBRIC, { ...none, critical: 1, high: 2 });
     assert.equal(r.failed, 3);
-    assert.equal(r.criteria[0]!.marked, '- [!] FAIL — 1 critical, 2 high findings — Cart totals are exact (Evaluator: skeptic)');
+    assert.equal(
+      r.criteria[0]!.marked,
+      '- [!] FAIL — 1 critical, 2 high findings — Cart totals are exact (Evaluator: skeptic)',
+    );
     const medium = markRubric('rubric.md', RUBRIC, { ...none, medium: 2 });
     assert.equal(medium.criteria[0]!.status, 'FAIL');
     assert.match(medium.criteria[0]!.marked, /FAIL — 0 critical, 0 high, 2 medium findings — /);
-    assert.equal(markRubric('r.md', '- [!] FAIL — 1 critical, 0 high findings — X (Evaluator: skeptic)', none).criteria[0]!.text, 'X (Evaluator: skeptic)');
+    assert.equal(
+      markRubric('r.md', '- [!] FAIL — 1 critical, 0 high findings — X (Evaluator: skeptic)', none).criteria[0]!.text,
+      'X (Evaluator: skeptic)',
+    );
   });
 });

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import type { MergedFinding } from '../../src/model/lens';
-import { applyValidation, MAX_VALIDATORS, pickForValidation, summarizeValidation } from '../../src/engine/lenses/validators';
+import {
+  applyValidation,
+  MAX_VALIDATORS,
+  pickForValidation,
+  summarizeValidation,
+} from '../../src/engine/lenses/validators';
 
 const f = (over: Partial<MergedFinding> = {}): MergedFinding => ({
   severity: 'HIGH',
@@ -18,15 +23,30 @@ const f = (over: Partial<MergedFinding> = {}): MergedFinding => ({
 describe('lens validators', () => {
   it('picks CRITICAL before HIGH, surer first, at most ten, and nothing milder', () => {
     const many = Array.from({ length: 12 }, (_, i) => f({ line: i + 1, confidence: 3 }));
-    const picked = pickForValidation([f({ severity: 'MEDIUM', line: 50 }), ...many, f({ severity: 'CRITICAL', line: 99, confidence: 3 }), f({ line: 77, confidence: 5 })]);
+    const picked = pickForValidation([
+      f({ severity: 'MEDIUM', line: 50 }),
+      ...many,
+      f({ severity: 'CRITICAL', line: 99, confidence: 3 }),
+      f({ line: 77, confidence: 5 }),
+    ]);
     assert.equal(picked.length, MAX_VALIDATORS);
-    assert.deepEqual(picked.slice(0, 2).map((x) => x.line), [99, 77]);
+    assert.deepEqual(
+      picked.slice(0, 2).map((x) => x.line),
+      [99, 77],
+    );
     assert.ok(!picked.some((x) => x.severity === 'MEDIUM'));
   });
 
   it('maps VALIDATED, REJECTED and a failed validator', () => {
-    assert.deepEqual(applyValidation(f(), { ok: true, value: { verdict: 'VALIDATED', reason: 'Index reaches length.' }, repairs: 0 }), { ...f(), validated: true, validationReason: 'Index reaches length.' });
-    const rejected = applyValidation(f({ severity: 'CRITICAL' }), { ok: true, value: { verdict: 'REJECTED', reason: 'Caller guards it.' }, repairs: 0 });
+    assert.deepEqual(
+      applyValidation(f(), { ok: true, value: { verdict: 'VALIDATED', reason: 'Index reaches length.' }, repairs: 0 }),
+      { ...f(), validated: true, validationReason: 'Index reaches length.' },
+    );
+    const rejected = applyValidation(f({ severity: 'CRITICAL' }), {
+      ok: true,
+      value: { verdict: 'REJECTED', reason: 'Caller guards it.' },
+      repairs: 0,
+    });
     assert.equal(rejected.severity, 'INFO');
     assert.equal(rejected.validated, false);
     assert.equal(rejected.originalSeverity, 'CRITICAL');
@@ -37,7 +57,18 @@ describe('lens validators', () => {
 
   it('counts CRITICAL/HIGH before and after, rejections and timeouts', () => {
     const before = [f({ severity: 'CRITICAL' }), f(), f({ line: 2 }), f({ severity: 'LOW' })];
-    const after = [f({ severity: 'INFO', validated: false }), f({ validated: true }), f({ line: 2, validated: 'timeout' }), f({ severity: 'LOW' })];
-    assert.deepEqual(summarizeValidation(before, after, true), { performed: true, preValidation: { critical: 1, high: 2 }, postValidation: { critical: 0, high: 2 }, rejected: 1, timeouts: 1 });
+    const after = [
+      f({ severity: 'INFO', validated: false }),
+      f({ validated: true }),
+      f({ line: 2, validated: 'timeout' }),
+      f({ severity: 'LOW' }),
+    ];
+    assert.deepEqual(summarizeValidation(before, after, true), {
+      performed: true,
+      preValidation: { critical: 1, high: 2 },
+      postValidation: { critical: 0, high: 2 },
+      rejected: 1,
+      timeouts: 1,
+    });
   });
 });

@@ -6,7 +6,24 @@ import type { StagedResult } from '../../src/model/events';
 import { emptyUsage } from '../../src/model/usage';
 import { TempRepo } from '../helpers/git-repo';
 
-const result = (): StagedResult => ({ mode: 'staged', models: { review: 'm' }, reviewRoots: ['.'], files: [], findings: [], filtered: [], failed: [], synthesis: null, usage: emptyUsage(), usageByStep: {}, retries: 0, failedAttempts: 0, repairs: 0, cacheHits: 0, recovered: 0, notes: [] });
+const result = (): StagedResult => ({
+  mode: 'staged',
+  models: { review: 'm' },
+  reviewRoots: ['.'],
+  files: [],
+  findings: [],
+  filtered: [],
+  failed: [],
+  synthesis: null,
+  usage: emptyUsage(),
+  usageByStep: {},
+  retries: 0,
+  failedAttempts: 0,
+  repairs: 0,
+  cacheHits: 0,
+  recovered: 0,
+  notes: [],
+});
 
 describe('where reports go', () => {
   it('keeps reports under .skeptic/reports out of git, but not the team dismissal file', async () => {
@@ -25,7 +42,10 @@ describe('where reports go', () => {
     repo.write('a.ts', 'x\n').git('add', '.');
     repo.git('commit', '-qm', 'a');
     repo.git('checkout', '-qb', 'feature/cart-fix');
-    const name = async (scope: Parameters<typeof writeOutputs>[1]['scope']) => (await writeOutputs(result(), { cwd: repo.dir, ...(scope ? { scope } : {}) })).reportPath.slice(repo.dir.length + 1);
+    const name = async (scope: Parameters<typeof writeOutputs>[1]['scope']) =>
+      (await writeOutputs(result(), { cwd: repo.dir, ...(scope ? { scope } : {}) })).reportPath.slice(
+        repo.dir.length + 1,
+      );
     assert.equal(await name({ kind: 'staged' }), 'code-review-staged.md');
     assert.equal(await name({ kind: 'changes' }), 'code-review-changes.md');
     assert.equal(await name({ kind: 'branch', base: 'main' }), 'code-review-feature-cart-fix.md');

@@ -18,6 +18,9 @@ describe('model/pool: mapLimit', () => {
   });
 
   it('rejects with the first failure', async () => {
-    await assert.rejects(mapLimit([1, 2, 3], 2, async (n) => (n === 2 ? Promise.reject(new Error('two')) : n)), /two/);
+    await assert.rejects(
+      mapLimit([1, 2, 3], 2, async (n) => (n === 2 ? Promise.reject(new Error('two')) : n)),
+      /two/,
+    );
   });
 });

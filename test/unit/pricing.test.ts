@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { parsePriceOverrides } from '../../src/app/prices';
 import { costUsd, formatUsd, priceOf } from '../../src/model/pricing';
 
-const usage = { input_tokens: 1_000_000, output_tokens: 100_000, cache_read_input_tokens: 2_000_000, cache_creation_input_tokens: 400_000 };
+const usage = {
+  input_tokens: 1_000_000,
+  output_tokens: 100_000,
+  cache_read_input_tokens: 2_000_000,
+  cache_creation_input_tokens: 400_000,
+};
 
 describe('pricing', () => {
   it('prices a model by its family, with cache writes at 1.25× and reads at 0.1× of input', () => {
@@ -18,18 +23,27 @@ describe('pricing', () => {
   });
 
   it('takes overrides by exact model ID before family, including explicit cache rates', () => {
-    const overrides = parsePriceOverrides({ 'claude-sonnet-5-5': { input: 1, output: 1, cache_read: 0, cache_write: 0 }, haiku: { input: 0, output: 10 } }, 'test');
+    const overrides = parsePriceOverrides(
+      { 'claude-sonnet-5-5': { input: 1, output: 1, cache_read: 0, cache_write: 0 }, haiku: { input: 0, output: 10 } },
+      'test',
+    );
     assert.equal(costUsd('claude-sonnet-5-5', usage, overrides), 1.1);
     assert.equal(costUsd('claude-haiku-5-5', usage, overrides), 1);
     assert.equal(costUsd('claude-sonnet-4-6', usage, overrides)?.toFixed(1), '6.6');
   });
 
   it('says where a bad override is wrong', () => {
-    assert.throws(() => parsePriceOverrides({ opus: { input: -1, output: 2 } }, 'prices.json'), /prices\.json: opus\.input: .*dollars per million/);
+    assert.throws(
+      () => parsePriceOverrides({ opus: { input: -1, output: 2 } }, 'prices.json'),
+      /prices\.json: opus\.input: .*dollars per million/,
+    );
     assert.throws(() => parsePriceOverrides({ opus: { input: 1 } }, 'prices.json'), /opus\.output/);
   });
 
   it('formats small and ordinary amounts', () => {
-    assert.deepEqual([formatUsd(0), formatUsd(0.004), formatUsd(0.4237), formatUsd(12.3)], ['$0.00', '<$0.01', '$0.42', '$12.30']);
+    assert.deepEqual(
+      [formatUsd(0), formatUsd(0.004), formatUsd(0.4237), formatUsd(12.3)],
+      ['$0.00', '<$0.01', '$0.42', '$12.30'],
+    );
   });
 });

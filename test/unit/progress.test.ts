@@ -3,8 +3,22 @@ import type { ReviewEvent } from '../../src/model/events';
 import { elapsed, RunProgress } from '../../src/model/progress';
 import { emptyUsage } from '../../src/model/usage';
 
-const progress = (step: string, done: number, total: number): ReviewEvent => ({ type: 'progress', step: step as 'review', done, total, message: '' });
-const call = (calls: number, cost: number | null): ReviewEvent => ({ type: 'call', label: 'x', step: 'review', model: 'm', usage: emptyUsage(), totals: { ...emptyUsage(), calls, cost_usd: cost }, ms: 10 });
+const progress = (step: string, done: number, total: number): ReviewEvent => ({
+  type: 'progress',
+  step: step as 'review',
+  done,
+  total,
+  message: '',
+});
+const call = (calls: number, cost: number | null): ReviewEvent => ({
+  type: 'call',
+  label: 'x',
+  step: 'review',
+  model: 'm',
+  usage: emptyUsage(),
+  totals: { ...emptyUsage(), calls, cost_usd: cost },
+  ms: 10,
+});
 
 describe('the run progress line', () => {
   it('shows the earliest step under way, never going back when later steps report first', () => {

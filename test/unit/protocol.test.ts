@@ -3,11 +3,23 @@ import { SETTINGS } from '../../src/app/contributions';
 import { HostMessage, Settings, WorkerMessage } from '../../src/app/protocol';
 
 const request = { folder: '/w', scope: { kind: 'paths', paths: ['src'] } };
-const diagnostic = { at: { file: 'a.ts', line: 0, endLine: 0 }, severity: 'error', message: 'm', source: 'Skeptic', code: 'A1', related: [] };
+const diagnostic = {
+  at: { file: 'a.ts', line: 0, endLine: 0 },
+  severity: 'error',
+  message: 'm',
+  source: 'Skeptic',
+  code: 'A1',
+  related: [],
+};
 
 describe('host ↔ worker protocol', () => {
   it('accepts a well-formed start, and settings junk reads as unset', () => {
-    const m = HostMessage.parse({ type: 'start', request, settings: { maxConcurrency: 'lots', excludes: ['dist/**'], effort: 3 }, apiKey: 'k' });
+    const m = HostMessage.parse({
+      type: 'start',
+      request,
+      settings: { maxConcurrency: 'lots', excludes: ['dist/**'], effort: 3 },
+      apiKey: 'k',
+    });
     assert.equal(m.type, 'start');
     if (m.type === 'start') {
       assert.equal(m.settings.maxConcurrency, undefined);
@@ -18,7 +30,14 @@ describe('host ↔ worker protocol', () => {
 
   it('rejects malformed host messages', () => {
     assert.ok(!HostMessage.safeParse({ type: 'start', request, settings: {}, apiKey: '' }).success);
-    assert.ok(!HostMessage.safeParse({ type: 'start', request: { ...request, scope: { kind: 'branch' } }, settings: {}, apiKey: 'k' }).success);
+    assert.ok(
+      !HostMessage.safeParse({
+        type: 'start',
+        request: { ...request, scope: { kind: 'branch' } },
+        settings: {},
+        apiKey: 'k',
+      }).success,
+    );
     assert.ok(!HostMessage.safeParse({ type: 'start', settings: {}, apiKey: 'k' }).success, 'the request is required');
     assert.ok(!HostMessage.safeParse({ type: 'proceed' }).success, 'a proceed names the question it answers');
     assert.ok(!HostMessage.safeParse({ type: 'explode' }).success);
@@ -30,14 +49,36 @@ describe('host ↔ worker protocol', () => {
   });
 
   it('checks worker messages by shape', () => {
-    assert.ok(WorkerMessage.safeParse({ type: 'prepared', files: 2, companions: 1, excluded: 0, paths: ['a', 'b'] }).success);
-    assert.ok(!WorkerMessage.safeParse({ type: 'prepared', files: 2.5, companions: 1, excluded: 0, paths: [] }).success);
-    assert.ok(WorkerMessage.safeParse({ type: 'event', event: { type: 'progress', step: 'review', done: 1, total: 2, message: 'x' } }).success);
+    assert.ok(
+      WorkerMessage.safeParse({ type: 'prepared', files: 2, companions: 1, excluded: 0, paths: ['a', 'b'] }).success,
+    );
+    assert.ok(
+      !WorkerMessage.safeParse({ type: 'prepared', files: 2.5, companions: 1, excluded: 0, paths: [] }).success,
+    );
+    assert.ok(
+      WorkerMessage.safeParse({
+        type: 'event',
+        event: { type: 'progress', step: 'review', done: 1, total: 2, message: 'x' },
+      }).success,
+    );
     assert.ok(!WorkerMessage.safeParse({ type: 'event', event: 'progress' }).success);
     assert.ok(!WorkerMessage.safeParse({ type: 'failed', message: 'x' }).success);
     assert.ok(WorkerMessage.safeParse({ type: 'finding', finding: { file: 'a.ts' }, diagnostic }).success);
-    assert.ok(!WorkerMessage.safeParse({ type: 'finding', finding: { file: 'a.ts' }, diagnostic: { ...diagnostic, at: { file: 'a.ts', line: -1, endLine: 0 } } }).success, 'places arrive clamped');
-    assert.ok(!WorkerMessage.safeParse({ type: 'confirm', calls: 400, inputTokens: 1, threshold: 300 }).success, 'a question carries an id');
-    assert.ok(WorkerMessage.safeParse({ type: 'finished', summary: { findings: 1, calls: 3, costUsd: null, notReviewed: [] } }).success);
+    assert.ok(
+      !WorkerMessage.safeParse({
+        type: 'finding',
+        finding: { file: 'a.ts' },
+        diagnostic: { ...diagnostic, at: { file: 'a.ts', line: -1, endLine: 0 } },
+      }).success,
+      'places arrive clamped',
+    );
+    assert.ok(
+      !WorkerMessage.safeParse({ type: 'confirm', calls: 400, inputTokens: 1, threshold: 300 }).success,
+      'a question carries an id',
+    );
+    assert.ok(
+      WorkerMessage.safeParse({ type: 'finished', summary: { findings: 1, calls: 3, costUsd: null, notReviewed: [] } })
+        .success,
+    );
   });
 });

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { renderReportBody, renderReportPage } from '../../src/ui/reportPage';
 
-const assets = { cspSource: 'vscode-resource:', nonce: 'abc123', styleUri: 'style.css', scriptUri: 'report.js', state: { reportPath: '/w/r.md', cwd: '/w' } };
+const assets = {
+  cspSource: 'vscode-resource:',
+  nonce: 'abc123',
+  styleUri: 'style.css',
+  scriptUri: 'report.js',
+  state: { reportPath: '/w/r.md', cwd: '/w' },
+};
 
 describe('report page', () => {
   it('sets a strict CSP with the nonce and no inline or remote sources', () => {
@@ -15,12 +21,17 @@ describe('report page', () => {
 
   it('makes every file:line code span a link, and leaves other code alone', () => {
     const body = renderReportBody('1. `src/a b.ts:17` - fix (why)\n\nuse `x.y()` here');
-    assert.match(body, /<a class="loc" href="#" data-file="src\/a b\.ts" data-line="17"><code>src\/a b\.ts:17<\/code><\/a>/);
+    assert.match(
+      body,
+      /<a class="loc" href="#" data-file="src\/a b\.ts" data-line="17"><code>src\/a b\.ts:17<\/code><\/a>/,
+    );
     assert.match(body, /<code>x\.y\(\)<\/code>/);
   });
 
   it('never renders HTML or follows links from the report text', () => {
-    const body = renderReportBody('<script>alert(1)</script> <img src=x onerror=alert(1)> [click](https://evil.example) `a.ts:1"><b>`');
+    const body = renderReportBody(
+      '<script>alert(1)</script> <img src=x onerror=alert(1)> [click](https://evil.example) `a.ts:1"><b>`',
+    );
     assert.doesNotMatch(body, /<script>|<img|href="https/);
     assert.match(body, /&lt;script&gt;/);
   });

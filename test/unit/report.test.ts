@@ -13,30 +13,105 @@ import { finding, step1 } from '../helpers/records';
 const GOLDEN = join(__dirname, '../../../test/unit/golden/staged-report.md');
 
 function sampleResult(): StagedResult {
-  const analysis = (path: string) => ({ file_path: path, brutal_one_line: `${path} keeps the cart.`, invariants: [], risk_flags: [], file_level_findings: [], functions: [] });
+  const analysis = (path: string) => ({
+    file_path: path,
+    brutal_one_line: `${path} keeps the cart.`,
+    invariants: [],
+    risk_flags: [],
+    file_level_findings: [],
+    functions: [],
+  });
   return {
     mode: 'staged',
-    models: { curate: 'claude-sonnet-5-5', analyze: 'claude-sonnet-5-5', review: 'claude-sonnet-5-5', challenge: 'claude-opus-5-5', synthesize: 'claude-opus-5-5' },
+    models: {
+      curate: 'claude-sonnet-5-5',
+      analyze: 'claude-sonnet-5-5',
+      review: 'claude-sonnet-5-5',
+      challenge: 'claude-opus-5-5',
+      synthesize: 'claude-opus-5-5',
+    },
     reviewRoots: ['shop'],
     files: [
-      { path: 'shop/cart.ts', companion_path: 'shop/cart.test.ts', status: 'reviewed', functions_reviewed: 4, step1: step1(), analysis: analysis('shop/cart.ts') },
-      { path: 'shop/price.ts', companion_path: null, status: 'reviewed', functions_reviewed: 2, step1: step1(), analysis: analysis('shop/price.ts') },
-      { path: 'shop/README.md', companion_path: null, status: 'skipped', functions_reviewed: 0, reason: 'classified as documentation (review_as skip)' },
-      { path: 'shop/tax.ts', companion_path: null, status: 'failed', functions_reviewed: 0, reason: 'analyze: model call failed: HTTP 500: boom' },
+      {
+        path: 'shop/cart.ts',
+        companion_path: 'shop/cart.test.ts',
+        status: 'reviewed',
+        functions_reviewed: 4,
+        step1: step1(),
+        analysis: analysis('shop/cart.ts'),
+      },
+      {
+        path: 'shop/price.ts',
+        companion_path: null,
+        status: 'reviewed',
+        functions_reviewed: 2,
+        step1: step1(),
+        analysis: analysis('shop/price.ts'),
+      },
+      {
+        path: 'shop/README.md',
+        companion_path: null,
+        status: 'skipped',
+        functions_reviewed: 0,
+        reason: 'classified as documentation (review_as skip)',
+      },
+      {
+        path: 'shop/tax.ts',
+        companion_path: null,
+        status: 'failed',
+        functions_reviewed: 0,
+        reason: 'analyze: model call failed: HTTP 500: boom',
+      },
     ],
     findings: [
-      finding({ file: 'shop/cart.ts', line: 14, function: 'Cart.total', action: 'Guard the empty cart before indexing items[0].', rationale: 'An empty cart throws a TypeError.' }),
-      finding({ file: 'shop/cart.ts', line: 30, rule_id: 'A5', priority: 'should_fix', function: 'Cart.save', action: 'Propagate the write error.', rationale: 'A failed save reports success.', unchallenged: true }),
-      finding({ file: 'shop/price.ts', line: 3, rule_id: 'F1', priority: 'nice_to_have', function: null, source: 'file_rule', action: 'Document round().', rationale: 'Its rounding mode is not obvious.' }),
+      finding({
+        file: 'shop/cart.ts',
+        line: 14,
+        function: 'Cart.total',
+        action: 'Guard the empty cart before indexing items[0].',
+        rationale: 'An empty cart throws a TypeError.',
+      }),
+      finding({
+        file: 'shop/cart.ts',
+        line: 30,
+        rule_id: 'A5',
+        priority: 'should_fix',
+        function: 'Cart.save',
+        action: 'Propagate the write error.',
+        rationale: 'A failed save reports success.',
+        unchallenged: true,
+      }),
+      finding({
+        file: 'shop/price.ts',
+        line: 3,
+        rule_id: 'F1',
+        priority: 'nice_to_have',
+        function: null,
+        source: 'file_rule',
+        action: 'Document round().',
+        rationale: 'Its rounding mode is not obvious.',
+      }),
       {
-        ...finding({ file: 'shop/cart.ts', line: 8, rule_id: 'G1', priority: 'should_fix', function: null, source: 'cross_file' }),
-        locations: [{ file: 'shop/cart.ts', line: 8 }, { file: 'shop/price.ts', line: 2 }],
+        ...finding({
+          file: 'shop/cart.ts',
+          line: 8,
+          rule_id: 'G1',
+          priority: 'should_fix',
+          function: null,
+          source: 'cross_file',
+        }),
+        locations: [
+          { file: 'shop/cart.ts', line: 8 },
+          { file: 'shop/price.ts', line: 2 },
+        ],
         action: 'Extract the shared rounding into one helper.',
         rationale: 'A fix to one copy would miss the other.',
       },
     ],
     filtered: [{ finding: finding(), stage: 'challenge', reason: 'Guarded by the caller.' }],
-    failed: [{ step: 'analyze', file: 'shop/tax.ts', unit: 'shop/tax.ts', reason: 'model call failed: HTTP 500: boom' }],
+    failed: [
+      { step: 'analyze', file: 'shop/tax.ts', unit: 'shop/tax.ts', reason: 'model call failed: HTTP 500: boom' },
+    ],
     synthesis: {
       verdict_one_line: 'A small cart module with one real crash path.',
       executive_summary: 'The cart and pricing code is compact.',
@@ -45,7 +120,15 @@ function sampleResult(): StagedResult {
       cross_cutting_analysis: 'Rounding is duplicated.',
       cross_file_findings: [],
     },
-    usage: { ...emptyUsage(), calls: 12, input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: 500, cache_creation_input_tokens: 300, cost_usd: 0.4237 },
+    usage: {
+      ...emptyUsage(),
+      calls: 12,
+      input_tokens: 1000,
+      output_tokens: 200,
+      cache_read_input_tokens: 500,
+      cache_creation_input_tokens: 300,
+      cost_usd: 0.4237,
+    },
     usageByStep: {},
     retries: 1,
     failedAttempts: 1,
@@ -66,7 +149,10 @@ describe('staged markdown report', () => {
   it('numbers findings across priority sections, one line each', () => {
     const text = renderStagedReport(sampleResult(), { name: 'shop', date: '2026-11-30' });
     const items = text.split('\n').filter((l) => /^\d+\. /.test(l));
-    assert.deepEqual(items.map((l) => l.split('.')[0]), ['1', '2', '3', '4']);
+    assert.deepEqual(
+      items.map((l) => l.split('.')[0]),
+      ['1', '2', '3', '4'],
+    );
     assert.ok(text.indexOf('### Must fix') < text.indexOf('### Should fix'));
     assert.ok(text.indexOf('### Should fix') < text.indexOf('### Nice to have'));
   });
@@ -78,7 +164,10 @@ describe('staged markdown report', () => {
   });
 
   it('formats a finding as `file:line` - action (rationale)', () => {
-    assert.equal(findingLine(finding({ file: 'a.ts', line: 3, action: 'Fix it.', rationale: 'It breaks.' })), '`a.ts:3` - Fix it (It breaks) [A1 Bugs]');
+    assert.equal(
+      findingLine(finding({ file: 'a.ts', line: 3, action: 'Fix it.', rationale: 'It breaks.' })),
+      '`a.ts:3` - Fix it (It breaks) [A1 Bugs]',
+    );
   });
 });
 
@@ -87,7 +176,10 @@ describe('JSON result', () => {
     const json = stagedJson(sampleResult(), 'code-review-shop.md');
     assert.ok(StagedJsonReport.safeParse(json).success);
     assert.equal(json.model, 'claude-sonnet-5-5');
-    assert.deepEqual(Object.keys(json.findings[0]!).sort(), ['action', 'confidence', 'file', 'function', 'line', 'locations', 'priority', 'rationale', 'rule_id'].sort());
+    assert.deepEqual(
+      Object.keys(json.findings[0]!).sort(),
+      ['action', 'confidence', 'file', 'function', 'line', 'locations', 'priority', 'rationale', 'rule_id'].sort(),
+    );
     assert.equal(json.files[2]!.reason, 'classified as documentation (review_as skip)');
     assert.ok(!('reason' in json.files[0]!));
   });

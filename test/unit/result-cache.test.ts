@@ -21,6 +21,10 @@ describe('result cache', () => {
     assert.deepEqual(await cache.get(key), { answer: 42 });
     await writeFile(join(dir, key.slice(0, 2), `${key}.json`), '{"answ');
     assert.equal(await cache.get(key), undefined);
-    assert.deepEqual((await readdir(join(dir, key.slice(0, 2)))).filter((f) => f.endsWith('.tmp')), [], 'no temp files left behind');
+    assert.deepEqual(
+      (await readdir(join(dir, key.slice(0, 2)))).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temp files left behind',
+    );
   });
 });

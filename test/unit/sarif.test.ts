@@ -8,8 +8,22 @@ describe('SARIF output', () => {
   const result = {
     mode: 'staged',
     findings: [
-      finding({ file: 'src/a b.ts', line: 17, rule_id: 'A1', priority: 'must_fix', confidence: 'high', fingerprint: '0123456789abcdef0123', verdict: 'The loop does read past the end.' }),
-      { ...finding({ file: 'src/a.ts', line: 3, rule_id: 'G1', priority: 'should_fix' }), locations: [{ file: 'src/a.ts', line: 3 }, { file: 'src/b.ts', line: 9 }] },
+      finding({
+        file: 'src/a b.ts',
+        line: 17,
+        rule_id: 'A1',
+        priority: 'must_fix',
+        confidence: 'high',
+        fingerprint: '0123456789abcdef0123',
+        verdict: 'The loop does read past the end.',
+      }),
+      {
+        ...finding({ file: 'src/a.ts', line: 3, rule_id: 'G1', priority: 'should_fix' }),
+        locations: [
+          { file: 'src/a.ts', line: 3 },
+          { file: 'src/b.ts', line: 9 },
+        ],
+      },
       finding({ file: 'src/c.ts', line: 5, end_line: 8, rule_id: 'F3', priority: 'nice_to_have', pre_existing: true }),
     ],
     usage: emptyUsage(),
@@ -19,14 +33,25 @@ describe('SARIF output', () => {
     const log = toSarif(result);
     assert.ok(SarifLog.safeParse(log).success);
     const [run] = log.runs;
-    assert.deepEqual(run!.tool.driver.rules.map((r) => r.id), ['A1', 'F3', 'G1']);
-    assert.deepEqual(run!.results.map((r) => r.level), ['error', 'warning', 'note']);
+    assert.deepEqual(
+      run!.tool.driver.rules.map((r) => r.id),
+      ['A1', 'F3', 'G1'],
+    );
+    assert.deepEqual(
+      run!.results.map((r) => r.level),
+      ['error', 'warning', 'note'],
+    );
   });
 
   it('locates each result, with related places and ranges', () => {
     const [a, g, f] = toSarif(result).runs[0]!.results;
-    assert.deepEqual(a!.locations[0]!.physicalLocation, { artifactLocation: { uri: 'src/a%20b.ts' }, region: { startLine: 17 } });
-    assert.deepEqual(g!.relatedLocations, [{ id: 1, physicalLocation: { artifactLocation: { uri: 'src/b.ts' }, region: { startLine: 9 } } }]);
+    assert.deepEqual(a!.locations[0]!.physicalLocation, {
+      artifactLocation: { uri: 'src/a%20b.ts' },
+      region: { startLine: 17 },
+    });
+    assert.deepEqual(g!.relatedLocations, [
+      { id: 1, physicalLocation: { artifactLocation: { uri: 'src/b.ts' }, region: { startLine: 9 } } },
+    ]);
     assert.deepEqual(f!.locations[0]!.physicalLocation.region, { startLine: 5, endLine: 8 });
     assert.equal(f!.properties.preExisting, true);
   });
@@ -44,9 +69,13 @@ describe('SARIF output', () => {
     assert.ok(f3.properties!.tags.includes('advisory-only'));
   });
 
-  it('carries priority, confidence, the challenger\'s verdict and the dismissal fingerprint per result', () => {
+  it("carries priority, confidence, the challenger's verdict and the dismissal fingerprint per result", () => {
     const [a, g] = toSarif(result).runs[0]!.results;
-    assert.deepEqual(a!.properties, { priority: 'must_fix', confidence: 'high', verdict: 'The loop does read past the end.' });
+    assert.deepEqual(a!.properties, {
+      priority: 'must_fix',
+      confidence: 'high',
+      verdict: 'The loop does read past the end.',
+    });
     assert.deepEqual(a!.partialFingerprints, { 'skeptic/v1': '0123456789abcdef0123' });
     assert.equal(g!.partialFingerprints, undefined, 'no fingerprint, no partialFingerprints');
   });

@@ -67,21 +67,48 @@ describe('scope/changes', () => {
     });
 
     it('modified file: exact ranges for a middle edit and a top insertion', () => {
-      assert.deepEqual(file(set, 'src/edit.ts'), { path: 'src/edit.ts', status: 'modified', ranges: [[1, 2], [7, 8]], added: 4, removed: 2 });
+      assert.deepEqual(file(set, 'src/edit.ts'), {
+        path: 'src/edit.ts',
+        status: 'modified',
+        ranges: [
+          [1, 2],
+          [7, 8],
+        ],
+        added: 4,
+        removed: 2,
+      });
     });
 
     it('staged new file is added, every line changed', () => {
-      assert.deepEqual(file(set, 'src/staged-new.ts'), { path: 'src/staged-new.ts', status: 'added', ranges: [[1, 3]], added: 3, removed: 0 });
+      assert.deepEqual(file(set, 'src/staged-new.ts'), {
+        path: 'src/staged-new.ts',
+        status: 'added',
+        ranges: [[1, 3]],
+        added: 3,
+        removed: 0,
+      });
     });
 
     it('untracked file: one range over the whole file; ignored files are not listed', () => {
-      assert.deepEqual(file(set, 'notes/untracked.md'), { path: 'notes/untracked.md', status: 'added', ranges: [[1, 7]], added: 7, removed: 0 });
+      assert.deepEqual(file(set, 'notes/untracked.md'), {
+        path: 'notes/untracked.md',
+        status: 'added',
+        ranges: [[1, 7]],
+        added: 7,
+        removed: 0,
+      });
       assert.equal(file(set, '.gitignore').ranges[0]![1], 1);
       assert.ok(!byPath(set)['ignored.log']);
     });
 
     it('renamed file: the new path with the ranges of the edit after the rename', () => {
-      assert.deepEqual(file(set, 'src/renamed.ts'), { path: 'src/renamed.ts', status: 'renamed', ranges: [[3, 3]], added: 1, removed: 1 });
+      assert.deepEqual(file(set, 'src/renamed.ts'), {
+        path: 'src/renamed.ts',
+        status: 'renamed',
+        ranges: [[3, 3]],
+        added: 1,
+        removed: 1,
+      });
       assert.ok(!byPath(set)['src/old.ts']);
     });
 
@@ -111,7 +138,10 @@ describe('scope/changes', () => {
     it('from a subfolder, paths and root are relative to cwd', async () => {
       const sub = await collectChanges({ kind: 'changes' }, { cwd: r.path('src') });
       assert.equal(sub.root, '..');
-      assert.deepEqual(file(sub, 'edit.ts').ranges, [[1, 2], [7, 8]]);
+      assert.deepEqual(file(sub, 'edit.ts').ranges, [
+        [1, 2],
+        [7, 8],
+      ]);
       assert.ok(byPath(sub)['../notes/untracked.md']);
       assert.ok(byPath(sub)['../dir with space/ünï cødé.ts']);
       assert.equal(skips(sub)['../gone.ts'], 'deleted');
@@ -127,7 +157,10 @@ describe('scope/changes', () => {
     assert.equal(staged.description, 'staged changes');
     assert.deepEqual(staged.files, [{ path: 'a.ts', status: 'modified', ranges: [[2, 2]], added: 1, removed: 1 }]);
     const all = await collectChanges({ kind: 'changes' }, { cwd: r.dir, includeUntracked: false });
-    assert.deepEqual(all.files[0]!.ranges, [[2, 2], [8, 8]]);
+    assert.deepEqual(all.files[0]!.ranges, [
+      [2, 2],
+      [8, 8],
+    ]);
   });
 
   describe('branch scope', () => {
@@ -157,8 +190,14 @@ describe('scope/changes', () => {
     });
 
     it('a bad base ref is a ScopeError naming it', async () => {
-      await assert.rejects(collectChanges({ kind: 'branch', base: 'no-such-branch' }, { cwd: r.dir }), (e) => e instanceof ScopeError && e.message.includes('"no-such-branch"'));
-      await assert.rejects(collectChanges({ kind: 'branch', base: '--output=x' }, { cwd: r.dir }), (e) => e instanceof ScopeError && e.message.includes('"--output=x"'));
+      await assert.rejects(
+        collectChanges({ kind: 'branch', base: 'no-such-branch' }, { cwd: r.dir }),
+        (e) => e instanceof ScopeError && e.message.includes('"no-such-branch"'),
+      );
+      await assert.rejects(
+        collectChanges({ kind: 'branch', base: '--output=x' }, { cwd: r.dir }),
+        (e) => e instanceof ScopeError && e.message.includes('"--output=x"'),
+      );
     });
   });
 
@@ -187,7 +226,10 @@ describe('scope/changes', () => {
 
   it('a folder that is not a repository is a ScopeError', async () => {
     const plain = repo(false);
-    await assert.rejects(collectChanges({ kind: 'changes' }, { cwd: plain.dir }), (e) => e instanceof ScopeError && /is not inside a git repository; change scopes need git/.test(e.message));
+    await assert.rejects(
+      collectChanges({ kind: 'changes' }, { cwd: plain.dir }),
+      (e) => e instanceof ScopeError && /is not inside a git repository; change scopes need git/.test(e.message),
+    );
   });
 
   it('a repository without commits: changes are all added, other scopes a ScopeError', async () => {
@@ -198,8 +240,14 @@ describe('scope/changes', () => {
       { path: 'loose.ts', status: 'added', ranges: [[1, 3]], added: 3, removed: 0 },
       { path: 'staged.ts', status: 'added', ranges: [[1, 2]], added: 2, removed: 0 },
     ]);
-    await assert.rejects(collectChanges({ kind: 'staged' }, { cwd: r.dir }), (e) => e instanceof ScopeError && /no commits yet/.test(e.message));
-    await assert.rejects(collectChanges({ kind: 'branch', base: 'main' }, { cwd: r.dir }), (e) => e instanceof ScopeError && /no commits yet/.test(e.message));
+    await assert.rejects(
+      collectChanges({ kind: 'staged' }, { cwd: r.dir }),
+      (e) => e instanceof ScopeError && /no commits yet/.test(e.message),
+    );
+    await assert.rejects(
+      collectChanges({ kind: 'branch', base: 'main' }, { cwd: r.dir }),
+      (e) => e instanceof ScopeError && /no commits yet/.test(e.message),
+    );
   });
 
   describe('PR scope (fake gh)', () => {
@@ -252,7 +300,16 @@ else { process.stderr.write('unexpected: ' + a.join(' ') + '\\n'); process.exit(
       bin = dir;
       return { ...process.env, PATH: dir + delimiter + (process.env.PATH ?? '') };
     };
-    const view = (over: object) => ({ number: 12, title: 'Add E', body: 'Adds E.', state: 'OPEN', isDraft: false, baseRefName: 'main', headRefName: 'feature/e', ...over });
+    const view = (over: object) => ({
+      number: 12,
+      title: 'Add E',
+      body: 'Adds E.',
+      state: 'OPEN',
+      isDraft: false,
+      baseRefName: 'main',
+      headRefName: 'feature/e',
+      ...over,
+    });
 
     before(() => {
       r = repo().write('src/app.ts', numbered(3)).commit('base');
@@ -275,29 +332,47 @@ else { process.stderr.write('unexpected: ' + a.join(' ') + '\\n'); process.exit(
     });
 
     it('merged and closed PRs still return, with a skip reason', async () => {
-      const merged = await collectChanges({ kind: 'pr', number: 12 }, { cwd: r.dir, env: fakeGh(view({ state: 'MERGED' })) });
+      const merged = await collectChanges(
+        { kind: 'pr', number: 12 },
+        { cwd: r.dir, env: fakeGh(view({ state: 'MERGED' })) },
+      );
       assert.equal(prSkipReason(merged), 'SKIP: PR is MERGED');
       rmSync(bin, { recursive: true, force: true });
-      const closed = await collectChanges({ kind: 'pr', number: 12 }, { cwd: r.dir, env: fakeGh(view({ state: 'CLOSED' })) });
+      const closed = await collectChanges(
+        { kind: 'pr', number: 12 },
+        { cwd: r.dir, env: fakeGh(view({ state: 'CLOSED' })) },
+      );
       assert.equal(prSkipReason(closed), 'SKIP: PR is CLOSED');
     });
 
     it('draft PR: skip reason', async () => {
-      const set = await collectChanges({ kind: 'pr', number: 12 }, { cwd: r.dir, env: fakeGh(view({ isDraft: true })) });
+      const set = await collectChanges(
+        { kind: 'pr', number: 12 },
+        { cwd: r.dir, env: fakeGh(view({ isDraft: true })) },
+      );
       assert.equal(prSkipReason(set), 'SKIP: PR is draft');
     });
 
     it('gh failing is a ScopeError with its message', async () => {
       const env = fakeGh(view({}));
-      writeFileSync(join(bin, 'gh.js'), "process.stderr.write('GraphQL: Could not resolve to a PullRequest with the number of 99.\\n'); process.exit(1);\n");
-      await assert.rejects(collectChanges({ kind: 'pr', number: 99 }, { cwd: r.dir, env }), (e) => e instanceof ScopeError && /gh pr (view|diff) 99 failed: GraphQL: Could not resolve/.test(e.message));
+      writeFileSync(
+        join(bin, 'gh.js'),
+        "process.stderr.write('GraphQL: Could not resolve to a PullRequest with the number of 99.\\n'); process.exit(1);\n",
+      );
+      await assert.rejects(
+        collectChanges({ kind: 'pr', number: 99 }, { cwd: r.dir, env }),
+        (e) => e instanceof ScopeError && /gh pr (view|diff) 99 failed: GraphQL: Could not resolve/.test(e.message),
+      );
     });
 
     it('missing gh is a ScopeError telling how to install it', async () => {
       bin = mkdtempSync(join(tmpdir(), 'skeptic-nogh-'));
       await assert.rejects(
         collectChanges({ kind: 'pr', number: 12 }, { cwd: r.dir, env: { ...process.env, PATH: bin } }),
-        (e) => e instanceof ScopeError && e.message === 'the GitHub CLI (gh) is not installed; install it from https://cli.github.com and run gh auth login',
+        (e) =>
+          e instanceof ScopeError &&
+          e.message ===
+            'the GitHub CLI (gh) is not installed; install it from https://cli.github.com and run gh auth login',
       );
     });
 

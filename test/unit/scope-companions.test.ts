@@ -36,26 +36,53 @@ describe('scope/companions', () => {
       ]);
     });
     it('implementation: same directory, then include/, then the include/ beside src/', () => {
-      assert.deepEqual(companionCandidates('lib/src/foo.cc'), ['lib/src/foo.hpp', 'lib/src/foo.h', 'lib/src/include/foo.hpp', 'lib/src/include/foo.h', 'lib/include/foo.hpp', 'lib/include/foo.h']);
+      assert.deepEqual(companionCandidates('lib/src/foo.cc'), [
+        'lib/src/foo.hpp',
+        'lib/src/foo.h',
+        'lib/src/include/foo.hpp',
+        'lib/src/include/foo.h',
+        'lib/include/foo.hpp',
+        'lib/include/foo.h',
+      ]);
     });
     it('a file at the top level gives plain relative candidates (no "./" prefix)', () => {
       assert.deepEqual(companionCandidates('foo.hpp').slice(0, 3), ['foo.cpp', 'foo.cc', 'foo.c']);
       assert.deepEqual(companionCandidates('foo.py').slice(0, 2), ['test_foo.py', 'foo_test.py']);
-      for (const c of [...companionCandidates('foo.hpp'), ...companionCandidates('foo.py'), ...companionCandidates('foo.rs'), ...companionCandidates('foo.go')]) {
+      for (const c of [
+        ...companionCandidates('foo.hpp'),
+        ...companionCandidates('foo.py'),
+        ...companionCandidates('foo.rs'),
+        ...companionCandidates('foo.go'),
+      ]) {
         assert.ok(!c.startsWith('./') && !c.startsWith('/') && !c.startsWith('..'), c);
       }
     });
     it('python: test_{stem}.py then {stem}_test.py, same directory before tests/', () => {
-      assert.deepEqual(companionCandidates('pkg/calc.py').slice(0, 4), ['pkg/test_calc.py', 'pkg/calc_test.py', 'pkg/tests/test_calc.py', 'pkg/tests/calc_test.py']);
+      assert.deepEqual(companionCandidates('pkg/calc.py').slice(0, 4), [
+        'pkg/test_calc.py',
+        'pkg/calc_test.py',
+        'pkg/tests/test_calc.py',
+        'pkg/tests/calc_test.py',
+      ]);
       assert.ok(companionCandidates('pkg/calc.py').includes('tests/test_calc.py'));
     });
     it('typescript: {stem}.test.ts, {stem}.spec.ts, {stem}.test.tsx in that order', () => {
-      assert.deepEqual(companionCandidates('src/a.ts').slice(0, 3), ['src/a.test.ts', 'src/a.spec.ts', 'src/a.test.tsx']);
+      assert.deepEqual(companionCandidates('src/a.ts').slice(0, 3), [
+        'src/a.test.ts',
+        'src/a.spec.ts',
+        'src/a.test.tsx',
+      ]);
       assert.deepEqual(companionCandidates('src/a.test.ts').slice(0, 2), ['src/a.ts', 'src/a.tsx']);
     });
     it('java: {Stem}Test.java in the same package, then the parallel src/test/java tree', () => {
-      assert.deepEqual(companionCandidates('src/main/java/com/ex/Foo.java'), ['src/main/java/com/ex/FooTest.java', 'src/test/java/com/ex/FooTest.java']);
-      assert.deepEqual(companionCandidates('m/src/test/java/com/ex/FooTest.java'), ['m/src/test/java/com/ex/Foo.java', 'm/src/main/java/com/ex/Foo.java']);
+      assert.deepEqual(companionCandidates('src/main/java/com/ex/Foo.java'), [
+        'src/main/java/com/ex/FooTest.java',
+        'src/test/java/com/ex/FooTest.java',
+      ]);
+      assert.deepEqual(companionCandidates('m/src/test/java/com/ex/FooTest.java'), [
+        'm/src/test/java/com/ex/Foo.java',
+        'm/src/main/java/com/ex/Foo.java',
+      ]);
     });
     it('rust: mod.rs in the same directory, then tests/{stem}.rs at the crate root', () => {
       assert.deepEqual(companionCandidates('crate/src/parser.rs'), ['crate/src/mod.rs', 'crate/tests/parser.rs']);
@@ -210,7 +237,18 @@ describe('scope/companions', () => {
       expect('js/util.test.js', 'js/util.js');
     });
     it('no companion: proceeds with null', () => {
-      for (const p of ['none/lonely.py', 'none/lonely.ts', 'none/Lonely.java', 'none/lonely.rs', 'none/lonely.hpp', 'none/solo.cpp', 'none/lonely.go', 'none/README.md', 'none/Makefile']) expect(p, null);
+      for (const p of [
+        'none/lonely.py',
+        'none/lonely.ts',
+        'none/Lonely.java',
+        'none/lonely.rs',
+        'none/lonely.hpp',
+        'none/solo.cpp',
+        'none/lonely.go',
+        'none/README.md',
+        'none/Makefile',
+      ])
+        expect(p, null);
     });
     it('a file never is its own companion, and every companion is itself a real file path relative to cwd', () => {
       for (const [path, companion] of found) {
@@ -220,10 +258,13 @@ describe('scope/companions', () => {
     });
     it('paths are relative to cwd when reviewing a sub-folder from a different cwd', async () => {
       const sub = await companions(join(cwd, 'cpp'), ['lib']);
-      assert.deepEqual([...sub], [
-        ['lib/include/gadget.h', 'lib/src/gadget.cc'],
-        ['lib/src/gadget.cc', 'lib/include/gadget.h'],
-      ]);
+      assert.deepEqual(
+        [...sub],
+        [
+          ['lib/include/gadget.h', 'lib/src/gadget.cc'],
+          ['lib/src/gadget.cc', 'lib/include/gadget.h'],
+        ],
+      );
     });
     it('a companion is found even when only the primary file was named', async () => {
       const one = await companions(cwd, ['py/app/util.py']);

@@ -22,26 +22,87 @@ describe('scope/diff', () => {
       ),
     );
     assert.equal(rest.length, 0);
-    assert.deepEqual(f, { oldPath: 'src/a.ts', newPath: 'src/a.ts', status: 'modified', ranges: [[1, 2], [7, 8]], added: 4, removed: 2, mode: '100644' });
+    assert.deepEqual(f, {
+      oldPath: 'src/a.ts',
+      newPath: 'src/a.ts',
+      status: 'modified',
+      ranges: [
+        [1, 2],
+        [7, 8],
+      ],
+      added: 4,
+      removed: 2,
+      mode: '100644',
+    });
   });
 
   it('omitted counts mean 1; count 0 on the new side is a deletion marking the line before (at least 1)', () => {
     const [f] = parseDiff(
-      lines('diff --git a/x.py b/x.py', 'index 1..2 100644', '--- a/x.py', '+++ b/x.py', '@@ -1,2 +0,0 @@', '-a', '-b', '@@ -10 +8 @@', '-old', '+new', '@@ -20,3 +17,0 @@', '-p', '-q', '-r'),
+      lines(
+        'diff --git a/x.py b/x.py',
+        'index 1..2 100644',
+        '--- a/x.py',
+        '+++ b/x.py',
+        '@@ -1,2 +0,0 @@',
+        '-a',
+        '-b',
+        '@@ -10 +8 @@',
+        '-old',
+        '+new',
+        '@@ -20,3 +17,0 @@',
+        '-p',
+        '-q',
+        '-r',
+      ),
     );
-    assert.deepEqual(f!.ranges, [[1, 1], [8, 8], [17, 17]]);
+    assert.deepEqual(f!.ranges, [
+      [1, 1],
+      [8, 8],
+      [17, 17],
+    ]);
     assert.equal(f!.added, 1);
     assert.equal(f!.removed, 6);
   });
 
   it('adjacent and overlapping ranges merge', () => {
-    const [f] = parseDiff(lines('diff --git a/m b/m', '--- a/m', '+++ b/m', '@@ -3 +3 @@', '-x', '+y', '@@ -5,0 +4,2 @@', '+z', '+w', '@@ -9,0 +10 @@', '+v'));
-    assert.deepEqual(f!.ranges, [[3, 5], [10, 10]]);
+    const [f] = parseDiff(
+      lines(
+        'diff --git a/m b/m',
+        '--- a/m',
+        '+++ b/m',
+        '@@ -3 +3 @@',
+        '-x',
+        '+y',
+        '@@ -5,0 +4,2 @@',
+        '+z',
+        '+w',
+        '@@ -9,0 +10 @@',
+        '+v',
+      ),
+    );
+    assert.deepEqual(f!.ranges, [
+      [3, 5],
+      [10, 10],
+    ]);
   });
 
   it('removed lines that look like headers are read as hunk body', () => {
     const [f, g] = parseDiff(
-      lines('diff --git a/s.sql b/s.sql', '--- a/s.sql', '+++ b/s.sql', '@@ -1,2 +1 @@', '--- comment', '-++ odd', '+-- new comment', 'diff --git a/t b/t', '--- a/t', '+++ b/t', '@@ -1 +1 @@', '-1', '+2'),
+      lines(
+        'diff --git a/s.sql b/s.sql',
+        '--- a/s.sql',
+        '+++ b/s.sql',
+        '@@ -1,2 +1 @@',
+        '--- comment',
+        '-++ odd',
+        '+-- new comment',
+        'diff --git a/t b/t',
+        '--- a/t',
+        '+++ b/t',
+        '@@ -1 +1 @@',
+        '-1',
+        '+2',
+      ),
     );
     assert.equal(f!.removed, 2);
     assert.equal(f!.added, 1);
@@ -51,14 +112,47 @@ describe('scope/diff', () => {
 
   it('context lines (as in gh pr diff) are not changed lines', () => {
     const [f] = parseDiff(
-      lines('diff --git a/c.ts b/c.ts', '--- a/c.ts', '+++ b/c.ts', '@@ -1,7 +1,7 @@', ' a', ' b', ' c', '-d', '+D', ' e', '', ' g', '@@ -20,4 +20,3 @@', ' x', ' y', '-gone', ' z'),
+      lines(
+        'diff --git a/c.ts b/c.ts',
+        '--- a/c.ts',
+        '+++ b/c.ts',
+        '@@ -1,7 +1,7 @@',
+        ' a',
+        ' b',
+        ' c',
+        '-d',
+        '+D',
+        ' e',
+        '',
+        ' g',
+        '@@ -20,4 +20,3 @@',
+        ' x',
+        ' y',
+        '-gone',
+        ' z',
+      ),
     );
-    assert.deepEqual(f!.ranges, [[4, 4], [21, 21]]);
+    assert.deepEqual(f!.ranges, [
+      [4, 4],
+      [21, 21],
+    ]);
     assert.deepEqual([f!.added, f!.removed], [1, 2]);
   });
 
   it('"\\ No newline at end of file" is not a line', () => {
-    const [f] = parseDiff(lines('diff --git a/n b/n', '--- a/n', '+++ b/n', '@@ -3 +3,2 @@', '-c', '\\ No newline at end of file', '+c', '+d', '\\ No newline at end of file'));
+    const [f] = parseDiff(
+      lines(
+        'diff --git a/n b/n',
+        '--- a/n',
+        '+++ b/n',
+        '@@ -3 +3,2 @@',
+        '-c',
+        '\\ No newline at end of file',
+        '+c',
+        '+d',
+        '\\ No newline at end of file',
+      ),
+    );
     assert.deepEqual(f!.ranges, [[3, 4]]);
     assert.deepEqual([f!.added, f!.removed], [2, 1]);
   });
@@ -85,8 +179,24 @@ describe('scope/diff', () => {
         '-y',
       ),
     );
-    assert.deepEqual(a, { oldPath: null, newPath: 'new.ts', status: 'added', ranges: [[1, 3]], added: 3, removed: 0, mode: '100644' });
-    assert.deepEqual(d, { oldPath: 'old.ts', newPath: null, status: 'deleted', ranges: [[1, 1]], added: 0, removed: 2, mode: '100644' });
+    assert.deepEqual(a, {
+      oldPath: null,
+      newPath: 'new.ts',
+      status: 'added',
+      ranges: [[1, 3]],
+      added: 3,
+      removed: 0,
+      mode: '100644',
+    });
+    assert.deepEqual(d, {
+      oldPath: 'old.ts',
+      newPath: null,
+      status: 'deleted',
+      ranges: [[1, 1]],
+      added: 0,
+      removed: 2,
+      mode: '100644',
+    });
   });
 
   it('renames: pure, and with an edit (ranges on the new side)', () => {
@@ -108,8 +218,24 @@ describe('scope/diff', () => {
         '+y',
       ),
     );
-    assert.deepEqual(pure, { oldPath: 'a/one.ts', newPath: 'b/one.ts', status: 'renamed', ranges: [], added: 0, removed: 0, mode: null });
-    assert.deepEqual(edited, { oldPath: 'lib/old name.ts', newPath: 'lib/new name.ts', status: 'renamed', ranges: [[4, 4]], added: 1, removed: 1, mode: '100644' });
+    assert.deepEqual(pure, {
+      oldPath: 'a/one.ts',
+      newPath: 'b/one.ts',
+      status: 'renamed',
+      ranges: [],
+      added: 0,
+      removed: 0,
+      mode: null,
+    });
+    assert.deepEqual(edited, {
+      oldPath: 'lib/old name.ts',
+      newPath: 'lib/new name.ts',
+      status: 'renamed',
+      ranges: [[4, 4]],
+      added: 1,
+      removed: 1,
+      mode: '100644',
+    });
   });
 
   it('quoted paths: octal UTF-8 escapes, tabs, quotes, and unquoted unicode', () => {
@@ -141,8 +267,25 @@ describe('scope/diff', () => {
   });
 
   it('paths come from the diff --git line when there are no ---/+++ lines (spaces, " b/" inside a name)', () => {
-    const [a, b] = parseDiff(lines('diff --git a/x b/y.txt b/x b/y.txt', 'old mode 100644', 'new mode 100755', 'diff --git "a/\\303\\244.bin" "b/\\303\\244.bin"', 'index 1..2 100644', 'Binary files "a/\\303\\244.bin" and "b/\\303\\244.bin" differ'));
-    assert.deepEqual(a, { oldPath: 'x b/y.txt', newPath: 'x b/y.txt', status: 'modified', ranges: [], added: 0, removed: 0, mode: '100755' });
+    const [a, b] = parseDiff(
+      lines(
+        'diff --git a/x b/y.txt b/x b/y.txt',
+        'old mode 100644',
+        'new mode 100755',
+        'diff --git "a/\\303\\244.bin" "b/\\303\\244.bin"',
+        'index 1..2 100644',
+        'Binary files "a/\\303\\244.bin" and "b/\\303\\244.bin" differ',
+      ),
+    );
+    assert.deepEqual(a, {
+      oldPath: 'x b/y.txt',
+      newPath: 'x b/y.txt',
+      status: 'modified',
+      ranges: [],
+      added: 0,
+      removed: 0,
+      mode: '100755',
+    });
     assert.deepEqual([b!.newPath, b!.status, b!.ranges], ['ä.bin', 'binary', []]);
   });
 

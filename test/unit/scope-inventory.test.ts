@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { ScopeError, takeInventory, type Inventory } from '../../src/scope/inventory';
 import { put } from '../helpers/tree';
 
-
 const paths = (inv: Inventory) => inv.discovery.file_entries.map((e) => e.path);
 const reasons = (inv: Inventory) => Object.fromEntries(inv.excluded.map((e) => [e.path, e.reason]));
 const sorted = <T>(xs: T[]) => [...xs].sort();
@@ -85,7 +84,7 @@ describe('scope/inventory', () => {
       'src/ünïcødé.py',
     ];
     const expectedExcluded: Record<string, string> = {
-      'node_modules': 'vendored',
+      node_modules: 'vendored',
       'vendor/lib/x.go': 'vendored',
       'dist/bundle.js': 'build_output',
       'dist/keep.js': 'build_output',
@@ -141,7 +140,10 @@ describe('scope/inventory', () => {
     });
 
     it('includes a file named explicitly inside dist/, whichever order the paths come in', async () => {
-      for (const order of [['.', 'dist/keep.js'], ['dist/keep.js', '.']]) {
+      for (const order of [
+        ['.', 'dist/keep.js'],
+        ['dist/keep.js', '.'],
+      ]) {
         const inv = await takeInventory(order, { cwd });
         assert.ok(paths(inv).includes('dist/keep.js'), `included for ${order.join(' ')}`);
         assert.ok(!paths(inv).includes('dist/bundle.js'));
@@ -189,7 +191,10 @@ describe('scope/inventory', () => {
     });
 
     it('a path that does not exist throws ScopeError', async () => {
-      await assert.rejects(takeInventory(['nope/missing.ts'], { cwd }), (err: unknown) => err instanceof ScopeError && /no such file or folder: nope\/missing\.ts/.test(err.message));
+      await assert.rejects(
+        takeInventory(['nope/missing.ts'], { cwd }),
+        (err: unknown) => err instanceof ScopeError && /no such file or folder: nope\/missing\.ts/.test(err.message),
+      );
       await assert.rejects(takeInventory(['src', 'missing'], { cwd }), ScopeError);
     });
 
@@ -243,7 +248,16 @@ describe('scope/inventory', () => {
         .filter((p) => p !== 'src/gone.ts');
       const seen = [...paths(inv), ...inv.excluded.map((e) => e.path)];
       assert.deepEqual(sorted(seen), sorted(listed));
-      assert.deepEqual(paths(inv), ['.gitignore', 'lib/x.go', 'src/a.test.ts', 'src/a.ts', 'src/new file ü.ts', 'src/new.ts', 'src/with space.ts', 'src/ünï.py']);
+      assert.deepEqual(paths(inv), [
+        '.gitignore',
+        'lib/x.go',
+        'src/a.test.ts',
+        'src/a.ts',
+        'src/new file ü.ts',
+        'src/new.ts',
+        'src/with space.ts',
+        'src/ünï.py',
+      ]);
       assert.deepEqual(reasons(inv), { 'dist/app.js': 'build_output', 'src/.env': 'secret' });
       for (const absent of ['ignored.log', 'tmp/scratch.ts', 'src/old.ts.bak', 'src/gone.ts']) {
         assert.ok(!seen.includes(absent), `${absent} is absent`);
@@ -253,7 +267,14 @@ describe('scope/inventory', () => {
 
     it('a sub-folder of the repository, from the repository root and from inside it', async () => {
       const fromRoot = await takeInventory(['src'], { cwd: repo });
-      assert.deepEqual(paths(fromRoot), ['src/a.test.ts', 'src/a.ts', 'src/new file ü.ts', 'src/new.ts', 'src/with space.ts', 'src/ünï.py']);
+      assert.deepEqual(paths(fromRoot), [
+        'src/a.test.ts',
+        'src/a.ts',
+        'src/new file ü.ts',
+        'src/new.ts',
+        'src/with space.ts',
+        'src/ünï.py',
+      ]);
       assert.deepEqual(fromRoot.discovery.review_roots, ['src']);
       const fromInside = await takeInventory(['.'], { cwd: join(repo, 'src') });
       assert.deepEqual(paths(fromInside), ['a.test.ts', 'a.ts', 'new file ü.ts', 'new.ts', 'with space.ts', 'ünï.py']);
@@ -262,7 +283,10 @@ describe('scope/inventory', () => {
 
     it('an explicitly named tracked file with a space in its name', async () => {
       const inv = await takeInventory(['src/with space.ts'], { cwd: repo });
-      assert.deepEqual(inv.discovery, { review_roots: ['src/with space.ts'], file_entries: [{ path: 'src/with space.ts', companion_path: null }] });
+      assert.deepEqual(inv.discovery, {
+        review_roots: ['src/with space.ts'],
+        file_entries: [{ path: 'src/with space.ts', companion_path: null }],
+      });
     });
   });
 });

@@ -8,9 +8,38 @@ import { isSecretFile } from '../../src/model/secrets';
 
 describe('scope rules', () => {
   it('treats secrets data files as secret, and code modules named after secrets as code', () => {
-    for (const p of ['.env', 'config/.env.production', 'credentials.json', 'secrets.yaml', 'secrets', 'id_ed25519', 'tls/server.pem']) assert.ok(isSecretFile(p), p);
-    for (const p of ['prod.env', '.envrc', '.pgpass', '.netrc', '.git-credentials', 'id_ed25519_sk', 'id_ecdsa_sk.pub', 'certs/client.p12', 'prod.tfvars']) assert.ok(isSecretFile(p), p);
-    for (const p of ['src/scope/secrets.ts', 'credentials.py', '.env.example', 'envelope.ts', 'prod.env.example', 'id_utils.py', 'environment.ts']) assert.ok(!isSecretFile(p), p);
+    for (const p of [
+      '.env',
+      'config/.env.production',
+      'credentials.json',
+      'secrets.yaml',
+      'secrets',
+      'id_ed25519',
+      'tls/server.pem',
+    ])
+      assert.ok(isSecretFile(p), p);
+    for (const p of [
+      'prod.env',
+      '.envrc',
+      '.pgpass',
+      '.netrc',
+      '.git-credentials',
+      'id_ed25519_sk',
+      'id_ecdsa_sk.pub',
+      'certs/client.p12',
+      'prod.tfvars',
+    ])
+      assert.ok(isSecretFile(p), p);
+    for (const p of [
+      'src/scope/secrets.ts',
+      'credentials.py',
+      '.env.example',
+      'envelope.ts',
+      'prod.env.example',
+      'id_utils.py',
+      'environment.ts',
+    ])
+      assert.ok(!isSecretFile(p), p);
   });
 
   it('applies folder rules only below the chosen root', async () => {
@@ -20,9 +49,15 @@ describe('scope rules', () => {
     await writeFile(join(cwd, 'dist/sub/a.js'), 'export const a = 1;\n');
     await writeFile(join(cwd, 'src/bin/main.rs'), 'fn main() {}\n');
     const inDist = await takeInventory(['dist'], { cwd });
-    assert.deepEqual(inDist.discovery.file_entries.map((e) => e.path), ['dist/sub/a.js']);
+    assert.deepEqual(
+      inDist.discovery.file_entries.map((e) => e.path),
+      ['dist/sub/a.js'],
+    );
     const whole = await takeInventory(['.'], { cwd });
-    assert.deepEqual(whole.discovery.file_entries.map((e) => e.path), ['src/bin/main.rs']);
+    assert.deepEqual(
+      whole.discovery.file_entries.map((e) => e.path),
+      ['src/bin/main.rs'],
+    );
     assert.deepEqual(whole.excluded, [{ path: 'dist/sub/a.js', reason: 'build_output' }]);
     assert.equal(excludeByPath('node_modules/x/index.js', false), 'vendored');
     assert.equal(excludeByPath('code-review-shop-v2.md', false), 'review_report');

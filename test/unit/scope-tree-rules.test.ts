@@ -8,10 +8,12 @@ import { takeInventory, type Inventory } from '../../src/scope/inventory';
 import { put } from '../helpers/tree';
 
 const reasons = (inv: Inventory) => Object.fromEntries(inv.excluded.map((e) => [e.path, e.reason]));
-const companions = (inv: Inventory) => Object.fromEntries(inv.discovery.file_entries.map((e) => [e.path, e.companion_path]));
+const companions = (inv: Inventory) =>
+  Object.fromEntries(inv.discovery.file_entries.map((e) => [e.path, e.companion_path]));
 const index = (files: string[]) => {
   const byName = new Map<string, string[]>();
-  for (const f of files) byName.set(f.slice(f.lastIndexOf('/') + 1), [...(byName.get(f.slice(f.lastIndexOf('/') + 1)) ?? []), f]);
+  for (const f of files)
+    byName.set(f.slice(f.lastIndexOf('/') + 1), [...(byName.get(f.slice(f.lastIndexOf('/') + 1)) ?? []), f]);
   return byName;
 };
 
@@ -66,7 +68,8 @@ describe('scope: compiled, media and temp files; companions across the repositor
     assert.equal(r['scripts/build.tmp.mjs'], 'temp_file');
     assert.equal(r['src/app.ts.orig'], 'temp_file');
     const included = inv.discovery.file_entries.map((e) => e.path);
-    for (const kept of ['pkg/index.ts', 'pkg/handwritten.js', 'types/globals.d.ts']) assert.ok(included.includes(kept), kept);
+    for (const kept of ['pkg/index.ts', 'pkg/handwritten.js', 'types/globals.d.ts'])
+      assert.ok(included.includes(kept), kept);
   });
 
   it('pairs src/ with include/**, *_test.cc, a leading-underscore module with its test, and a test with its source elsewhere', async () => {

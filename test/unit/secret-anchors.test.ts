@@ -17,7 +17,10 @@ function examples(dir = EXAMPLES): string[] {
 
 /** What the preset reports for a text, scanned exactly as Step 0 scans it. */
 async function reports(text: string): Promise<string[]> {
-  const result = await lintSource({ source: { filePath: SCANNED_NAME, content: text, contentType: 'text' }, options: { config: PRESET_CONFIG, maskSecrets: true } });
+  const result = await lintSource({
+    source: { filePath: SCANNED_NAME, content: text, contentType: 'text' },
+    options: { config: PRESET_CONFIG, maskSecrets: true },
+  });
   return result.messages.filter((m) => m.type === 'message').map((m) => m.ruleId);
 }
 
@@ -35,7 +38,10 @@ describe('scope/secretAnchors: the prefilter in front of the secret scan', () =>
       for (const rule of await reports(text)) {
         reported.add(rule);
         assert.ok(mayHoldSecret(text), `${file}: reported by ${rule}, but the prefilter would skip it`);
-        assert.ok(PRESET_ANCHORS[rule]?.some((re) => re.test(text)), `${file}: reported by ${rule}, which has no anchor in it`);
+        assert.ok(
+          PRESET_ANCHORS[rule]?.some((re) => re.test(text)),
+          `${file}: reported by ${rule}, which has no anchor in it`,
+        );
       }
     }
     // Every rule with anchors was exercised; the rules without any never report as Step 0 scans.

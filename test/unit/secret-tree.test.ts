@@ -17,9 +17,19 @@ async function secretExamples(): Promise<Array<{ name: string; text: string; det
     for (const example of await readdir(join(EXAMPLES, rule.name))) {
       for (const file of await readdir(join(EXAMPLES, rule.name, example))) {
         const text = await readFile(join(EXAMPLES, rule.name, example, file), 'utf8');
-        const result = await lintSource({ source: { filePath: SCANNED_NAME, content: text, contentType: 'text' }, options: { config: PRESET_CONFIG, maskSecrets: true } });
-        const first = result.messages.filter((m) => m.type === 'message').sort((a, b) => a.loc.start.line - b.loc.start.line)[0];
-        if (first) out.push({ name: `${rule.name}-${example}.txt`, text, detail: `${first.messageId} on line ${first.loc.start.line}` });
+        const result = await lintSource({
+          source: { filePath: SCANNED_NAME, content: text, contentType: 'text' },
+          options: { config: PRESET_CONFIG, maskSecrets: true },
+        });
+        const first = result.messages
+          .filter((m) => m.type === 'message')
+          .sort((a, b) => a.loc.start.line - b.loc.start.line)[0];
+        if (first)
+          out.push({
+            name: `${rule.name}-${example}.txt`,
+            text,
+            detail: `${first.messageId} on line ${first.loc.start.line}`,
+          });
       }
     }
   }
@@ -32,7 +42,12 @@ describe('secrets by content in a large tree', () => {
     const cwd = await mkdtemp(join(tmpdir(), 'skeptic-secret-tree-'));
     const secrets = await secretExamples();
     assert.ok(secrets.length >= 25, `${secrets.length} examples`);
-    for (let i = 0; i < 1500; i++) await put(cwd, `src/m${Math.floor(i / 100)}/f${i}.ts`, `export function f${i}(x: number): number {\n  return x + ${i}; // https://example.com/docs/${i}\n}\n`);
+    for (let i = 0; i < 1500; i++)
+      await put(
+        cwd,
+        `src/m${Math.floor(i / 100)}/f${i}.ts`,
+        `export function f${i}(x: number): number {\n  return x + ${i}; // https://example.com/docs/${i}\n}\n`,
+      );
     for (const s of secrets) await put(cwd, `src/secrets/${s.name}`, s.text);
     const inv = await takeInventory(['src'], { cwd });
     const excluded = new Map(inv.excluded.map((e) => [e.path, e]));

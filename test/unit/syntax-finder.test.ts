@@ -80,7 +80,10 @@ export default function () {}
   return <button onClick={onClick}>{label}</button>;
 };
 `;
-    assert.deepEqual(await rows('ui/Button.tsx', tsx), ['Button arrow_function public 1-4', 'Button.onClick arrow_function private 2-2']);
+    assert.deepEqual(await rows('ui/Button.tsx', tsx), [
+      'Button arrow_function public 1-4',
+      'Button.onClick arrow_function private 2-2',
+    ]);
     const js = `'use strict';
 function Widget(el) {
   this.el = el;
@@ -312,7 +315,13 @@ pub(crate) fn check() {
 }
 `,
       ),
-      ['Queue.push method public 2-2', 'Queue.grow method private 3-3', 'Named.greet method private 8-8', 'check function internal 11-15', 'check.twice closure private 14-14'],
+      [
+        'Queue.push method public 2-2',
+        'Queue.grow method private 3-3',
+        'Named.greet method private 8-8',
+        'check function internal 11-15',
+        'check.twice closure private 14-14',
+      ],
     );
     assert.deepEqual(
       await rows(
@@ -343,9 +352,19 @@ pub(crate) fn check() {
 end
 `,
       ),
-      ['Bank.Account.deposit method public 3-3', 'Bank.Account.open method public 4-4', 'Bank.Account.audit method private 6-6'],
+      [
+        'Bank.Account.deposit method public 3-3',
+        'Bank.Account.open method public 4-4',
+        'Bank.Account.audit method private 6-6',
+      ],
     );
-    assert.deepEqual(await rows('a.php', `<?php\nfunction f() {}\nclass A {\n  private function m() {}\n  abstract protected function n();\n}\n`), ['f function public 2-2', 'A.m method private 4-4']);
+    assert.deepEqual(
+      await rows(
+        'a.php',
+        `<?php\nfunction f() {}\nclass A {\n  private function m() {}\n  abstract protected function n();\n}\n`,
+      ),
+      ['f function public 2-2', 'A.m method private 4-4'],
+    );
     assert.deepEqual(await rows('run.sh', `#!/bin/sh\nusage() {\n  echo hi\n}\n`), ['usage function public 2-4']);
   });
 

@@ -7,7 +7,6 @@ import { checkToolPath, runTool, TOOL_DEFINITIONS } from '../../src/engine/tools
 import { ReviewAccess } from '../../src/scope/access';
 import { put } from '../helpers/tree';
 
-
 const lines = (s: string) => s.split('\n').sort();
 
 describe('engine/tools', () => {
@@ -42,17 +41,32 @@ describe('engine/tools', () => {
   };
 
   it('defines the three read-only tools', () => {
-    assert.deepEqual(TOOL_DEFINITIONS.map((t) => t.name), ['read_file', 'grep', 'list_dir']);
+    assert.deepEqual(
+      TOOL_DEFINITIONS.map((t) => t.name),
+      ['read_file', 'grep', 'list_dir'],
+    );
   });
 
   describe('read_file', () => {
     it('returns every line, numbered from 1', async () => {
-      assert.deepEqual(await run('read_file', { path: 'proj/a.ts' }), { content: '   1| line one\n   2| line two\n   3| line three\n   4| foo here', is_error: false });
+      assert.deepEqual(await run('read_file', { path: 'proj/a.ts' }), {
+        content: '   1| line one\n   2| line two\n   3| line three\n   4| foo here',
+        is_error: false,
+      });
     });
     it('honours start_line and end_line, clamping end_line to the file', async () => {
-      assert.equal((await run('read_file', { path: 'proj/a.ts', start_line: 2, end_line: 3 })).content, '   2| line two\n   3| line three');
-      assert.equal((await run('read_file', { path: 'proj/a.ts', start_line: 3 })).content, '   3| line three\n   4| foo here');
-      assert.equal((await run('read_file', { path: 'proj/a.ts', start_line: 4, end_line: 99 })).content, '   4| foo here');
+      assert.equal(
+        (await run('read_file', { path: 'proj/a.ts', start_line: 2, end_line: 3 })).content,
+        '   2| line two\n   3| line three',
+      );
+      assert.equal(
+        (await run('read_file', { path: 'proj/a.ts', start_line: 3 })).content,
+        '   3| line three\n   4| foo here',
+      );
+      assert.equal(
+        (await run('read_file', { path: 'proj/a.ts', start_line: 4, end_line: 99 })).content,
+        '   4| foo here',
+      );
     });
     it('says how many lines there are when start_line is past the end', async () => {
       await expectError('read_file', { path: 'proj/a.ts', start_line: 9 }, /has 4 lines/);
@@ -92,7 +106,15 @@ describe('engine/tools', () => {
       assert.equal(checkToolPath('proj/sub/b.py'), 'proj/sub/b.py');
     });
     it('refuses absolute, home, URL, NUL and ".." paths, saying what to use instead', () => {
-      for (const bad of ['/etc/passwd', '~/.ssh/id_rsa', 'file:///etc/passwd', 'C:\\Windows\\win.ini', '\\\\server\\share', '../x', 'proj/../../x']) {
+      for (const bad of [
+        '/etc/passwd',
+        '~/.ssh/id_rsa',
+        'file:///etc/passwd',
+        'C:\\Windows\\win.ini',
+        '\\\\server\\share',
+        '../x',
+        'proj/../../x',
+      ]) {
         assert.throws(() => checkToolPath(bad), /relative to the working directory/, bad);
       }
       assert.throws(() => checkToolPath('proj/a.ts\0../../x'), /not a usable path/);
@@ -104,22 +126,35 @@ describe('engine/tools', () => {
     it('finds matching lines in every file under the roots, never in secrets or through links', async () => {
       const out = await run('grep', { pattern: 'foo' });
       assert.equal(out.is_error, false);
-      assert.deepEqual(lines(out.content), ['proj/a.ts:4: foo here', 'proj/sub/b.py:2: foo = 1', 'proj/sub/c.ts:1: const foo = 2;']);
+      assert.deepEqual(lines(out.content), [
+        'proj/a.ts:4: foo here',
+        'proj/sub/b.py:2: foo = 1',
+        'proj/sub/c.ts:1: const foo = 2;',
+      ]);
       assert.doesNotMatch(out.content, /hunter2|outside|private/);
     });
     it('filters files with a glob relative to the working directory', async () => {
       assert.equal((await run('grep', { pattern: 'foo', glob: 'proj/**/*.py' })).content, 'proj/sub/b.py:2: foo = 1');
-      assert.deepEqual(lines((await run('grep', { pattern: 'foo', glob: 'proj/**/*.ts' })).content), ['proj/a.ts:4: foo here', 'proj/sub/c.ts:1: const foo = 2;']);
+      assert.deepEqual(lines((await run('grep', { pattern: 'foo', glob: 'proj/**/*.ts' })).content), [
+        'proj/a.ts:4: foo here',
+        'proj/sub/c.ts:1: const foo = 2;',
+      ]);
     });
     it('a glob without a slash matches file names at any depth', async () => {
-      assert.deepEqual(lines((await run('grep', { pattern: 'foo', glob: '*.ts' })).content), ['proj/a.ts:4: foo here', 'proj/sub/c.ts:1: const foo = 2;']);
+      assert.deepEqual(lines((await run('grep', { pattern: 'foo', glob: '*.ts' })).content), [
+        'proj/a.ts:4: foo here',
+        'proj/sub/c.ts:1: const foo = 2;',
+      ]);
     });
     it('says "no matches"', async () => {
       assert.deepEqual(await run('grep', { pattern: 'zzz-nothing' }), { content: 'no matches', is_error: false });
     });
     it('searches a root that is a single file', async () => {
       const fileCtx = await ReviewAccess.open({ cwd, roots: ['proj/a.ts'] });
-      assert.deepEqual(await run('grep', { pattern: 'foo' }, fileCtx), { content: 'proj/a.ts:4: foo here', is_error: false });
+      assert.deepEqual(await run('grep', { pattern: 'foo' }, fileCtx), {
+        content: 'proj/a.ts:4: foo here',
+        is_error: false,
+      });
     });
     it('reports a bad regular expression as an error', async () => {
       await expectError('grep', { pattern: '(' }, /^bad pattern: .*/);
@@ -129,7 +164,10 @@ describe('engine/tools', () => {
 
   describe('list_dir', () => {
     it('lists a folder, sorted, folders marked with "/"; secrets and links that leave the roots or reach a secret hidden', async () => {
-      assert.deepEqual(await run('list_dir', { path: 'proj' }), { content: ['.env.example', 'a.ts', 'dir/', 'sub/'].join('\n'), is_error: false });
+      assert.deepEqual(await run('list_dir', { path: 'proj' }), {
+        content: ['.env.example', 'a.ts', 'dir/', 'sub/'].join('\n'),
+        is_error: false,
+      });
       assert.equal((await run('list_dir', { path: 'proj/sub' })).content, 'b.py\nc.ts');
     });
     it('refuses folders outside the roots', async () => {
@@ -140,7 +178,11 @@ describe('engine/tools', () => {
 
   describe('dispatch', () => {
     it('rejects an unknown tool name', async () => {
-      await expectError('write_file', { path: 'proj/a.ts' }, /unknown tool "write_file"; available: read_file, grep, list_dir/);
+      await expectError(
+        'write_file',
+        { path: 'proj/a.ts' },
+        /unknown tool "write_file"; available: read_file, grep, list_dir/,
+      );
     });
     it('reports bad input with the failing field', async () => {
       await expectError('read_file', {}, /^bad input: path: /);

@@ -18,8 +18,14 @@ describe('worker host', () => {
     const seen: WorkerMessage[] = [];
     const body = `port.postMessage({ type: 'prepared', files: 1, companions: 0, excluded: 0, paths: ['a'] }); port.postMessage({ type: 'finished', summary: { findings: 2, calls: 5, costUsd: 0.25, notReviewed: [] } });`;
     const w = new ReviewWorker(await script(body), (m) => seen.push(m));
-    assert.deepEqual(await w.done, { kind: 'finished', summary: { findings: 2, calls: 5, costUsd: 0.25, notReviewed: [] } });
-    assert.deepEqual(seen.map((m) => m.type), ['prepared']);
+    assert.deepEqual(await w.done, {
+      kind: 'finished',
+      summary: { findings: 2, calls: 5, costUsd: 0.25, notReviewed: [] },
+    });
+    assert.deepEqual(
+      seen.map((m) => m.type),
+      ['prepared'],
+    );
   });
 
   it('reports a worker that throws, exits, or talks nonsense, instead of hanging', async () => {
@@ -28,13 +34,18 @@ describe('worker host', () => {
     const exited = await new ReviewWorker(await script(`process.exit(3);`), () => undefined).done;
     assert.equal(exited.kind, 'crashed');
     assert.match((exited as { message: string }).message, /exited \(code 3\) before it finished/);
-    const nonsense = await new ReviewWorker(await script(`port.postMessage({ type: 'teapot' });`), () => undefined).done;
+    const nonsense = await new ReviewWorker(await script(`port.postMessage({ type: 'teapot' });`), () => undefined)
+      .done;
     assert.equal(nonsense.kind, 'crashed');
     assert.match((nonsense as { message: string }).message, /unexpected message from the worker/);
   });
 
   it('stops a worker that ignores cancel after the grace period', async () => {
-    const w = new ReviewWorker(await script(`port.on('message', () => {}); setInterval(() => {}, 1000);`), () => undefined, 100);
+    const w = new ReviewWorker(
+      await script(`port.on('message', () => {}); setInterval(() => {}, 1000);`),
+      () => undefined,
+      100,
+    );
     w.cancel();
     const outcome = await w.done;
     assert.equal(outcome.kind, 'crashed');

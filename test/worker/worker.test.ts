@@ -8,14 +8,18 @@ import { useFakeServer } from '../helpers/fakeServer';
 import { fixtureWorkspace, REPO } from '../helpers/cli';
 
 /** Runs dist/worker.js as the extension does and collects what it posts, until it finishes or fails. */
-function runWorker(start: HostMessage, onMessage: (m: WorkerMessage, worker: Worker) => void = () => undefined): Promise<WorkerMessage[]> {
+function runWorker(
+  start: HostMessage,
+  onMessage: (m: WorkerMessage, worker: Worker) => void = () => undefined,
+): Promise<WorkerMessage[]> {
   const worker = new Worker(join(REPO, 'dist/worker.js'));
   const seen: WorkerMessage[] = [];
   return new Promise((resolve, reject) => {
     worker.on('message', (m: WorkerMessage) => {
       seen.push(m);
       onMessage(m, worker);
-      if (m.type === 'finished' || m.type === 'failed' || m.type === 'skipped') void worker.terminate().then(() => resolve(seen));
+      if (m.type === 'finished' || m.type === 'failed' || m.type === 'skipped')
+        void worker.terminate().then(() => resolve(seen));
     });
     worker.on('error', reject);
     worker.postMessage(start);
@@ -29,7 +33,14 @@ describe('the review worker thread', function () {
   const start = (cwd: string, confirmThreshold = 1_000_000): HostMessage => ({
     type: 'start',
     request: { folder: cwd, scope: { kind: 'paths', paths: ['shop'] } },
-    settings: { maxConcurrency: 4, requestTimeout: 30, maxAttempts: 3, baseUrl: fake.server.url, confirmThreshold, cacheResults: false },
+    settings: {
+      maxConcurrency: 4,
+      requestTimeout: 30,
+      maxAttempts: 3,
+      baseUrl: fake.server.url,
+      confirmThreshold,
+      cacheResults: false,
+    },
     apiKey: 'worker-key',
   });
 
@@ -87,7 +98,10 @@ describe('the review worker thread', function () {
   it('cancels in-flight calls and keeps the findings already made', async () => {
     const cwd = await fixtureWorkspace('shop');
     // price.ts finishes quickly; cart.ts's calls hang long enough to be cancelled.
-    fake.server.setScenario({ ...fake.scenario, faults: [{ kind: 'slow', ms: 20_000, times: -1, match: { file: 'shop/cart.ts', record: 'PerFunctionReview' } }] });
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'slow', ms: 20_000, times: -1, match: { file: 'shop/cart.ts', record: 'PerFunctionReview' } }],
+    });
     let cancelled = false;
     const seen = await runWorker(start(cwd), (m, w) => {
       const priceDone = m.type === 'finding' && m.finding.file === 'shop/price.ts';
@@ -102,10 +116,22 @@ describe('the review worker thread', function () {
     assert.ok(finished.type === 'finished' && finished.summary);
     assert.equal(finished.summary.stopped, 'cancelled');
     const findings = seen.flatMap((m) => (m.type === 'finding' ? [m.finding] : []));
-    assert.ok(findings.some((f) => f.file === 'shop/price.ts'), 'findings made before the cancel are kept');
+    assert.ok(
+      findings.some((f) => f.file === 'shop/price.ts'),
+      'findings made before the cancel are kept',
+    );
     assert.ok(!findings.some((f) => f.file === 'shop/cart.ts' && f.source !== 'cross_file'));
-    assert.ok(finished.summary.notReviewed.some((line) => line.startsWith('shop/cart.ts ')), 'cart.ts is listed as not reviewed');
-    assert.ok(seen.some((m) => m.type === 'report'), 'a partial report is written');
-    assert.ok(fake.server.requests.some((r) => r.record === 'PerFunctionReview' && r.status === null), 'the hanging calls were aborted, not awaited');
+    assert.ok(
+      finished.summary.notReviewed.some((line) => line.startsWith('shop/cart.ts ')),
+      'cart.ts is listed as not reviewed',
+    );
+    assert.ok(
+      seen.some((m) => m.type === 'report'),
+      'a partial report is written',
+    );
+    assert.ok(
+      fake.server.requests.some((r) => r.record === 'PerFunctionReview' && r.status === null),
+      'the hanging calls were aborted, not awaited',
+    );
   });
 });

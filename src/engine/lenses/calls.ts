@@ -82,7 +82,11 @@ function reviewSpec(ctx: LensCallContext, part: Part, reviewer: ReviewerName): U
   };
 }
 
-export function validateFinding(ctx: LensCallContext, part: Part, f: MergedFinding): Promise<UnitOutcome<LensValidation>> {
+export function validateFinding(
+  ctx: LensCallContext,
+  part: Part,
+  f: MergedFinding,
+): Promise<UnitOutcome<LensValidation>> {
   return ctx.validatorRunner.run({
     label: `validator ${f.file}:${f.line}`,
     step: 'validator',
@@ -109,14 +113,22 @@ export interface RepositorySummary {
   findings: MergedFinding[];
 }
 
-export function crossRepoCheck(ctx: LensCallContext, context: ContextFile[], description: string, repos: RepositorySummary[]): Promise<UnitOutcome<LensReview>> {
+export function crossRepoCheck(
+  ctx: LensCallContext,
+  context: ContextFile[],
+  description: string,
+  repos: RepositorySummary[],
+): Promise<UnitOutcome<LensReview>> {
   const packet = {
     reviewer: CROSS_REPO,
     review_target: description,
     repositories: repos.map(({ target, findings }) => ({
       repository: target.repository,
       scope: target.description,
-      changed_files: target.files.map((f) => ({ path: f.path, changed_ranges: target.changedRanges?.get(f.path) ?? [] })),
+      changed_files: target.files.map((f) => ({
+        path: f.path,
+        changed_ranges: target.changedRanges?.get(f.path) ?? [],
+      })),
       findings: findings.map((f) => ({ severity: f.severity, file: f.file, line: f.line, title: f.title })),
     })),
   };
@@ -129,7 +141,11 @@ export function crossRepoCheck(ctx: LensCallContext, context: ContextFile[], des
     content: lensContent(contextPrefix(context), BRIEFS[CROSS_REPO], packet),
     tools: true,
     maxTokens: REVIEW_MAX_TOKENS,
-    check: (r) => citationErrors(r.findings, repos.flatMap((x) => x.target.files)),
+    check: (r) =>
+      citationErrors(
+        r.findings,
+        repos.flatMap((x) => x.target.files),
+      ),
   });
 }
 
@@ -140,7 +156,9 @@ export function citationErrors(findings: LensFinding[], files: SourceFile[]): st
     const count = lineCounts.get(f.file);
     if (count !== undefined) return lineErrors(`findings.${i} (${f.file})`, f.line, count);
     const shown = [...lineCounts.keys()];
-    const list = shown.slice(0, MAX_LISTED_FILES).join(', ') + (shown.length > MAX_LISTED_FILES ? `, … (${shown.length} in all)` : '');
+    const list =
+      shown.slice(0, MAX_LISTED_FILES).join(', ') +
+      (shown.length > MAX_LISTED_FILES ? `, … (${shown.length} in all)` : '');
     return [`findings.${i}: "${f.file}" is not among the files under review; cite one of: ${list}`];
   });
 }

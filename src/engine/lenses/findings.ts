@@ -2,16 +2,19 @@
  * The deterministic side of lens mode: the self-critique floor, the change filter, merging findings that
  * several reviewers raised at one file:line, and the mapping to the shared Finding type.
  */
-import { confidenceOf, isSevere, priorityOf, SEVERITY_RANK, sortLensFindings, type MergedFinding, type RaisedFinding } from '../../model/lens';
+import {
+  confidenceOf,
+  isSevere,
+  priorityOf,
+  SEVERITY_RANK,
+  sortLensFindings,
+  type MergedFinding,
+  type RaisedFinding,
+} from '../../model/lens';
 import { overlaps, type LineRange } from '../../model/lines';
 import type { Finding } from '../../model/finding';
 import { MIN_CONFIDENCE, type LensFinding } from '../../model/lensRecords';
 import { CROSS_REPO } from '../../model/reviewers';
-
-
-
-
-
 
 /** The self-critique floor: findings below confidence 3 are dropped and counted, not treated as an error. */
 export function applyConfidenceFloor(findings: LensFinding[]): { kept: LensFinding[]; dropped: number } {
@@ -23,7 +26,10 @@ export function applyConfidenceFloor(findings: LensFinding[]): { kept: LensFindi
  * In a change review, findings belong on changed lines. Off them, CRITICAL and HIGH stay, marked
  * pre-existing; the rest are dropped and counted. `changed` undefined: a path scope, everything stays.
  */
-export function keepOnChange(findings: MergedFinding[], changed: Map<string, LineRange[]> | undefined): { kept: MergedFinding[]; dropped: number } {
+export function keepOnChange(
+  findings: MergedFinding[],
+  changed: Map<string, LineRange[]> | undefined,
+): { kept: MergedFinding[]; dropped: number } {
   if (!changed) return { kept: findings, dropped: 0 };
   const kept: MergedFinding[] = [];
   for (const f of findings) {
@@ -45,7 +51,11 @@ export function mergeFindings(raised: RaisedFinding[]): MergedFinding[] {
   }
   return sortLensFindings(
     [...groups.values()].map((group) => {
-      const ordered = [...group].sort((a, b) => SEVERITY_RANK[b.finding.severity] - SEVERITY_RANK[a.finding.severity] || b.finding.confidence - a.finding.confidence);
+      const ordered = [...group].sort(
+        (a, b) =>
+          SEVERITY_RANK[b.finding.severity] - SEVERITY_RANK[a.finding.severity] ||
+          b.finding.confidence - a.finding.confidence,
+      );
       const top = ordered[0]!;
       return {
         ...top.finding,
@@ -68,10 +78,6 @@ function combine(group: RaisedFinding[], text: (f: LensFinding) => string): stri
   if (distinct.length === 1) return distinct[0]![1];
   return distinct.map(([reviewer, t]) => `(${reviewer}) ${t}`).join(' ');
 }
-
-
-
-
 
 /** The shared Finding every surface (diagnostics, JSON) is built from; the rule id is the reviewer that led. */
 export function toFinding(f: MergedFinding): Finding {

@@ -9,9 +9,22 @@ import type { EmitFn, FileOutcome, LensProgressStep, LensResult, LensTargetOutco
 import type { ContextFile } from '../../model/records';
 import type { UnitOutcome } from '../runner';
 import type { FailedUnit } from '../../model/finding';
-import { crossRepoCheck, partLabel, primePart, reviewPart, validateFinding, type LensCallContext, type Part } from './calls';
+import {
+  crossRepoCheck,
+  partLabel,
+  primePart,
+  reviewPart,
+  validateFinding,
+  type LensCallContext,
+  type Part,
+} from './calls';
 import { applyConfidenceFloor, keepOnChange, mergeFindings, toFinding } from './findings';
-import { severityCounts, sortLensFindings as sortFindings, type MergedFinding, type RaisedFinding } from '../../model/lens';
+import {
+  severityCounts,
+  sortLensFindings as sortFindings,
+  type MergedFinding,
+  type RaisedFinding,
+} from '../../model/lens';
 import type { Effort, LensModels } from '../../model/models';
 import { planTarget, type Planned, type PlanOptions } from './plan';
 import { markRubric } from './rubric';
@@ -49,7 +62,8 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
   const progress = progressOf(emit);
 
   /** A fatal API answer stops the whole run; cancellation ends a unit quietly. */
-  const guarded = <T>(work: () => Promise<UnitOutcome<T>>) => run.guard(work, (reason): UnitOutcome<T> => ({ ok: false, reason }));
+  const guarded = <T>(work: () => Promise<UnitOutcome<T>>) =>
+    run.guard(work, (reason): UnitOutcome<T> => ({ ok: false, reason }));
 
   const loaded = await Promise.all(req.targets.map((t) => loadTarget(req.access, t)));
   const failed = loaded.flatMap((l) => l.failed);
@@ -57,7 +71,9 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
 
   // Reviewers: every (target, reviewer, part) at once; the client's concurrency limit paces them. Where
   // several reviewers share a part and a model, one primed call writes their common prefix first.
-  const units = plans.flatMap((p) => p.routing.reviewers.flatMap((reviewer) => p.parts.map((part) => ({ part, reviewer }))));
+  const units = plans.flatMap((p) =>
+    p.routing.reviewers.flatMap((reviewer) => p.parts.map((part) => ({ part, reviewer }))),
+  );
   progress.total('reviewers', units.length);
   const primed = new Map<Part, Map<string, Promise<void>>>();
   const primeFor = (part: Part, reviewer: ReviewerName): Promise<void> => {
@@ -65,7 +81,14 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
     if (units.filter((u) => u.part === part && ctx.models[u.reviewer] === model).length < 2) return Promise.resolve();
     const byModel = primed.get(part) ?? new Map<string, Promise<void>>();
     primed.set(part, byModel);
-    if (!byModel.has(model)) byModel.set(model, run.guard(() => primePart(ctx, part, reviewer), () => undefined));
+    if (!byModel.has(model))
+      byModel.set(
+        model,
+        run.guard(
+          () => primePart(ctx, part, reviewer),
+          () => undefined,
+        ),
+      );
     return byModel.get(model)!;
   };
   const reviewed = await Promise.all(
@@ -74,9 +97,17 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
       const outcome = await guarded(() => reviewPart(ctx, part, reviewer));
       progress.advance('reviewers');
       const unit = { part, reviewer, raised: [], lowConfidence: 0 };
-      if (!outcome.ok) return { ...unit, failed: { step: reviewer, file: null, unit: `lens ${reviewer}${partLabel(part)}`, reason: outcome.reason } };
+      if (!outcome.ok)
+        return {
+          ...unit,
+          failed: { step: reviewer, file: null, unit: `lens ${reviewer}${partLabel(part)}`, reason: outcome.reason },
+        };
       const floor = applyConfidenceFloor(outcome.value.findings);
-      return { ...unit, raised: floor.kept.map((finding) => ({ reviewer, repository: part.target.repository, finding })), lowConfidence: floor.dropped };
+      return {
+        ...unit,
+        raised: floor.kept.map((finding) => ({ reviewer, repository: part.target.repository, finding })),
+        lowConfidence: floor.dropped,
+      };
     }),
   );
   failed.push(...reviewed.flatMap((u) => (u.failed ? [u.failed] : [])));
@@ -86,7 +117,11 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
     const mine = reviewed.filter((u) => u.part.target === p.target);
     const inChange = keepOnChange(mergeFindings(mine.flatMap((u) => u.raised)), p.target.changedRanges);
     outsideChange += inChange.dropped;
-    return { plan: p, findings: inChange.kept, missing: [...new Set(mine.filter((u) => u.failed).map((u) => u.reviewer))] };
+    return {
+      plan: p,
+      findings: inChange.kept,
+      missing: [...new Set(mine.filter((u) => u.failed).map((u) => u.reviewer))],
+    };
   });
   const merged = sortFindings(perTarget.flatMap((t) => t.findings));
 
@@ -95,7 +130,9 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
   if (req.fullFanout && !run.aborted) {
     const chosen = pickForValidation(merged);
     progress.total('validators', chosen.length);
-    const partFor = new Map(plans.flatMap((p) => p.parts.flatMap((part) => part.chunk.files.map((f) => [f.path, part] as const))));
+    const partFor = new Map(
+      plans.flatMap((p) => p.parts.flatMap((part) => part.chunk.files.map((f) => [f.path, part] as const))),
+    );
     const verdicts = new Map(
       await Promise.all(
         chosen.map(async (f) => {
@@ -114,7 +151,10 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
   const lowConfidence = countLowConfidence(reviewed);
   if (plans.length > 1 && !run.aborted) {
     progress.total('cross-repo', 1);
-    const summaries = perTarget.map((t) => ({ target: t.plan.target, findings: final.filter((f) => f.repository === t.plan.target.repository) }));
+    const summaries = perTarget.map((t) => ({
+      target: t.plan.target,
+      findings: final.filter((f) => f.repository === t.plan.target.repository),
+    }));
     const outcome = await guarded(() => crossRepoCheck(ctx, req.context, req.description, summaries));
     progress.advance('cross-repo');
     if (outcome.ok) {
@@ -146,7 +186,12 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
     effort: req.effort ?? null,
     targets,
     reviewers: [...new Set(targets.flatMap((t) => t.reviewers))],
-    missingReviewers: [...new Set([...targets.flatMap((t) => t.missingReviewers), ...(failed.some((u) => u.step === CROSS_REPO) ? [CROSS_REPO] : [])])],
+    missingReviewers: [
+      ...new Set([
+        ...targets.flatMap((t) => t.missingReviewers),
+        ...(failed.some((u) => u.step === CROSS_REPO) ? [CROSS_REPO] : []),
+      ]),
+    ],
     lensFindings: final,
     crossRepo,
     findings,
@@ -155,7 +200,11 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
     validation,
     gateCheck: req.gate,
     skippedRepositories: req.skippedRepositories,
-    spec: req.specFile ?? (req.targets.length === 1 && req.targets[0]!.pr?.body.trim() ? `PR #${req.targets[0]!.pr.number} description` : null),
+    spec:
+      req.specFile ??
+      (req.targets.length === 1 && req.targets[0]!.pr?.body.trim()
+        ? `PR #${req.targets[0]!.pr.number} description`
+        : null),
     rubric: req.rubric ? markRubric(req.rubric.path, req.rubric.text, severityCounts(all)) : null,
     failed,
     ...run.close(),
@@ -167,7 +216,9 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
 /** Cross-repo findings, each attributed to the repository of the file it cites. */
 function ownedFindings(kept: LensFinding[], plans: Planned[]): MergedFinding[] {
   const owner = new Map(plans.flatMap((p) => p.target.files.map((f) => [f.path, p.target.repository] as const)));
-  return mergeFindings(kept.map((finding) => ({ reviewer: CROSS_REPO, repository: owner.get(finding.file) ?? null, finding })));
+  return mergeFindings(
+    kept.map((finding) => ({ reviewer: CROSS_REPO, repository: owner.get(finding.file) ?? null, finding })),
+  );
 }
 
 /** A file is reviewed when at least one reviewer finished the part that holds it. */
@@ -177,7 +228,13 @@ function fileOutcomes(specs: LensTargetSpec[], units: ReviewedUnit[], failed: Fa
   return specs.flatMap((t) =>
     t.paths.map((path): FileOutcome => {
       const reason = unread.get(path) ?? (covered.has(path) ? undefined : 'every reviewer failed on it');
-      return { path, companion_path: null, status: reason ? 'failed' : 'reviewed', functions_reviewed: 0, ...(reason ? { reason } : {}) };
+      return {
+        path,
+        companion_path: null,
+        status: reason ? 'failed' : 'reviewed',
+        functions_reviewed: 0,
+        ...(reason ? { reason } : {}),
+      };
     }),
   );
 }
@@ -189,11 +246,19 @@ function countLowConfidence(units: ReviewedUnit[]): Record<string, number> {
 }
 
 function usedModels(req: LensRequest, targets: LensTargetOutcome[], validated: boolean): Record<string, string> {
-  const roles = [...new Set(targets.flatMap((t) => t.reviewers)), ...(validated ? ['validator'] : []), ...(targets.length > 1 ? [CROSS_REPO] : [])];
+  const roles = [
+    ...new Set(targets.flatMap((t) => t.reviewers)),
+    ...(validated ? ['validator'] : []),
+    ...(targets.length > 1 ? [CROSS_REPO] : []),
+  ];
   return Object.fromEntries(roles.map((r) => [r, req.models[r as keyof LensModels]]));
 }
 
-const TITLES: Record<LensProgressStep, string> = { reviewers: 'Reviewers', validators: 'Validators', 'cross-repo': 'Cross-repo check' };
+const TITLES: Record<LensProgressStep, string> = {
+  reviewers: 'Reviewers',
+  validators: 'Validators',
+  'cross-repo': 'Cross-repo check',
+};
 
 /** "Reviewers · 2/3 done": counters whose totals are known before each phase starts. */
 function progressOf(emit: EmitFn) {
@@ -204,7 +269,13 @@ function progressOf(emit: EmitFn) {
     advance(step: LensProgressStep) {
       const c = get(step);
       c.done++;
-      emit({ type: 'progress', step, done: c.done, total: c.total, message: `${TITLES[step]} · ${c.done}/${c.total} done` });
+      emit({
+        type: 'progress',
+        step,
+        done: c.done,
+        total: c.total,
+        message: `${TITLES[step]} · ${c.done}/${c.total} done`,
+      });
     },
   };
 }

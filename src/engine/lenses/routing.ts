@@ -18,19 +18,51 @@ export interface RoutingInput {
   hasSpec: boolean;
 }
 
-
 export interface Routing {
   reviewers: ReviewerName[];
   decisions: RoutingDecision[];
 }
 
-
 /** Change scopes over this many changed lines, or path scopes over this many files, get the comments reviewer. */
 const COMMENTS_MIN_LINES = 50;
 const COMMENTS_MIN_FILES = 10;
 
-const STATIC_LANGUAGES = new Set(['typescript', 'java', 'kotlin', 'csharp', 'rust', 'go', 'swift', 'c', 'cpp', 'scala', 'dart', 'fs', 'hs', 'zig', 'ml', 'elm']);
-const CODE_LANGUAGES = new Set([...STATIC_LANGUAGES, 'javascript', 'python', 'ruby', 'php', 'shell', 'lua', 'pl', 'r', 'ex', 'exs', 'clj', 'erl', 'groovy', 'vue', 'svelte']);
+const STATIC_LANGUAGES = new Set([
+  'typescript',
+  'java',
+  'kotlin',
+  'csharp',
+  'rust',
+  'go',
+  'swift',
+  'c',
+  'cpp',
+  'scala',
+  'dart',
+  'fs',
+  'hs',
+  'zig',
+  'ml',
+  'elm',
+]);
+const CODE_LANGUAGES = new Set([
+  ...STATIC_LANGUAGES,
+  'javascript',
+  'python',
+  'ruby',
+  'php',
+  'shell',
+  'lua',
+  'pl',
+  'r',
+  'ex',
+  'exs',
+  'clj',
+  'erl',
+  'groovy',
+  'vue',
+  'svelte',
+]);
 /** Gradual typing: Python with annotations or the typing module, PHP with declared types. */
 const GRADUAL_TYPES: Record<string, RegExp> = {
   python: /^\s*(?:from typing import|import typing\b)|\)\s*->\s*[\w[]/m,
@@ -44,14 +76,26 @@ const ERROR_HANDLING = [
   /\bErr\(|\.ok\(\)|\blet\s+_\s*=|\.unwrap_or/, // Rust
   /\|\|\s*true\b|2>\s*\/dev\/null|\bset\s+\+e\b/, // shell
 ];
-const TEST_FILE = [/\.(test|spec)\.[^./]+$/, /(^|\/)test_[^/]+\.py$/, /_test\.[^./]+$/, /_spec\.rb$/, /(Test|Tests|IT)\.(java|kt|cs|scala)$/, /(^|\/)(tests?|__tests__|spec)\//];
+const TEST_FILE = [
+  /\.(test|spec)\.[^./]+$/,
+  /(^|\/)test_[^/]+\.py$/,
+  /_test\.[^./]+$/,
+  /_spec\.rb$/,
+  /(Test|Tests|IT)\.(java|kt|cs|scala)$/,
+  /(^|\/)(tests?|__tests__|spec)\//,
+];
 
 export const isTestFile = (path: string) => TEST_FILE.some((re) => re.test(path));
 export const isCode = (path: string) => CODE_LANGUAGES.has(languageOf(path));
 
 export function routeReviewers(input: RoutingInput): Routing {
-  const decisions: RoutingDecision[] = DEFAULT_REVIEWERS.map((reviewer) => ({ reviewer, routed: true, reason: 'always runs' }));
-  if (input.fullFanout) for (const reviewer of EXTRA_REVIEWERS) decisions.push({ reviewer, ...extraRule(reviewer, input) });
+  const decisions: RoutingDecision[] = DEFAULT_REVIEWERS.map((reviewer) => ({
+    reviewer,
+    routed: true,
+    reason: 'always runs',
+  }));
+  if (input.fullFanout)
+    for (const reviewer of EXTRA_REVIEWERS) decisions.push({ reviewer, ...extraRule(reviewer, input) });
   let kept = 0;
   for (const d of decisions) {
     if (!d.routed) continue;
@@ -61,27 +105,44 @@ export function routeReviewers(input: RoutingInput): Routing {
   return { reviewers: decisions.filter((d) => d.routed).map((d) => d.reviewer), decisions };
 }
 
-function extraRule(reviewer: ExtraReviewer, { files, changedLines, hasSpec }: RoutingInput): { routed: boolean; reason: string } {
+function extraRule(
+  reviewer: ExtraReviewer,
+  { files, changedLines, hasSpec }: RoutingInput,
+): { routed: boolean; reason: string } {
   const code = files.filter((f) => isCode(f.path));
   switch (reviewer) {
     case 'types': {
-      const typed = code.filter((f) => STATIC_LANGUAGES.has(languageOf(f.path)) || GRADUAL_TYPES[languageOf(f.path)]?.test(f.text));
-      return typed.length ? { routed: true, reason: `typed code: ${languagesOf(typed)}` } : { routed: false, reason: 'no statically or gradually typed code' };
+      const typed = code.filter(
+        (f) => STATIC_LANGUAGES.has(languageOf(f.path)) || GRADUAL_TYPES[languageOf(f.path)]?.test(f.text),
+      );
+      return typed.length
+        ? { routed: true, reason: `typed code: ${languagesOf(typed)}` }
+        : { routed: false, reason: 'no statically or gradually typed code' };
     }
     case 'silent-failures': {
       const handling = code.filter((f) => ERROR_HANDLING.some((re) => re.test(f.text)));
-      return handling.length ? { routed: true, reason: `error handling in ${count(handling.length)}` } : { routed: false, reason: 'no error handling in the code' };
+      return handling.length
+        ? { routed: true, reason: `error handling in ${count(handling.length)}` }
+        : { routed: false, reason: 'no error handling in the code' };
     }
     case 'spec-compliance':
-      return hasSpec ? { routed: true, reason: 'a spec is given' } : { routed: false, reason: 'no spec (--spec FILE, or a PR description)' };
+      return hasSpec
+        ? { routed: true, reason: 'a spec is given' }
+        : { routed: false, reason: 'no spec (--spec FILE, or a PR description)' };
     case 'comments':
       if (changedLines !== undefined) {
-        return changedLines > COMMENTS_MIN_LINES ? { routed: true, reason: `${changedLines} changed lines` } : { routed: false, reason: `${changedLines} changed lines (needs > ${COMMENTS_MIN_LINES})` };
+        return changedLines > COMMENTS_MIN_LINES
+          ? { routed: true, reason: `${changedLines} changed lines` }
+          : { routed: false, reason: `${changedLines} changed lines (needs > ${COMMENTS_MIN_LINES})` };
       }
-      return files.length > COMMENTS_MIN_FILES ? { routed: true, reason: count(files.length) } : { routed: false, reason: `${count(files.length)} (needs > ${COMMENTS_MIN_FILES})` };
+      return files.length > COMMENTS_MIN_FILES
+        ? { routed: true, reason: count(files.length) }
+        : { routed: false, reason: `${count(files.length)} (needs > ${COMMENTS_MIN_FILES})` };
     case 'tests': {
       const sources = code.filter((f) => !isTestFile(f.path));
-      return sources.length ? { routed: true, reason: `${sources.length} non-test source ${sources.length === 1 ? 'file' : 'files'}` } : { routed: false, reason: 'no non-test source files' };
+      return sources.length
+        ? { routed: true, reason: `${sources.length} non-test source ${sources.length === 1 ? 'file' : 'files'}` }
+        : { routed: false, reason: 'no non-test source files' };
     }
   }
 }

@@ -6,9 +6,6 @@
  */
 import type { RubricCriterion, RubricResult, SeverityCounts } from '../../model/lens';
 
-
-
-
 const ITEM = /^(\s*[-*+]\s+)\[[ xX!]\]\s*(.*)$/;
 const ASSIGNED = /\bEvaluator:\s*(?:sw:)?(?:skeptic|code-reviewer)\b/i;
 /** A mark left by an earlier run, so marking twice does not stack. */
@@ -22,7 +19,12 @@ export function markRubric(path: string, text: string, counts: SeverityCounts): 
     const m = ITEM.exec(raw);
     if (!m || !ASSIGNED.test(m[2]!)) return;
     const body = m[2]!.replace(EARLIER_MARK, '');
-    criteria.push({ line: i + 1, text: body, status: pass ? 'PASS' : 'FAIL', marked: `${m[1]}[${pass ? 'x' : '!'}] ${verdict} — ${body}` });
+    criteria.push({
+      line: i + 1,
+      text: body,
+      status: pass ? 'PASS' : 'FAIL',
+      marked: `${m[1]}[${pass ? 'x' : '!'}] ${verdict} — ${body}`,
+    });
   });
   const passed = criteria.filter((c) => c.status === 'PASS').length;
   return { path, criteria, passed, failed: criteria.length - passed };

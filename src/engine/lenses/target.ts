@@ -35,14 +35,25 @@ export interface LensTarget extends Omit<LensTargetSpec, 'paths'> {
 const io = new Semaphore(32);
 
 /** Reads every file through the run's FileAccess; one that cannot be read is left out and reported as a failed unit. */
-export async function loadTarget(access: FileAccess, spec: LensTargetSpec): Promise<{ target: LensTarget; failed: FailedUnit[] }> {
+export async function loadTarget(
+  access: FileAccess,
+  spec: LensTargetSpec,
+): Promise<{ target: LensTarget; failed: FailedUnit[] }> {
   const failed: FailedUnit[] = [];
   const read = await Promise.all(
     spec.paths.map((path) =>
-      io.run(() => access.read(path)).then(
-        (text) => toSourceFile(path, text),
-        (err: Error) => void failed.push({ step: 'read', file: path, unit: path, reason: `could not read the file (${err.message})` }),
-      ),
+      io
+        .run(() => access.read(path))
+        .then(
+          (text) => toSourceFile(path, text),
+          (err: Error) =>
+            void failed.push({
+              step: 'read',
+              file: path,
+              unit: path,
+              reason: `could not read the file (${err.message})`,
+            }),
+        ),
     ),
   );
   const { paths: _paths, ...rest } = spec;

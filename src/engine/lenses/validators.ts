@@ -9,7 +9,6 @@ import type { LensValidation } from '../../model/lensRecords';
 
 export const MAX_VALIDATORS = 10;
 
-
 /** The findings that get a validator: CRITICAL before HIGH, surer ones first, at most ten. */
 export function pickForValidation(findings: MergedFinding[]): MergedFinding[] {
   return findings
@@ -22,10 +21,20 @@ export function applyValidation(finding: MergedFinding, outcome: UnitOutcome<Len
   if (!outcome.ok) return { ...finding, validated: 'timeout', validationReason: outcome.reason };
   const { verdict, reason } = outcome.value;
   if (verdict === 'VALIDATED') return { ...finding, validated: true, validationReason: reason };
-  return { ...finding, validated: false, validationReason: reason, originalSeverity: finding.severity, severity: 'INFO' };
+  return {
+    ...finding,
+    validated: false,
+    validationReason: reason,
+    originalSeverity: finding.severity,
+    severity: 'INFO',
+  };
 }
 
-export function summarizeValidation(before: MergedFinding[], after: MergedFinding[], performed: boolean): ValidationSummary {
+export function summarizeValidation(
+  before: MergedFinding[],
+  after: MergedFinding[],
+  performed: boolean,
+): ValidationSummary {
   const pick = (fs: MergedFinding[]) => {
     const c = severityCounts(fs);
     return { critical: c.critical, high: c.high };

@@ -25,14 +25,22 @@ export function analyzeCall(file: FileUnderReview, step1: Step1Record): FileCall
   return {
     label: `Step 2 analyze ${file.entry.path}`,
     record: FileAnalysis,
-    packet: { ...step1, companion_path: file.entry.companion_path, ...(inventory ? { function_inventory: inventory } : {}) },
+    packet: {
+      ...step1,
+      companion_path: file.entry.companion_path,
+      ...(inventory ? { function_inventory: inventory } : {}),
+    },
     check: (a) => checkAnalysis(a, file, step1),
     ...(inventory ? { maxTokens: analyzeMaxTokens(inventory.length) } : {}),
   };
 }
 
 /** An answer made the file's record: its own path, and its functions reconciled with the parser's where it knows them. */
-export function settleAnalysis(file: FileUnderReview, step1: Step1Record, answer: FileAnalysis): { value: FileAnalysis; reconciled?: Reconciliation } {
+export function settleAnalysis(
+  file: FileUnderReview,
+  step1: Step1Record,
+  answer: FileAnalysis,
+): { value: FileAnalysis; reconciled?: Reconciliation } {
   const inventory = inventoryFor(file, step1);
   const value = { ...answer, file_path: file.entry.path };
   if (!inventory) return { value };
@@ -40,7 +48,8 @@ export function settleAnalysis(file: FileUnderReview, step1: Step1Record, answer
   return { value: { ...value, functions: reconciled.functions }, reconciled };
 }
 
-const inventoryFor = (file: FileUnderReview, step1: Step1Record) => (file.inventory && hasFunctions(step1) ? file.inventory : undefined);
+const inventoryFor = (file: FileUnderReview, step1: Step1Record) =>
+  file.inventory && hasFunctions(step1) ? file.inventory : undefined;
 
 /**
  * Functions are listed only for code and test code; each is unique and starts on a real line. Where the
@@ -49,19 +58,28 @@ const inventoryFor = (file: FileUnderReview, step1: Step1Record) => (file.invent
 export function checkAnalysis(a: FileAnalysis, file: FileUnderReview, step1: Step1Record): string[] {
   const errors: string[] = [];
   const lineCount = file.primary.lines.length;
-  if (!hasFunctions(step1) && a.functions.length > 0) errors.push(`functions must be empty for a ${step1.primary_kind} file reviewed as ${step1.review_as}`);
+  if (!hasFunctions(step1) && a.functions.length > 0)
+    errors.push(`functions must be empty for a ${step1.primary_kind} file reviewed as ${step1.review_as}`);
   const seen = new Set<string>();
-  if (!file.inventory) a.functions.forEach((f, i) => {
-    if (seen.has(f.qualified_name)) errors.push(`functions.${i}: qualified_name "${f.qualified_name}" appears twice; names must be unique within the file (disambiguate overloads)`);
-    seen.add(f.qualified_name);
-    errors.push(...lineErrors(`functions.${i} (${f.qualified_name}) start_line`, f.start_line, lineCount));
-    if (f.end_line != null) {
-      errors.push(...lineErrors(`functions.${i} (${f.qualified_name}) end_line`, f.end_line, lineCount));
-      if (f.end_line < f.start_line) errors.push(`functions.${i} (${f.qualified_name}): end_line ${f.end_line} is before start_line ${f.start_line}`);
-    }
-  });
+  if (!file.inventory)
+    a.functions.forEach((f, i) => {
+      if (seen.has(f.qualified_name))
+        errors.push(
+          `functions.${i}: qualified_name "${f.qualified_name}" appears twice; names must be unique within the file (disambiguate overloads)`,
+        );
+      seen.add(f.qualified_name);
+      errors.push(...lineErrors(`functions.${i} (${f.qualified_name}) start_line`, f.start_line, lineCount));
+      if (f.end_line != null) {
+        errors.push(...lineErrors(`functions.${i} (${f.qualified_name}) end_line`, f.end_line, lineCount));
+        if (f.end_line < f.start_line)
+          errors.push(
+            `functions.${i} (${f.qualified_name}): end_line ${f.end_line} is before start_line ${f.start_line}`,
+          );
+      }
+    });
   a.file_level_findings.forEach((f, i) => {
-    if (f.priority === 'must_fix' && f.rule_id !== 'F1') errors.push(`file_level_findings.${i}: ${f.rule_id} can never be must_fix (at most should_fix)`);
+    if (f.priority === 'must_fix' && f.rule_id !== 'F1')
+      errors.push(`file_level_findings.${i}: ${f.rule_id} can never be must_fix (at most should_fix)`);
     errors.push(...locationErrors(`file_level_findings.${i}`, f.location, file));
   });
   return errors;
@@ -73,7 +91,10 @@ function locationErrors(what: string, location: string, file: FileUnderReview): 
   if (!parsed) return [`${what}: location "${location}" must be "path:line", "path:start-end" or "file-wide"`];
   const target = targetFile(parsed.path, file);
   if (!target) return [`${what}: location "${location}" names a file other than ${file.entry.path}`];
-  return [...lineErrors(`${what} location`, parsed.line, target.lines.length), ...lineErrors(`${what} location end`, parsed.end ?? null, target.lines.length)];
+  return [
+    ...lineErrors(`${what} location`, parsed.line, target.lines.length),
+    ...lineErrors(`${what} location end`, parsed.end ?? null, target.lines.length),
+  ];
 }
 
 function targetFile(path: string | null, file: FileUnderReview): SourceFile | null {

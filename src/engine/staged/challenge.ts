@@ -6,12 +6,22 @@ import { fileCall, type FileCall, type FileUnderReview, type StageContext, type 
 import type { LineRange } from '../../model/lines';
 import { isDowngrade } from '../../model/order';
 
-export function challenge(ctx: StageContext, file: FileUnderReview, analysis: FileAnalysis, findings: Finding[]): Promise<UnitOutcome<ChallengeResult>> {
+export function challenge(
+  ctx: StageContext,
+  file: FileUnderReview,
+  analysis: FileAnalysis,
+  findings: Finding[],
+): Promise<UnitOutcome<ChallengeResult>> {
   return fileCall(ctx, file, 'challenge', challengeCall(ctx, file, analysis, findings));
 }
 
 /** The request of Step 4 (the run's and the forecast's). */
-export function challengeCall(ctx: StageSetup, file: FileUnderReview, analysis: FileAnalysis, findings: Finding[]): FileCall<ChallengeResult> {
+export function challengeCall(
+  ctx: StageSetup,
+  file: FileUnderReview,
+  analysis: FileAnalysis,
+  findings: Finding[],
+): FileCall<ChallengeResult> {
   const packet = {
     file_path: file.entry.path,
     companion_path: file.entry.companion_path,
@@ -55,16 +65,27 @@ function findingContext(analysis: FileAnalysis, findings: Finding[], lineCount: 
 /** One ruling per finding, in input order, echoing its rule and line; a revised priority may only be lower. */
 export function checkChallenge(result: ChallengeResult, findings: Finding[]): string[] {
   if (result.challenges.length !== findings.length) {
-    return [`challenges has ${result.challenges.length} entries; it needs exactly one per finding, ${findings.length}, in the same order`];
+    return [
+      `challenges has ${result.challenges.length} entries; it needs exactly one per finding, ${findings.length}, in the same order`,
+    ];
   }
   return result.challenges.flatMap((c, i) => {
     const f = findings[i]!;
     const errors: string[] = [];
     if (c.rule_id !== f.rule_id || c.line !== f.line) {
-      errors.push(`challenges.${i} answers ${c.rule_id} at line ${c.line}, but finding ${i} is ${f.rule_id} at line ${f.line}; keep the input order`);
+      errors.push(
+        `challenges.${i} answers ${c.rule_id} at line ${c.line}, but finding ${i} is ${f.rule_id} at line ${f.line}; keep the input order`,
+      );
     }
-    if (c.survived && c.revised_priority && c.revised_priority !== f.priority && !isDowngrade(f.priority, c.revised_priority)) {
-      errors.push(`challenges.${i}: revised_priority ${c.revised_priority} is higher than ${f.priority}; a challenge may only downgrade`);
+    if (
+      c.survived &&
+      c.revised_priority &&
+      c.revised_priority !== f.priority &&
+      !isDowngrade(f.priority, c.revised_priority)
+    ) {
+      errors.push(
+        `challenges.${i}: revised_priority ${c.revised_priority} is higher than ${f.priority}; a challenge may only downgrade`,
+      );
     }
     return errors;
   });

@@ -4,7 +4,15 @@ import type { CodeFunction } from '../../model/functions';
 import { systemBlocks, userContent } from '../layout';
 import type { StagedStep, StepModels } from '../../model/models';
 import type { LineRange } from '../../model/lines';
-import { BatchReview, ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record, type ContextFile, type FileEntry } from '../../model/records';
+import {
+  BatchReview,
+  ChallengeResult,
+  FileAnalysis,
+  PerFunctionReview,
+  Step1Record,
+  type ContextFile,
+  type FileEntry,
+} from '../../model/records';
 import { recordTitle, type SubAgentRunner, type UnitOutcome, type UnitSpec } from '../runner';
 import type { SourceFile } from '../source';
 import type { UnitCache } from '../unitCache';
@@ -36,7 +44,6 @@ export interface DismissalExample {
   reason: string;
   note: string;
 }
-
 
 export interface FileUnderReview {
   entry: FileEntry;
@@ -78,9 +85,17 @@ export interface FileCall<T> {
 }
 
 /** A sub-agent call about one file, in the cache-first layout (src/engine/layout.ts). */
-export async function fileCall<T>(ctx: StageContext, file: FileUnderReview, step: FileStep, call: FileCall<T>): Promise<UnitOutcome<T>> {
+export async function fileCall<T>(
+  ctx: StageContext,
+  file: FileUnderReview,
+  step: FileStep,
+  call: FileCall<T>,
+): Promise<UnitOutcome<T>> {
   const model = ctx.models[step];
-  const outcome = await ctx.runner.run({ ...fileSpec(ctx, file, step, call), priority: ctx.schedule.priority(file.order, step) });
+  const outcome = await ctx.runner.run({
+    ...fileSpec(ctx, file, step, call),
+    priority: ctx.schedule.priority(file.order, step),
+  });
   ctx.schedule.answered(file.order);
   if (outcome.ok && !outcome.cached) file.warm.add(model);
   return outcome;
@@ -89,7 +104,8 @@ export async function fileCall<T>(ctx: StageContext, file: FileUnderReview, step
 export function fileSpec<T>(ctx: StageSetup, file: FileUnderReview, step: FileStep, call: FileCall<T>): UnitSpec<T> {
   const model = ctx.models[step];
   const instructions = `${STEP_DIRECTIVES[step]} Answer with one call to the submit_${recordTitle(call.record)} tool.`;
-  const outline = file.outline && file.inventory ? { outline: { functions: file.inventory, excerpt: call.excerpt ?? [] } } : {};
+  const outline =
+    file.outline && file.inventory ? { outline: { functions: file.inventory, excerpt: call.excerpt ?? [] } } : {};
   const contextBlocks = ctx.context.length ? 1 : 0;
   const primeFirst = call.primeFile
     ? { key: `file:${model}:${file.entry.path}`, blocks: contextBlocks + 1 }
@@ -104,7 +120,14 @@ export function fileSpec<T>(ctx: StageSetup, file: FileUnderReview, step: FileSt
     system: systemBlocks(FILE_SYSTEM, ctx.context),
     record: call.record,
     recordTools: FILE_RECORDS,
-    content: userContent({ context: ctx.context, primary: file.primary, companion: file.companion, ...outline, instructions, packet: call.packet }),
+    content: userContent({
+      context: ctx.context,
+      primary: file.primary,
+      companion: file.companion,
+      ...outline,
+      instructions,
+      packet: call.packet,
+    }),
     tools: true,
     maxTokens: call.maxTokens ?? MAX_TOKENS,
     // A companion is context: its edits do not re-run the other file's steps (docs/caching.md says why).

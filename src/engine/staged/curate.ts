@@ -10,8 +10,15 @@ export async function curate(ctx: StageContext, file: FileUnderReview): Promise<
 
 /** The request of Step 1 (the run's and the forecast's). */
 export function curateCall(file: FileUnderReview): FileCall<Step1Record> {
-  return { label: `Step 1 curate ${file.entry.path}`, record: Step1Record, packet: { path: file.entry.path, companion_path: file.entry.companion_path } };
+  return {
+    label: `Step 1 curate ${file.entry.path}`,
+    record: Step1Record,
+    packet: { path: file.entry.path, companion_path: file.entry.companion_path },
+  };
 }
 
 /** The path is the record's key: keep the one we asked about, whatever spelling the reply used. */
-export const settleStep1 = (file: FileUnderReview, answer: Step1Record): Step1Record => ({ ...answer, file_path: file.entry.path });
+export const settleStep1 = (file: FileUnderReview, answer: Step1Record): Step1Record => ({
+  ...answer,
+  file_path: file.entry.path,
+});

@@ -22,7 +22,6 @@ export function functionRanges(functions: Located[], lineCount: number): Map<str
   );
 }
 
-
 export function functionsTouched<T extends Located>(functions: T[], lineCount: number, changed: LineRange[]): T[] {
   const ranges = functionRanges(functions, lineCount);
   return functions.filter((f) => overlaps(ranges.get(f.qualified_name)!, changed));
@@ -32,7 +31,10 @@ export function functionsTouched<T extends Located>(functions: T[], lineCount: n
  * Keeps findings on changed lines; a must_fix elsewhere stays, marked pre-existing; the rest are dropped.
  * `changedIn` gives a file's changed ranges (undefined: the file is not part of the change).
  */
-export function keepChanged(findings: Finding[], changedIn: (file: string) => LineRange[] | undefined): { kept: Finding[]; dropped: FilteredFinding[] } {
+export function keepChanged(
+  findings: Finding[],
+  changedIn: (file: string) => LineRange[] | undefined,
+): { kept: Finding[]; dropped: FilteredFinding[] } {
   const kept: Finding[] = [];
   const dropped: FilteredFinding[] = [];
   for (const f of findings) {

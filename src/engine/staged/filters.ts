@@ -7,8 +7,6 @@ import type { Finding, FilteredFinding, FindingSource } from '../../model/findin
 import { parseLocation } from '../../model/location';
 import { isDowngrade } from '../../model/order';
 
-
-
 /** Non-clean verdicts become findings: a flag is must_fix, an advisory keeps its priority. */
 export function findingsFromReview(review: PerFunctionReview, file: string): Finding[] {
   return review.verdicts.flatMap((v): Finding[] => {
@@ -37,18 +35,36 @@ export function findingFromFileRule(f: FileLevelFinding, file: string): Finding 
   const at = parsed?.path ?? file; // the analysis check admits only the file or its companion
   const line = parsed?.line ?? 1; // "file-wide" findings point at the top of the file
   const end = parsed?.end ? { end_line: parsed.end } : {};
-  return { ...ruleFinding(f, 'file_rule'), file: at, line, ...end, locations: [{ file: at, line, ...(parsed?.end ? { endLine: parsed.end } : {}) }] };
+  return {
+    ...ruleFinding(f, 'file_rule'),
+    file: at,
+    line,
+    ...end,
+    locations: [{ file: at, line, ...(parsed?.end ? { endLine: parsed.end } : {}) }],
+  };
 }
 
 /** What a file-level or cross-file rule's record says, as a Finding's fields; the caller places it. */
-export function ruleFinding(f: { rule_id: string; priority: Priority; confidence: Confidence; action: string; rationale: string }, source: FindingSource) {
-  return { rule_id: f.rule_id, priority: f.priority, confidence: f.confidence, function: null, action: f.action, rationale: f.rationale, source };
+export function ruleFinding(
+  f: { rule_id: string; priority: Priority; confidence: Confidence; action: string; rationale: string },
+  source: FindingSource,
+) {
+  return {
+    rule_id: f.rule_id,
+    priority: f.priority,
+    confidence: f.confidence,
+    function: null,
+    action: f.action,
+    rationale: f.rationale,
+    source,
+  };
 }
 
-
-
 /** Applies a ChallengeResult answered finding-by-finding in input order (the check guarantees the order). */
-export function applyChallenge(findings: Finding[], result: ChallengeResult): { kept: Finding[]; dropped: FilteredFinding[] } {
+export function applyChallenge(
+  findings: Finding[],
+  result: ChallengeResult,
+): { kept: Finding[]; dropped: FilteredFinding[] } {
   const kept: Finding[] = [];
   const dropped: FilteredFinding[] = [];
   findings.forEach((finding, i) => {
@@ -59,7 +75,11 @@ export function applyChallenge(findings: Finding[], result: ChallengeResult): { 
     }
     const revised = ruling.revised_priority;
     const verdict = ruling.challenge_reason.trim();
-    kept.push({ ...finding, ...(revised && isDowngrade(finding.priority, revised) ? { priority: revised } : {}), ...(verdict ? { verdict } : {}) });
+    kept.push({
+      ...finding,
+      ...(revised && isDowngrade(finding.priority, revised) ? { priority: revised } : {}),
+      ...(verdict ? { verdict } : {}),
+    });
   });
   return { kept, dropped };
 }
@@ -78,5 +98,3 @@ export function tiebreak(findings: Finding[]): { kept: Finding[]; dropped: Filte
   }
   return { kept, dropped };
 }
-
-

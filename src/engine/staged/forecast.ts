@@ -20,11 +20,29 @@ import { fileSpec, type FileCall, type FileStep, type FileUnderReview, type Stag
 import { curateCall, settleStep1 } from './curate';
 import { functionsTouched } from './diffScope';
 import { LastAnswers, lastAnswersKey } from './lastAnswers';
-import { afterChallenge, findingsToChallenge, loadFile, synthesisInput, syntaxInventory, type StagedRequest } from './pipeline';
+import {
+  afterChallenge,
+  findingsToChallenge,
+  loadFile,
+  synthesisInput,
+  syntaxInventory,
+  type StagedRequest,
+} from './pipeline';
 import { primesFile, recallReviews } from './review';
 import { synthesisSpec } from './synthesize';
 
-export type ForecastRequest = Pick<StagedRequest, 'discovery' | 'models' | 'effort' | 'contextFiles' | 'changedRanges' | 'dismissalExamples' | 'inventoryOf' | 'access' | 'cacheDir'>;
+export type ForecastRequest = Pick<
+  StagedRequest,
+  | 'discovery'
+  | 'models'
+  | 'effort'
+  | 'contextFiles'
+  | 'changedRanges'
+  | 'dismissalExamples'
+  | 'inventoryOf'
+  | 'access'
+  | 'cacheDir'
+>;
 
 export type StepCounts = Record<FileStep, number>;
 
@@ -61,19 +79,40 @@ interface Walked {
 
 export async function forecastStagedRun(req: ForecastRequest): Promise<StagedForecast> {
   const cache = new UnitCache(req.cacheDir ? new ResultCache(req.cacheDir) : undefined, req.effort);
-  const ctx: StageSetup = { cache, models: req.models, context: req.contextFiles, dismissalExamples: req.dismissalExamples ?? [], files: req.discovery.file_entries.length };
+  const ctx: StageSetup = {
+    cache,
+    models: req.models,
+    context: req.contextFiles,
+    dismissalExamples: req.dismissalExamples ?? [],
+    files: req.discovery.file_entries.length,
+  };
   const walked = await Promise.all(req.discovery.file_entries.map((entry, order) => walkFile(ctx, req, entry, order)));
   const files = walked.map((w) => w.forecast);
   if (!walked.some((w) => w.analysed)) return { files, synthesis: 'none' };
   if (!walked.every((w) => w.exact)) return { files, synthesis: 'asked' };
   const input = synthesisInput(req, walked);
-  return { files, synthesis: input && (await cache.answer(synthesisSpec(ctx, input))) !== undefined ? 'cached' : 'asked' };
+  return {
+    files,
+    synthesis: input && (await cache.answer(synthesisSpec(ctx, input))) !== undefined ? 'cached' : 'asked',
+  };
 }
 
-async function walkFile(ctx: StageSetup, req: ForecastRequest, entry: ForecastRequest['discovery']['file_entries'][number], order: number): Promise<Walked> {
+async function walkFile(
+  ctx: StageSetup,
+  req: ForecastRequest,
+  entry: ForecastRequest['discovery']['file_entries'][number],
+  order: number,
+): Promise<Walked> {
   const zero = (): StepCounts => ({ curate: 0, analyze: 0, review: 0, challenge: 0 });
   const forecast: FileForecast = { path: entry.path, cached: zero(), calls: zero(), functionsAsked: 0, primes: 0 };
-  const walked: Walked = { forecast, outcome: { path: entry.path }, findings: [], lineCount: 0, exact: true, analysed: false };
+  const walked: Walked = {
+    forecast,
+    outcome: { path: entry.path },
+    findings: [],
+    lineCount: 0,
+    exact: true,
+    analysed: false,
+  };
   let file: FileUnderReview;
   try {
     file = await loadFile(req, entry, order);
@@ -84,7 +123,11 @@ async function walkFile(ctx: StageSetup, req: ForecastRequest, entry: ForecastRe
   walked.lineCount = file.primary.lines.length;
   const last = await ctx.cache.recall(lastAnswersKey(ctx.cache, entry.path), LastAnswers);
   /** A step's answer from the cache, else (one call counted) the last answer kept for the path. */
-  const answer = async <T>(step: FileStep, call: FileCall<T>, lastOne: T | null | undefined): Promise<T | undefined> => {
+  const answer = async <T>(
+    step: FileStep,
+    call: FileCall<T>,
+    lastOne: T | null | undefined,
+  ): Promise<T | undefined> => {
     const stored = await ctx.cache.answer(fileSpec(ctx, file, step, call));
     if (stored !== undefined) {
       forecast.cached[step]++;
@@ -111,7 +154,9 @@ async function walkFile(ctx: StageSetup, req: ForecastRequest, entry: ForecastRe
   const analysis: FileAnalysis = settleAnalysis(file, step1, analysisAnswer).value;
   walked.outcome.analysis = analysis;
 
-  const functions = file.changedRanges ? functionsTouched(analysis.functions, walked.lineCount, file.changedRanges) : analysis.functions;
+  const functions = file.changedRanges
+    ? functionsTouched(analysis.functions, walked.lineCount, file.changedRanges)
+    : analysis.functions;
   const { known } = await recallReviews(ctx, file, step1, analysis, functions);
   const reviews = known.filter((r): r is PerFunctionReview => r !== null);
   const todo = functions.filter((_, i) => known[i] === null);

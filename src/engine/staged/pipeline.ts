@@ -10,7 +10,15 @@ import type { EmitFn, FileOutcome, StagedResult } from '../../model/events';
 import { Progress } from './progress';
 import type { ContextFile } from '../../model/records';
 import type { Effort, StepModels } from '../../model/models';
-import type { ChallengeResult, DiscoveryResult, FileAnalysis, FileEntry, PerFunctionReview, Step1Record, SynthesisResult } from '../../model/records';
+import type {
+  ChallengeResult,
+  DiscoveryResult,
+  FileAnalysis,
+  FileEntry,
+  PerFunctionReview,
+  Step1Record,
+  SynthesisResult,
+} from '../../model/records';
 import { toSourceFile } from '../source';
 import type { FailedUnit, FilteredFinding, Finding } from '../../model/finding';
 import { analyze } from './analyze';
@@ -60,7 +68,15 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const run = new ReviewRun(req, emit);
   const runner = run.runner(req.effort);
   const schedule = new Schedule(req.concurrency);
-  const ctx: StageContext = { runner, cache: runner.cache, models: req.models, context: req.contextFiles, dismissalExamples: req.dismissalExamples ?? [], files: req.discovery.file_entries.length, schedule };
+  const ctx: StageContext = {
+    runner,
+    cache: runner.cache,
+    models: req.models,
+    context: req.contextFiles,
+    dismissalExamples: req.dismissalExamples ?? [],
+    files: req.discovery.file_entries.length,
+    schedule,
+  };
   const progress = new Progress(emit);
   const entries = req.discovery.file_entries;
   progress.total('curate', entries.length);
@@ -121,7 +137,10 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
 }
 
 /** What synthesis reads, from every file's outcome; null when no file got as far as Step 2 (then there is no synthesis). */
-export function synthesisInput(req: Pick<StagedRequest, 'discovery'>, fileRuns: { outcome: Pick<FileOutcome, 'path' | 'step1' | 'analysis'>; findings: Finding[]; lineCount: number }[]): SynthesisInput | null {
+export function synthesisInput(
+  req: Pick<StagedRequest, 'discovery'>,
+  fileRuns: { outcome: Pick<FileOutcome, 'path' | 'step1' | 'analysis'>; findings: Finding[]; lineCount: number }[],
+): SynthesisInput | null {
   const analyses = fileRuns.flatMap((f) => (f.outcome.analysis ? [f.outcome.analysis] : []));
   if (analyses.length === 0) return null;
   return {
@@ -134,8 +153,22 @@ export function synthesisInput(req: Pick<StagedRequest, 'discovery'>, fileRuns: 
   };
 }
 
-async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntry, order: number, progress: Progress, emit: EmitFn): Promise<FileRun> {
-  const run: FileRun = { outcome: { path: entry.path, companion_path: entry.companion_path, status: 'reviewed', functions_reviewed: 0 }, findings: [], filtered: [], failed: [], lineCount: 0, recovered: 0 };
+async function reviewFile(
+  ctx: StageContext,
+  req: StagedRequest,
+  entry: FileEntry,
+  order: number,
+  progress: Progress,
+  emit: EmitFn,
+): Promise<FileRun> {
+  const run: FileRun = {
+    outcome: { path: entry.path, companion_path: entry.companion_path, status: 'reviewed', functions_reviewed: 0 },
+    findings: [],
+    filtered: [],
+    failed: [],
+    lineCount: 0,
+    recovered: 0,
+  };
   const fail = (step: string, reason: string, unit = entry.path): FileRun => {
     run.outcome.status = 'failed';
     run.outcome.reason = `${step}: ${reason}`;
@@ -152,7 +185,10 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   }
   // Step 3's calls, guessed until Step 2 lists the functions: from the quick finder, as the parser's exact
   // inventory waits for Step 2 (unless the file goes out as an outline).
-  const guessedUnits = expectedUnits(file.inventory?.length ?? req.countFunctions?.(entry.path, file.primary.text), MAX_BATCH);
+  const guessedUnits = expectedUnits(
+    file.inventory?.length ?? req.countFunctions?.(entry.path, file.primary.text),
+    MAX_BATCH,
+  );
   ctx.schedule.expect(order, 'curate', guessedUnits);
   run.lineCount = file.primary.lines.length;
 
@@ -168,7 +204,8 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   if (!step1.value.include_in_pipeline) {
     run.outcome.status = 'skipped';
     run.outcome.reason = `classified as ${step1.value.primary_kind} (review_as ${step1.value.review_as})`;
-    if (!step1.cached) await keepLastAnswers(ctx, entry.path, { step1: step1.value, analysis: null, challenged: false });
+    if (!step1.cached)
+      await keepLastAnswers(ctx, entry.path, { step1: step1.value, analysis: null, challenged: false });
     return run;
   }
 
@@ -187,11 +224,15 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   }
 
   const changed = file.changedRanges;
-  const functions = changed ? functionsTouched(analysis.value.functions, run.lineCount, changed) : analysis.value.functions;
+  const functions = changed
+    ? functionsTouched(analysis.value.functions, run.lineCount, changed)
+    : analysis.value.functions;
   progress.total('review', functions.length);
   const plan = planReviews(functions);
   ctx.schedule.expect(order, 'review', plan.solo.length + plan.batches.length);
-  const reviewed = await reviewFunctions(ctx, file, step1.value, analysis.value, functions, (n) => progress.advance('review', n));
+  const reviewed = await reviewFunctions(ctx, file, step1.value, analysis.value, functions, (n) =>
+    progress.advance('review', n),
+  );
   run.outcome.functions_reviewed = reviewed.reviews.length;
   run.recovered = reviewed.recovered.length;
   run.failed.push(...reviewed.failed);
@@ -217,7 +258,12 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
   run.filtered.push(...final.dropped);
   run.findings = final.kept;
   for (const f of run.findings) emit({ type: 'finding', finding: f });
-  if (!step1.cached || !analysis.cached) await keepLastAnswers(ctx, entry.path, { step1: step1.value, analysis: analysis.value, challenged: toChallenge.kept.length > 0 });
+  if (!step1.cached || !analysis.cached)
+    await keepLastAnswers(ctx, entry.path, {
+      step1: step1.value,
+      analysis: analysis.value,
+      challenged: toChallenge.kept.length > 0,
+    });
 
   if (run.failed.length > 0) {
     run.outcome.status = 'failed';
@@ -230,16 +276,28 @@ async function reviewFile(ctx: StageContext, req: StagedRequest, entry: FileEntr
  * The findings that go to the challenge: Step 2's file-level and Step 3's function findings, without those
  * out of their rule's scope and, in a diff review, those the change may not report.
  */
-export function findingsToChallenge(req: Pick<StagedRequest, 'changedRanges'>, step1: Step1Record, analysis: FileAnalysis, reviews: PerFunctionReview[]): { kept: Finding[]; dropped: FilteredFinding[] } {
+export function findingsToChallenge(
+  req: Pick<StagedRequest, 'changedRanges'>,
+  step1: Step1Record,
+  analysis: FileAnalysis,
+  reviews: PerFunctionReview[],
+): { kept: Finding[]; dropped: FilteredFinding[] } {
   const path = analysis.file_path;
-  const raw = [...analysis.file_level_findings.map((f) => findingFromFileRule(f, path)), ...reviews.flatMap((r) => findingsFromReview(r, path))];
+  const raw = [
+    ...analysis.file_level_findings.map((f) => findingFromFileRule(f, path)),
+    ...reviews.flatMap((r) => findingsFromReview(r, path)),
+  ];
   const scoped = dropOutOfScope(raw, step1);
   const inChange = onlyChanged(req, scoped.kept);
   return { kept: inChange.kept, dropped: [...scoped.dropped, ...inChange.dropped] };
 }
 
 /** The file's findings after its challenge (none: kept as they are), the tiebreaker and, in a diff review, the change. */
-export function afterChallenge(req: Pick<StagedRequest, 'changedRanges'>, survivors: Finding[], ruling: ChallengeResult | undefined): { kept: Finding[]; dropped: FilteredFinding[] } {
+export function afterChallenge(
+  req: Pick<StagedRequest, 'changedRanges'>,
+  survivors: Finding[],
+  ruling: ChallengeResult | undefined,
+): { kept: Finding[]; dropped: FilteredFinding[] } {
   const applied = ruling ? applyChallenge(survivors, ruling) : { kept: survivors, dropped: [] };
   const decided = tiebreak(applied.kept);
   // Again after the tiebreaker: a pre-existing must_fix it demoted no longer qualifies.
@@ -253,7 +311,10 @@ async function keepLastAnswers(ctx: StageContext, path: string, answers: LastAns
 }
 
 /** In a diff review, the findings a change may report; all of them otherwise. */
-function onlyChanged(req: Pick<StagedRequest, 'changedRanges'>, findings: Finding[]): { kept: Finding[]; dropped: FilteredFinding[] } {
+function onlyChanged(
+  req: Pick<StagedRequest, 'changedRanges'>,
+  findings: Finding[],
+): { kept: Finding[]; dropped: FilteredFinding[] } {
   const changed = req.changedRanges;
   return changed ? keepChanged(findings, (path) => changed.get(path)) : { kept: findings, dropped: [] };
 }
@@ -264,11 +325,17 @@ function dropOutOfScope(findings: Finding[], step1: Step1Record): { kept: Findin
   const isA7 = (f: Finding) => f.rule_id === 'A7';
   return {
     kept: findings.filter((f) => !isA7(f)),
-    dropped: findings.filter(isA7).map((finding) => ({ finding, stage: 'rule_scope', reason: 'A7 applies only where concurrency is present' })),
+    dropped: findings
+      .filter(isA7)
+      .map((finding) => ({ finding, stage: 'rule_scope', reason: 'A7 applies only where concurrency is present' })),
   };
 }
 
-export async function loadFile(req: Pick<StagedRequest, 'access' | 'changedRanges' | 'inventoryOf'>, entry: FileEntry, order: number): Promise<FileUnderReview> {
+export async function loadFile(
+  req: Pick<StagedRequest, 'access' | 'changedRanges' | 'inventoryOf'>,
+  entry: FileEntry,
+  order: number,
+): Promise<FileUnderReview> {
   // Through the run's FileAccess: a file changed into a link, a pipe or a secret since Step 0 is not sent.
   const read = async (path: string) => toSourceFile(path, await req.access.read(path));
   const large = (f: { text: string }) => Buffer.byteLength(f.text) > OUTLINE_ABOVE_BYTES;
@@ -290,14 +357,23 @@ export async function loadFile(req: Pick<StagedRequest, 'access' | 'changedRange
 }
 
 /** Only the parser's exact inventory overrules the model; the regex fallback's guesses do not. */
-export async function syntaxInventory(req: Pick<StagedRequest, 'inventoryOf'>, path: string): Promise<CodeFunction[] | undefined> {
+export async function syntaxInventory(
+  req: Pick<StagedRequest, 'inventoryOf'>,
+  path: string,
+): Promise<CodeFunction[] | undefined> {
   const found = await req.inventoryOf?.(path);
   return found?.parser === 'syntax' ? found.functions : undefined;
 }
 
 function stoppedFile(entry: FileEntry, reason: string): FileRun {
   return {
-    outcome: { path: entry.path, companion_path: entry.companion_path, status: 'failed', functions_reviewed: 0, reason },
+    outcome: {
+      path: entry.path,
+      companion_path: entry.companion_path,
+      status: 'failed',
+      functions_reviewed: 0,
+      reason,
+    },
     findings: [],
     filtered: [],
     failed: [{ step: 'run', file: entry.path, unit: entry.path, reason }],

@@ -23,7 +23,13 @@ export class Progress {
     const c = this.get(step);
     c.done += by;
     const [title, unit] = STEP_TITLES[step];
-    this.emit({ type: 'progress', step, done: c.done, total: c.total, message: `${title} · ${c.done}/${c.total} ${unit}` });
+    this.emit({
+      type: 'progress',
+      step,
+      done: c.done,
+      total: c.total,
+      message: `${title} · ${c.done}/${c.total} ${unit}`,
+    });
   }
 
   private get(step: ProgressStep) {

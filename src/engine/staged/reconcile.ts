@@ -35,7 +35,9 @@ export function reconcile(answer: FunctionRow[], inventory: CodeFunction[]): Rec
     if (row) pair(fn, row);
   }
   for (const fn of free()) {
-    const row = [...unmatched].find((r) => r.start_line === fn.start_line && lastPart(r.qualified_name) === lastPart(fn.qualified_name));
+    const row = [...unmatched].find(
+      (r) => r.start_line === fn.start_line && lastPart(r.qualified_name) === lastPart(fn.qualified_name),
+    );
     if (row) pair(fn, row);
   }
   for (const row of [...unmatched]) {
@@ -48,7 +50,12 @@ export function reconcile(answer: FunctionRow[], inventory: CodeFunction[]): Rec
   const functions = inventory.map((fn): FunctionRow => {
     const row = matched.get(fn);
     if (!row) added.push(fn.qualified_name);
-    else if (normal(row.qualified_name) !== fn.qualified_name || row.start_line !== fn.start_line || (row.end_line != null && row.end_line !== fn.end_line)) corrected.push(fn.qualified_name);
+    else if (
+      normal(row.qualified_name) !== fn.qualified_name ||
+      row.start_line !== fn.start_line ||
+      (row.end_line != null && row.end_line !== fn.end_line)
+    )
+      corrected.push(fn.qualified_name);
     return {
       qualified_name: fn.qualified_name,
       kind: fn.kind,

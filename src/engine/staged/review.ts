@@ -3,7 +3,14 @@
  * to 8 — then the completeness check, which re-runs every function no reply answered for, solo. Results
  * are cached per function (see functionKey), so an edit re-asks only the functions it touched.
  */
-import { BatchReview, PerFunctionReview, type FileAnalysis, type FunctionRow, type Step1Record, type Verdict } from '../../model/records';
+import {
+  BatchReview,
+  PerFunctionReview,
+  type FileAnalysis,
+  type FunctionRow,
+  type Step1Record,
+  type Verdict,
+} from '../../model/records';
 import type { FailedUnit } from '../../model/finding';
 import type { LineRange } from '../../model/lines';
 import { lineErrors } from '../source';
@@ -48,7 +55,13 @@ const functionFields = (f: FunctionRow) => ({
  * breadcrumbs: those change with any edit elsewhere (the breadcrumbs with every re-run of Step 2), and a
  * verdict about unchanged code rarely does. Lines come from the ranges Step 2 reported, the parser's where it knows the language.
  */
-function functionKey(ctx: StageSetup, file: FileUnderReview, step1: Step1Record, fn: FunctionRow, range: [number, number]): string {
+function functionKey(
+  ctx: StageSetup,
+  file: FileUnderReview,
+  step1: Step1Record,
+  fn: FunctionRow,
+  range: [number, number],
+): string {
   return ctx.cache.keyFor(
     { model: ctx.models.review, system: FILE_SYSTEM, record: PerFunctionReview, tools: true },
     {
@@ -68,19 +81,32 @@ function functionKey(ctx: StageSetup, file: FileUnderReview, step1: Step1Record,
 /** A cached review moved to where its function starts now (an edit above it shifts every line). */
 function rebase(review: PerFunctionReview, fn: FunctionRow): PerFunctionReview {
   const shift = fn.start_line - review.start_line;
-  return { ...review, start_line: fn.start_line, verdicts: review.verdicts.map((v) => ({ ...v, line: v.line === null ? null : v.line + shift })) };
+  return {
+    ...review,
+    start_line: fn.start_line,
+    verdicts: review.verdicts.map((v) => ({ ...v, line: v.line === null ? null : v.line + shift })),
+  };
 }
 
 /** The lines a function-level verdict may cite: the function's own, where its end is known. */
-const linesOf = (f: FunctionRow): LineRange | null => (f.end_line != null && f.end_line >= f.start_line ? [f.start_line, f.end_line] : null);
+const linesOf = (f: FunctionRow): LineRange | null =>
+  f.end_line != null && f.end_line >= f.start_line ? [f.start_line, f.end_line] : null;
 
 /**
  * Each function's result-cache key, and its cached review moved to where the function starts now (null where
  * none is kept, or a cited line no longer fits): what a run reuses, and what its forecast counts as answered.
  */
-export async function recallReviews(ctx: StageSetup, file: FileUnderReview, step1: Step1Record, analysis: FileAnalysis, functions: FunctionRow[]) {
+export async function recallReviews(
+  ctx: StageSetup,
+  file: FileUnderReview,
+  step1: Step1Record,
+  analysis: FileAnalysis,
+  functions: FunctionRow[],
+) {
   const ranges = functionRanges(analysis.functions, file.primary.lines.length);
-  const keys = new Map(functions.map((f) => [f.qualified_name, functionKey(ctx, file, step1, f, ranges.get(f.qualified_name)!)]));
+  const keys = new Map(
+    functions.map((f) => [f.qualified_name, functionKey(ctx, file, step1, f, ranges.get(f.qualified_name)!)]),
+  );
   const known = await Promise.all(
     functions.map(async (f) => {
       const stored = await ctx.cache.recall(keys.get(f.qualified_name)!, PerFunctionReview);
@@ -114,32 +140,51 @@ export async function reviewFunctions(
   const reviews = first.flatMap((r) => r.reviews);
   onReviewed(reviews.length);
 
-  const missing = missingFunctions(todo, reviews.map((r) => r.function_qualified_name));
+  const missing = missingFunctions(
+    todo,
+    reviews.map((r) => r.function_qualified_name),
+  );
   const rerun = await Promise.all(missing.map((f) => reviewSolo(ctx, file, crumbs, f, false)));
   const recovered = rerun.flatMap((r) => r.reviews);
   onReviewed(recovered.length);
   const fresh = [...reviews, ...recovered];
   // Kept with the start line it was asked at, which its verdict lines are relative to (see rebase).
   const askedAt = new Map(todo.map((f) => [f.qualified_name, f.start_line]));
-  await Promise.all(fresh.map((r) => ctx.cache.remember(keys.get(r.function_qualified_name)!, { ...r, start_line: askedAt.get(r.function_qualified_name) ?? r.start_line })));
+  await Promise.all(
+    fresh.map((r) =>
+      ctx.cache.remember(keys.get(r.function_qualified_name)!, {
+        ...r,
+        start_line: askedAt.get(r.function_qualified_name) ?? r.start_line,
+      }),
+    ),
+  );
   // In inventory order, whatever came from where: the challenge packet built from them is then the same on a rerun.
   const index = new Map(functions.map((f, i) => [f.qualified_name, i]));
   return {
-    reviews: [...cached, ...fresh].sort((a, b) => (index.get(a.function_qualified_name) ?? 0) - (index.get(b.function_qualified_name) ?? 0)),
+    reviews: [...cached, ...fresh].sort(
+      (a, b) => (index.get(a.function_qualified_name) ?? 0) - (index.get(b.function_qualified_name) ?? 0),
+    ),
     failed: rerun.flatMap((r) => r.failed),
     recovered: recovered.map((r) => r.function_qualified_name),
   };
 }
 
 /** Units that start together on a model where the file is not cached yet would each write it: one prime writes it first. */
-export const primesFile = (ctx: StageSetup, file: FileUnderReview, plan: ReviewPlan) => plan.solo.length + plan.batches.length > 1 && !file.warm.has(ctx.models.review);
+export const primesFile = (ctx: StageSetup, file: FileUnderReview, plan: ReviewPlan) =>
+  plan.solo.length + plan.batches.length > 1 && !file.warm.has(ctx.models.review);
 
 interface UnitResult {
   reviews: PerFunctionReview[];
   failed: FailedUnit[];
 }
 
-async function reviewSolo(ctx: StageContext, file: FileUnderReview, crumbs: object, fn: FunctionRow, primeFile: boolean): Promise<UnitResult> {
+async function reviewSolo(
+  ctx: StageContext,
+  file: FileUnderReview,
+  crumbs: object,
+  fn: FunctionRow,
+  primeFile: boolean,
+): Promise<UnitResult> {
   const label = `Step 3 review ${file.entry.path} ${fn.qualified_name}`;
   const outcome = await fileCall(ctx, file, 'review', {
     label,
@@ -150,13 +195,33 @@ async function reviewSolo(ctx: StageContext, file: FileUnderReview, crumbs: obje
     check: (r) => verdictLineErrors(fn, r.verdicts, file),
     ...excerpt([fn]),
   });
-  if (!outcome.ok) return { reviews: [], failed: [{ step: 'review', file: file.entry.path, unit: fn.qualified_name, reason: outcome.reason }] };
+  if (!outcome.ok)
+    return {
+      reviews: [],
+      failed: [{ step: 'review', file: file.entry.path, unit: fn.qualified_name, reason: outcome.reason }],
+    };
   // The name and start line are the keys the pipeline asked with; keep them as asked.
-  return { reviews: [{ ...outcome.value, file_path: file.entry.path, function_qualified_name: fn.qualified_name, start_line: fn.start_line }], failed: [] };
+  return {
+    reviews: [
+      {
+        ...outcome.value,
+        file_path: file.entry.path,
+        function_qualified_name: fn.qualified_name,
+        start_line: fn.start_line,
+      },
+    ],
+    failed: [],
+  };
 }
 
 /** A failed batch is not reported here: its functions are missing, and the completeness check re-runs them. */
-async function reviewBatch(ctx: StageContext, file: FileUnderReview, crumbs: object, batch: FunctionRow[], primeFile: boolean): Promise<UnitResult> {
+async function reviewBatch(
+  ctx: StageContext,
+  file: FileUnderReview,
+  crumbs: object,
+  batch: FunctionRow[],
+  primeFile: boolean,
+): Promise<UnitResult> {
   const asked = new Map(batch.map((f) => [f.qualified_name, f]));
   const outcome = await fileCall(ctx, file, 'review', {
     label: `Step 3 review ${file.entry.path} batch of ${batch.length}`,
@@ -183,12 +248,16 @@ function excerpt(functions: FunctionRow[]): { excerpt?: LineRange[] } {
  */
 export function checkBatch(batch: BatchReview, asked: Map<string, FunctionRow>, file: FileUnderReview): string[] {
   const errors: string[] = [];
-  if (batch.file_path !== file.entry.path) errors.push(`file_path: "${batch.file_path}" is not the file under review; answer for "${file.entry.path}"`);
+  if (batch.file_path !== file.entry.path)
+    errors.push(`file_path: "${batch.file_path}" is not the file under review; answer for "${file.entry.path}"`);
   const seen = new Set<string>();
   batch.reviews.forEach((r, i) => {
     const name = r.function_qualified_name;
     const fn = asked.get(name);
-    if (!fn) errors.push(`reviews.${i}: "${name}" was not asked for; review only ${[...asked.keys()].map((n) => `"${n}"`).join(', ')}`);
+    if (!fn)
+      errors.push(
+        `reviews.${i}: "${name}" was not asked for; review only ${[...asked.keys()].map((n) => `"${n}"`).join(', ')}`,
+      );
     else if (seen.has(name)) errors.push(`reviews.${i}: "${name}" is reviewed twice`);
     seen.add(name);
     if (fn) errors.push(...verdictLineErrors(fn, r.verdicts, file));
@@ -202,6 +271,8 @@ function verdictLineErrors(fn: FunctionRow, verdicts: Verdict[], file: FileUnder
   return verdicts.flatMap((v) => {
     const exists = lineErrors(`${fn.qualified_name} ${v.rule_id}`, v.line, file.primary.lines.length);
     if (exists.length || v.line === null || !own || (v.line >= own[0] && v.line <= own[1])) return exists;
-    return [`${fn.qualified_name} ${v.rule_id}: line ${v.line} is outside the function (lines ${own[0]}-${own[1]}); cite a line inside it`];
+    return [
+      `${fn.qualified_name} ${v.rule_id}: line ${v.line} is outside the function (lines ${own[0]}-${own[1]}); cite a line inside it`,
+    ];
   });
 }

@@ -68,7 +68,9 @@ export class Schedule {
   priority(order: number, step: FileStep): () => Priority {
     return () => {
       const left = this.files.get(order);
-      return left && this.critical(left.rounds) ? { rank: CRITICAL_RANK + left.rounds, order: -left.calls } : { rank: STEP_RANK[step], order };
+      return left && this.critical(left.rounds)
+        ? { rank: CRITICAL_RANK + left.rounds, order: -left.calls }
+        : { rank: STEP_RANK[step], order };
     };
   }
 

@@ -44,11 +44,17 @@ export function synthesisSpec(ctx: StageSetup, input: SynthesisInput): UnitSpec<
 }
 
 /** Keeps the synthesis and the cross-file findings whose places check out; says in plain words why the others were dropped. */
-export function salvageSynthesis(result: SynthesisResult, lineCounts: Map<string, number>): { value: SynthesisResult; leftOut: string[] } {
+export function salvageSynthesis(
+  result: SynthesisResult,
+  lineCounts: Map<string, number>,
+): { value: SynthesisResult; leftOut: string[] } {
   const leftOut: string[] = [];
   const kept = result.cross_file_findings.filter((f) => {
     const problems = f.locations.flatMap((loc) => locationProblem(loc, lineCounts)?.user ?? []);
-    if (problems.length) leftOut.push(`cross-file finding ${f.rule_id} "${f.action.trim().replace(/\.$/, '')}" dropped: ${problems.join('; ')}`);
+    if (problems.length)
+      leftOut.push(
+        `cross-file finding ${f.rule_id} "${f.action.trim().replace(/\.$/, '')}" dropped: ${problems.join('; ')}`,
+      );
     return problems.length === 0;
   });
   return { value: { ...result, cross_file_findings: kept }, leftOut };
@@ -89,9 +95,16 @@ export function checkSynthesis(result: SynthesisResult, lineCounts: Map<string, 
 /** What is wrong with one cited location: for the repair turn (the model's terms), and for the user. */
 function locationProblem(loc: string, lineCounts: Map<string, number>): { repair: string; user: string } | null {
   const parsed = parseLocation(loc);
-  if (!parsed?.path) return { repair: `"${loc}" must be "path:line"`, user: `cites "${loc}", which is not a file:line place` };
+  if (!parsed?.path)
+    return { repair: `"${loc}" must be "path:line"`, user: `cites "${loc}", which is not a file:line place` };
   const count = lineCounts.get(parsed.path);
-  if (count === undefined) return { repair: `"${parsed.path}" is not one of the reviewed files`, user: `cites ${parsed.path}, which was not reviewed` };
+  if (count === undefined)
+    return {
+      repair: `"${parsed.path}" is not one of the reviewed files`,
+      user: `cites ${parsed.path}, which was not reviewed`,
+    };
   const [error] = lineErrors('line', parsed.line, count);
-  return error ? { repair: error, user: `cites ${parsed.path}:${parsed.line}, but ${parsed.path} has ${count} lines` } : null;
+  return error
+    ? { repair: error, user: `cites ${parsed.path}:${parsed.line}, but ${parsed.path} has ${count} lines` }
+    : null;
 }

@@ -44,11 +44,20 @@ export const AACR: Benchmark = {
     return (await readRecords(dir, AacrRecord, { what: AACR_FILE, file: (f) => f === AACR_FILE })).map((at) => ({
       url: at.record.githubPrUrl,
       title: at.record.category ?? '',
-      pull: { ...inRecord(at, () => parsePullUrl(at.record.githubPrUrl)), baseSha: at.record.source_commit, headSha: at.record.target_commit },
+      pull: {
+        ...inRecord(at, () => parsePullUrl(at.record.githubPrUrl)),
+        baseSha: at.record.source_commit,
+        headSha: at.record.target_commit,
+      },
       golden: at.record.comments.map((c) => ({
         text: c.note.trim(),
         group: c.category ?? 'uncategorized',
-        location: { path: c.path, side: c.side ?? 'right', from: Math.min(c.from_line, c.to_line), to: Math.max(c.from_line, c.to_line) },
+        location: {
+          path: c.path,
+          side: c.side ?? 'right',
+          from: Math.min(c.from_line, c.to_line),
+          to: Math.max(c.from_line, c.to_line),
+        },
       })),
     }));
   },

@@ -11,7 +11,8 @@ export interface ReferenceScore {
   f1: number;
 }
 
-export const MARTIAN_REFERENCE_SOURCE = 'withmartian/code-review-benchmark, offline/analysis/benchmark_dashboard.json (judge: Claude Opus 4.5; 50 PRs)';
+export const MARTIAN_REFERENCE_SOURCE =
+  'withmartian/code-review-benchmark, offline/analysis/benchmark_dashboard.json (judge: Claude Opus 4.5; 50 PRs)';
 
 export const MARTIAN_REFERENCE: ReferenceScore[] = [
   { tool: 'Augment', precision: 47.0, recall: 62.8, f1: 53.8 },

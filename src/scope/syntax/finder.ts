@@ -22,13 +22,19 @@ export async function functionInventory(path: string, text: string): Promise<Fun
     const tree = parser?.parse(text);
     if (parser && tree) {
       try {
-        return { parser: 'syntax', functions: unique(definitions(tree.rootNode, rule, queryFor(grammar, parser, rule))) };
+        return {
+          parser: 'syntax',
+          functions: unique(definitions(tree.rootNode, rule, queryFor(grammar, parser, rule))),
+        };
       } finally {
         tree.delete();
       }
     }
   }
-  const found = findFunctions(languageOf(path), splitLines(text).map((t, i) => ({ no: i + 1, text: t })));
+  const found = findFunctions(
+    languageOf(path),
+    splitLines(text).map((t, i) => ({ no: i + 1, text: t })),
+  );
   return found.length || grammar ? { parser: 'regex', functions: found } : null;
 }
 
@@ -66,10 +72,17 @@ function definitions(root: Node, rules: LanguageRules, query: Query): CodeFuncti
     while (open.length && node.startIndex >= open.at(-1)!.end) open.pop();
     const scope = open.at(-1)?.scope ?? top;
     const seen = rules.visit(node, scope.owner, scope.path.at(-1));
-    if (seen && 'container' in seen) open.push({ end: node.endIndex, scope: { path: [...scope.path, seen.container], owner: 'container' } });
+    if (seen && 'container' in seen)
+      open.push({ end: node.endIndex, scope: { path: [...scope.path, seen.container], owner: 'container' } });
     else if (seen) {
       const { name, kind, visibility, span = node } = seen.fn;
-      out.push({ qualified_name: [...scope.path, name].join('.'), kind, visibility, start_line: startLine(span), end_line: endLine(span) });
+      out.push({
+        qualified_name: [...scope.path, name].join('.'),
+        kind,
+        visibility,
+        start_line: startLine(span),
+        end_line: endLine(span),
+      });
       open.push({ end: node.endIndex, scope: { path: [...scope.path, name], owner: 'function' } });
     }
   }

@@ -49,7 +49,9 @@ export function parserFor(grammar: string): Promise<Parser> {
       await ts.Parser.init({ locateFile: (file: string) => join(locate(), file) });
       return ts;
     });
-    parser = runtime.then(async ({ Language, Parser }) => new Parser().setLanguage(await Language.load(join(locate(), `tree-sitter-${grammar}.wasm`))));
+    parser = runtime.then(async ({ Language, Parser }) =>
+      new Parser().setLanguage(await Language.load(join(locate(), `tree-sitter-${grammar}.wasm`))),
+    );
     parsers.set(grammar, parser);
   }
   return parser;

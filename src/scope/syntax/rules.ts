@@ -34,8 +34,13 @@ const fieldText = (node: Node, name: string) => field(node, name)?.text ?? null;
 const hasToken = (node: Node, token: string) => node.children.some((c) => c !== null && !c.isNamed && c.type === token);
 const named = (node: Node) => node.namedChildren.filter((c): c is Node => c !== null);
 /** `a::b`, `A.B`, `Foo<T>` → `a.b`, `A.B`, `Foo`: one spelling of qualified names across languages. */
-const qualify = (text: string) => text.replace(/<[^<>]*(<[^<>]*>[^<>]*)*>/g, '').replace(/\s+/g, '').replace(/::|->/g, '.');
-const fn = (name: string | null, kind: string, visibility: Visibility, span?: Node): Seen => (name ? { fn: { name: qualify(name), kind, visibility, ...(span ? { span } : {}) } } : null);
+const qualify = (text: string) =>
+  text
+    .replace(/<[^<>]*(<[^<>]*>[^<>]*)*>/g, '')
+    .replace(/\s+/g, '')
+    .replace(/::|->/g, '.');
+const fn = (name: string | null, kind: string, visibility: Visibility, span?: Node): Seen =>
+  name ? { fn: { name: qualify(name), kind, visibility, ...(span ? { span } : {}) } } : null;
 const container = (name: string | null): Seen => (name ? { container: qualify(name) } : null);
 
 // ---- TypeScript / JavaScript ----
@@ -59,7 +64,12 @@ function jsMemberVisibility(node: Node, name: string): Visibility {
 }
 
 function jsKey(node: Node): string | null {
-  const key = field(node, 'name') ?? field(node, 'key') ?? field(node, 'property') ?? named(node).find((c) => /property_identifier$/.test(c.type)) ?? null;
+  const key =
+    field(node, 'name') ??
+    field(node, 'key') ??
+    field(node, 'property') ??
+    named(node).find((c) => /property_identifier$/.test(c.type)) ??
+    null;
   if (!key) return null;
   return key.type === 'string' ? key.text.slice(1, -1) : key.text;
 }
@@ -102,7 +112,8 @@ const javascript: Rule = (node, owner) => {
     case 'method_definition': {
       const name = jsKey(node);
       if (!name) return null;
-      const kind = name === 'constructor' ? 'constructor' : hasToken(node, 'get') || hasToken(node, 'set') ? 'accessor' : 'method';
+      const kind =
+        name === 'constructor' ? 'constructor' : hasToken(node, 'get') || hasToken(node, 'set') ? 'accessor' : 'method';
       return fn(name, kind, jsMemberVisibility(node, name));
     }
     case 'public_field_definition':
@@ -110,7 +121,8 @@ const javascript: Rule = (node, owner) => {
     case 'pair': {
       const value = field(node, 'value') ?? named(node).at(-1);
       const name = jsKey(node);
-      if (value && JS_FUNCTION_VALUES.has(value.type)) return fn(name, 'method', node.type === 'pair' ? 'public' : jsMemberVisibility(node, name ?? ''));
+      if (value && JS_FUNCTION_VALUES.has(value.type))
+        return fn(name, 'method', node.type === 'pair' ? 'public' : jsMemberVisibility(node, name ?? ''));
       // A nested object literal under a key qualifies the names inside it.
       return value?.type === 'object' && node.type === 'pair' ? container(name) : null;
     }
@@ -118,14 +130,24 @@ const javascript: Rule = (node, owner) => {
       const value = field(node, 'value');
       const name = field(node, 'name');
       if (!value || name?.type !== 'identifier') return null;
-      if (JS_FUNCTION_VALUES.has(value.type)) return fn(name.text, value.type === 'arrow_function' ? 'arrow_function' : 'function', jsBindingVisibility(node, owner));
+      if (JS_FUNCTION_VALUES.has(value.type))
+        return fn(
+          name.text,
+          value.type === 'arrow_function' ? 'arrow_function' : 'function',
+          jsBindingVisibility(node, owner),
+        );
       return value.type === 'object' || value.type === 'class' ? container(name.text) : null;
     }
     case 'assignment_expression': {
       const left = field(node, 'left');
       const right = field(node, 'right');
-      if (!left || !right || !JS_FUNCTION_VALUES.has(right.type) || !/^(identifier|member_expression)$/.test(left.type)) return null;
-      const visibility: Visibility = /^(module\.)?exports\b/.test(left.text) ? 'public' : owner === 'top' ? 'internal' : 'private';
+      if (!left || !right || !JS_FUNCTION_VALUES.has(right.type) || !/^(identifier|member_expression)$/.test(left.type))
+        return null;
+      const visibility: Visibility = /^(module\.)?exports\b/.test(left.text)
+        ? 'public'
+        : owner === 'top'
+          ? 'internal'
+          : 'private';
       return fn(left.text, right.type === 'arrow_function' ? 'arrow_function' : 'function', visibility);
     }
     case 'arrow_function':
@@ -152,15 +174,24 @@ const python: Rule = (node, owner) => {
     case 'function_definition': {
       const name = fieldText(node, 'name');
       const wrapper = node.parent?.type === 'decorated_definition' ? node.parent : null;
-      const decorators = wrapper ? named(wrapper).filter((c) => c.type === 'decorator').map((d) => d.text.slice(1).trim()) : [];
+      const decorators = wrapper
+        ? named(wrapper)
+            .filter((c) => c.type === 'decorator')
+            .map((d) => d.text.slice(1).trim())
+        : [];
       if (decorators.some((d) => /^(typing\.)?overload$/.test(d))) return null;
-      const accessor = decorators.some((d) => d === 'property' || /\.(setter|getter|deleter)$/.test(d) || d === 'cached_property');
-      const kind = owner !== 'container' ? 'function' : name === '__init__' ? 'constructor' : accessor ? 'accessor' : 'method';
+      const accessor = decorators.some(
+        (d) => d === 'property' || /\.(setter|getter|deleter)$/.test(d) || d === 'cached_property',
+      );
+      const kind =
+        owner !== 'container' ? 'function' : name === '__init__' ? 'constructor' : accessor ? 'accessor' : 'method';
       return fn(name, kind, owner === 'function' ? 'private' : pyVisibility(name ?? ''), wrapper ?? undefined);
     }
     case 'assignment': {
       const left = field(node, 'left');
-      return field(node, 'right')?.type === 'lambda' && left?.type === 'identifier' ? fn(left.text, 'lambda', owner === 'function' ? 'private' : pyVisibility(left.text)) : null;
+      return field(node, 'right')?.type === 'lambda' && left?.type === 'identifier'
+        ? fn(left.text, 'lambda', owner === 'function' ? 'private' : pyVisibility(left.text))
+        : null;
     }
     default:
       return null;
@@ -169,7 +200,12 @@ const python: Rule = (node, owner) => {
 
 // ---- C / C++ ----
 
-const CPP_WRAPPERS = new Set(['pointer_declarator', 'reference_declarator', 'parenthesized_declarator', 'attributed_declarator']);
+const CPP_WRAPPERS = new Set([
+  'pointer_declarator',
+  'reference_declarator',
+  'parenthesized_declarator',
+  'attributed_declarator',
+]);
 
 function cppFunctionName(node: Node): string | null {
   let d = field(node, 'declarator');
@@ -185,7 +221,8 @@ function cppFunctionName(node: Node): string | null {
 /** The access in force at a class member: the last `public:`/`private:`/`protected:` before it, else the default. */
 function cppAccess(node: Node): Visibility {
   for (let s = node.previousNamedSibling; s; s = s.previousNamedSibling) {
-    if (s.type === 'access_specifier') return s.text.startsWith('public') ? 'public' : s.text.startsWith('private') ? 'private' : 'internal';
+    if (s.type === 'access_specifier')
+      return s.text.startsWith('public') ? 'public' : s.text.startsWith('private') ? 'private' : 'internal';
   }
   const body = node.parent;
   return body?.parent?.type === 'class_specifier' ? 'private' : 'public';
@@ -205,15 +242,33 @@ const cpp: Rule = (node, owner, scope) => {
       const last = name.slice(name.lastIndexOf('.') + 1);
       const inClass = owner === 'container';
       const method = inClass || name.includes('.');
-      const ownerName = name.includes('.') ? name.slice(0, name.lastIndexOf('.')).split('.').at(-1) : inClass ? scope : null;
-      const kind = last.startsWith('~') ? 'destructor' : last === ownerName ? 'constructor' : method ? 'method' : 'function';
+      const ownerName = name.includes('.')
+        ? name.slice(0, name.lastIndexOf('.')).split('.').at(-1)
+        : inClass
+          ? scope
+          : null;
+      const kind = last.startsWith('~')
+        ? 'destructor'
+        : last === ownerName
+          ? 'constructor'
+          : method
+            ? 'method'
+            : 'function';
       const isStatic = named(node).some((c) => c.type === 'storage_class_specifier' && c.text === 'static');
-      const visibility: Visibility = inClass ? cppAccess(node.parent?.type === 'template_declaration' ? node.parent : node) : owner === 'function' ? 'private' : isStatic ? 'internal' : 'public';
+      const visibility: Visibility = inClass
+        ? cppAccess(node.parent?.type === 'template_declaration' ? node.parent : node)
+        : owner === 'function'
+          ? 'private'
+          : isStatic
+            ? 'internal'
+            : 'public';
       const span = node.parent?.type === 'template_declaration' ? node.parent : undefined;
       return fn(raw, inClass && kind === 'function' ? 'method' : kind, visibility, span);
     }
     case 'init_declarator':
-      return field(node, 'value')?.type === 'lambda_expression' ? fn(fieldText(node, 'declarator'), 'lambda', owner === 'top' ? 'internal' : 'private') : null;
+      return field(node, 'value')?.type === 'lambda_expression'
+        ? fn(fieldText(node, 'declarator'), 'lambda', owner === 'top' ? 'internal' : 'private')
+        : null;
     default:
       return null;
   }
@@ -231,7 +286,13 @@ function modifierVisibility(node: Node, fallback: Visibility): Visibility {
   return /\b(protected|internal)\b/.test(words) ? 'internal' : fallback;
 }
 
-const JAVA_CONTAINERS = new Set(['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration', 'annotation_type_declaration']);
+const JAVA_CONTAINERS = new Set([
+  'class_declaration',
+  'interface_declaration',
+  'enum_declaration',
+  'record_declaration',
+  'annotation_type_declaration',
+]);
 const java: Rule = (node, owner) => {
   if (JAVA_CONTAINERS.has(node.type)) return container(fieldText(node, 'name'));
   switch (node.type) {
@@ -241,13 +302,26 @@ const java: Rule = (node, owner) => {
     case 'compact_constructor_declaration':
       return fn(fieldText(node, 'name'), 'constructor', modifierVisibility(node, 'internal'));
     case 'variable_declarator':
-      return field(node, 'value')?.type === 'lambda_expression' ? fn(fieldText(node, 'name'), 'lambda', owner === 'container' ? modifierVisibility(node.parent ?? node, 'internal') : 'private') : null;
+      return field(node, 'value')?.type === 'lambda_expression'
+        ? fn(
+            fieldText(node, 'name'),
+            'lambda',
+            owner === 'container' ? modifierVisibility(node.parent ?? node, 'internal') : 'private',
+          )
+        : null;
     default:
       return null;
   }
 };
 
-const CSHARP_CONTAINERS = new Set(['class_declaration', 'struct_declaration', 'interface_declaration', 'record_declaration', 'record_struct_declaration', 'enum_declaration']);
+const CSHARP_CONTAINERS = new Set([
+  'class_declaration',
+  'struct_declaration',
+  'interface_declaration',
+  'record_declaration',
+  'record_struct_declaration',
+  'enum_declaration',
+]);
 const csharp: Rule = (node) => {
   if (CSHARP_CONTAINERS.has(node.type)) return container(fieldText(node, 'name'));
   const body = field(node, 'body');
@@ -259,14 +333,23 @@ const csharp: Rule = (node) => {
     case 'destructor_declaration':
       return body ? fn(`~${fieldText(node, 'name') ?? ''}`, 'destructor', 'private') : null;
     case 'operator_declaration': {
-      const op = node.children.find((c) => c !== null && !c.isNamed && c.type !== 'operator' && c.type !== '(' && /^[^\w\s]+$|^true$|^false$/.test(c.type));
+      const op = node.children.find(
+        (c) =>
+          c !== null &&
+          !c.isNamed &&
+          c.type !== 'operator' &&
+          c.type !== '(' &&
+          /^[^\w\s]+$|^true$|^false$/.test(c.type),
+      );
       return body ? fn(`operator${op?.type ?? ''}`, 'operator', modifierVisibility(node, 'private')) : null;
     }
     case 'local_function_statement':
       return body ? fn(fieldText(node, 'name'), 'function', 'private') : null;
     case 'property_declaration': {
       const accessors = field(node, 'accessors');
-      const bodied = (accessors ? named(accessors) : []).some((a) => field(a, 'body')) || field(node, 'value')?.type === 'arrow_expression_clause';
+      const bodied =
+        (accessors ? named(accessors) : []).some((a) => field(a, 'body')) ||
+        field(node, 'value')?.type === 'arrow_expression_clause';
       return bodied ? fn(fieldText(node, 'name'), 'accessor', modifierVisibility(node, 'private')) : null;
     }
     default:
@@ -293,11 +376,15 @@ const go: Rule = (node) => {
       const left = field(node, 'left');
       const right = field(node, 'right');
       const value = right && named(right).length === 1 ? named(right)[0] : null;
-      return value?.type === 'func_literal' && left && named(left).length === 1 ? fn(left.text, 'closure', 'private') : null;
+      return value?.type === 'func_literal' && left && named(left).length === 1
+        ? fn(left.text, 'closure', 'private')
+        : null;
     }
     case 'var_spec': {
       const value = field(node, 'value');
-      return value && named(value)[0]?.type === 'func_literal' ? fn(fieldText(node, 'name'), 'closure', goVisibility(fieldText(node, 'name'))) : null;
+      return value && named(value)[0]?.type === 'func_literal'
+        ? fn(fieldText(node, 'name'), 'closure', goVisibility(fieldText(node, 'name')))
+        : null;
     }
     default:
       return null;
@@ -319,9 +406,15 @@ const rust: Rule = (node, owner) => {
     case 'mod_item':
       return field(node, 'body') ? container(fieldText(node, 'name')) : null;
     case 'function_item':
-      return fn(fieldText(node, 'name'), owner === 'container' && node.parent?.parent?.type !== 'mod_item' ? 'method' : 'function', rustVisibility(node));
+      return fn(
+        fieldText(node, 'name'),
+        owner === 'container' && node.parent?.parent?.type !== 'mod_item' ? 'method' : 'function',
+        rustVisibility(node),
+      );
     case 'let_declaration':
-      return field(node, 'value')?.type === 'closure_expression' ? fn(fieldText(node, 'pattern'), 'closure', 'private') : null;
+      return field(node, 'value')?.type === 'closure_expression'
+        ? fn(fieldText(node, 'pattern'), 'closure', 'private')
+        : null;
     default:
       return null;
   }
@@ -332,7 +425,8 @@ const rust: Rule = (node, owner) => {
 /** Ruby: `private` / `protected` / `public` on a line of its own changes the visibility of the methods after it. */
 function rubyVisibility(node: Node): Visibility {
   for (let s = node.previousNamedSibling; s; s = s.previousNamedSibling) {
-    if (s.type === 'identifier' && /^(private|protected|public)$/.test(s.text)) return s.text === 'public' ? 'public' : s.text === 'private' ? 'private' : 'internal';
+    if (s.type === 'identifier' && /^(private|protected|public)$/.test(s.text))
+      return s.text === 'public' ? 'public' : s.text === 'private' ? 'private' : 'internal';
   }
   return 'public';
 }
@@ -358,12 +452,33 @@ const php: Rule = (node) => {
   if (node.type !== 'method_declaration' || !field(node, 'body')) return null;
   const name = fieldText(node, 'name');
   const access = named(node).find((c) => c.type === 'visibility_modifier')?.text;
-  return fn(name, name === '__construct' ? 'constructor' : 'method', access === 'private' ? 'private' : access === 'protected' ? 'internal' : 'public');
+  return fn(
+    name,
+    name === '__construct' ? 'constructor' : 'method',
+    access === 'private' ? 'private' : access === 'protected' ? 'internal' : 'public',
+  );
 };
 
-const bash: Rule = (node) => (node.type === 'function_definition' ? fn(fieldText(node, 'name'), 'function', 'public') : null);
+const bash: Rule = (node) =>
+  node.type === 'function_definition' ? fn(fieldText(node, 'name'), 'function', 'public') : null;
 
-const JS_TYPES = ['call_expression', 'function_declaration', 'generator_function_declaration', 'class_declaration', 'abstract_class_declaration', 'class', 'internal_module', 'module', 'method_definition', 'public_field_definition', 'field_definition', 'pair', 'variable_declarator', 'assignment_expression', ...JS_FUNCTION_VALUES];
+const JS_TYPES = [
+  'call_expression',
+  'function_declaration',
+  'generator_function_declaration',
+  'class_declaration',
+  'abstract_class_declaration',
+  'class',
+  'internal_module',
+  'module',
+  'method_definition',
+  'public_field_definition',
+  'field_definition',
+  'pair',
+  'variable_declarator',
+  'assignment_expression',
+  ...JS_FUNCTION_VALUES,
+];
 const js = rules(JS_TYPES, javascript);
 
 export const RULES: Record<string, LanguageRules> = {
@@ -372,9 +487,32 @@ export const RULES: Record<string, LanguageRules> = {
   javascript: js,
   python: rules(['class_definition', 'function_definition', 'assignment'], python),
   cpp: rules(['class_specifier', 'struct_specifier', 'union_specifier', 'function_definition', 'init_declarator'], cpp),
-  java: rules([...JAVA_CONTAINERS, 'method_declaration', 'constructor_declaration', 'compact_constructor_declaration', 'variable_declarator'], java),
-  'c-sharp': rules([...CSHARP_CONTAINERS, 'method_declaration', 'constructor_declaration', 'destructor_declaration', 'operator_declaration', 'local_function_statement', 'property_declaration'], csharp),
-  go: rules(['function_declaration', 'method_declaration', 'short_var_declaration', 'assignment_statement', 'var_spec'], go),
+  java: rules(
+    [
+      ...JAVA_CONTAINERS,
+      'method_declaration',
+      'constructor_declaration',
+      'compact_constructor_declaration',
+      'variable_declarator',
+    ],
+    java,
+  ),
+  'c-sharp': rules(
+    [
+      ...CSHARP_CONTAINERS,
+      'method_declaration',
+      'constructor_declaration',
+      'destructor_declaration',
+      'operator_declaration',
+      'local_function_statement',
+      'property_declaration',
+    ],
+    csharp,
+  ),
+  go: rules(
+    ['function_declaration', 'method_declaration', 'short_var_declaration', 'assignment_statement', 'var_spec'],
+    go,
+  ),
   rust: rules(['impl_item', 'trait_item', 'mod_item', 'function_item', 'let_declaration'], rust),
   ruby: rules(['class', 'module', 'method', 'singleton_method'], ruby),
   php: rules([...PHP_CONTAINERS, 'function_definition', 'method_declaration'], php),

@@ -44,7 +44,10 @@ function readStamp(dir) {
 }
 
 function writeStamp(dir, data) {
-  writeFileSync(join(dir, '.skeptic-e2e-stamp.json'), `${JSON.stringify({ ...data, installedAt: new Date().toISOString() }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, '.skeptic-e2e-stamp.json'),
+    `${JSON.stringify({ ...data, installedAt: new Date().toISOString() }, null, 2)}\n`,
+  );
 }
 
 function stamped(dir, spec, mustExist) {
@@ -84,7 +87,8 @@ async function withLock(lockDir, log, fn) {
         rmSync(lockDir, { recursive: true, force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`install: another runner (pid ${holder}) has held ${lockDir} for 30 min`);
+      if (Date.now() > deadline)
+        throw new Error(`install: another runner (pid ${holder}) has held ${lockDir} for 30 min`);
       log(`install: waiting for another runner (pid ${holder}) to finish installing`);
       await new Promise((r) => setTimeout(r, 2000));
     }
@@ -107,7 +111,12 @@ export function codeServerVersion(p) {
       encoding: 'utf8',
       env: envWithNode24(p, { XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data') }),
     });
-    return out.split('\n').find((l) => /^\d+\.\d+\.\d+ /.test(l))?.trim() ?? out.trim();
+    return (
+      out
+        .split('\n')
+        .find((l) => /^\d+\.\d+\.\d+ /.test(l))
+        ?.trim() ?? out.trim()
+    );
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
@@ -170,25 +179,42 @@ export async function ensureDeps({ cache, log, logDir, needBrowser = true }) {
     if (!r.codeServer && !existsSync(GSSAPI_HEADER)) apt.push('libkrb5-dev');
     if (apt.length) {
       if (process.getuid?.() !== 0) {
-        throw new Error(`install: Debian packages missing (${apt.join(', ')}) and not root: run \`sudo apt-get update && sudo apt-get install -y ${apt.join(' ')}\` once`);
+        throw new Error(
+          `install: Debian packages missing (${apt.join(', ')}) and not root: run \`sudo apt-get update && sudo apt-get install -y ${apt.join(' ')}\` once`,
+        );
       }
       await timed(`apt-get install ${apt.join(' ')}`, async () => {
         const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
         const lockWait = ['-o', 'DPkg::Lock::Timeout=300'];
-        await runChecked('apt-get update', 'apt-get', [...lockWait, 'update', '-q'], { env, logFile: logFile('apt'), timeoutMs: 10 * 60_000 });
-        await runChecked('apt-get install', 'apt-get', [...lockWait, 'install', '-y', '-q', ...apt], { env, logFile: logFile('apt'), timeoutMs: 20 * 60_000 });
+        await runChecked('apt-get update', 'apt-get', [...lockWait, 'update', '-q'], {
+          env,
+          logFile: logFile('apt'),
+          timeoutMs: 10 * 60_000,
+        });
+        await runChecked('apt-get install', 'apt-get', [...lockWait, 'install', '-y', '-q', ...apt], {
+          env,
+          logFile: logFile('apt'),
+          timeoutMs: 20 * 60_000,
+        });
       });
-      if (apt.includes('chromium') && !existsSync(CHROMIUM)) throw new Error(`install: apt installed chromium but ${CHROMIUM} is still missing`);
+      if (apt.includes('chromium') && !existsSync(CHROMIUM))
+        throw new Error(`install: apt installed chromium but ${CHROMIUM} is still missing`);
     }
 
     if (!r.node24) {
       await timed(`npm install ${VERSIONS.node24}`, async () => {
         rmSync(p.node24Dir, { recursive: true, force: true });
         mkdirSync(p.node24Dir, { recursive: true });
-        await runChecked('npm install node24', 'npm', ['install', '--prefix', p.node24Dir, '--no-audit', '--no-fund', VERSIONS.node24], { logFile: logFile('node24') });
+        await runChecked(
+          'npm install node24',
+          'npm',
+          ['install', '--prefix', p.node24Dir, '--no-audit', '--no-fund', VERSIONS.node24],
+          { logFile: logFile('node24') },
+        );
         const v = execFileSync(p.node24, ['--version'], { encoding: 'utf8' }).trim();
         if (!v.startsWith('v24.')) throw new Error(`install: ${p.node24} reports ${v}, expected v24.x`);
-        if (!existsSync(join(p.node24Pkg, 'include', 'node', 'node.h'))) throw new Error(`install: ${p.node24Pkg}/include/node/node.h missing: node-gyp would download headers`);
+        if (!existsSync(join(p.node24Pkg, 'include', 'node', 'node.h')))
+          throw new Error(`install: ${p.node24Pkg}/include/node/node.h missing: node-gyp would download headers`);
         writeStamp(p.node24Dir, { spec: VERSIONS.node24, version: v });
       });
     }
@@ -197,13 +223,19 @@ export async function ensureDeps({ cache, log, logDir, needBrowser = true }) {
       await timed(`npm install code-server@${VERSIONS.codeServer} (with Node 24)`, async () => {
         rmSync(p.codeServerDir, { recursive: true, force: true });
         mkdirSync(p.codeServerDir, { recursive: true });
-        await runChecked('npm install code-server', 'npm', ['install', '--prefix', p.codeServerDir, '--no-audit', '--no-fund', `code-server@${VERSIONS.codeServer}`], {
-          env: envWithNode24(p),
-          logFile: logFile('code-server'),
-          timeoutMs: 25 * 60_000,
-        });
+        await runChecked(
+          'npm install code-server',
+          'npm',
+          ['install', '--prefix', p.codeServerDir, '--no-audit', '--no-fund', `code-server@${VERSIONS.codeServer}`],
+          {
+            env: envWithNode24(p),
+            logFile: logFile('code-server'),
+            timeoutMs: 25 * 60_000,
+          },
+        );
         const v = codeServerVersion(p);
-        if (!v.startsWith(VERSIONS.codeServer)) throw new Error(`install: code-server --version says "${v}", expected ${VERSIONS.codeServer}`);
+        if (!v.startsWith(VERSIONS.codeServer))
+          throw new Error(`install: code-server --version says "${v}", expected ${VERSIONS.codeServer}`);
         writeStamp(p.codeServerDir, { spec: VERSIONS.codeServer, version: v });
       });
     }
@@ -213,10 +245,22 @@ export async function ensureDeps({ cache, log, logDir, needBrowser = true }) {
         rmSync(p.playwrightDir, { recursive: true, force: true });
         mkdirSync(p.playwrightDir, { recursive: true });
         // PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: playwright-core downloads nothing itself, but be explicit.
-        await runChecked('npm install playwright-core', 'npm', ['install', '--prefix', p.playwrightDir, '--no-audit', '--no-fund', `playwright-core@${VERSIONS.playwrightCore}`], {
-          env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
-          logFile: logFile('playwright'),
-        });
+        await runChecked(
+          'npm install playwright-core',
+          'npm',
+          [
+            'install',
+            '--prefix',
+            p.playwrightDir,
+            '--no-audit',
+            '--no-fund',
+            `playwright-core@${VERSIONS.playwrightCore}`,
+          ],
+          {
+            env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+            logFile: logFile('playwright'),
+          },
+        );
         if (!existsSync(p.playwrightEntry)) throw new Error(`install: ${p.playwrightEntry} missing after npm install`);
         writeStamp(p.playwrightDir, { spec: VERSIONS.playwrightCore });
       });

@@ -100,7 +100,9 @@ export async function runChecked(name, cmd, args, { timeoutMs = 15 * 60_000, ...
   if (child.pid !== undefined) await stopGroup(child.pid, 2000);
   if (code !== 0) {
     const why = code === 'timeout' ? `did not finish within ${Math.round(timeoutMs / 1000)} s` : `exited with ${code}`;
-    throw new Error(`${name} (${cmd} ${args.join(' ')}) ${why}${opts.logFile ? ` (log: ${opts.logFile})` : ''}\n--- last output ---\n${child.tail().slice(-3000)}`);
+    throw new Error(
+      `${name} (${cmd} ${args.join(' ')}) ${why}${opts.logFile ? ` (log: ${opts.logFile})` : ''}\n--- last output ---\n${child.tail().slice(-3000)}`,
+    );
   }
   return child.tail();
 }
@@ -116,7 +118,13 @@ export function installSignalHandlers(onSignal) {
     process.on(sig, () => {
       if (stopping) return;
       stopping = true;
-      console.error(`\ne2e: ${sig} received: stopping everything started (${trackedGroups().map((g) => g.name).join(', ') || 'nothing running'})`);
+      console.error(
+        `\ne2e: ${sig} received: stopping everything started (${
+          trackedGroups()
+            .map((g) => g.name)
+            .join(', ') || 'nothing running'
+        })`,
+      );
       Promise.resolve()
         .then(() => onSignal?.(sig))
         .catch(() => {})

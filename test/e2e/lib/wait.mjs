@@ -25,7 +25,9 @@ export async function until(what, check, { timeoutMs = 30_000, intervalMs = 150,
           extra = `; (could not read state: ${err.message})`;
         }
       }
-      throw new Error(`timed out after ${(timeoutMs / 1000).toFixed(0)} s waiting for ${what}${extra}${lastErr ? `; last error: ${lastErr.message.split('\n')[0]}` : ''}`);
+      throw new Error(
+        `timed out after ${(timeoutMs / 1000).toFixed(0)} s waiting for ${what}${extra}${lastErr ? `; last error: ${lastErr.message.split('\n')[0]}` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }

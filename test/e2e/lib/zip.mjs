@@ -62,10 +62,12 @@ export function extractZip(file, destDir, prefix = '') {
   for (const e of entries(buf, file)) {
     if (!e.name.startsWith(prefix) || e.name.endsWith('/')) continue;
     const target = resolve(root, e.name.slice(prefix.length));
-    if (target !== root && !target.startsWith(root + sep)) throw new Error(`${file}: entry ${e.name} escapes the destination`);
+    if (target !== root && !target.startsWith(root + sep))
+      throw new Error(`${file}: entry ${e.name} escapes the destination`);
     mkdirSync(dirname(target), { recursive: true });
     const bytes = data(buf, e, file);
-    if (bytes.length !== e.size) throw new Error(`${file}: ${e.name} unpacked to ${bytes.length} bytes, expected ${e.size}`);
+    if (bytes.length !== e.size)
+      throw new Error(`${file}: ${e.name} unpacked to ${bytes.length} bytes, expected ${e.size}`);
     writeFileSync(target, bytes);
     n++;
   }

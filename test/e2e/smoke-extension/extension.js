@@ -41,17 +41,25 @@ let reportTarget;
 function showReport(target) {
   reportTarget = target;
   if (!panel) {
-    panel = vscode.window.createWebviewPanel('skepticSmoke.report', 'Smoke Report', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      localResourceRoots: [],
-    });
+    panel = vscode.window.createWebviewPanel(
+      'skepticSmoke.report',
+      'Smoke Report',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        localResourceRoots: [],
+      },
+    );
     panel.onDidDispose(() => {
       panel = undefined;
     });
     panel.webview.onDidReceiveMessage(async (msg) => {
       if (msg && msg.type === 'open' && Number.isInteger(msg.line) && reportTarget) {
         const pos = new vscode.Position(msg.line - 1, 0);
-        await vscode.window.showTextDocument(reportTarget, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(pos, pos) });
+        await vscode.window.showTextDocument(reportTarget, {
+          viewColumn: vscode.ViewColumn.One,
+          selection: new vscode.Range(pos, pos),
+        });
       }
     });
   } else {

@@ -12,7 +12,10 @@ describe('Skeptic E2E smoke (extension host)', () => {
     assert.ok(process.env.SKEPTIC_E2E_RESULT, 'SKEPTIC_E2E_RESULT is set');
     const ext = vscode.extensions.getExtension('skeptic-dev.skeptic-e2e-smoke');
     assert.ok(ext, 'the smoke extension is loaded');
-    assert.ok(vscode.workspace.workspaceFolders && vscode.workspace.workspaceFolders.length === 1, 'one workspace folder is open');
+    assert.ok(
+      vscode.workspace.workspaceFolders && vscode.workspace.workspaceFolders.length === 1,
+      'one workspace folder is open',
+    );
   });
 
   it('registers its command', async () => {
@@ -37,7 +40,11 @@ describe('Skeptic E2E smoke (extension host)', () => {
     if (!url) this.skip();
     assert.strictEqual(process.env.ANTHROPIC_API_KEY, 'e2e-key');
     assert.strictEqual(vscode.workspace.getConfiguration('skeptic').get('baseUrl'), url);
-    const res = await fetch(`${url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.ok(res.status >= 200 && res.status < 600, `the fake server answered (HTTP ${res.status})`);
   });
 });
