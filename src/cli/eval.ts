@@ -7,16 +7,27 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { EvalCase } from '../eval/cases';
-import { estimateEval, ASSUMED_FINDINGS_PER_PR, type EvalEstimate } from '../eval/estimate';
+import { join } from 'node:path';
+import { version as VERSION } from '../../package.json';
+import { hasCheckout, pullSlug } from '../eval/checkout';
+import {
+  ASSUMED_CHECKOUT,
+  ASSUMED_FINDINGS_PER_PR,
+  cloneEstimate,
+  estimateEval,
+  type CloneEstimate,
+  type EvalEstimate,
+} from '../eval/estimate';
 import { EvalError } from '../eval/errors';
 import { githubToken } from '../eval/git';
 import { AACR } from '../eval/aacr/data';
-import { fetchBenchmarkData, type Benchmark } from '../eval/data';
+import { dataCommit, fetchBenchmarkData, type Benchmark } from '../eval/data';
 import { MARTIAN } from '../eval/martian/data';
-import { evalJson, renderTable } from '../eval/report';
+import { evalJson, renderTable, type EvalMeta } from '../eval/report';
 import type { ReviewSettings } from '../eval/review';
 import { checkoutCases, runEval } from '../eval/run';
-import { OPUS, resolveLensModels, resolveStepModels } from '../model/models';
+import { MATCHINGS, type Matching } from '../eval/score';
+import { resolveLensModels, resolveStepModels } from '../model/models';
 import { formatUsd, PRICES_AS_OF } from '../model/pricing';
 import { LIMITS } from '../app/contributions';
 import { nonEmpty, parseCommandLine, wholeNumber } from './args';
@@ -29,11 +40,13 @@ const BENCHMARKS: Record<string, Benchmark> = { martian: MARTIAN, aacr: AACR };
 
 export const EVAL_USAGE = `Usage:
   skeptic eval martian|aacr [--limit N] [--pr URL…] [--mode staged|lenses] [--model ID] [--judge-model ID]
-                       [--data DIR] [--workdir DIR] [--json FILE] [--prices FILE] [--dry-run] [--yes]
+                       [--matching martian|one-to-one] [--data DIR] [--workdir DIR] [--json FILE]
+                       [--prices FILE] [--dry-run] [--yes]
 
 Scores Skeptic on a public code-review benchmark: each PR is checked out, reviewed with the branch scope
-against its merge base, and every surviving finding is compared with every golden comment by a judge model.
-Prints precision, recall and F1 (and, for martian, the published scores of other tools).
+against the base the PR was opened against, and every surviving finding is compared with every golden
+comment by a judge model. Prints precision, recall and F1; for martian, counted as the benchmark counts and
+judged by its judge model, beside the published scores of other tools when every PR was scored.
 
   martian            Martian Code Review Bench: 50 real PRs with human-curated golden comments, by severity
   aacr               AACR-Bench: 196 PRs in 10 languages with verified comments at a file and line range;
@@ -42,7 +55,11 @@ Prints precision, recall and F1 (and, for martian, the published scores of other
   --pr URL           only this PR, as the data names it (repeatable)
   --mode MODE        staged (default) | lenses
   --model ID         model for every review step or role
-  --judge-model ID   the judge (default ${OPUS})
+  --judge-model ID   the judge (martian: ${MARTIAN.judgeModel}, the published scores' judge; aacr: ${AACR.judgeModel})
+  --matching RULE    martian: a golden comment is found when any finding matches it, a finding is a false
+                     positive only when it matches none (the benchmark's counting; martian's default);
+                     one-to-one: each finding counts for at most one golden comment and the other way round
+                     (stricter; aacr's default)
   --data DIR         a local copy of the benchmark's data folder (martian: offline/golden_comments/, aacr:
                      dataset/); default: downloaded from the benchmark's GitHub repository into the work folder
   --workdir DIR      checkouts, result cache and per-PR reports (default ./skeptic-eval)
@@ -56,6 +73,7 @@ Prints precision, recall and F1 (and, for martian, the published scores of other
 
 interface EvalArgs {
   benchmark: Benchmark;
+  matching: Matching;
   limit?: number;
   prs: string[];
   mode: 'staged' | 'lenses';
@@ -78,6 +96,7 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     mode: { type: 'string' },
     model: { type: 'string' },
     'judge-model': { type: 'string' },
+    matching: { type: 'string' },
     data: { type: 'string' },
     workdir: { type: 'string' },
     json: { type: 'string' },
@@ -101,13 +120,17 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   const mode = v.mode ?? 'staged';
   if (mode !== 'staged' && mode !== 'lenses') throw new UsageError(`--mode must be staged or lenses, got "${mode}"`);
+  const matching = v.matching ?? bench.matching;
+  if (!(MATCHINGS as readonly string[]).includes(matching))
+    throw new UsageError(`--matching must be ${MATCHINGS.join(' or ')}, got "${matching}"`);
   return {
     benchmark: bench,
+    matching: matching as Matching,
     ...(v.limit !== undefined ? { limit: wholeNumber('--limit', v.limit, { default: 0, min: 1, max: 10_000 }) } : {}),
     prs: v.pr ?? [],
     mode,
     ...(v.model !== undefined ? { model: nonEmpty('--model', v.model)! } : {}),
-    judgeModel: nonEmpty('--judge-model', v['judge-model']) ?? OPUS,
+    judgeModel: nonEmpty('--judge-model', v['judge-model']) ?? bench.judgeModel,
     ...(v.data !== undefined ? { data: nonEmpty('--data', v.data)! } : {}),
     workdir: nonEmpty('--workdir', v.workdir) ?? 'skeptic-eval',
     ...(v.json !== undefined ? { json: nonEmpty('--json', v.json)! } : {}),
@@ -150,7 +173,19 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
     : await fetchBenchmarkData(bench, resolve(workdir, 'data', bench.name), { signal: io.signal });
   const cases = select(await bench.load(dataDir), args);
 
-  const prepared = await checkoutCases(cases, workdir, { ...(token ? { token } : {}), signal: io.signal, note });
+  let present = 0;
+  for (const c of cases) if (await hasCheckout(join(workdir, 'repos', pullSlug(c.pull)))) present++;
+  io.stdout.write(cloneText(cloneEstimate(present, cases.length)));
+  const prepared = await checkoutCases(cases, workdir, {
+    ...(token ? { token } : {}),
+    ...(io.env.GITHUB_API_URL ? { apiUrl: io.env.GITHUB_API_URL } : {}),
+    signal: io.signal,
+    note,
+  });
+  if (io.signal.aborted) {
+    note(`interrupted while fetching: ${prepared.filter((p) => p.checkout).length} of ${cases.length} PRs checked out`);
+    return io.stoppedWith?.() ?? EXIT.interrupted;
+  }
   const review: ReviewSettings = {
     mode: args.mode,
     stepModels: resolveStepModels(args.model),
@@ -162,37 +197,46 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
     ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}),
     ...(prices ? { prices } : {}),
   };
-  const estimate = await estimateEval(prepared, review, args.judgeModel);
+  const estimate = await estimateEval(prepared, review, args.judgeModel, workdir);
   io.stdout.write(estimateText(estimate, prepared.length, args));
   for (const p of prepared) if (p.error) io.stdout.write(`not fetched: ${p.case.url}: ${p.error}\n`);
+  if (!estimate.prs) {
+    const why = prepared.some((p) => p.checkout)
+      ? 'no PR that was checked out has anything to review'
+      : 'no PR could be checked out';
+    if (args.dryRun) {
+      note(`skeptic: ${why}; there is nothing to estimate`);
+      return EXIT.incomplete;
+    }
+    throw new UsageError(`${why}; nothing to evaluate`);
+  }
   if (args.dryRun) return EXIT.ok;
-  if (!estimate.prs) throw new UsageError('no PR could be checked out and reviewed; nothing to evaluate');
   if (!(await confirm(args, io))) return EXIT.ok;
 
   const outcomes = await runEval(
     prepared,
-    { workdir, review, judgeModel: args.judgeModel, apiKey },
+    { workdir, review, judgeModel: args.judgeModel, matching: args.matching, apiKey },
     consoleReporter(io.stderr),
     io.signal,
     note,
   );
-  io.stdout.write(renderTable(outcomes, bench));
+  const meta: EvalMeta = {
+    mode: args.mode,
+    reviewModels: args.mode === 'lenses' ? review.lensModels : review.stepModels,
+    judgeModel: args.judgeModel,
+    matching: args.matching,
+    version: VERSION,
+    benchmarkCommit: await dataCommit(dataDir, bench),
+    date: new Date(),
+  };
+  io.stdout.write(renderTable(outcomes, bench, meta));
   if (args.json) {
     const path = resolve(io.cwd, args.json);
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(
-      path,
-      JSON.stringify(
-        evalJson(outcomes, bench, { mode: args.mode, judgeModel: args.judgeModel, date: new Date() }),
-        null,
-        2,
-      ) + '\n',
-    );
+    await writeFile(path, JSON.stringify(evalJson(outcomes, bench, meta), null, 2) + '\n');
   }
-  if (io.signal.aborted) return EXIT.interrupted;
-  return outcomes.every((o) => o.tally && !o.failedUnits && o.judgements.every((j) => j.verdict))
-    ? EXIT.ok
-    : EXIT.incomplete;
+  if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.interrupted;
+  return outcomes.every((o) => o.tally && !o.failedUnits) ? EXIT.ok : EXIT.incomplete;
 }
 
 function select(all: EvalCase[], args: EvalArgs): EvalCase[] {
@@ -208,12 +252,25 @@ function select(all: EvalCase[], args: EvalArgs): EvalCase[] {
 const k = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
 const usd = (d: number | null) => (d === null ? 'unknown (a model without a price; see --prices)' : `~${formatUsd(d)}`);
 
+function cloneText(c: CloneEstimate): string {
+  if (!c.toFetch) return `Checkouts: all ${c.present} PRs already checked out (no download)\n`;
+  const gb = (c.megabytes / 1024).toFixed(1);
+  return `Checkouts: ${c.toFetch} PRs to fetch${c.present ? ` (${c.present} already here)` : ''} · ~${gb} GB of disk · ~${Math.ceil(c.seconds / 60)} min (assumed ~${ASSUMED_CHECKOUT.megabytes} MB and ~${ASSUMED_CHECKOUT.seconds} s per shallow checkout of a large project)\n`;
+}
+
 function estimateText(e: EvalEstimate, selected: number, args: EvalArgs): string {
   const total = e.reviewUsd === null || e.judgeUsd === null ? null : e.reviewUsd + e.judgeUsd;
+  const basis = [
+    e.assumedPrs ? `golden comments × ${ASSUMED_FINDINGS_PER_PR} findings assumed per PR` : '',
+    e.assumedPrs && e.assumedPrs < e.prs ? `for ${e.assumedPrs} PRs; the rest from their cached reviews` : '',
+    !e.assumedPrs ? 'from the cached reviews' : '',
+    e.judgeCached ? `${e.judgeCached} already answered by the cache` : '',
+    e.placed ? "only findings at a comment's place are judged" : '',
+  ].filter(Boolean);
   const lines = [
-    `Estimate for ${e.prs} of ${selected} PRs (${args.mode} mode, judge ${args.judgeModel}; prices of ${PRICES_AS_OF}):`,
+    `Estimate for ${e.prs} of ${selected} PRs (${args.mode} mode, judge ${args.judgeModel}, ${args.matching} counting; prices of ${PRICES_AS_OF}):`,
     `  review: ${e.review.calls} calls · ~${k(e.review.input_tokens)} input tokens · ~${k(e.review.output_tokens)} output tokens · ${usd(e.reviewUsd)}`,
-    `  judge:  ${e.placed ? 'at most ' : ''}${e.judge.calls} calls (golden comments × ${ASSUMED_FINDINGS_PER_PR} findings assumed per PR${e.placed ? "; only findings at a comment's place are judged" : ''}) · ~${k(e.judge.input_tokens)} input · ~${k(e.judge.output_tokens)} output · ${usd(e.judgeUsd)}`,
+    `  judge:  ${e.placed ? 'at most ' : ''}${e.judge.calls} calls (${basis.join('; ')}) · ~${k(e.judge.input_tokens)} input · ~${k(e.judge.output_tokens)} output · ${usd(e.judgeUsd)}`,
     `  total:  ${e.review.calls + e.judge.calls} calls · ${usd(total)} (input priced uncached; results already in the cache cost nothing)`,
   ];
   for (const s of e.skipped) lines.push(`  not reviewable: ${s.url}: ${s.reason}`);

@@ -55,6 +55,8 @@ export interface UnitSpec<T> {
    */
   primeFirst?: { key: string; blocks: number };
   maxTokens: number;
+  /** Sampling temperature; absent: the model's default. Part of the result-cache key when set. */
+  temperature?: number;
   /** Checks the schema cannot express (lines exist, the right functions answered). Returns errors. */
   check?: (value: T) => string[];
   /**
@@ -240,7 +242,13 @@ export class SubAgentRunner {
       typeof spec.system === 'string'
         ? [{ type: 'text', text: spec.system, cache_control: { type: 'ephemeral' } }]
         : spec.system;
-    const base = { model: spec.model, max_tokens: spec.maxTokens, system, messages: withTurnBreakpoint(messages) };
+    const base = {
+      model: spec.model,
+      max_tokens: spec.maxTokens,
+      ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
+      system,
+      messages: withTurnBreakpoint(messages),
+    };
     const effort = this.effort ? { effort: this.effort } : {};
     if (spec.recordTools) {
       return {

@@ -21,8 +21,10 @@ export class UnitCache {
   ) {}
 
   /** A key over the unit's model, system, record schema, effort and tools, plus `parts`. */
-  keyFor<T>(spec: Pick<UnitSpec<T>, 'model' | 'system' | 'record' | 'tools'>, parts: object): string {
+  keyFor<T>(spec: Pick<UnitSpec<T>, 'model' | 'system' | 'record' | 'tools' | 'temperature'>, parts: object): string {
     return ResultCache.key({
+      // Only when set, so that the keys of units without one stay what they were.
+      ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
       prompts: PROMPT_VERSION,
       model: spec.model,
       system: spec.system,

@@ -3,13 +3,14 @@
  * sparse, blob-less git clone of that one folder into the work folder), or a folder the user names. Nothing
  * of any benchmark ships with Skeptic. Records are checked with zod and a bad one is named by file and place.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { EvalCase } from './cases';
 import { EvalError } from './errors';
 import { FetchError, git } from './git';
 import type { ReferenceScore } from './martian/reference';
+import type { Matching } from './score';
 
 export class DataError extends EvalError {}
 
@@ -26,6 +27,9 @@ export interface Benchmark {
   groupOrder: readonly string[];
   /** Published scores to print beside ours, with their source; none when no comparable ones exist. */
   reference: { source: string; scores: ReferenceScore[] } | null;
+  /** The counting rule and judge model that make our figures comparable with the published ones. */
+  matching: Matching;
+  judgeModel: string;
 }
 
 /** The benchmark's data folder, downloaded into `cacheDir` on first use and reused after. */
@@ -39,6 +43,7 @@ export async function fetchBenchmarkData(
   const source = opts.source ?? bench.repo;
   const at = { cwd: cacheDir, ...(opts.signal ? { signal: opts.signal } : {}) };
   try {
+    await mkdir(cacheDir, { recursive: true });
     await git(['init', '-q'], at);
     await git(['remote', 'add', 'origin', source], at).catch(() => undefined); // kept from an interrupted attempt
     await git(['sparse-checkout', 'set', '--no-cone', `/${bench.folder}/`], at);
@@ -51,6 +56,20 @@ export async function fetchBenchmarkData(
   }
   if (!(await hasJson(folder))) throw new DataError(`${source} has no JSON files under ${bench.folder}`);
   return folder;
+}
+
+/**
+ * The commit of the benchmark's repository the data comes from: known when the data folder is the
+ * benchmark's own folder in a git checkout (as a download leaves it), else null.
+ */
+export async function dataCommit(dataDir: string, bench: Pick<Benchmark, 'folder'>): Promise<string | null> {
+  try {
+    const prefix = (await git(['rev-parse', '--show-prefix'], { cwd: dataDir })).trim();
+    if (prefix !== `${bench.folder}/`) return null;
+    return (await git(['rev-parse', 'HEAD'], { cwd: dataDir })).trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 async function hasJson(dir: string): Promise<boolean> {

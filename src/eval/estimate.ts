@@ -1,13 +1,17 @@
 /**
- * What an evaluation will cost before it spends: the review of each checked-out PR as `skeptic plan`
- * estimates it, plus the judge calls — golden comments × findings, where the number of findings is not
- * known until the review has run, so an assumed count per PR is used and printed. Input tokens are priced
- * as uncached (prompt-cache reads would make it cheaper), and units already in the result cache are not
- * subtracted: a rerun costs less than this says.
+ * What an evaluation will cost before it spends, review and judge apart. The review of each checked-out PR
+ * is estimated as `skeptic plan` estimates it (units the result cache answers cost nothing). The judge asks
+ * golden comments × findings, and the findings are not known before the review runs: a PR reviewed before
+ * with the same inputs will hand the judge the same findings (kept in candidates.json), so its judge calls
+ * are counted exactly, less those the cache answers; for any other PR an assumed count is used and printed. Input tokens are priced as uncached (prompt-cache reads would make it cheaper).
  */
+import { join } from 'node:path';
+import { ResultCache } from '../engine/resultCache';
+import { UnitCache } from '../engine/unitCache';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
-import { JUDGE_SYSTEM } from './judge';
-import { byModel, estimateReview, type ModelUsage, type ReviewSettings } from './review';
+import { readCandidates } from './candidates';
+import { findingText, JUDGE_SYSTEM, judgedPairs, judgeUnit } from './judge';
+import { byModel, estimateReview, reviewKey, type ModelUsage, type ReviewSettings } from './review';
 import { priced, type PreparedCase } from './run';
 
 /** Skeptic aims for few findings; a typical change review keeps a handful. */
@@ -25,6 +29,10 @@ export interface EvalEstimate {
   judgeUsd: number | null;
   /** Golden comments carry places (AACR-Bench): only findings at a comment's place are judged, so the judge figures are an upper bound. */
   placed: boolean;
+  /** PRs whose judge calls are assumed (their review will run, so their findings are not known yet). */
+  assumedPrs: number;
+  /** Judge calls a rerun does not make: answered by the result cache. */
+  judgeCached: number;
   /** PRs whose review cannot be estimated (nothing reviewable), with the reason. */
   skipped: Array<{ url: string; reason: string }>;
 }
@@ -35,11 +43,16 @@ export async function estimateEval(
   prepared: PreparedCase[],
   review: ReviewSettings,
   judgeModel: string,
+  workdir: string,
 ): Promise<EvalEstimate> {
   const perModel: Array<[string, Usage]> = [];
   const judge = emptyUsage();
   const skipped: EvalEstimate['skipped'] = [];
+  const cache = new UnitCache(new ResultCache(review.cacheDir), undefined);
   let prs = 0;
+  let assumedPrs = 0;
+  let judgeCached = 0;
+  const system = tokens(JUDGE_SYSTEM.length) + JUDGE_OVERHEAD_TOKENS;
   for (const p of prepared) {
     if (!p.checkout) continue;
     let usage: ModelUsage;
@@ -51,11 +64,24 @@ export async function estimateEval(
     }
     prs++;
     perModel.push(...usage);
+    const known = await readCandidates(join(workdir, 'reports', p.slug), reviewKey(p.checkout, review));
+    if (known) {
+      for (const { g, f } of judgedPairs(p.case.golden, known)) {
+        const text = findingText(known[f]!);
+        if (await cache.holds(judgeUnit(judgeModel, p.case.golden[g]!.text, text, ''))) judgeCached++;
+        else {
+          judge.calls++;
+          judge.input_tokens += system + tokens(p.case.golden[g]!.text.length + text.length);
+          judge.output_tokens += JUDGE_OUTPUT_TOKENS;
+        }
+      }
+      continue;
+    }
+    assumedPrs++;
     const calls = p.case.golden.length * ASSUMED_FINDINGS_PER_PR;
     const goldenChars = p.case.golden.reduce((n, g) => n + g.text.length, 0);
     judge.calls += calls;
-    judge.input_tokens +=
-      calls * (tokens(JUDGE_SYSTEM.length) + JUDGE_OVERHEAD_TOKENS) + ASSUMED_FINDINGS_PER_PR * tokens(goldenChars);
+    judge.input_tokens += calls * system + ASSUMED_FINDINGS_PER_PR * tokens(goldenChars);
     judge.output_tokens += calls * JUDGE_OUTPUT_TOKENS;
   }
   const reviewUsage = byModel(perModel);
@@ -67,8 +93,31 @@ export async function estimateEval(
     review: total,
     judge,
     placed,
+    assumedPrs,
+    judgeCached,
     reviewUsd: priced(reviewUsage, review.prices),
     judgeUsd: priced(new Map([[judgeModel, judge]]), review.prices),
     skipped,
+  };
+}
+
+/** What the checkouts will take, said before they start: shallow clones of large projects are not small. */
+export interface CloneEstimate {
+  toFetch: number;
+  present: number;
+  megabytes: number;
+  seconds: number;
+}
+
+/** An assumption, said beside the figure: a shallow checkout (50 commits deep) of a large open-source project. */
+export const ASSUMED_CHECKOUT = { megabytes: 400, seconds: 60 };
+
+export function cloneEstimate(present: number, selected: number): CloneEstimate {
+  const toFetch = selected - present;
+  return {
+    toFetch,
+    present,
+    megabytes: toFetch * ASSUMED_CHECKOUT.megabytes,
+    seconds: toFetch * ASSUMED_CHECKOUT.seconds,
   };
 }

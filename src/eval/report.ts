@@ -1,45 +1,61 @@
 /**
- * An evaluation's outputs: the table a person reads (per PR, totals, recall per severity or category, published scores
- * beside ours) and the JSON a person audits the judge with (every judgement, with its reason).
+ * An evaluation's outputs: the table a person reads (per PR, totals, recall per severity or category, published
+ * scores beside ours when the run is comparable with them) and the JSON a person audits the judge with (every
+ * judgement, with its reason, and what the run was: Skeptic's version, models, protocol, benchmark commit).
  */
 import { z } from 'zod';
 import { formatUsd } from '../model/pricing';
 import { findingText } from './judge';
 import type { Benchmark } from './data';
 import type { PrOutcome } from './run';
-import { groupRecall, scores, sumTallies, type Scores, type Tally } from './score';
 import { sumCost } from './run';
+import { groupRecall, MATCHINGS, missed, scores, sumTallies, type Matching, type Scores, type Tally } from './score';
 
 const Ratio = z.number().min(0).max(1).nullable();
-const TallyRecord = z.object({ findings: z.number().int(), golden: z.number().int(), matched: z.number().int() });
+const Count = z.number().int();
+const TallyRecord = z.object({ findings: Count, golden: Count, matched: Count });
+const CountsRecord = z.object({ tp: Count, fp: Count, fn: Count });
 const ScoresRecord = z.object({ precision: Ratio, recall: Ratio, f1: Ratio });
+const Usd = z.number().nullable();
 
 export const EvalJson = z.object({
   benchmark: z.string(),
+  /** The benchmark repository's commit the golden comments come from (null: a --data folder outside it). */
+  benchmark_commit: z.string().nullable(),
   date: z.string(),
+  skeptic_version: z.string(),
   mode: z.enum(['staged', 'lenses']),
+  /** Step (staged) or reviewer role (lenses) → model. */
+  review_models: z.record(z.string(), z.string()),
   judge_model: z.string(),
+  /** `martian`: the benchmark's own counting; `one-to-one`: Skeptic's stricter one (score.ts). */
+  protocol: z.enum(MATCHINGS),
+  /** Every selected PR fetched, reviewed and judged: only then do the totals compare with published scores. */
+  complete: z.boolean(),
   prs: z.array(
     z.object({
       url: z.string(),
       title: z.string(),
       scored: z.boolean(),
       error: z.string().nullable(),
+      /** Which base the review compared against, and why the PR's own base was not used if it was not. */
+      base: z.object({ source: z.enum(['benchmark', 'github', 'merge-base']), why: z.string().nullable() }).nullable(),
       report_path: z.string().nullable(),
-      failed_units: z.number().int(),
+      failed_units: Count,
       tally: TallyRecord.nullable(),
+      counts: CountsRecord.nullable(),
       scores: ScoresRecord.nullable(),
-      review_calls: z.number().int(),
-      judge_calls: z.number().int(),
-      cost_usd: z.number().nullable(),
+      review_calls: Count,
+      judge_calls: Count,
+      cost_usd: Usd,
+      review_cost_usd: Usd,
+      judge_cost_usd: Usd,
       seconds: z.number(),
       golden: z.array(
         z.object({
           text: z.string(),
           group: z.string(),
-          location: z
-            .object({ path: z.string(), side: z.enum(['left', 'right']), from: z.number().int(), to: z.number().int() })
-            .nullable(),
+          location: z.object({ path: z.string(), side: z.enum(['left', 'right']), from: Count, to: Count }).nullable(),
           matched_finding: z.string().nullable(),
         }),
       ),
@@ -55,13 +71,18 @@ export const EvalJson = z.object({
       ),
     }),
   ),
-  totals: TallyRecord.extend(ScoresRecord.shape).extend({
-    prs_scored: z.number().int(),
-    prs_failed: z.number().int(),
-    cost_usd: z.number().nullable(),
-    group_by: z.enum(['severity', 'category']),
-    recall_by_group: z.array(z.object({ group: z.string(), golden: z.number().int(), matched: z.number().int() })),
-  }),
+  totals: TallyRecord.extend(CountsRecord.shape)
+    .extend(ScoresRecord.shape)
+    .extend({
+      prs_selected: Count,
+      prs_scored: Count,
+      prs_failed: Count,
+      cost_usd: Usd,
+      review_cost_usd: Usd,
+      judge_cost_usd: Usd,
+      group_by: z.enum(['severity', 'category']),
+      recall_by_group: z.array(z.object({ group: z.string(), golden: Count, matched: Count })),
+    }),
   reference: z
     .object({
       source: z.string(),
@@ -71,36 +92,59 @@ export const EvalJson = z.object({
 });
 export type EvalJson = z.infer<typeof EvalJson>;
 
+/** What the run was, for the headline and the JSON. */
+export interface EvalMeta {
+  mode: 'staged' | 'lenses';
+  reviewModels: Record<string, string>;
+  judgeModel: string;
+  matching: Matching;
+  version: string;
+  benchmarkCommit: string | null;
+  date: Date;
+}
+
 export interface EvalSummary {
+  /** Over every selected PR: an unscored one counts as a PR with no candidates. */
   tally: Tally;
   scores: Scores;
+  selected: number;
   scored: number;
   failed: number;
-  costUsd: number | null;
+  complete: boolean;
+  reviewUsd: number | null;
+  judgeUsd: number | null;
   byGroup: ReturnType<typeof groupRecall>;
 }
 
 export function summarize(outcomes: PrOutcome[], bench: Benchmark): EvalSummary {
-  const scored = outcomes.filter((o) => o.tally);
-  const tally = sumTallies(scored.map((o) => o.tally!));
+  const tally = sumTallies(outcomes.map((o) => o.tally ?? missed(o.case.golden.length)));
   const byGroup = groupRecall(
-    scored.flatMap((o) => o.case.golden.map((g, i) => ({ group: g.group, matched: o.matches.has(i) }))),
+    outcomes.flatMap((o) => o.case.golden.map((g, i) => ({ group: g.group, matched: o.assignment.matches.has(i) }))),
     bench.groupOrder,
   );
+  const scored = outcomes.filter((o) => o.tally).length;
   return {
     tally,
     scores: scores(tally),
-    scored: scored.length,
-    failed: outcomes.length - scored.length,
-    costUsd: outcomes.reduce<number | null>((n, o) => sumCost(n, o.costUsd), 0),
+    selected: outcomes.length,
+    scored,
+    failed: outcomes.length - scored,
+    complete: scored === outcomes.length,
+    reviewUsd: outcomes.reduce<number | null>((n, o) => sumCost(n, o.reviewCostUsd), 0),
+    judgeUsd: outcomes.reduce<number | null>((n, o) => sumCost(n, o.judgeCostUsd), 0),
     byGroup,
   };
 }
 
 const pct = (r: number | null) => (r === null ? '—' : `${(100 * r).toFixed(1)}%`);
 
-export function renderTable(outcomes: PrOutcome[], bench: Benchmark): string {
-  const rows: string[][] = [['PR', 'findings', 'golden', 'matched', 'precision', 'recall', 'cost', 'time']];
+const PROTOCOL_NAME: Record<Matching, string> = {
+  martian: "the benchmark's own counting",
+  'one-to-one': 'one-to-one matching, stricter than the published counting',
+};
+
+export function renderTable(outcomes: PrOutcome[], bench: Benchmark, meta: EvalMeta): string {
+  const rows: string[][] = [['PR', 'findings', 'golden', 'matched', 'precision', 'recall', 'review', 'judge', 'time']];
   for (const o of outcomes) {
     const s = o.tally && scores(o.tally);
     const t = o.tally;
@@ -111,7 +155,8 @@ export function renderTable(outcomes: PrOutcome[], bench: Benchmark): string {
       t ? `${t.matched}` : '-',
       s ? pct(s.precision) : '-',
       s ? pct(s.recall) : '-',
-      formatUsd(o.costUsd),
+      formatUsd(o.reviewCostUsd),
+      formatUsd(o.judgeCostUsd),
       `${o.seconds.toFixed(0)}s`,
     ]);
   }
@@ -123,7 +168,8 @@ export function renderTable(outcomes: PrOutcome[], bench: Benchmark): string {
     `${sum.tally.matched}`,
     pct(sum.scores.precision),
     pct(sum.scores.recall),
-    formatUsd(sum.costUsd),
+    formatUsd(sum.reviewUsd),
+    formatUsd(sum.judgeUsd),
     `${outcomes.reduce((n, o) => n + o.seconds, 0).toFixed(0)}s`,
   ]);
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -132,68 +178,81 @@ export function renderTable(outcomes: PrOutcome[], bench: Benchmark): string {
   const out = rows.map(line);
   out.splice(rows.length - 1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
   for (const o of outcomes) if (o.error) out.push(`not scored: ${o.case.url}: ${o.error}`);
-  for (const o of outcomes) {
-    const failed = o.judgements.filter((j) => !j.verdict).length;
-    if (failed)
-      out.push(
-        `judge failed: ${o.case.url}: ${failed} of ${o.judgements.length} judgements (counted as no match; reasons in --json)`,
-      );
-  }
+  for (const o of outcomes)
+    if (o.checkout?.base.source === 'merge-base')
+      out.push(`base: ${o.case.url}: the merge base with the default branch (${o.checkout.base.why ?? 'no PR base'})`);
   for (const o of outcomes)
     if (o.failedUnits)
       out.push(`incomplete review: ${o.case.url}: ${o.failedUnits} units failed (see ${o.reportPath})`);
   out.push('');
-  out.push(
-    `Skeptic: precision ${pct(sum.scores.precision)} · recall ${pct(sum.scores.recall)} · F1 ${pct(sum.scores.f1)} over ${sum.scored} scored PRs${sum.failed ? ` (${sum.failed} not scored)` : ''}`,
-  );
+  const figures = `precision ${pct(sum.scores.precision)} · recall ${pct(sum.scores.recall)} · F1 ${pct(sum.scores.f1)}`;
+  const how = `${PROTOCOL_NAME[meta.matching]}; judge ${meta.judgeModel}`;
+  if (sum.complete) out.push(`Skeptic: ${figures} over ${sum.selected} scored PRs`);
+  else {
+    out.push(`incomplete: ${sum.scored} of ${sum.selected} PRs scored — not comparable`);
+    out.push(`  Skeptic, the ${sum.failed} unscored counted as PRs without findings: ${figures}`);
+  }
+  out.push(`Counting: ${how}`);
   out.push(
     `Recall by golden ${bench.groupBy}: ${sum.byGroup.map((g) => `${g.group} ${g.matched}/${g.golden}`).join(' · ')}`,
   );
-  if (bench.reference) out.push(`Published, for context (${bench.reference.source}):`);
-  for (const r of bench.reference?.scores ?? [])
-    out.push(
-      `  ${r.tool.padEnd(16)} precision ${r.precision.toFixed(1)}% · recall ${r.recall.toFixed(1)}% · F1 ${r.f1.toFixed(1)}%`,
-    );
+  out.push(`Cost: review ${formatUsd(sum.reviewUsd)} · judge ${formatUsd(sum.judgeUsd)}`);
+  if (bench.reference && sum.complete) {
+    const note = meta.matching === bench.matching ? '' : ` — counted their way, not ${meta.matching}`;
+    out.push(`Published, for context (${bench.reference.source}${note}):`);
+    for (const r of bench.reference.scores)
+      out.push(
+        `  ${r.tool.padEnd(16)} precision ${r.precision.toFixed(1)}% · recall ${r.recall.toFixed(1)}% · F1 ${r.f1.toFixed(1)}%`,
+      );
+  }
   return out.join('\n') + '\n';
 }
 
-export function evalJson(
-  outcomes: PrOutcome[],
-  bench: Benchmark,
-  meta: { mode: 'staged' | 'lenses'; judgeModel: string; date: Date },
-): EvalJson {
+export function evalJson(outcomes: PrOutcome[], bench: Benchmark, meta: EvalMeta): EvalJson {
   const sum = summarize(outcomes, bench);
   return EvalJson.parse({
     benchmark: bench.name,
+    benchmark_commit: meta.benchmarkCommit,
     date: meta.date.toISOString(),
+    skeptic_version: meta.version,
     mode: meta.mode,
+    review_models: meta.reviewModels,
     judge_model: meta.judgeModel,
+    protocol: meta.matching,
+    complete: sum.complete,
     prs: outcomes.map((o) => {
       const texts = o.findings.map(findingText);
-      const matchedBy = new Map([...o.matches].map(([g, f]) => [f, g]));
+      const { matches, credited } = o.assignment;
+      const answered = (f: number) =>
+        [...matches].find(([, m]) => m === f)?.[0] ??
+        o.judgements.find((j) => j.finding === f && j.verdict?.match && j.verdict.confidence > 0)?.golden;
       return {
         url: o.case.url,
         title: o.case.title,
         scored: o.tally !== null,
         error: o.error ?? null,
+        base: o.checkout ? { source: o.checkout.base.source, why: o.checkout.base.why ?? null } : null,
         report_path: o.reportPath ?? null,
         failed_units: o.failedUnits,
-        tally: o.tally,
+        tally: o.tally && { findings: o.tally.findings, golden: o.tally.golden, matched: o.tally.matched },
+        counts: o.tally && { tp: o.tally.tp, fp: o.tally.fp, fn: o.tally.fn },
         scores: o.tally && scores(o.tally),
         review_calls: o.reviewCalls,
         judge_calls: o.judgeCalls,
-        cost_usd: o.costUsd,
+        cost_usd: sumCost(o.reviewCostUsd, o.judgeCostUsd),
+        review_cost_usd: o.reviewCostUsd,
+        judge_cost_usd: o.judgeCostUsd,
         seconds: o.seconds,
         golden: o.case.golden.map((g, i) => ({
           text: g.text,
           group: g.group,
           location: g.location ?? null,
-          matched_finding: o.matches.has(i) ? texts[o.matches.get(i)!]! : null,
+          matched_finding: matches.has(i) ? texts[matches.get(i)!]! : null,
         })),
-        findings: texts.map((text, f) => ({
-          text,
-          matched_golden: matchedBy.has(f) ? o.case.golden[matchedBy.get(f)!]!.text : null,
-        })),
+        findings: texts.map((text, f) => {
+          const g = credited.has(f) ? answered(f) : undefined;
+          return { text, matched_golden: g === undefined ? null : o.case.golden[g]!.text };
+        }),
         judgements: o.judgements.map((j) => ({
           golden: o.case.golden[j.golden]!.text,
           finding: texts[j.finding]!,
@@ -206,9 +265,12 @@ export function evalJson(
     totals: {
       ...sum.tally,
       ...sum.scores,
+      prs_selected: sum.selected,
       prs_scored: sum.scored,
       prs_failed: sum.failed,
-      cost_usd: sum.costUsd,
+      cost_usd: sumCost(sum.reviewUsd, sum.judgeUsd),
+      review_cost_usd: sum.reviewUsd,
+      judge_cost_usd: sum.judgeUsd,
       group_by: bench.groupBy,
       recall_by_group: sum.byGroup,
     },

@@ -13,6 +13,8 @@ import type { LensModels, StepModels } from '../model/models';
 import type { PriceOverrides } from '../model/pricing';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
 import type { Checkout } from './checkout';
+import { PROMPT_VERSION } from '../engine/promptVersion';
+import { ResultCache } from '../engine/resultCache';
 
 export interface ReviewSettings {
   mode: 'staged' | 'lenses';
@@ -96,6 +98,20 @@ export async function reviewCheckout(
   // Forced and never asked: a job here neither skips nor waits for a yes.
   if (outcome.kind !== 'ran') throw new Error(`the review did not run (${outcome.kind})`);
   return { result: outcome.result, ...(outcome.outputs ? { reportPath: outcome.outputs.reportPath } : {}) };
+}
+
+/**
+ * What a review of the checkout is given: the same key means the result cache answers it with the same
+ * findings (candidates.ts).
+ */
+export function reviewKey(checkout: Checkout, settings: ReviewSettings): string {
+  return ResultCache.key({
+    head: checkout.headSha,
+    base: checkout.base.source,
+    mode: settings.mode,
+    models: settings.mode === 'lenses' ? settings.lensModels : settings.stepModels,
+    prompts: PROMPT_VERSION,
+  });
 }
 
 export function byModel(entries: Iterable<[string, Usage]>): ModelUsage {

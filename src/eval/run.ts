@@ -1,8 +1,9 @@
 /**
  * One evaluation: check out every selected PR (free: no model call), then for each PR that checked out,
- * review it, judge every golden comment against every surviving finding, and score. A PR that fails to
- * fetch or to review is reported with its reason and the others are still scored; the totals count the
- * scored PRs only.
+ * review it, judge every golden comment against every surviving finding, and count. A PR that fails to
+ * fetch, to review or to be judged is reported with its reason and left unscored, and the others are still
+ * scored; the totals count every selected PR (an unscored one as a PR with no candidates), and the headline
+ * says when they are not comparable. Ctrl-C stops the run and keeps what finished.
  */
 import { noAccess } from '../model/access';
 import { join } from 'node:path';
@@ -16,10 +17,11 @@ import type { Usage } from '../model/usage';
 import type { EvalCase } from './cases';
 import { EvalError } from './errors';
 import { checkoutPull, pullSlug, type Checkout } from './checkout';
+import { keepCandidates } from './candidates';
 import { judgeAll } from './judge';
 import type { Judgement } from './records';
-import { reviewCheckout, type ModelUsage, type ReviewSettings } from './review';
-import { matchOneToOne, type Tally } from './score';
+import { reviewCheckout, reviewKey, type ModelUsage, type ReviewSettings } from './review';
+import { assign, tallyOf, type Assignment, type Matching, type Tally } from './score';
 
 export interface PreparedCase {
   case: EvalCase;
@@ -29,25 +31,34 @@ export interface PreparedCase {
   error?: string;
 }
 
-/** Fetches every case's PR into `<workdir>/repos/<slug>` (reusing finished checkouts). */
+/** Fetches every case's PR into `<workdir>/repos/<slug>` (reusing finished checkouts); stops early on Ctrl-C. */
 export async function checkoutCases(
   cases: EvalCase[],
   workdir: string,
-  opts: { token?: string; signal?: AbortSignal; note?: (line: string) => void },
+  opts: { token?: string; apiUrl?: string; signal?: AbortSignal; note?: (line: string) => void },
 ): Promise<PreparedCase[]> {
   const out: PreparedCase[] = [];
   for (const c of cases) {
     const slug = pullSlug(c.pull);
+    if (opts.signal?.aborted) {
+      out.push({ case: c, slug, checkout: null, error: 'not fetched: interrupted' });
+      continue;
+    }
     opts.note?.(`fetching ${c.url}`);
     try {
       const checkout = await checkoutPull(c.pull, join(workdir, 'repos', slug), {
         ...(opts.token ? { token: opts.token } : {}),
+        ...(opts.apiUrl ? { apiUrl: opts.apiUrl } : {}),
         ...(opts.signal ? { signal: opts.signal } : {}),
       });
       out.push({ case: c, slug, checkout });
     } catch (err) {
-      opts.signal?.throwIfAborted();
-      out.push({ case: c, slug, checkout: null, error: `fetch failed: ${(err as Error).message}` });
+      out.push({
+        case: c,
+        slug,
+        checkout: null,
+        error: opts.signal?.aborted ? 'not fetched: interrupted' : `fetch failed: ${(err as Error).message}`,
+      });
     }
   }
   return out;
@@ -57,22 +68,24 @@ export interface EvalSettings {
   workdir: string;
   review: ReviewSettings;
   judgeModel: string;
+  matching: Matching;
   apiKey: string;
 }
 
 export interface PrOutcome {
   case: EvalCase;
-  /** null: the PR was not scored (see error). */
+  checkout: Checkout | null;
+  /** null: the PR was not scored (see error); the totals count it as a PR with no candidates. */
   tally: Tally | null;
   error?: string;
   findings: Finding[];
   judgements: Judgement[];
-  /** golden index → finding index. */
-  matches: Map<number, number>;
+  assignment: Assignment;
   reviewCalls: number;
   judgeCalls: number;
   /** null when a model's price is unknown. */
-  costUsd: number | null;
+  reviewCostUsd: number | null;
+  judgeCostUsd: number | null;
   seconds: number;
   reportPath?: string;
   /** Review units that failed (the report lists them); the PR is still scored on what survived. */
@@ -102,18 +115,20 @@ export async function runEval(
   for (const [i, p] of prepared.entries()) {
     const base: PrOutcome = {
       case: p.case,
+      checkout: p.checkout,
       tally: null,
       findings: [],
       judgements: [],
-      matches: new Map(),
+      assignment: { matches: new Map(), credited: new Set() },
       reviewCalls: 0,
       judgeCalls: 0,
-      costUsd: 0,
+      reviewCostUsd: 0,
+      judgeCostUsd: 0,
       seconds: 0,
       failedUnits: 0,
     };
-    if (stopped || !p.checkout) {
-      outcomes.push({ ...base, error: p.error ?? `not run: ${stopped}` });
+    if (stopped || signal.aborted || !p.checkout) {
+      outcomes.push({ ...base, error: p.error ?? `not run: ${stopped ?? 'interrupted'}` });
       continue;
     }
     note(`PR ${i + 1}/${prepared.length}: ${p.case.url}`);
@@ -129,44 +144,65 @@ export async function runEval(
         signal,
       );
     } catch (err) {
-      if (signal.aborted) throw err;
+      if (signal.aborted) {
+        outcomes.push({ ...base, error: 'review interrupted' });
+        continue;
+      }
       if (err instanceof FatalApiError) throw new EvalError(err.message);
       outcomes.push({ ...base, error: `review failed: ${(err as Error).message}` }); // e.g. the PR changes no reviewable file
       continue;
     }
     const { result } = reviewed;
+    // For the next run's estimate; losing it only makes that estimate assume.
+    await keepCandidates(
+      join(settings.workdir, 'reports', p.slug),
+      reviewKey(p.checkout, review),
+      result.findings,
+    ).catch(() => undefined);
+    const reviewedPart = {
+      reviewCalls: result.usage.calls,
+      reviewCostUsd: result.usage.cost_usd,
+      ...(reviewed.reportPath ? { reportPath: reviewed.reportPath } : {}),
+      failedUnits: result.failed.length,
+    };
     if (result.stopped) {
       // Cancelled, or the API refused the run as a whole (a bad key, an unknown model): nothing after it can run either.
       stopped = result.stopped;
-      outcomes.push({
-        ...base,
-        error: `review stopped: ${result.stopped}`,
-        reviewCalls: result.usage.calls,
-        costUsd: result.usage.cost_usd,
-      });
+      outcomes.push({ ...base, ...reviewedPart, error: `review stopped: ${result.stopped}` });
       continue;
     }
     const before = { ...client.usage };
-    const judgements = await judgeAll(judge, settings.judgeModel, p.case.golden, result.findings, p.slug).catch(
-      (err: unknown) => {
-        throw err instanceof FatalApiError ? new EvalError(`the judge model was refused: ${err.message}`) : err;
-      },
-    );
+    let judgements: Judgement[];
+    try {
+      judgements = await judgeAll(judge, settings.judgeModel, p.case.golden, result.findings, p.slug);
+    } catch (err) {
+      if (err instanceof FatalApiError) throw new EvalError(`the judge model was refused: ${err.message}`);
+      if (!signal.aborted) throw err;
+      judgements = [];
+    }
     const judged = usageSince(before, client.usage);
-    const matches = matchOneToOne(judgements, p.case.golden.length);
-    outcomes.push({
+    const done = {
       ...base,
-      tally: { findings: result.findings.length, golden: p.case.golden.length, matched: matches.size },
+      ...reviewedPart,
       findings: result.findings,
       judgements,
-      matches,
-      reviewCalls: result.usage.calls,
       judgeCalls: judged.calls,
-      costUsd: sumCost(result.usage.cost_usd, judged.cost_usd),
+      judgeCostUsd: judged.cost_usd,
       seconds: (Date.now() - started) / 1000,
-      reportPath: reviewed.reportPath,
-      failedUnits: result.failed.length,
-    });
+    };
+    const failed = judgements.filter((j) => !j.verdict).length;
+    if (signal.aborted) outcomes.push({ ...done, error: 'judging interrupted' });
+    else if (failed)
+      // One unanswered pair could change the PR's counts: it is not scored at all rather than scored low.
+      outcomes.push({ ...done, error: `judge failed for ${failed} of ${judgements.length} pairs (reasons in --json)` });
+    else {
+      const assignment = assign(judgements, p.case.golden.length, settings.matching);
+      outcomes.push({
+        ...done,
+        assignment,
+        tally: tallyOf(assignment, result.findings.length, p.case.golden.length),
+      });
+    }
   }
   return outcomes;
 }

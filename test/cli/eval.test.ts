@@ -49,7 +49,7 @@ describe('skeptic eval martian and aacr on a synthetic mini benchmark, against t
     assert.equal(run.code, 0, run.stderr);
     assert.match(
       run.stdout,
-      /^Estimate for 3 of 4 PRs \(staged mode, judge claude-opus-5-5; prices of \d{4}-\d\d-\d\d\):$/m,
+      /^Estimate for 3 of 4 PRs \(staged mode, judge claude-opus-4-5-20251101, martian counting; prices of \d{4}-\d\d-\d\d\):$/m,
     );
     // Three changed files: Step 1, 2 and 3 each at least once per file, and one synthesis per PR.
     const calls = Number(/^ {2}review: (\d+) calls/m.exec(run.stdout)?.[1]);
@@ -58,7 +58,17 @@ describe('skeptic eval martian and aacr on a synthetic mini benchmark, against t
     assert.match(run.stdout, /^ {2}judge: {2}20 calls \(golden comments × 5 findings assumed per PR\)/m);
     assert.match(run.stdout, /^ {2}total: {2}\d+ calls · ~\$\d+\.\d\d/m);
     assert.match(run.stdout, /^not fetched: .*\/pull\/4: fetch failed: git fetch failed: .*pull\/4/m);
+    assert.match(run.stdout, /^Checkouts: 4 PRs to fetch · ~1\.6 GB of disk · ~4 min \(assumed/m);
     assert.equal(server.requests.length, 0);
+    const again = await evaluate('wd-dry', ['--dry-run'], {});
+    assert.match(again.stdout, /^Checkouts: 1 PRs to fetch \(3 already here\)/m);
+  });
+
+  it('fails a dry run that could fetch nothing, and says so', async () => {
+    const run = await evaluate('wd-dry-none', ['--dry-run', '--pr', bench.urls[3]!], {});
+    assert.equal(run.code, 3, run.stderr);
+    assert.match(run.stderr, /no PR could be checked out; there is nothing to estimate/);
+    assert.match(run.stdout, /^Estimate for 0 of 1 PRs/m);
   });
 
   it('asks before spending and stops when nobody says yes', async () => {
@@ -89,7 +99,7 @@ describe('skeptic eval martian and aacr on a synthetic mini benchmark, against t
     assert.ok(existsSync(join(bench.root, 'wd-staged', 'reports', 'acme-shop-3', 'review.md')));
   });
 
-  it('counts a judge call that keeps failing as no match, says so, and exits 3', async () => {
+  it('leaves a PR whose judge keeps failing unscored, not a row of zeros, and exits 3', async () => {
     server.setScenario({
       ...MINI_BENCH_SCENARIO,
       faults: [{ kind: 'schema_invalid', match: { record: 'JudgeVerdict' }, times: -1 }],
@@ -104,12 +114,14 @@ describe('skeptic eval martian and aacr on a synthetic mini benchmark, against t
       'judgefail.json',
     ]);
     assert.equal(run.code, 3, run.stderr);
-    assert.match(
-      run.stdout,
-      /^judge failed: .*\/pull\/2: 2 of 2 judgements \(counted as no match; reasons in --json\)$/m,
-    );
+    assert.match(run.stdout, /^not scored: .*\/pull\/2: judge failed for 2 of 2 pairs \(reasons in --json\)$/m);
+    assert.match(run.stdout, /^incomplete: 0 of 1 PRs scored — not comparable$/m);
+    assert.doesNotMatch(run.stdout, /^Skeptic: /m);
+    assert.doesNotMatch(run.stdout, /Published, for context/);
     const json = EvalJson.parse(await loadJson(join(bench.root, 'judgefail.json')));
-    assert.deepEqual(json.prs[0]!.tally, { findings: 2, golden: 1, matched: 0 });
+    assert.equal(json.prs[0]!.scored, false);
+    assert.equal(json.prs[0]!.tally, null);
+    assert.equal(json.complete, false);
     assert.match(json.prs[0]!.judgements[0]!.reason, /^judge call failed: reply rejected after 2 repair turns/);
   });
 
@@ -122,69 +134,80 @@ describe('skeptic eval martian and aacr on a synthetic mini benchmark, against t
     assert.match(other.stderr, /unknown benchmark "swe-bench" \(available: martian, aacr\)/);
   });
 
-  it('scores one-to-one matches, reports the PR that failed to fetch, and pays nothing on a rerun', async () => {
+  it('counts as the benchmark does, keeps the unfetched PR in the totals, and pays nothing on a rerun', async () => {
     const run = await evaluate('wd-run', ['--mode', 'lenses', '--yes', '--json', 'eval.json']);
     assert.equal(run.code, 3, run.stderr); // one PR not scored
     assert.equal(reviewed(), 9); // three reviewers on each of the three PRs
     assert.equal(judged(), 2 * 2 + 1 * 2 + 1 * 1);
 
     const json = EvalJson.parse(await loadJson(join(bench.root, 'eval.json')));
+    assert.equal(json.protocol, 'martian');
+    assert.equal(json.judge_model, 'claude-opus-4-5-20251101');
+    assert.equal(json.complete, false);
+    assert.match(json.skeptic_version, /^\d+\.\d+\.\d+/);
+    assert.equal(json.review_models.security, 'claude-opus-5-5');
+    assert.equal(json.benchmark_commit, null, 'a --data folder outside the benchmark has no commit');
     const [pr1, pr2, pr3, pr4] = json.prs;
-    // PR 1: the first finding is the judge's best answer to both golden comments; one-to-one gives each its own.
-    assert.deepEqual(pr1!.tally, { findings: 2, golden: 2, matched: 2 });
-    assert.deepEqual(
-      pr1!.golden.map((g) => g.matched_finding?.slice(0, 10)),
-      ['src/a.ts:5', 'src/a.ts:4'],
-    );
-    // PR 2: two findings say what one golden comment says; only one of them counts.
-    assert.deepEqual(pr2!.tally, { findings: 2, golden: 1, matched: 1 });
-    assert.deepEqual(pr2!.scores, { precision: 0.5, recall: 1, f1: 2 / 3 });
+    // PR 1: both golden comments found, both findings said something true.
+    assert.deepEqual(pr1!.counts, { tp: 2, fp: 0, fn: 0 });
+    // PR 2: two findings say what one golden comment says: neither is a false positive under this counting.
+    assert.deepEqual(pr2!.counts, { tp: 1, fp: 0, fn: 0 });
+    assert.deepEqual(pr2!.scores, { precision: 1, recall: 1, f1: 1 });
     // PR 3: nothing matches.
-    assert.deepEqual(pr3!.tally, { findings: 1, golden: 1, matched: 0 });
-    assert.deepEqual(pr3!.scores, { precision: 0, recall: 0, f1: 0 });
+    assert.deepEqual(pr3!.counts, { tp: 0, fp: 1, fn: 1 });
     assert.equal(pr4!.scored, false);
     assert.match(pr4!.error!, /^fetch failed: git fetch failed: .*pull\/4/);
+    // The PRs came from file:// URLs: no forge to ask, so the merge base, said per PR.
+    assert.deepEqual(pr1!.base, { source: 'merge-base', why: 'not a GitHub repository' });
 
+    // Every selected PR counts: the unfetched one adds its golden comment as a miss.
     assert.deepEqual(
-      { ...json.totals, recall_by_group: undefined, cost_usd: undefined },
+      { ...json.totals, recall_by_group: undefined, cost_usd: undefined, review_cost_usd: 0, judge_cost_usd: 0 },
       {
         findings: 5,
-        golden: 4,
+        golden: 5,
         matched: 3,
-        precision: 0.6,
-        recall: 0.75,
-        f1: (2 * 0.6 * 0.75) / 1.35,
+        tp: 3,
+        fp: 1,
+        fn: 2,
+        precision: 0.75,
+        recall: 0.6,
+        f1: (2 * 0.75 * 0.6) / 1.35,
+        prs_selected: 4,
         prs_scored: 3,
         prs_failed: 1,
         group_by: 'severity',
         recall_by_group: undefined,
         cost_usd: undefined,
+        review_cost_usd: 0,
+        judge_cost_usd: 0,
       },
     );
+    assert.ok(json.totals.review_cost_usd! > 0 && json.totals.judge_cost_usd! > 0);
+    assert.equal(json.totals.cost_usd, json.totals.review_cost_usd! + json.totals.judge_cost_usd!);
     assert.deepEqual(
       json.totals.recall_by_group.map((g) => `${g.group} ${g.matched}/${g.golden}`),
-      ['Critical 1/1', 'High 1/1', 'Medium 1/1', 'Low 0/1'],
+      ['Critical 1/1', 'High 1/1', 'Medium 1/1', 'Low 0/2'],
     );
-    assert.ok(json.totals.cost_usd! > 0);
     const rejected = pr3!.judgements[0]!;
     assert.equal(rejected.match, false);
     assert.match(rejected.reason, /no planted match/);
     assert.equal(pr1!.judgements.length, 4);
 
-    assert.match(run.stdout, /^total +5 +4 +3 +60\.0% +75\.0% +\$\d+\.\d\d/m);
-    assert.match(
-      run.stdout,
-      /^Skeptic: precision 60\.0% · recall 75\.0% · F1 66\.7% over 3 scored PRs \(1 not scored\)$/m,
-    );
-    assert.match(run.stdout, /^Recall by golden severity: Critical 1\/1 · High 1\/1 · Medium 1\/1 · Low 0\/1$/m);
-    assert.match(run.stdout, /^ {2}Augment +precision 47\.0% · recall 62\.8% · F1 53\.8%$/m);
+    assert.match(run.stdout, /^total +5 +5 +3 +75\.0% +60\.0% +\$\d+\.\d\d +\$\d+\.\d\d/m);
+    assert.match(run.stdout, /^incomplete: 3 of 4 PRs scored — not comparable$/m);
+    assert.match(run.stdout, /^Counting: the benchmark's own counting; judge claude-opus-4-5-20251101$/m);
+    assert.doesNotMatch(run.stdout, /Published, for context/);
+    assert.match(run.stdout, /^Recall by golden severity: Critical 1\/1 · High 1\/1 · Medium 1\/1 · Low 0\/2$/m);
     assert.match(run.stdout, /^not scored: .*\/pull\/4: fetch failed/m);
     for (const slug of readdirSync(join(bench.root, 'wd-run', 'reports')))
       assert.ok(existsSync(join(bench.root, 'wd-run', 'reports', slug, 'review.md')), slug);
 
+    // The rerun's estimate knows the cached reviews' findings and the cached judgements: nothing to pay.
     server.reset();
     const again = await evaluate('wd-run', ['--mode', 'lenses', '--yes', '--json', 'again.json']);
     assert.equal(again.code, 3, again.stderr);
+    assert.match(again.stdout, /^ {2}judge: {2}0 calls \(from the cached reviews; 7 already answered by the cache\)/m);
     assert.equal(server.requests.length, 0, 'a rerun is answered from the result cache');
     const second = EvalJson.parse(await loadJson(join(bench.root, 'again.json')));
     assert.deepEqual(second.totals.matched, 3);
@@ -192,6 +215,32 @@ describe('skeptic eval martian and aacr on a synthetic mini benchmark, against t
       second.prs.map((p) => p.review_calls + p.judge_calls),
       [0, 0, 0, 0],
     );
+
+    // The same answers counted one-to-one: the second finding of PR 2 becomes a false positive.
+    const strict = await evaluate('wd-run', [
+      '--mode',
+      'lenses',
+      '--yes',
+      '--matching',
+      'one-to-one',
+      '--json',
+      'strict.json',
+    ]);
+    assert.equal(server.requests.length, 0);
+    const oneToOne = EvalJson.parse(await loadJson(join(bench.root, 'strict.json')));
+    assert.equal(oneToOne.protocol, 'one-to-one');
+    assert.deepEqual(oneToOne.prs[1]!.counts, { tp: 1, fp: 1, fn: 0 });
+    assert.deepEqual([oneToOne.totals.tp, oneToOne.totals.fp, oneToOne.totals.precision], [3, 2, 0.6]);
+    assert.match(strict.stdout, /^Counting: one-to-one matching, stricter than the published counting;/m);
+  });
+
+  it('prints the published table beside a complete run, with every tool', async () => {
+    const run = await evaluate('wd-complete', ['--mode', 'lenses', '--yes', '--pr', bench.urls[1]!]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Skeptic: precision 100\.0% · recall 100\.0% · F1 100\.0% over 1 scored PRs$/m);
+    assert.match(run.stdout, /^Published, for context \(.*benchmark_dashboard\.json of 2026-02-24/m);
+    assert.match(run.stdout, /^ {2}Augment +precision 47\.0% · recall 62\.8% · F1 53\.8%$/m);
+    assert.equal((run.stdout.match(/^ {2}\S.* precision [\d.]+% · recall/gm) ?? []).length, 12);
   });
 
   it("scores AACR-Bench at the comment's place: same file, within a line, and the judge's yes", async () => {
@@ -251,6 +300,7 @@ describe('skeptic eval martian and aacr on a synthetic mini benchmark, against t
         { findings: 1, golden: 1, matched: 0 },
       ],
     );
+    assert.equal(json.protocol, 'one-to-one', "AACR-Bench keeps Skeptic's own counting");
     assert.equal(json.totals.group_by, 'category');
     assert.deepEqual(
       json.totals.recall_by_group.map((g) => `${g.group} ${g.matched}/${g.golden}`),

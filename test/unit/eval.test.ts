@@ -7,9 +7,9 @@ import { checkoutPull, parsePullUrl, pullSlug } from '../../src/eval/checkout';
 import { git } from '../../src/eval/git';
 import type { Judgement } from '../../src/eval/records';
 import { AACR } from '../../src/eval/aacr/data';
-import { fetchBenchmarkData } from '../../src/eval/data';
+import { dataCommit, fetchBenchmarkData } from '../../src/eval/data';
 import { MARTIAN } from '../../src/eval/martian/data';
-import { matchOneToOne, placeAgrees, scores } from '../../src/eval/score';
+import { assign, matchOneToOne, placeAgrees, scores, sumTallies, tallyOf, type Matching } from '../../src/eval/score';
 import type { Finding } from '../../src/model/finding';
 import { TempRepo } from '../helpers/git-repo';
 import { buildMiniBench } from '../helpers/mini-bench';
@@ -68,10 +68,76 @@ describe('eval: matching and scores', () => {
     assert.equal(placeAgrees({ text: 'x', group: 'g' }, at('anything', 1)), true);
   });
 
-  it('leaves precision undefined without findings, and F1 undefined with it', () => {
-    assert.deepEqual(scores({ findings: 0, golden: 3, matched: 0 }), { precision: null, recall: 0, f1: null });
-    assert.deepEqual(scores({ findings: 4, golden: 2, matched: 1 }), { precision: 0.25, recall: 0.5, f1: 1 / 3 });
-    assert.deepEqual(scores({ findings: 2, golden: 2, matched: 0 }), { precision: 0, recall: 0, f1: 0 });
+  it('leaves precision undefined without candidates, and F1 undefined with it', () => {
+    const t = (findings: number, golden: number, tp: number, fp: number) => ({
+      findings,
+      golden,
+      matched: tp,
+      tp,
+      fp,
+      fn: golden - tp,
+    });
+    assert.deepEqual(scores(t(0, 3, 0, 0)), { precision: null, recall: 0, f1: null });
+    assert.deepEqual(scores(t(4, 2, 1, 3)), { precision: 0.25, recall: 0.5, f1: 1 / 3 });
+    assert.deepEqual(scores(t(2, 2, 0, 2)), { precision: 0, recall: 0, f1: 0 });
+  });
+});
+
+/**
+ * One synthetic set, two PRs, the same judge answers, counted both ways; the expected figures are worked
+ * out by hand in the comments.
+ *   PR A: golden G0..G4, findings F0..F5; yes: G0–F0 0.9, G1–F0 0.8, G2–F1 0.9, G3–F2 0.6, and a no for G4–F3.
+ *   PR B: golden H0..H3, findings E0..E3; yes: H0–E0 0.9, H1–E1 0.9.
+ */
+describe('eval: the two counting rules on one synthetic set', () => {
+  const prA = [yes(0, 0, 0.9), yes(1, 0, 0.8), yes(2, 1, 0.9), yes(3, 2, 0.6), no(4, 3)];
+  const prB = [yes(0, 0, 0.9), yes(1, 1, 0.9)];
+  const total = (matching: Matching) =>
+    sumTallies([tallyOf(assign(prA, 5, matching), 6, 5), tallyOf(assign(prB, 4, matching), 4, 4)]);
+
+  it('martian: a golden comment is found by any yes; a finding is a false positive only without one', () => {
+    // A: G0..G3 found (tp 4); F0, F1, F2 answered something, F3, F4, F5 did not (fp 3). B: tp 2, fp 2.
+    const t = total('martian');
+    assert.deepEqual([t.tp, t.fp, t.fn], [6, 5, 3]);
+    const s = scores(t);
+    // P = 6 / (6 + 5) = 54.5 %, R = 6 / 9 = 66.7 %, F1 = 2PR / (P + R) = 60.0 %.
+    assert.equal(s.precision!.toFixed(3), '0.545');
+    assert.equal(s.recall!.toFixed(3), '0.667');
+    assert.equal(s.f1!.toFixed(3), '0.600');
+  });
+
+  it('one-to-one: F0 counts for G0 or G1, not both, and every finding left over is a false positive', () => {
+    // A: three pairs (F0 with G0 or G1, F1–G2, F2–G3), fp 6 − 3 = 3. B: two pairs, fp 2.
+    const t = total('one-to-one');
+    assert.deepEqual([t.tp, t.fp, t.fn], [5, 5, 4]);
+    const s = scores(t);
+    // P = 5 / 10 = 50.0 %, R = 5 / 9 = 55.6 %, F1 = 52.6 %.
+    assert.equal(s.precision!.toFixed(3), '0.500');
+    assert.equal(s.recall!.toFixed(3), '0.556');
+    assert.equal(s.f1!.toFixed(3), '0.526');
+  });
+
+  it('martian: two findings saying one true thing are both credited; a yes at confidence 0 is no match', () => {
+    const dup = [yes(0, 0, 0.9), yes(0, 1, 0.7)];
+    assert.deepEqual(tallyOf(assign(dup, 1, 'martian'), 2, 1), {
+      findings: 2,
+      golden: 1,
+      matched: 1,
+      tp: 1,
+      fp: 0,
+      fn: 0,
+    });
+    assert.deepEqual(tallyOf(assign(dup, 1, 'one-to-one'), 2, 1), {
+      findings: 2,
+      golden: 1,
+      matched: 1,
+      tp: 1,
+      fp: 1,
+      fn: 0,
+    });
+    // The shown match is the most confident one.
+    assert.deepEqual([...assign(dup, 1, 'martian').matches], [[0, 0]]);
+    assert.equal(assign([yes(0, 0, 0)], 1, 'martian').matches.size, 0);
   });
 });
 
@@ -180,6 +246,16 @@ describe('eval: benchmark data', () => {
       fetchBenchmarkData(MARTIAN, dir(), { source: pathToFileURL(bench.benchmarkRepo).href }),
       /could not download the benchmark from file:.*; pass --data DIR/,
     );
+  });
+
+  it('downloads into a work folder that does not exist yet, and knows the commit it came from', async () => {
+    const bench = buildMiniBench();
+    const cache = join(dir(), 'work', 'data', 'martian');
+    const folder = await fetchBenchmarkData(MARTIAN, cache, { source: pathToFileURL(bench.benchmarkRepo).href });
+    assert.equal((await MARTIAN.load(folder)).length, 4);
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: bench.benchmarkRepo, encoding: 'utf8' }).trim();
+    assert.equal(await dataCommit(folder, MARTIAN), head);
+    assert.equal(await dataCommit(bench.data, MARTIAN), null, 'a folder that is not the benchmark checkout');
   });
 });
 

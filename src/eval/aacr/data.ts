@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { parsePullUrl } from '../checkout';
 import { inRecord, readRecords, type Benchmark } from '../data';
+import { OPUS } from '../../model/models';
 
 const Sha = z.string().regex(/^[0-9a-f]{7,40}$/, 'a commit id');
 export const AacrRecord = z.looseObject({
@@ -40,6 +41,9 @@ export const AACR: Benchmark = {
   groupBy: 'category',
   groupOrder: ['Security Vulnerability', 'Code Defect', 'Performance', 'Maintainability and Readability'],
   reference: null,
+  // No published scores to stand beside: Skeptic's own stricter counting, and its deep model as the judge.
+  matching: 'one-to-one',
+  judgeModel: OPUS,
   async load(dir) {
     return (await readRecords(dir, AacrRecord, { what: AACR_FILE, file: (f) => f === AACR_FILE })).map((at) => ({
       url: at.record.githubPrUrl,

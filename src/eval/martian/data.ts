@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { parsePullUrl } from '../checkout';
 import { inRecord, readRecords, type Benchmark } from '../data';
-import { MARTIAN_REFERENCE, MARTIAN_REFERENCE_SOURCE } from './reference';
+import { MARTIAN_JUDGE_MODEL, MARTIAN_REFERENCE, MARTIAN_REFERENCE_SOURCE } from './reference';
 
 export const SEVERITIES = ['Critical', 'High', 'Medium', 'Low'] as const;
 
@@ -24,6 +24,8 @@ export const MARTIAN: Benchmark = {
   groupBy: 'severity',
   groupOrder: SEVERITIES,
   reference: { source: MARTIAN_REFERENCE_SOURCE, scores: MARTIAN_REFERENCE },
+  matching: 'martian',
+  judgeModel: MARTIAN_JUDGE_MODEL,
   async load(dir) {
     return (await readRecords(dir, MartianRecord)).map((at) => ({
       url: at.record.url,
