@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EvalJson } from '../../src/eval/report';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
-import { loadJson, runCli } from '../helpers/cli';
+import { CLI, loadJson, runCli } from '../helpers/cli';
 import { buildMiniBench, MINI_BENCH_SCENARIO, type MiniBench } from '../helpers/mini-bench';
 
 describe('skeptic eval martian and aacr on a synthetic mini benchmark, against the fake API', function () {
@@ -241,6 +242,74 @@ describe('skeptic eval martian and aacr on a synthetic mini benchmark, against t
     assert.match(run.stdout, /^Published, for context \(.*benchmark_dashboard\.json of 2026-02-24/m);
     assert.match(run.stdout, /^ {2}Augment +precision 47\.0% · recall 62\.8% · F1 53\.8%$/m);
     assert.equal((run.stdout.match(/^ {2}\S.* precision [\d.]+% · recall/gm) ?? []).length, 12);
+    const judge = server.requests.filter((r) => r.record === 'JudgeVerdict');
+    assert.ok(judge.length > 0);
+    for (const r of judge) {
+      const body = r.body as { model: string; temperature?: number };
+      assert.equal(body.temperature, 0);
+      assert.equal(body.model, 'claude-opus-4-5-20251101');
+    }
+  });
+
+  it('Ctrl-C while judging exits 130 with the table and the JSON of what finished', async () => {
+    // Every judge call hangs; the signal comes once one is in flight.
+    server.setScenario({
+      ...MINI_BENCH_SCENARIO,
+      faults: [{ kind: 'slow', ms: 60_000, match: { record: 'JudgeVerdict' }, times: -1 }],
+    });
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'eval',
+        'martian',
+        '--data',
+        bench.data,
+        '--workdir',
+        'wd-int',
+        '--mode',
+        'lenses',
+        '--yes',
+        '--json',
+        'int.json',
+        '--pr',
+        bench.urls[1]!,
+        '--pr',
+        bench.urls[2]!,
+      ],
+      {
+        cwd: bench.root,
+        env: {
+          ...process.env,
+          ANTHROPIC_API_KEY: 'k',
+          ANTHROPIC_BASE_URL: server.url,
+          GITHUB_TOKEN: '',
+          XDG_CACHE_HOME: join(bench.root, 'xdg-int'),
+        },
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const judging = setInterval(() => {
+      if (server.requests.some((r) => r.record === 'JudgeVerdict')) {
+        clearInterval(judging);
+        child.kill('SIGINT');
+      }
+    }, 20);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearInterval(judging);
+    assert.equal(code, 130, stderr);
+    assert.doesNotMatch(stderr, /internal error|at .*\.js:\d+/);
+    assert.match(stdout, /^not scored: .*\/pull\/2: judging interrupted$/m);
+    assert.match(stdout, /^incomplete: 0 of 2 PRs scored — not comparable$/m);
+    const json = EvalJson.parse(await loadJson(join(bench.root, 'int.json')));
+    assert.equal(json.complete, false);
+    assert.deepEqual(
+      json.prs.map((p) => p.error),
+      ['judging interrupted', 'not run: interrupted'],
+    );
   });
 
   it("scores AACR-Bench at the comment's place: same file, within a line, and the judge's yes", async () => {
