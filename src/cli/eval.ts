@@ -261,9 +261,10 @@ function cloneText(c: CloneEstimate): string {
 function estimateText(e: EvalEstimate, selected: number, args: EvalArgs): string {
   const total = e.reviewUsd === null || e.judgeUsd === null ? null : e.reviewUsd + e.judgeUsd;
   const basis = [
+    !e.prs ? 'no PR to judge' : '',
     e.assumedPrs ? `golden comments × ${ASSUMED_FINDINGS_PER_PR} findings assumed per PR` : '',
     e.assumedPrs && e.assumedPrs < e.prs ? `for ${e.assumedPrs} PRs; the rest from their cached reviews` : '',
-    !e.assumedPrs ? 'from the cached reviews' : '',
+    e.prs && !e.assumedPrs ? 'from the cached reviews' : '',
     e.judgeCached ? `${e.judgeCached} already answered by the cache` : '',
     e.placed ? "only findings at a comment's place are judged" : '',
   ].filter(Boolean);
