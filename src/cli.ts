@@ -38,6 +38,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import('./cli/review')).reviewCommand(rest, io);
       case 'plan':
         return await (await import('./cli/plan')).planCommand(rest, io);
+      case 'ci':
+        return await (await import('./cli/ci')).ciCommand(rest, io);
       case 'eval':
         return await (await import('./cli/eval')).evalCommand(rest, io);
       case '--version':
@@ -53,7 +55,7 @@ export async function main(argv: string[]): Promise<number> {
         return command === undefined ? EXIT.usage : EXIT.ok;
       default:
         throw new UsageError(
-          `unknown command "${command}"; the commands are review, plan and eval (see skeptic --help)`,
+          `unknown command "${command}"; the commands are review, plan, ci, hook and eval (see skeptic --help)`,
         );
     }
   } catch (err) {

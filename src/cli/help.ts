@@ -1,7 +1,7 @@
 /** The CLI's help text and its one error type: a usage or setup problem (exit 2, one line). */
 export class UsageError extends Error {}
 
-export const EXIT = { ok: 0, usage: 2, incomplete: 3, interrupted: 130, terminated: 143 } as const;
+export const EXIT = { ok: 0, findings: 1, usage: 2, incomplete: 3, interrupted: 130, terminated: 143 } as const;
 
 export const USAGE = `skeptic — code review by LLM sub-agents that try to disprove every finding
 
@@ -12,6 +12,8 @@ Usage:
   skeptic plan [same scope options] [--json]   list what would be reviewed, its functions and the
                                       estimated cost of what the result cache does not already answer
                                       (no key needed); --json: as JSON on stdout
+  skeptic ci [--fail-on must_fix|should_fix|never] [--max-calls N] [--sarif FILE]   in a GitHub Actions
+                                      step: review the event's pull request and post it there (skeptic ci --help)
   skeptic eval martian|aacr [--limit N] [--pr URL…] [--dry-run] [--yes] …   score Skeptic on a public
                                       benchmark with your key (skeptic eval --help)
 

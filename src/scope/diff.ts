@@ -14,6 +14,8 @@ export interface FileDiff {
   status: DiffStatus;
   /** New-side changed lines, inclusive 1-based [start, end], sorted and merged. */
   ranges: Array<[number, number]>;
+  /** New-side lines of each hunk, context included: where GitHub takes a review comment (right side). */
+  hunks: Array<[number, number]>;
   added: number;
   removed: number;
   /** The new (else old) file mode, e.g. '100644', '120000' (symlink), '160000' (submodule); null if not stated. */
@@ -47,6 +49,7 @@ export function parseDiff(text: string): FileDiff[] {
         newPath: b,
         status: 'modified',
         ranges: [],
+        hunks: [],
         added: 0,
         removed: 0,
         mode: null,
@@ -96,6 +99,7 @@ function readHunk(lines: string[], i: number, hunk: RegExpExecArray, c: Draft): 
   let oldLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
   let newLeft = hunk[4] === undefined ? 1 : Number(hunk[4]);
   let next = Number(hunk[3]) + (newLeft === 0 ? 1 : 0); // new-side number of the next new line
+  if (newLeft > 0) c.hunks.push([next, next + newLeft - 1]);
   let blockAdds = 0;
   let blockDels = 0;
   const endBlock = () => {
@@ -135,6 +139,7 @@ function finalize(d: Draft): FileDiff {
     newPath: d.newPath,
     status,
     ranges: d.binary ? [] : mergeRanges(d.ranges),
+    hunks: d.binary ? [] : d.hunks,
     added: d.added,
     removed: d.removed,
     mode: d.mode,

@@ -1,0 +1,227 @@
+/**
+ * Writes a `skeptic ci` run to its pull request: reads what is there (review comments, reviews, issue
+ * comments), posts one review with event COMMENT (never an approval or a change request), marks gone
+ * findings fixed, and keeps one summary comment up to date. A 403 on a write means the token cannot write
+ * (a fork's pull_request run, or read-only permissions): nothing more is written, and the caller shows
+ * the findings as annotations instead.
+ */
+import { z } from 'zod';
+import { GitHub, GitHubError } from '../../io/github';
+import type { Finding } from '../../model/finding';
+import {
+  inlineComment,
+  reviewBody,
+  summaryMarkdown,
+  SUMMARY_MARKER,
+  type CiOutcome,
+  type SummaryParts,
+} from '../../report/pullRequest';
+import { ScopeError } from '../../scope/inventory';
+import type { CiContext } from './environment';
+import type { PullRequestCheckout } from './checkout';
+import { planFixes, planPosting, postedFingerprints, topPath, type Author } from './plan';
+
+export { annotation, summaryMarkdown } from '../../report/pullRequest';
+
+const User = z.object({ login: z.string(), type: z.string() }).nullable();
+const ReviewComment = z.object({
+  id: z.number().int(),
+  body: z.string(),
+  path: z.string(),
+  in_reply_to_id: z.number().int().optional(),
+  user: User,
+});
+const Review = z.object({ id: z.number().int(), body: z.string().nullable(), user: User, state: z.string() });
+const IssueComment = z.object({ id: z.number().int(), body: z.string().optional().default(''), user: User });
+
+/** What the run found, before anything is posted. */
+export type RunOutcome =
+  | { kind: 'reviewed'; result: Extract<CiOutcome, { kind: 'reviewed' }>['result'] }
+  | Exclude<CiOutcome, { kind: 'reviewed' }>;
+
+export interface Published {
+  posted: 'comments' | 'annotations';
+  /** The summary as it stands: the comment's text and the job summary's. */
+  summary: string;
+  outcome: CiOutcome;
+  /** A GitHub error (not a read-only token) that stopped the writing. */
+  failure?: string;
+}
+
+export async function publish(p: {
+  ctx: CiContext;
+  checkout: PullRequestCheckout;
+  run: RunOutcome;
+  report?: { name: string; markdown: string };
+  log: (line: string) => void;
+  signal?: AbortSignal;
+}): Promise<Published> {
+  const { ctx, checkout } = p;
+  const gh = new GitHub({
+    apiUrl: ctx.apiUrl,
+    token: ctx.token,
+    onWait: (ms, why) =>
+      p.log(
+        `GitHub rate limit (${why || 'no reason given'}): waiting ${Math.ceil(ms / 1000)}s as GitHub asks, then retrying`,
+      ),
+    ...(p.signal ? { signal: p.signal } : {}),
+  });
+  const repo = `/repos/${ctx.repository}`;
+  const n = ctx.pr.number;
+  const [comments, reviews, issueComments] = await readOrExplain(ctx, () =>
+    Promise.all([
+      gh.list(`${repo}/pulls/${n}/comments`, ReviewComment),
+      gh.list(`${repo}/pulls/${n}/reviews`, Review),
+      gh.list(`${repo}/issues/${n}/comments`, IssueComment),
+    ]),
+  );
+  // Ours: a bot's (the Actions token posts as one), or by whoever wrote the summary comment (a personal token).
+  const summaryComment = [...issueComments]
+    .sort((a, b) => Number(b.user?.type === 'Bot') - Number(a.user?.type === 'Bot'))
+    .find((c) => c.body.includes(SUMMARY_MARKER));
+  const ownLogin = summaryComment?.user?.login;
+  const ours = (u: Author | null) => u !== null && (u.type === 'Bot' || u.login === ownLogin);
+
+  let writable = true;
+  let failure: string | undefined;
+  let newFindings = 0;
+  let fixed = 0;
+  const write = async (fn: () => Promise<unknown>) => {
+    if (!writable) return false;
+    try {
+      await fn();
+      return true;
+    } catch (err) {
+      if (!(err instanceof GitHubError)) throw err;
+      writable = false;
+      if (err.status === 403 && !/rate limit/i.test(err.detail)) {
+        p.log(
+          `GitHub refused a write (403 ${err.detail}): the token is read-only here (a fork's pull request, or missing pull-requests: write); the findings go to annotations, the job summary and SARIF`,
+        );
+      } else {
+        // Anything else stops the writing too: a write that failed may still have landed, and is never repeated.
+        failure = err.message;
+        p.log(`${err.message}; nothing more is written to the pull request, the findings go to annotations`);
+      }
+      return false;
+    }
+  };
+
+  if (p.run.kind === 'reviewed') {
+    const result = p.run.result;
+    const known = postedFingerprints(comments, reviews, ours);
+    const fresh = result.findings.filter((f) => f.fingerprint && !known.has(f.fingerprint));
+    newFindings = fresh.length;
+    if (fresh.length)
+      await write(() => postReview(gh, `${repo}/pulls/${n}/reviews`, ctx.pr.headSha, fresh, checkout, p.log));
+    const reviewed = new Set(
+      result.files.filter((f) => f.status === 'reviewed').flatMap((f) => topPath(f.path, checkout.prefix) ?? []),
+    );
+    const fixes = result.stopped
+      ? { edit: [], remove: [], reviews: [] }
+      : planFixes({
+          comments,
+          reviews,
+          ours,
+          current: new Set(result.findings.flatMap((f) => f.fingerprint ?? [])),
+          reviewed,
+          prefix: checkout.prefix,
+          headSha: ctx.pr.headSha,
+        });
+    for (const e of fixes.edit)
+      if (await write(() => gh.call('PATCH', `${repo}/pulls/comments/${e.id}`, null, { body: e.body }))) fixed++;
+    for (const id of fixes.remove)
+      if (await write(() => gh.call('DELETE', `${repo}/pulls/comments/${id}`, null))) fixed++;
+    for (const r of fixes.reviews)
+      await write(() => gh.call('PUT', `${repo}/pulls/${n}/reviews/${r.id}`, null, { body: r.body }));
+  }
+
+  const render = (): SummaryParts => ({
+    outcome:
+      p.run.kind === 'reviewed'
+        ? { kind: 'reviewed', result: p.run.result, posted: writable ? 'comments' : 'annotations', newFindings, fixed }
+        : p.run,
+    headSha: ctx.pr.headSha,
+    ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
+    ...(p.report ? { reportName: p.report.name, reportMarkdown: p.report.markdown } : {}),
+  });
+  const body = summaryMarkdown(render());
+  await write(() =>
+    summaryComment
+      ? gh.call('PATCH', `${repo}/issues/comments/${summaryComment.id}`, null, { body })
+      : gh.call('POST', `${repo}/issues/${n}/comments`, null, { body }),
+  );
+  // A read-only token found out at the summary changes what the summary says.
+  const parts = render();
+  return {
+    posted: writable ? 'comments' : 'annotations',
+    summary: summaryMarkdown(parts),
+    outcome: parts.outcome,
+    ...(failure ? { failure } : {}),
+  };
+}
+
+/** One review, event COMMENT; if GitHub refuses an inline place after all (422), the same with every finding in the body. */
+async function postReview(
+  gh: GitHub,
+  path: string,
+  headSha: string,
+  fresh: Finding[],
+  checkout: PullRequestCheckout,
+  log: (line: string) => void,
+): Promise<void> {
+  const plan = planPosting(fresh, checkout.commentable, checkout.prefix);
+  const comments = plan.inline.map((c) => ({
+    path: c.path,
+    line: c.line,
+    side: 'RIGHT',
+    body: inlineComment(c.finding),
+  }));
+  const body = reviewBody({
+    headSha,
+    inline: comments.length,
+    offDiff: plan.offDiff,
+    preExisting: plan.preExisting,
+    overflow: plan.overflow,
+  });
+  try {
+    await gh.call('POST', path, null, { commit_id: headSha, event: 'COMMENT', body, comments });
+  } catch (err) {
+    if (!(err instanceof GitHubError && err.status === 422 && comments.length)) throw err;
+    log(
+      `GitHub refused the review's inline comments (422 ${err.detail}); posting every finding in the review's body instead`,
+    );
+    const all = [...plan.inline.map((c) => c.finding), ...plan.offDiff, ...plan.overflow];
+    await gh.call('POST', path, null, {
+      commit_id: headSha,
+      event: 'COMMENT',
+      body: reviewBody({
+        headSha,
+        inline: 0,
+        offDiff: all,
+        preExisting: plan.preExisting,
+        overflow: [],
+        refusedInline: err.detail,
+      }),
+      comments: [],
+    });
+  }
+}
+
+/** The reads come first: a token that cannot even read the pull request is a setup problem, said plainly. */
+async function readOrExplain<T>(ctx: CiContext, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (!(err instanceof GitHubError)) throw err;
+    if (err.status === 401)
+      throw new ScopeError(
+        `GitHub refused GITHUB_TOKEN (401 ${err.detail}): pass the job's token (env: GITHUB_TOKEN: \${{ github.token }})`,
+      );
+    if (err.status === 404 || err.status === 403)
+      throw new ScopeError(
+        `GITHUB_TOKEN cannot read pull request #${ctx.pr.number} of ${ctx.repository} (${err.status} ${err.detail}): give the job permissions: pull-requests: read (write to post)`,
+      );
+    throw err;
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * `skeptic ci`: a GitHub Actions step on a pull request. Reviews the PR's change (merge-base to head, in
+ * the checked-out tree), posts it to the PR (src/app/ci/publish.ts), writes the job summary, and exits
+ * per --fail-on. `--yes` is implied; the estimate is held to a ceiling instead (--max-calls, default
+ * CI_MAX_CALLS), and a PR over it is not reviewed but said to be too large.
+ */
+import { appendFile } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
+import { checkoutOf } from '../app/ci/checkout';
+import { readCiContext } from '../app/ci/environment';
+import { annotation, publish, summaryMarkdown, type RunOutcome } from '../app/ci/publish';
+import { runJob } from '../app/runJob';
+import type { Finding } from '../model/finding';
+import { plural } from '../model/plural';
+import { parseReviewArgs } from './args';
+import { consoleReporter } from './console';
+import { EXIT, UsageError } from './help';
+import { jobFromArgs } from './job';
+import type { CliIo } from './review';
+
+/** The model calls a CI review may make unless told otherwise (the action's max-calls input). */
+export const CI_MAX_CALLS = 300;
+
+const FAIL_ON = ['must_fix', 'should_fix', 'never'] as const;
+type FailOn = (typeof FAIL_ON)[number];
+
+export const CI_USAGE = `skeptic ci — review a GitHub pull request from a GitHub Actions step
+
+Usage:
+  skeptic ci [--fail-on must_fix|should_fix|never] [--max-calls N] [--sarif FILE] [review options]
+
+Posts one review (event COMMENT) with inline comments on the diff's lines, keeps one summary comment up
+to date, writes the job summary, and never posts a finding twice. A token that cannot write (a fork's
+pull request) gets workflow annotations, the job summary and SARIF instead. See docs/ci.md.
+
+  --fail-on LEVEL        exit 1 when a finding of this priority or above is open (default never); a pull
+                         request too large for --max-calls, or a partial review, fails too unless never
+  --max-calls N          the ceiling on model calls (default ${CI_MAX_CALLS}): over the estimate, nothing runs
+  --sarif FILE.sarif     also write SARIF (for github/codeql-action/upload-sarif, category skeptic)
+  --mode, --model, --out, --json, --exclude, …   as for skeptic review (no scope flags: the event says)
+
+Environment: GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL, GITHUB_STEP_SUMMARY,
+ANTHROPIC_API_KEY. Exit codes: 0 · 1 findings at --fail-on · 2 setup error · 3 partial review (with --fail-on)
+`;
+
+export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
+  const { failOn, rest, help } = ciFlags(argv);
+  if (help) {
+    io.stdout.write(CI_USAGE);
+    return EXIT.ok;
+  }
+  const ceilingGiven = rest.some((a) => a === '--max-calls' || a.startsWith('--max-calls='));
+  const args = parseReviewArgs(ceilingGiven ? rest : [...rest, '--max-calls', String(CI_MAX_CALLS)]);
+  if (args.scope.kind !== 'paths' || args.scope.paths.length)
+    throw new UsageError('skeptic ci reviews the pull request of its event; it takes no paths or scope flags');
+  const apiKey = io.env.ANTHROPIC_API_KEY?.trim();
+  if (!apiKey)
+    throw new UsageError(
+      "no API key: set ANTHROPIC_API_KEY for the step (the action's anthropic-api-key input, from a repository secret)",
+    );
+  const ctx = await readCiContext(io.env);
+  const checkout = await checkoutOf(io.cwd, ctx.pr.baseSha, ctx.pr.headSha);
+  const say = (line: string) => io.stderr.write(`${line}\n`);
+  say(
+    `skeptic ci: pull request #${ctx.pr.number} "${ctx.pr.title}", ${checkout.mergeBase.slice(0, 7)}..${ctx.pr.headSha.slice(0, 7)}`,
+  );
+
+  // --max-calls 0 means no ceiling, as for skeptic review.
+  const ceiling = args.maxCalls || Number.MAX_SAFE_INTEGER;
+  const job = await jobFromArgs(
+    {
+      ...args,
+      scope: { kind: 'branch', base: checkout.mergeBase },
+      confirmOver: ceiling,
+      yes: true,
+      out: args.out ?? `.skeptic/reports/code-review-pr-${ctx.pr.number}.md`,
+    },
+    io,
+    apiKey,
+  );
+  let estimatedCalls = 0;
+  const progress = consoleReporter(io.stderr, args.mode);
+  const outcome = await runJob(job, {
+    emit: (e) => (e.type === 'inventory' ? say(`${plural(e.files.length, 'file')} under review`) : progress(e)),
+    // Nobody is there to say yes: over the ceiling, the run does not start.
+    confirm: async (estimate) => {
+      estimatedCalls = estimate.calls;
+      return false;
+    },
+    signal: io.signal,
+  });
+  const run: RunOutcome =
+    outcome.kind === 'skipped'
+      ? { kind: 'skipped', reason: outcome.reason }
+      : outcome.kind === 'declined'
+        ? { kind: 'too-large', estimatedCalls, ceiling }
+        : outcome.outputs
+          ? { kind: 'reviewed', result: outcome.result }
+          : {
+              kind: 'skipped',
+              reason: `the review stopped before any file was reviewed: ${outcome.result.stopped ?? 'no reason given'}`,
+            };
+  const report =
+    outcome.kind === 'ran' && outcome.outputs
+      ? { name: relative(io.cwd, outcome.outputs.reportPath).split(sep).join('/'), markdown: outcome.outputs.markdown }
+      : undefined;
+  const findings = run.kind === 'reviewed' ? run.result.findings : [];
+
+  let published;
+  try {
+    published = await publish({ ctx, checkout, run, ...(report ? { report } : {}), log: say, signal: io.signal });
+  } catch (err) {
+    // The findings are not lost when the pull request cannot be read: annotations and the job summary still have them.
+    await finish(
+      io,
+      ctx.stepSummary,
+      summaryMarkdown({
+        outcome: run.kind === 'reviewed' ? { ...run, posted: 'annotations', newFindings: 0, fixed: 0 } : run,
+        headSha: ctx.pr.headSha,
+      }),
+      findings,
+    );
+    throw err;
+  }
+  await finish(io, ctx.stepSummary, published.summary, published.posted === 'annotations' ? findings : []);
+  if (published.failure) return EXIT.usage;
+  say(describe(published.outcome));
+  return exitCode(failOn, run);
+}
+
+/** The job summary, and the findings as annotations when they could not be comments. */
+async function finish(io: CliIo, stepSummary: string | undefined, summary: string, annotate: Finding[]): Promise<void> {
+  for (const f of annotate) io.stdout.write(`${annotation(f)}\n`);
+  if (stepSummary) await appendFile(stepSummary, `${summary}\n`, 'utf8');
+}
+
+function describe(o: Awaited<ReturnType<typeof publish>>['outcome']): string {
+  if (o.kind === 'skipped') return `not reviewed: ${o.reason}`;
+  if (o.kind === 'too-large')
+    return `not reviewed: estimated ${plural(o.estimatedCalls, 'model call')}, over the ceiling of ${o.ceiling} (--max-calls)`;
+  const where = o.posted === 'comments' ? 'posted to the pull request' : 'as annotations (the token cannot write)';
+  return `${plural(o.result.findings.length, 'finding')} open, ${o.newFindings} new ${where}, ${o.fixed} marked fixed`;
+}
+
+export function exitCode(failOn: FailOn, run: RunOutcome): number {
+  if (failOn === 'never') return EXIT.ok;
+  if (run.kind === 'too-large') return EXIT.findings;
+  if (run.kind === 'skipped') return EXIT.ok;
+  const levels = failOn === 'must_fix' ? ['must_fix'] : ['must_fix', 'should_fix'];
+  // Pre-existing findings are on lines the change did not touch: they are not the pull request's to fix.
+  if (run.result.findings.some((f) => levels.includes(f.priority) && !f.pre_existing)) return EXIT.findings;
+  return run.result.failed.length || run.result.stopped ? EXIT.incomplete : EXIT.ok;
+}
+
+function ciFlags(argv: string[]): { failOn: FailOn; rest: string[]; help: boolean } {
+  const rest: string[] = [];
+  let failOn: FailOn = 'never';
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--help' || a === '-h') help = true;
+    else if (a === '--fail-on' || a.startsWith('--fail-on=')) {
+      const value = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      if (!FAIL_ON.includes(value as FailOn))
+        throw new UsageError(`--fail-on takes ${FAIL_ON.join(', ')}, got "${value ?? ''}"`);
+      failOn = value as FailOn;
+    } else if (a === '--changes' || a === '--staged' || a === '--base' || a === '--pr') {
+      throw new UsageError(`${a}: skeptic ci reviews the pull request of its event; it takes no scope flags`);
+    } else rest.push(a);
+  }
+  return { failOn, rest, help };
+}

@@ -1,0 +1,149 @@
+/**
+ * GitHub's REST API over Node's fetch: the token, JSON both ways, `Link` pagination, and waits on rate
+ * limits the way GitHub documents them (403 or 429 with `retry-after` seconds, or with
+ * `x-ratelimit-remaining: 0` until the epoch second in `x-ratelimit-reset`; a secondary limit without
+ * either header waits a minute, then longer). Nothing else is retried: a write that failed otherwise may
+ * have landed, and posting it again would post it twice.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { z } from 'zod';
+
+export class GitHubError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** GitHub's own words: the `message` and `errors` of its error body. */
+    readonly detail: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface GitHubOptions {
+  /** GITHUB_API_URL, e.g. https://api.github.com */
+  apiUrl: string;
+  token: string;
+  /** Told before each wait on a rate limit, with what GitHub said. */
+  onWait?: (ms: number, why: string) => void;
+  /** Longest single wait on a rate limit; a later reset fails the request with the time it resets. */
+  maxWaitMs?: number;
+  signal?: AbortSignal;
+}
+
+const ATTEMPTS = 5;
+const SECONDARY_FIRST_WAIT_MS = 60_000;
+const DEFAULT_MAX_WAIT_MS = 15 * 60_000;
+/** GitHub's largest page. */
+const PER_PAGE = 100;
+
+export class GitHub {
+  constructor(private readonly opts: GitHubOptions) {}
+
+  /** One call; `schema` checks the answer (an empty answer, as DELETE's 204, is not parsed). */
+  async call<T>(method: string, path: string, schema: z.ZodType<T> | null, body?: unknown): Promise<T> {
+    const res = await this.send(method, this.url(path), body);
+    if (!schema) return undefined as T;
+    return parse(schema, await res.json(), `${method} ${path}`);
+  }
+
+  /** Every page of a list, following `Link: rel="next"`. */
+  async list<T>(path: string, item: z.ZodType<T>): Promise<T[]> {
+    const out: T[] = [];
+    let next: string | null = this.url(`${path}${path.includes('?') ? '&' : '?'}per_page=${PER_PAGE}`);
+    while (next) {
+      const res = await this.send('GET', next);
+      const page: unknown = await res.json();
+      if (!Array.isArray(page))
+        throw new GitHubError(res.status, `GET ${path}: GitHub answered with something that is not a list`, '');
+      for (const entry of page) out.push(parse(item, entry, `GET ${path}`));
+      next = nextLink(res.headers.get('link'));
+    }
+    return out;
+  }
+
+  private url(path: string): string {
+    return `${this.opts.apiUrl.replace(/\/+$/, '')}${path}`;
+  }
+
+  private async send(method: string, url: string, body?: unknown): Promise<Response> {
+    let secondaryWait = SECONDARY_FIRST_WAIT_MS;
+    for (let attempt = 1; ; attempt++) {
+      const res = await fetch(url, {
+        method,
+        headers: {
+          accept: 'application/vnd.github+json',
+          authorization: `Bearer ${this.opts.token}`,
+          'x-github-api-version': '2022-11-28',
+          'user-agent': 'skeptic-ci',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(this.opts.signal ? { signal: this.opts.signal } : {}),
+      });
+      if (res.ok) return res;
+      const detail = await errorDetail(res);
+      const wait = rateLimitWait(res, detail, secondaryWait);
+      if (wait === null || attempt >= ATTEMPTS) {
+        const what = `${method} ${new URL(url).pathname}`;
+        throw new GitHubError(res.status, `${what} failed: ${res.status} ${detail}`.trim(), detail);
+      }
+      const maxWait = this.opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+      if (wait > maxWait) {
+        const at = new Date(Date.now() + wait).toISOString().slice(11, 19);
+        throw new GitHubError(
+          res.status,
+          `GitHub's rate limit resets at ${at} UTC, later than skeptic waits; run again then`,
+          detail,
+        );
+      }
+      if (detail.includes('secondary')) secondaryWait *= 2;
+      this.opts.onWait?.(wait, detail);
+      await sleep(wait, undefined, this.opts.signal ? { signal: this.opts.signal } : {});
+    }
+  }
+}
+
+/** How long GitHub asks to wait before retrying, or null when the failure is not a rate limit. */
+export function rateLimitWait(res: Response, detail: string, secondaryWait: number, now = Date.now()): number | null {
+  if (res.status !== 403 && res.status !== 429) return null;
+  const retryAfter = Number(res.headers.get('retry-after'));
+  if (res.headers.has('retry-after') && Number.isFinite(retryAfter)) return Math.max(0, retryAfter) * 1000;
+  const reset = Number(res.headers.get('x-ratelimit-reset'));
+  if (res.headers.get('x-ratelimit-remaining') === '0' && Number.isFinite(reset))
+    return Math.max(0, reset * 1000 - now) + 1000;
+  // A 403 without these is a permission problem, unless GitHub's message says it is a (secondary) limit.
+  return /rate limit/i.test(detail) ? secondaryWait : null;
+}
+
+async function errorDetail(res: Response): Promise<string> {
+  const text = await res.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { message?: unknown; errors?: unknown };
+    const errors = Array.isArray(body.errors)
+      ? body.errors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))
+      : [];
+    return [typeof body.message === 'string' ? body.message : '', ...errors].filter(Boolean).join('; ');
+  } catch {
+    return text.slice(0, 200);
+  }
+}
+
+function nextLink(link: string | null): string | null {
+  if (!link) return null;
+  for (const part of link.split(',')) {
+    const m = /<([^>]+)>\s*;\s*rel="next"/.exec(part);
+    if (m) return m[1]!;
+  }
+  return null;
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    throw new GitHubError(
+      200,
+      `${what}: GitHub's answer does not have the expected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+      '',
+    );
+  return parsed.data;
+}

@@ -1,0 +1,205 @@
+/**
+ * What `skeptic ci` writes on a pull request, as text: inline review comments, the review's body, the
+ * one summary comment (also the job summary), a comment marked fixed, and workflow annotations for a
+ * token that cannot write. Each finding carries its fingerprint in a hidden HTML comment, which is how a
+ * later run knows what it posted. The findings' words come from a model that read untrusted code, so
+ * they are neutralised: no HTML (no forged markers), no @-mentions.
+ */
+import type { Finding } from '../model/finding';
+import type { ReviewResult } from '../model/events';
+import { describeDismissed } from '../model/dismissals';
+import { describeCost } from '../model/pricing';
+import { plural } from '../model/plural';
+import type { Priority } from '../model/records';
+import { rulePageName, ruleLabel, RULES_HELP_URL } from '../model/rules';
+
+export const SUMMARY_MARKER = '<!-- skeptic:summary -->';
+const FIXED_MARKER = '<!-- skeptic:fixed -->';
+const FINDING_MARKER = /<!-- skeptic:finding ([0-9a-f]{8,64}) -->/g;
+/** GitHub refuses a comment body over 65,536 characters. */
+export const MAX_BODY = 65_536;
+
+const PRIORITY: Record<Priority, string> = {
+  must_fix: 'must fix',
+  should_fix: 'should fix',
+  nice_to_have: 'nice to have',
+};
+const ICON: Record<Priority, string> = { must_fix: '🔴', should_fix: '🟠', nice_to_have: '🔵' };
+
+export function findingMarker(fingerprint: string): string {
+  return `<!-- skeptic:finding ${fingerprint} -->`;
+}
+
+/** The fingerprints a comment or review body carries. */
+export function markedFingerprints(body: string | null | undefined): string[] {
+  return [...(body ?? '').matchAll(FINDING_MARKER)].map((m) => m[1]!);
+}
+
+export function isMarkedFixed(body: string): boolean {
+  return body.includes(FIXED_MARKER);
+}
+
+/** Model text made inert for GitHub markdown: no tags or comments, no mentions that notify anyone. */
+export function inert(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/@(?=\w)/g, '@\u200b');
+}
+
+function ruleLink(f: Finding): string {
+  return `[${inert(ruleLabel(f.rule_id))}](${RULES_HELP_URL}${rulePageName(f.rule_id)})`;
+}
+
+/** One inline review comment. */
+export function inlineComment(f: Finding): string {
+  return [
+    `${ICON[f.priority]} **${PRIORITY[f.priority]}** · ${ruleLink(f)} · ${f.confidence} confidence`,
+    '',
+    `**${inert(f.action)}**`,
+    '',
+    inert(f.rationale),
+    '',
+    `<sub>Skeptic${f.verdict ? ` · survived the challenge: ${inert(f.verdict)}` : ''}</sub>`,
+    findingMarker(f.fingerprint ?? ''),
+  ].join('\n');
+}
+
+/** One finding as a line of the review's body. */
+export function bodyItem(f: Finding): string {
+  const at = f.end_line && f.end_line > f.line ? `${f.file}:${f.line}-${f.end_line}` : `${f.file}:${f.line}`;
+  return `- ${ICON[f.priority]} \`${inert(at)}\` **${PRIORITY[f.priority]}** ${ruleLink(f)}: ${inert(f.action)} — ${inert(f.rationale)} ${findingMarker(f.fingerprint ?? '')}`;
+}
+
+export interface ReviewBodyParts {
+  headSha: string;
+  inline: number;
+  offDiff: Finding[];
+  preExisting: Finding[];
+  overflow: Finding[];
+  /** GitHub refused the inline places (422): every finding is listed here instead. */
+  refusedInline?: string;
+}
+
+/** The review's body: what is inline, and every finding that is not. */
+export function reviewBody(p: ReviewBodyParts): string {
+  const listed = p.offDiff.length + p.preExisting.length + p.overflow.length;
+  const out = [
+    `**Skeptic** reviewed ${p.headSha.slice(0, 7)}: ${plural(p.inline + listed, 'new finding')}${p.inline ? `, ${p.inline} inline` : ''}.`,
+  ];
+  if (p.refusedInline)
+    out.push('', `GitHub refused the inline places (${inert(p.refusedInline)}), so every finding is listed here.`);
+  const section = (title: string, items: Finding[]) =>
+    items.length && out.push('', `**${title}**`, '', ...items.map(bodyItem));
+  section('Not on a line of the diff', p.offDiff);
+  section('Over the limit of inline comments', p.overflow);
+  section('Pre-existing: on lines this change did not touch', p.preExisting);
+  return out.join('\n');
+}
+
+/** A comment whose finding is gone, edited so the thread (which someone replied to) stays readable. */
+export function fixedComment(original: string, headSha: string): string {
+  const kept = original.replace(FINDING_MARKER, '').trim();
+  const fps = markedFingerprints(original).map(findingMarker).join('');
+  return `✅ **Fixed** in ${headSha.slice(0, 7)}: Skeptic no longer finds this.\n\n<details><summary>The finding</summary>\n\n${kept}\n\n</details>\n${fps}${FIXED_MARKER}`;
+}
+
+/** A body line for a finding that is gone (the review's body, edited in place). */
+export function fixedItem(line: string, headSha: string): string {
+  const fps = markedFingerprints(line).map(findingMarker).join('');
+  return `- ✅ ~~${line.replace(FINDING_MARKER, '').replace(/^- /, '').trim()}~~ fixed in ${headSha.slice(0, 7)} ${fps}${FIXED_MARKER}`;
+}
+
+export type CiOutcome =
+  | { kind: 'reviewed'; result: ReviewResult; posted: 'comments' | 'annotations'; newFindings: number; fixed: number }
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'too-large'; estimatedCalls: number; ceiling: number };
+
+export interface SummaryParts {
+  outcome: CiOutcome;
+  headSha: string;
+  /** The run's page on GitHub, and the report it wrote. */
+  runUrl?: string;
+  reportName?: string;
+  reportMarkdown?: string;
+}
+
+/** The summary comment (kept up to date in place) and the job summary: the same text. */
+export function summaryMarkdown(p: SummaryParts): string {
+  const out = [SUMMARY_MARKER, `### Skeptic review of ${p.headSha.slice(0, 7)}`, ''];
+  const o = p.outcome;
+  if (o.kind === 'skipped') out.push(`Not reviewed: ${inert(o.reason)}.`);
+  else if (o.kind === 'too-large') {
+    out.push(
+      `**Not reviewed: too large for the budget.** The estimate is ${plural(o.estimatedCalls, 'model call')}, over the ceiling of ${o.ceiling}. Raise it (the action's \`max-calls\` input, or \`--max-calls\`) or split the pull request.`,
+    );
+  } else {
+    const by = (p: Priority) => o.result.findings.filter((f) => f.priority === p).length;
+    out.push(
+      `| must fix | should fix | nice to have | new on this push | fixed on this push |`,
+      `|---:|---:|---:|---:|---:|`,
+      `| ${by('must_fix')} | ${by('should_fix')} | ${by('nice_to_have')} | ${o.newFindings} | ${o.fixed} |`,
+      '',
+      `${plural(o.result.usage.calls, 'model call')}, cost ${describeCost(o.result.usage.cost_usd)}.`,
+    );
+    if (o.posted === 'annotations') {
+      out.push(
+        '',
+        'This token cannot write to the pull request (a fork, or read-only permissions): the findings are workflow annotations and SARIF, not review comments.',
+      );
+    }
+    const dismissed = describeDismissed(o.result.dismissed);
+    if (dismissed) out.push('', `${dismissed}.`);
+    const gaps = notReviewed(o.result);
+    if (gaps.length) out.push('', '**Not reviewed**', '', ...gaps.map((g) => `- ${inert(g)}`));
+  }
+  if (p.runUrl)
+    out.push(
+      '',
+      `[This run](${p.runUrl})${p.reportName ? ` · report: \`${inert(p.reportName)}\` in the job's workspace` : ''}`,
+    );
+  const head = out.join('\n');
+  if (!p.reportMarkdown) return head;
+  const room = MAX_BODY - head.length - 200;
+  const report =
+    p.reportMarkdown.length > room
+      ? `${p.reportMarkdown.slice(0, Math.max(0, room))}\n\n… (cut to fit GitHub's comment limit)`
+      : p.reportMarkdown;
+  return `${head}\n\n<details><summary>The report</summary>\n\n${fenced(report)}\n\n</details>`;
+}
+
+/** Text shown as it is, in a fence longer than any run of backticks inside: no HTML, no mentions, no markdown. */
+function fenced(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}markdown\n${text}\n${fence}`;
+}
+
+/** What the run did not cover, one line each. */
+function notReviewed(result: ReviewResult): string[] {
+  const out = result.failed.map((u) => `${u.file ?? 'the run'}: ${u.step} ${u.unit} failed (${u.reason})`);
+  if (result.stopped) out.push(`stopped early: ${result.stopped}`);
+  return out;
+}
+
+/** A workflow command for one finding (error, warning or notice by priority), as the runner parses it. */
+export function annotation(f: Finding): string {
+  const level = f.priority === 'must_fix' ? 'error' : f.priority === 'should_fix' ? 'warning' : 'notice';
+  const props = [
+    `file=${property(f.file)}`,
+    `line=${f.line}`,
+    ...(f.end_line && f.end_line > f.line ? [`endLine=${f.end_line}`] : []),
+  ];
+  props.push(`title=${property(`Skeptic ${ruleLabel(f.rule_id)} (${PRIORITY[f.priority]})`)}`);
+  return `::${level} ${props.join(',')}::${data(`${f.action} — ${f.rationale}`)}`;
+}
+
+/** The runner's escapes: a command's data escapes %, CR and LF; a property also ':' and ','. */
+function data(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function property(s: string): string {
+  return data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

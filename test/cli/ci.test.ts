@@ -1,0 +1,275 @@
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Scenario } from '../fake-anthropic/scenario';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { startFakeGitHub, type FakeGitHub } from '../fake-github/server';
+import { FIXTURES, runCli } from '../helpers/cli';
+import { TempRepo } from '../helpers/git-repo';
+
+const REPO = 'acme/shop';
+const MARKER = /<!-- skeptic:finding [0-9a-f]{20} -->/;
+
+/** The shop on main, and a pull request branch that edits Cart.total (lines 17-18) and parsePrice (line 11). */
+function shopPullRequest(): { repo: TempRepo; base: string; head: string } {
+  const repo = new TempRepo();
+  cpSync(join(FIXTURES, 'shop'), repo.path('shop'), { recursive: true });
+  repo.commit('shop');
+  const base = repo.git('rev-parse', 'HEAD').trim();
+  repo.git('checkout', '-q', '-b', 'feature');
+  edit(repo, 'shop/cart.ts', {
+    17: '    for (let i = 0; i <= this.items.length; i += 1) {',
+    18: '      sum += Math.round(this.items[i].price * this.items[i].qty * 100) / 100; // cents',
+  });
+  edit(repo, 'shop/price.ts', { 11: "  return Number(text.replace('$', '').trim());" });
+  repo.commit('pricing in cents');
+  return { repo, base, head: repo.git('rev-parse', 'HEAD').trim() };
+}
+
+function edit(repo: TempRepo, file: string, lines: Record<number, string>): void {
+  const text = readFileSync(repo.path(file), 'utf8').split('\n');
+  for (const [n, line] of Object.entries(lines)) text[Number(n) - 1] = line;
+  writeFileSync(repo.path(file), text.join('\n'));
+}
+
+describe('skeptic ci on a pull request, against the fake GitHub and Messages APIs', function () {
+  this.timeout(90_000);
+  let anthropic: FakeAnthropic;
+  let github: FakeGitHub;
+  let scenario: Scenario;
+
+  before(async () => {
+    scenario = JSON.parse(readFileSync(join(FIXTURES, 'shop.scenario.json'), 'utf8')) as Scenario;
+    // A must_fix finding far from the change: pre-existing, so never inline.
+    const price = scenario.files!['shop/price.ts']!;
+    price.step2!.file_level_findings = [
+      ...(price.step2!.file_level_findings ?? []),
+      {
+        rule_id: 'F1',
+        confidence: 'high',
+        priority: 'must_fix',
+        location: 'shop/price.ts:1',
+        action: 'Fix the doc: round() rounds half to even.',
+        rationale: 'Callers rely on half-up rounding the doc promises.',
+      },
+    ];
+    anthropic = await startFakeAnthropic({ scenario });
+  });
+  after(() => anthropic.close());
+  beforeEach(async () => {
+    anthropic.setScenario(scenario);
+    anthropic.reset();
+    github = await startFakeGitHub({
+      'bot-token': { login: 'github-actions[bot]', type: 'Bot', write: true },
+      'fork-token': { login: 'github-actions[bot]', type: 'Bot', write: false },
+    });
+  });
+  afterEach(() => github.close());
+
+  /** Runs `skeptic ci` in the checkout for pull request 7 at its current head, with the fake's copy of the diff. */
+  async function ci(
+    pr: { repo: TempRepo; base: string },
+    opts: { token?: string; args?: string[]; event?: unknown; fakeDiff?: string } = {},
+  ) {
+    const head = pr.repo.git('rev-parse', 'HEAD').trim();
+    github.setPull(REPO, { number: 7, headSha: head, diff: opts.fakeDiff ?? pr.repo.git('diff', pr.base, head) });
+    const dir = mkdtempSync(join(tmpdir(), 'skeptic-gha-'));
+    const event = join(dir, 'event.json');
+    const summary = join(dir, 'summary.md');
+    const side = (sha: string, ref: string) => ({ sha, ref, repo: { full_name: REPO } });
+    writeFileSync(
+      event,
+      JSON.stringify(
+        opts.event ?? {
+          action: 'synchronize',
+          pull_request: {
+            number: 7,
+            title: 'Pricing in cents',
+            body: null,
+            base: side(pr.base, 'main'),
+            head: side(head, 'feature'),
+          },
+        },
+      ),
+    );
+    const run = await runCli(['ci', ...(opts.args ?? [])], {
+      cwd: pr.repo.dir,
+      env: {
+        ANTHROPIC_API_KEY: 'k',
+        ANTHROPIC_BASE_URL: anthropic.url,
+        GITHUB_EVENT_PATH: event,
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_REPOSITORY: REPO,
+        GITHUB_API_URL: github.url,
+        GITHUB_TOKEN: opts.token ?? 'bot-token',
+        GITHUB_STEP_SUMMARY: summary,
+        GITHUB_SERVER_URL: 'https://github.com',
+        GITHUB_RUN_ID: '42',
+      },
+    });
+    return { ...run, summary: existsSync(summary) ? readFileSync(summary, 'utf8') : '' };
+  }
+
+  const writes = () => github.requests.filter((r) => r.method !== 'GET');
+
+  it('first run: one COMMENT review, inline only on diff lines, the rest in its body, one summary', async () => {
+    const pr = shopPullRequest();
+    const run = await ci(pr);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(github.reviews.length, 1);
+    const [review] = github.reviews;
+    assert.equal(review!.state, 'COMMENTED');
+    assert.deepEqual(github.reviewComments.map((c) => `${c.path}:${c.line} ${c.side}`).sort(), [
+      'shop/cart.ts:17 RIGHT',
+      'shop/price.ts:11 RIGHT',
+    ]);
+    for (const c of github.reviewComments) assert.match(c.body, MARKER);
+    // Off the diff (price.ts:3) and pre-existing (price.ts:1): listed in the body, each with its marker.
+    assert.match(review!.body, /Not on a line of the diff[\s\S]*`shop\/price\.ts:3`.*<!-- skeptic:finding /);
+    assert.match(review!.body, /Pre-existing[\s\S]*`shop\/price\.ts:1`.*must fix.*<!-- skeptic:finding /);
+    assert.ok(!github.requests.some((r) => r.status === 422), 'nothing was sent off the diff');
+    assert.equal(github.issueComments.length, 1);
+    const summary = github.issueComments[0]!.body;
+    assert.match(summary, /<!-- skeptic:summary -->/);
+    assert.match(summary, /\| 2 \| 2 \| \d+ \| 4 \| 0 \|/);
+    assert.match(summary, /\[This run\]\(https:\/\/github\.com\/acme\/shop\/actions\/runs\/42\)/);
+    assert.equal(run.summary.trim(), summary.trim());
+  });
+
+  it('a rerun on the same head posts nothing new and updates the one summary in place', async () => {
+    const pr = shopPullRequest();
+    assert.equal((await ci(pr)).code, 0);
+    const comments = github.reviewComments.map((c) => c.id);
+    const summaryId = github.issueComments[0]!.id;
+    github.requests.length = 0;
+    const again = await ci(pr);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(github.reviews.length, 1);
+    assert.deepEqual(
+      github.reviewComments.map((c) => c.id),
+      comments,
+    );
+    assert.deepEqual(
+      writes().map((r) => `${r.method} ${r.path}`),
+      [`PATCH /repos/${REPO}/issues/comments/${summaryId}`],
+    );
+    assert.equal(github.issueComments.length, 1);
+    assert.match(github.issueComments[0]!.body, /\| 2 \| 2 \| \d+ \| 0 \| 0 \|/);
+  });
+
+  it('a new head that fixes findings: a comment with a reply is edited to say fixed, one without is deleted', async () => {
+    const pr = shopPullRequest();
+    assert.equal((await ci(pr)).code, 0);
+    const cart = github.reviewComments.find((c) => c.path === 'shop/cart.ts')!;
+    const price = github.reviewComments.find((c) => c.path === 'shop/price.ts')!;
+    github.reply(REPO, 7, cart.id, 'Good catch, fixing.', 'alice');
+    edit(pr.repo, 'shop/cart.ts', { 17: '    for (let i = 0; i < this.items.length; i += 1) {' });
+    edit(pr.repo, 'shop/price.ts', { 11: "  return Number(text.replace('$', '').trim()) || 0;" });
+    pr.repo.commit('fix the loop and the parse');
+    const fixed = structuredClone(scenario);
+    delete fixed.files!['shop/cart.ts']!.reviews!['Cart.total'];
+    delete fixed.files!['shop/price.ts']!.reviews!['parsePrice'];
+    anthropic.setScenario(fixed);
+    const run = await ci(pr);
+    assert.equal(run.code, 0, run.stderr);
+    const edited = github.reviewComments.find((c) => c.id === cart.id)!;
+    assert.match(edited.body, /Fixed\*\* in [0-9a-f]{7}/);
+    assert.match(edited.body, MARKER, 'the fingerprint stays, so it is never posted again');
+    assert.ok(!github.reviewComments.some((c) => c.id === price.id), 'the unanswered comment is gone');
+    assert.ok(
+      github.reviewComments.some((c) => c.body === 'Good catch, fixing.'),
+      "the person's reply stays",
+    );
+    assert.equal(github.reviews.length, 1, 'no new review: nothing new was found');
+    assert.match(
+      github.issueComments[0]!.body,
+      /\| 1 \| 1 \| 0 \| 0 \| 2 \|/,
+      'the pre-existing and cross-file findings stay open',
+    );
+  });
+
+  it('a fork (read-only token): no failure; annotations, the job summary and SARIF instead', async () => {
+    const pr = shopPullRequest();
+    const run = await ci(pr, { token: 'fork-token', args: ['--sarif', 'skeptic.sarif'] });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /403 Resource not accessible by integration/);
+    assert.equal(writes().length, 1, 'the first refused write is the last attempted');
+    assert.equal(github.reviews.length + github.issueComments.length, 0);
+    assert.match(
+      run.stdout,
+      /^::error file=shop\/cart\.ts,line=17,title=Skeptic A1 .*\(must fix\)::Loop while i < this\.items\.length\./m,
+    );
+    assert.match(run.stdout, /^::warning file=shop\/price\.ts,line=3,/m);
+    assert.match(run.summary, /cannot write to the pull request/);
+    const sarif = JSON.parse(readFileSync(pr.repo.path('skeptic.sarif'), 'utf8')) as {
+      runs: Array<{ results: unknown[] }>;
+    };
+    assert.equal(sarif.runs[0]!.results.length, 4);
+  });
+
+  it('GitHub refusing an inline place (422) still gets one review, every finding in its body', async () => {
+    const pr = shopPullRequest();
+    // GitHub's diff has no hunk where ours does: our inline places are refused.
+    const run = await ci(pr, { fakeDiff: '' });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(
+      github.requests.filter((r) => r.path.endsWith('/reviews') && r.method === 'POST').map((r) => r.status),
+      [422, 200],
+    );
+    assert.equal(github.reviews.length, 1);
+    assert.equal(github.reviewComments.length, 0);
+    assert.match(github.reviews[0]!.body, /GitHub refused the inline places[\s\S]*shop\/cart\.ts:17/);
+  });
+
+  it('waits out a rate limit until x-ratelimit-reset, then goes on', async () => {
+    const pr = shopPullRequest();
+    github.rateLimitNext({ kind: 'primary', resetInSeconds: 1 });
+    const run = await ci(pr);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /GitHub rate limit \(API rate limit exceeded.*\): waiting \d+s/);
+    assert.equal(github.requests[0]!.status, 403);
+    assert.equal(github.reviews.length, 1);
+  });
+
+  it('--fail-on must_fix fails on a must-fix finding the change introduced', async () => {
+    const pr = shopPullRequest();
+    const run = await ci(pr, { args: ['--fail-on', 'must_fix'] });
+    assert.equal(run.code, 1, run.stderr);
+    const bad = await ci(pr, { args: ['--fail-on', 'sometimes'] });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--fail-on takes must_fix, should_fix, never, got "sometimes"/);
+  });
+
+  it('a PR over the call ceiling is not reviewed; the summary says so', async () => {
+    const pr = shopPullRequest();
+    const run = await ci(pr, { args: ['--max-calls', '2', '--fail-on', 'should_fix'] });
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(anthropic.requests.length, 0);
+    assert.match(github.issueComments[0]!.body, /Not reviewed: too large for the budget.*over the ceiling of 2/);
+    assert.equal(github.reviews.length, 0);
+  });
+
+  it('bad input: no event file, an event that is not a pull request, a checkout not at the head', async () => {
+    const pr = shopPullRequest();
+    const push = await ci(pr, { event: { ref: 'refs/heads/main', after: pr.base } });
+    assert.equal(push.code, 2);
+    assert.match(
+      push.stderr,
+      /holds a pull_request event without a pull request: skeptic ci runs as a step of a workflow on pull_request/,
+    );
+    const gone = await runCli(['ci'], {
+      cwd: pr.repo.dir,
+      env: { ANTHROPIC_API_KEY: 'k', GITHUB_EVENT_PATH: join(tmpdir(), 'no-such-event.json') },
+    });
+    assert.equal(gone.code, 2);
+    assert.match(gone.stderr, /cannot read the event file .*no-such-event\.json \(GITHUB_EVENT_PATH\): ENOENT/);
+    pr.repo.git('checkout', '-q', 'main');
+    const side = (sha: string) => ({ sha, ref: 'x', repo: { full_name: REPO } });
+    const elsewhere = await ci(pr, {
+      event: { pull_request: { number: 7, title: 't', base: side(pr.base), head: side('f'.repeat(40)) } },
+    });
+    assert.equal(elsewhere.code, 2);
+    assert.match(elsewhere.stderr, /the checkout is at [0-9a-f]{7}, not the pull request's head ffffff/);
+  });
+});
