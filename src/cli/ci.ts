@@ -53,12 +53,24 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseReviewArgs(ceilingGiven ? rest : [...rest, '--max-calls', String(CI_MAX_CALLS)]);
   if (args.scope.kind !== 'paths' || args.scope.paths.length)
     throw new UsageError('skeptic ci reviews the pull request of its event; it takes no paths or scope flags');
+  const ctx = await readCiContext(io.env);
   const apiKey = io.env.ANTHROPIC_API_KEY?.trim();
+  if (!apiKey && ctx.pr.headRepository !== ctx.repository) {
+    // GitHub gives no secrets to a pull_request run from a fork: not the contributor's failure.
+    const reason = `no API key in this run: GitHub withholds secrets from pull_request workflows of forks (${ctx.pr.headRepository ?? 'a deleted fork'}); see docs/ci.md for pull_request_target`;
+    await finish(
+      io,
+      ctx.stepSummary,
+      summaryMarkdown({ outcome: { kind: 'skipped', reason }, headSha: ctx.pr.headSha }),
+      [],
+    );
+    io.stderr.write(`skeptic ci: not reviewed: ${reason}\n`);
+    return EXIT.ok;
+  }
   if (!apiKey)
     throw new UsageError(
       "no API key: set ANTHROPIC_API_KEY for the step (the action's anthropic-api-key input, from a repository secret)",
     );
-  const ctx = await readCiContext(io.env);
   const checkout = await checkoutOf(io.cwd, ctx.pr.baseSha, ctx.pr.headSha);
   const say = (line: string) => io.stderr.write(`${line}\n`);
   say(

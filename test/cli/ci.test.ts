@@ -70,7 +70,7 @@ describe('skeptic ci on a pull request, against the fake GitHub and Messages API
   /** Runs `skeptic ci` in the checkout for pull request 7 at its current head, with the fake's copy of the diff. */
   async function ci(
     pr: { repo: TempRepo; base: string },
-    opts: { token?: string; args?: string[]; event?: unknown; fakeDiff?: string } = {},
+    opts: { token?: string; args?: string[]; event?: unknown; fakeDiff?: string; env?: Record<string, string> } = {},
   ) {
     const head = pr.repo.git('rev-parse', 'HEAD').trim();
     github.setPull(REPO, { number: 7, headSha: head, diff: opts.fakeDiff ?? pr.repo.git('diff', pr.base, head) });
@@ -106,6 +106,7 @@ describe('skeptic ci on a pull request, against the fake GitHub and Messages API
         GITHUB_STEP_SUMMARY: summary,
         GITHUB_SERVER_URL: 'https://github.com',
         GITHUB_RUN_ID: '42',
+        ...opts.env,
       },
     });
     return { ...run, summary: existsSync(summary) ? readFileSync(summary, 'utf8') : '' };
@@ -206,6 +207,19 @@ describe('skeptic ci on a pull request, against the fake GitHub and Messages API
       runs: Array<{ results: unknown[] }>;
     };
     assert.equal(sarif.runs[0]!.results.length, 4);
+  });
+
+  it("a fork's pull_request run without the key (GitHub withholds secrets): not reviewed, exit 0, the job summary says why", async () => {
+    const pr = shopPullRequest();
+    const side = (sha: string, repo: string) => ({ sha, ref: 'x', repo: { full_name: repo } });
+    const head = pr.repo.git('rev-parse', 'HEAD').trim();
+    const event = {
+      pull_request: { number: 7, title: 't', base: side(pr.base, REPO), head: side(head, 'someone/shop') },
+    };
+    const run = await ci(pr, { event, env: { ANTHROPIC_API_KEY: '' } });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.summary, /GitHub withholds secrets from pull_request workflows of forks \(someone\/shop\)/);
+    assert.equal(github.requests.length + anthropic.requests.length, 0);
   });
 
   it('GitHub refusing an inline place (422) still gets one review, every finding in its body', async () => {
