@@ -7,6 +7,7 @@ import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server
 import { startFakeGitHub, type FakeGitHub } from '../fake-github/server';
 import { FIXTURES, runCli } from '../helpers/cli';
 import { TempRepo } from '../helpers/git-repo';
+import { editLines as edit, editShop, shopScenarioWithPreExisting } from '../helpers/shop-change';
 
 const REPO = 'acme/shop';
 const MARKER = /<!-- skeptic:finding [0-9a-f]{20} -->/;
@@ -18,19 +19,9 @@ function shopPullRequest(): { repo: TempRepo; base: string; head: string } {
   repo.commit('shop');
   const base = repo.git('rev-parse', 'HEAD').trim();
   repo.git('checkout', '-q', '-b', 'feature');
-  edit(repo, 'shop/cart.ts', {
-    17: '    for (let i = 0; i <= this.items.length; i += 1) {',
-    18: '      sum += Math.round(this.items[i].price * this.items[i].qty * 100) / 100; // cents',
-  });
-  edit(repo, 'shop/price.ts', { 11: "  return Number(text.replace('$', '').trim());" });
+  editShop(repo);
   repo.commit('pricing in cents');
   return { repo, base, head: repo.git('rev-parse', 'HEAD').trim() };
-}
-
-function edit(repo: TempRepo, file: string, lines: Record<number, string>): void {
-  const text = readFileSync(repo.path(file), 'utf8').split('\n');
-  for (const [n, line] of Object.entries(lines)) text[Number(n) - 1] = line;
-  writeFileSync(repo.path(file), text.join('\n'));
 }
 
 describe('skeptic ci on a pull request, against the fake GitHub and Messages APIs', function () {
@@ -40,20 +31,7 @@ describe('skeptic ci on a pull request, against the fake GitHub and Messages API
   let scenario: Scenario;
 
   before(async () => {
-    scenario = JSON.parse(readFileSync(join(FIXTURES, 'shop.scenario.json'), 'utf8')) as Scenario;
-    // A must_fix finding far from the change: pre-existing, so never inline.
-    const price = scenario.files!['shop/price.ts']!;
-    price.step2!.file_level_findings = [
-      ...(price.step2!.file_level_findings ?? []),
-      {
-        rule_id: 'F1',
-        confidence: 'high',
-        priority: 'must_fix',
-        location: 'shop/price.ts:1',
-        action: 'Fix the doc: round() rounds half to even.',
-        rationale: 'Callers rely on half-up rounding the doc promises.',
-      },
-    ];
+    scenario = shopScenarioWithPreExisting();
     anthropic = await startFakeAnthropic({ scenario });
   });
   after(() => anthropic.close());

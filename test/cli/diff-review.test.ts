@@ -7,24 +7,7 @@ import type { Scenario } from '../fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { FIXTURES, loadJson, runCli } from '../helpers/cli';
 import { TempRepo } from '../helpers/git-repo';
-
-/** The shop fixture committed in a fresh repository, then edited in Cart.total (lines 17-18) and parsePrice (line 11). */
-function editedShop(): TempRepo {
-  const repo = new TempRepo();
-  cpSync(join(FIXTURES, 'shop'), repo.path('shop'), { recursive: true });
-  repo.commit('shop');
-  const edit = (file: string, lines: Record<number, string>) => {
-    const text = readFileSync(repo.path(file), 'utf8').split('\n');
-    for (const [n, line] of Object.entries(lines)) text[Number(n) - 1] = line;
-    writeFileSync(repo.path(file), text.join('\n'));
-  };
-  edit('shop/cart.ts', {
-    17: '    for (let i = 0; i <= this.items.length; i += 1) {',
-    18: '      sum += Math.round(this.items[i].price * this.items[i].qty * 100) / 100; // cents',
-  });
-  edit('shop/price.ts', { 11: "  return Number(text.replace('$', '').trim());" });
-  return repo;
-}
+import { editedShop, shopScenarioWithPreExisting } from '../helpers/shop-change';
 
 describe('diff review through the CLI against the fake API', function () {
   this.timeout(60_000);
@@ -32,20 +15,7 @@ describe('diff review through the CLI against the fake API', function () {
   let scenario: Scenario;
 
   before(async () => {
-    scenario = JSON.parse(readFileSync(join(FIXTURES, 'shop.scenario.json'), 'utf8')) as Scenario;
-    // A must_fix documentation finding far from the change: kept, marked pre-existing.
-    const price = scenario.files!['shop/price.ts']!;
-    price.step2!.file_level_findings = [
-      ...(price.step2!.file_level_findings ?? []),
-      {
-        rule_id: 'F1',
-        confidence: 'high',
-        priority: 'must_fix',
-        location: 'shop/price.ts:1',
-        action: 'Fix the doc: round() rounds half to even.',
-        rationale: 'Callers rely on half-up rounding the doc promises.',
-      },
-    ];
+    scenario = shopScenarioWithPreExisting();
     server = await startFakeAnthropic({ scenario });
   });
   after(() => server.close());
