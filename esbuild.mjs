@@ -100,7 +100,7 @@ if (tests) {
   builds.push(
     esbuild.build({
       ...common,
-      entryPoints: [...unit, 'bench/run.ts', 'bench/cache.ts', 'bench/startup.ts', 'bench/step0.ts'],
+      entryPoints: [...unit, 'bench/run.ts', 'bench/cache.ts', 'bench/startup.ts', 'bench/step0.ts', 'bench/window.ts'],
       outdir: 'out',
       outbase: '.',
       sourcemap: true,

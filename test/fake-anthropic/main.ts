@@ -1,5 +1,5 @@
 /**
- * `node dist/fake-anthropic.js --port N --scenario FILE [--latency MS] [--ms-per-token MS] [--log FILE.jsonl]`
+ * `node dist/fake-anthropic.js --port N --scenario FILE [--latency MS] [--ms-per-token MS] [--context-window N] [--log FILE.jsonl]`
  * Serves the fake Messages API until SIGINT/SIGTERM; point the CLI's base URL at the printed address.
  */
 import { createWriteStream } from 'node:fs';
@@ -8,7 +8,7 @@ import { loadScenario, type LoadedScenario } from './scenario';
 import { startFakeAnthropic } from './server';
 
 const USAGE =
-  'usage: fake-anthropic [--port N] [--scenario FILE] [--latency MS] [--ms-per-token MS] [--log FILE.jsonl]';
+  'usage: fake-anthropic [--port N] [--scenario FILE] [--latency MS] [--ms-per-token MS] [--context-window N] [--log FILE.jsonl]';
 
 function fail(reason: string): never {
   console.error(`fake-anthropic: ${reason}`);
@@ -23,7 +23,14 @@ function count(flag: string, value: string | undefined): number | undefined {
 }
 
 async function main(): Promise<void> {
-  let values: { port?: string; scenario?: string; latency?: string; 'ms-per-token'?: string; log?: string };
+  let values: {
+    port?: string;
+    scenario?: string;
+    latency?: string;
+    'ms-per-token'?: string;
+    'context-window'?: string;
+    log?: string;
+  };
   try {
     ({ values } = parseArgs({
       options: {
@@ -31,6 +38,7 @@ async function main(): Promise<void> {
         scenario: { type: 'string' },
         latency: { type: 'string' },
         'ms-per-token': { type: 'string' },
+        'context-window': { type: 'string' },
         log: { type: 'string' },
       },
     }));
@@ -48,6 +56,7 @@ async function main(): Promise<void> {
     port: count('port', values.port),
     latencyMs: count('latency', values.latency),
     msPerOutputToken: count('ms-per-token', values['ms-per-token']),
+    contextWindow: count('context-window', values['context-window']),
     scenario,
     onLogged: log && ((entry) => log.write(`${JSON.stringify(entry)}\n`)),
   });

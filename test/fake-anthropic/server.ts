@@ -43,6 +43,12 @@ export interface FakeAnthropicOptions {
   msPerOutputToken?: number;
   /** Prefixes shorter than this are never cached (the API's minimum cacheable prompt). */
   minCacheTokens?: number;
+  /**
+   * The model's context window in tokens (default 1M, the current models' window): a prompt that leaves less
+   * than `max_tokens` of it is refused as the API refuses it, `400 invalid_request_error "prompt is too long:
+   * N tokens > M maximum"`, where M is the window less `max_tokens`.
+   */
+  contextWindow?: number;
   /** Called when a logged request ends, e.g. to write the log out as it grows. */
   onLogged?: (entry: LoggedRequest) => void;
 }
@@ -132,7 +138,6 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       if (err instanceof CacheError) return end(apiError(res, 400, 'invalid_request_error', err.message));
       throw err;
     }
-
     const parsed = parseRequest(body.data);
     Object.assign(entry, {
       record: parsed.record,
@@ -141,6 +146,13 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       reviewer: parsed.reviewer,
       turn: parsed.turn,
     });
+    const prompt = promptTokens(accounted.usage);
+    const maximum = (opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW) - body.data.max_tokens;
+    if (prompt > maximum) {
+      return end(
+        apiError(res, 400, 'invalid_request_error', `prompt is too long: ${prompt} tokens > ${maximum} maximum`),
+      );
+    }
     const fault = faults.take(parsed);
     entry.fault = fault?.kind ?? null;
     const outcome = reply(parsed, scenario, fault, credentialsOf(req));
@@ -232,6 +244,13 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const DEFAULT_CONTEXT_WINDOW = 1_000_000;
+
+/** Every input token counts against the window, cached or not. */
+function promptTokens(u: CacheUsage): number {
+  return u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+}
+
 /** What a misconfigured proxy answers instead of the API's JSON. */
 const GATEWAY_PAGE =
   '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>\n';
@@ -285,7 +304,7 @@ function send(res: ServerResponse, status: number, payload: unknown, headers: Ou
   return status;
 }
 
-/** The API's error shape, which the SDK turns into its typed APIError subclasses. */
+/** The API's error shape, which the SDK turns into its typed APIError subclasses; the body repeats the request id. */
 function apiError(
   res: ServerResponse,
   status: number,
@@ -293,5 +312,11 @@ function apiError(
   message: string,
   headers?: OutgoingHttpHeaders,
 ): number {
-  return send(res, status, { type: 'error', error: { type, message } }, headers);
+  const id = `req_fake_${randomBytes(12).toString('hex')}`;
+  return send(
+    res,
+    status,
+    { type: 'error', error: { type, message }, request_id: id },
+    { ...headers, 'request-id': id },
+  );
 }
