@@ -15,7 +15,7 @@ import {
   type StepModels,
 } from '../model/models';
 import type { PriceOverrides } from '../model/pricing';
-import { ModelPrice } from './prices';
+import { ModelEntry } from './prices';
 import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
 import { LIMITS } from './contributions';
 import { resultsDir } from './state';
@@ -45,6 +45,7 @@ export interface JobChoices
         | 'dismissals'
         | 'confirmOver'
         | 'maxCalls'
+        | 'refresh'
         | 'outputs'
       >
     > {
@@ -98,6 +99,7 @@ export function buildJob(c: JobChoices): ReviewJob {
     ...(c.dismissals?.length ? { dismissals: c.dismissals } : {}),
     confirmOver: clamp(c.confirmOver, LIMITS.confirmThreshold),
     ...(Number.isInteger(c.maxCalls) && c.maxCalls! > 0 ? { maxCalls: c.maxCalls } : {}),
+    ...(c.refresh ? { refresh: true } : {}),
     outputs: c.outputs ?? {},
   };
 }
@@ -158,7 +160,7 @@ export function jobFromSettings(
 function validPrices(map: Record<string, unknown> = {}): PriceOverrides {
   return Object.fromEntries(
     Object.entries(map).flatMap(([model, price]) => {
-      const parsed = ModelPrice.safeParse(price);
+      const parsed = ModelEntry.safeParse(price);
       return parsed.success ? [[model, parsed.data]] : [];
     }),
   );

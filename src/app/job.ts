@@ -78,6 +78,8 @@ export interface ReviewJob {
   };
   /** Ceiling on the run's model requests (failed ones included); past it the run stops with a partial report. */
   maxCalls?: number;
+  /** Ask again the units the result cache keeps as salvaged or failed (see engine/unitCache.ts). */
+  refresh?: boolean;
 }
 
 /** One repository of a multi-repo lens run, its scope resolved with cwd-relative paths. */
@@ -322,6 +324,7 @@ export async function executeJob(
     signal,
     ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}),
     ...(job.prices ? { prices: job.prices } : {}),
+    ...(job.refresh ? { refresh: true } : {}),
   };
   // Only the mode that runs is loaded.
   const raw =

@@ -39,6 +39,8 @@ export interface ReviewArgs {
   cacheDir?: string;
   /** --no-cache: ask the model for every unit, keep nothing. */
   noCache: boolean;
+  /** --refresh: ask again the units kept as salvaged or failed. */
+  refresh: boolean;
   /** NDJSON log of every engine event. */
   events?: string;
   /** Ceiling on the run's model requests. */
@@ -66,6 +68,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     'context-file': { type: 'string', multiple: true },
     'cache-dir': { type: 'string' },
     'no-cache': { type: 'boolean' },
+    refresh: { type: 'boolean' },
     events: { type: 'string' },
     prices: { type: 'string' },
     yes: { type: 'boolean', short: 'y' },
@@ -100,6 +103,8 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     throw new UsageError(`${lensOnly.join(', ')} ${lensOnly.length > 1 ? 'need' : 'needs'} --mode lenses`);
   if (mode === 'lenses' && v['step-model'])
     throw new UsageError('--step-model is for staged mode; in lens mode use --reviewer-model NAME=ID');
+  if (v['no-cache'] && v.refresh)
+    throw new UsageError('--refresh asks again what the result cache kept; it has no use with --no-cache');
   if (v['no-cache'] && v['cache-dir'] !== undefined)
     throw new UsageError('--no-cache and --cache-dir cannot be combined');
   if (v.out !== undefined && !v.out.endsWith('.md')) throw new UsageError(`--out must name a .md file, got "${v.out}"`);
@@ -133,6 +138,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     ...(v['max-calls'] !== undefined ? { maxCalls: wholeNumber('--max-calls', v['max-calls'], LIMITS.maxCalls) } : {}),
     ...(v.prices !== undefined ? { pricesFile: nonEmpty('--prices', v.prices)! } : {}),
     noCache: v['no-cache'] ?? false,
+    refresh: v.refresh ?? false,
     ...(v.events !== undefined ? { events: nonEmpty('--events', v.events)! } : {}),
     yes: v.yes ?? false,
     help: v.help ?? false,

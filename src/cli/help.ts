@@ -44,9 +44,14 @@ Review options:
                          unchanged (a rerun costs no calls; an interrupted run resumes). Default: this
                          repository's folder under ~/.cache/skeptic (XDG_CACHE_HOME), shared with the extension
   --no-cache             ask the model for every unit and keep nothing
+  --refresh              ask again the units the cache keeps as salvaged (part of an answer kept after its
+                         repair turns) or failed after the model answered; unchanged input is otherwise not
+                         asked twice, whatever the answer was
   --context-file FILE    extra project context for every call (repeatable)
   --prices FILE          JSON price overrides in dollars per million tokens, by model ID or family:
-                         {"opus": {"input": 5, "output": 25}} (cost figures use a dated list otherwise)
+                         {"opus": {"input": 5, "output": 25}} (cost figures use a dated list otherwise);
+                         "context_window": TOKENS sets a model's window (default 200000, 1M for the
+                         models that have it), which every request is checked against before it is sent
   --yes                  do not ask before a large run
   --confirm-over N       ask first when the estimate exceeds N model calls (default 300)
   --max-calls N          stop the run after N model requests, failed ones included, and write a partial

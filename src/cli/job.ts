@@ -40,6 +40,7 @@ export async function jobFromArgs(
     stateDir,
     ...(prices ? { prices } : {}),
     ...(args.maxCalls ? { maxCalls: args.maxCalls } : {}),
+    ...(args.refresh ? { refresh: true } : {}),
     confirmOver: args.confirmOver,
     outputs: {
       ...(args.out ? { out: args.out } : {}),

@@ -1,5 +1,7 @@
 /**
- * The one place that sends a Messages API call: the real SDK client, behind the run's concurrency limit,
+ * The one place that sends a Messages API call: checked against the model's context window first
+ * (window.ts; a request that does not fit is never sent, and one the API calls too long is never retried
+ * as it is), then the real SDK client, behind the run's concurrency limit,
  * with our own retry loop (the SDK's is switched off so that a waiting retry gives its slot back, honours
  * retry-after, and is counted), a per-call timeout and the run's AbortSignal.
  */
@@ -11,6 +13,7 @@ import { costUsd, type PriceOverrides } from '../model/pricing';
 import { DEFAULT_BACKOFF, retryDelayMs, sleep, type BackoffPolicy } from './backoff';
 import { Semaphore, type PriorityOf } from '../model/semaphore';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
+import { WindowGuard } from './window';
 
 export type MessageParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
 export type Message = Anthropic.Messages.Message;
@@ -76,6 +79,8 @@ export class ModelClient {
   private sent = 0;
   private readonly sdk: Anthropic;
   private readonly slots: Semaphore;
+  /** What each model's window holds, and what the API taught about our estimate. */
+  readonly window: WindowGuard;
   private markSent!: () => void;
   /**
    * Settles once the run's first request is on its way (a turn of the event loop after the SDK took it):
@@ -91,6 +96,7 @@ export class ModelClient {
       timeout: opts.timeoutMs,
     });
     this.slots = new Semaphore(opts.concurrency);
+    this.window = new WindowGuard(opts.prices);
     // Every request in flight listens on the run's one signal; dozens at once is expected, not a leak.
     setMaxListeners(0, opts.signal);
   }
@@ -104,10 +110,11 @@ export class ModelClient {
     return redact(describeApiError(err), [this.opts.apiKey]);
   }
 
-  /** Sends one request, retrying transient failures. */
+  /** Sends one request, retrying transient failures; throws PromptTooLong for one that does not fit its window. */
   async create(params: MessageParams, tag: CallTag, priority?: PriorityOf): Promise<Message> {
     const { signal } = this.opts;
     const { label, step } = tag;
+    this.window.check(params);
     for (let attempt = 0; ; attempt++) {
       signal.throwIfAborted();
       try {
@@ -135,6 +142,9 @@ export class ModelClient {
         signal.throwIfAborted();
         if (err instanceof CallCeilingReached) throw err;
         this.failedAttempts++;
+        const tooLong =
+          err instanceof Anthropic.BadRequestError ? this.window.learn(params, describeApiError(err)) : undefined;
+        if (tooLong) throw tooLong;
         if (isFatal(err)) throw new FatalApiError(this.describe(err));
         if (!isRetryable(err) || attempt + 1 >= this.opts.maxAttempts) throw err;
         const headers = err instanceof Anthropic.APIError ? err.headers : undefined;

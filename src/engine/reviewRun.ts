@@ -30,6 +30,8 @@ export interface RunOptions {
   access: FileAccess;
   /** Requests the whole run may send (--max-calls); none: no ceiling. */
   maxCalls?: number;
+  /** --refresh: units kept as salvaged or failed are asked again (clean answers still come from the cache). */
+  refresh?: boolean;
 }
 
 export class ReviewRun {
@@ -40,10 +42,12 @@ export class ReviewRun {
   private fatal: string | undefined;
   private readonly cache: ResultCache | undefined;
   private readonly runners: SubAgentRunner[] = [];
+  private readonly refresh: boolean;
   readonly access: FileAccess;
 
   constructor(opts: RunOptions, emit: EmitFn) {
     this.access = opts.access;
+    this.refresh = opts.refresh ?? false;
     this.outer = opts.signal;
     this.outer.addEventListener('abort', this.follow, { once: true });
     this.client = new ModelClient({
@@ -59,7 +63,7 @@ export class ReviewRun {
   runner(effort?: Effort): SubAgentRunner {
     const runner = new SubAgentRunner(this.client, this.access, {
       ...(effort ? { effort } : {}),
-      ...(this.cache ? { cache: this.cache } : {}),
+      ...(this.cache ? { cache: this.cache, refresh: this.refresh } : {}),
     });
     this.runners.push(runner);
     return runner;

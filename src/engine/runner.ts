@@ -14,6 +14,7 @@ import { jsonSchemaOf, UnitCache } from './unitCache';
 import type { FileAccess } from '../model/access';
 import type { Effort } from '../model/models';
 import { runTool, TOOL_DEFINITIONS } from './tools';
+import { PromptTooLong, type WindowGuard } from './window';
 
 type ContentBlock = Anthropic.Messages.ContentBlockParam;
 type MessageTurn = Anthropic.Messages.MessageParam;
@@ -64,11 +65,21 @@ export interface UnitSpec<T> {
    * left out (e.g. a synthesis whose one bad cross-file finding should not cost the whole synthesis).
    */
   salvage?: (value: T) => { value: T; leftOut: string[] };
+  /**
+   * The same unit rebuilt smaller, asked for when its request does not fit the model's window (by the local
+   * check, or the API's refusal, which the check has learned from by then); undefined when nothing more can go.
+   */
+  smaller?: () => UnitSpec<T> | undefined;
 }
 
-/** `cached`: answered from the result cache, no call made. */
+/**
+ * `cached`: answered from the result cache, no call made. A failure is `tooLong` when its request did not fit
+ * the model's context window, and `answered` when the model did answer but no answer could be used (after
+ * the repair turns, a refusal, a spent tool budget): such a failure is kept, so unchanged input does not pay again.
+ */
 export type UnitOutcome<T> =
-  { ok: true; value: T; repairs: number; leftOut?: string[]; cached?: true } | { ok: false; reason: string };
+  | { ok: true; value: T; repairs: number; leftOut?: string[]; cached?: true }
+  | { ok: false; reason: string; tooLong?: true; answered?: true; cached?: true };
 
 export const MAX_REPAIRS = 2;
 /** Turns that may call read tools; after them one last turn without tools asks for the record. */
@@ -96,10 +107,10 @@ export class SubAgentRunner {
   constructor(
     private readonly client: ModelClient,
     private readonly access: FileAccess,
-    opts: { effort?: Effort; cache?: ResultCache } = {},
+    opts: { effort?: Effort; cache?: ResultCache; refresh?: boolean } = {},
   ) {
     this.effort = opts.effort;
-    this.cache = new UnitCache(opts.cache, opts.effort);
+    this.cache = new UnitCache(opts.cache, opts.effort, opts.refresh);
   }
 
   /** See ModelClient.firstSent. */
@@ -114,18 +125,26 @@ export class SubAgentRunner {
   /** A unit answered before (same model, prompt, schema and input) comes from the result cache; a new one is stored. */
   async run<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
     const key = this.cache.keyOf(spec);
-    const stored = await this.cache.answer(spec, key);
-    if (stored !== undefined) return { ok: true, value: stored, repairs: 0, cached: true };
+    const stored = await this.cache.lookup(spec, key);
+    if (stored !== undefined) return stored;
     if (spec.primeFirst)
       await this.primeOnce(spec.primeFirst.key, {
         ...spec,
         content: [...spec.content.slice(0, spec.primeFirst.blocks), PRIME_TAIL],
       });
     const outcome = await this.converse(spec);
-    // A salvaged reply is not stored: the next run gets another chance at the whole record.
-    if (key && outcome.ok && !outcome.leftOut) await this.cache.remember(key, outcome.value);
+    if (!outcome.ok && outcome.tooLong) {
+      const next = spec.smaller?.();
+      if (next) return this.run(next);
+    }
+    // A salvaged answer, or the model's unusable one, is kept too: unchanged input is not paid for twice.
+    if (key) await this.cache.keep(key, outcome);
     return outcome;
   }
+
+  /** See FitCheck: whether the unit's first request fits its model's window with `headroom` to spare. */
+  readonly fits: FitCheck = (spec, headroom) =>
+    fitCheck(this.client.window, this.effort, () => this.structured)(spec, headroom);
 
   /**
    * Sends the unit's request cut to one output token, only so its cached prefix gets written; the reply is
@@ -171,18 +190,30 @@ export class SubAgentRunner {
     const turns: MessageTurn[] = [{ role: 'user', content: spec.content }];
     let repairs = 0;
     let toolTurns = 0;
+    /** The last reply that parsed but failed the unit's check: what a salvage keeps if the repairs cannot go on. */
+    let rejected: T | undefined;
     for (let calls = 0; ; calls++) {
       if (calls >= MAX_UNIT_CALLS)
-        return { ok: false, reason: `no acceptable record after ${MAX_UNIT_CALLS} model calls (the per-unit limit)` };
+        return {
+          ok: false,
+          reason: `no acceptable record after ${MAX_UNIT_CALLS} model calls (the per-unit limit)`,
+          answered: true,
+        };
       let reply: Message;
       try {
         reply = await this.send(spec, turns, toolTurns >= MAX_TOOL_TURNS);
       } catch (err) {
         if (err instanceof FatalApiError || this.client.signal.aborted) throw err;
+        if (err instanceof PromptTooLong) {
+          // A later turn outgrew the window: keep what is sound of the last answer, never resend it as it is.
+          const saved = rejected !== undefined && spec.salvage ? spec.salvage(rejected) : undefined;
+          if (saved) return { ok: true, value: saved.value, repairs, leftOut: saved.leftOut };
+          return { ok: false, reason: err.message, tooLong: true };
+        }
         return { ok: false, reason: `model call failed: ${this.client.describe(err)}` };
       }
       // A refusal is the model's answer, not a malformed record: repairing it only pays for the same refusal.
-      if (reply.stop_reason === 'refusal') return { ok: false, reason: 'the model refused to answer' };
+      if (reply.stop_reason === 'refusal') return { ok: false, reason: 'the model refused to answer', answered: true };
       turns.push({ role: 'assistant', content: reply.content as ContentBlock[] });
 
       const readCalls = reply.content.filter(
@@ -193,6 +224,7 @@ export class SubAgentRunner {
           return {
             ok: false,
             reason: `tool budget exhausted: the model still called tools after ${MAX_TOOL_TURNS} tool turns and a last turn without tools`,
+            answered: true,
           };
         toolTurns++;
         turns.push({ role: 'user', content: await this.serveTools(readCalls, toolTurns >= MAX_TOOL_TURNS) });
@@ -201,10 +233,15 @@ export class SubAgentRunner {
 
       const errors = this.accept(spec, reply);
       if (errors.ok) return { ok: true, value: errors.value, repairs };
+      rejected = errors.parsed ?? rejected;
       if (repairs >= MAX_REPAIRS) {
         const saved = errors.parsed !== undefined && spec.salvage ? spec.salvage(errors.parsed) : undefined;
         if (saved) return { ok: true, value: saved.value, repairs, leftOut: saved.leftOut };
-        return { ok: false, reason: `reply rejected after ${MAX_REPAIRS} repair turns: ${errors.errors.join('; ')}` };
+        return {
+          ok: false,
+          reason: `reply rejected after ${MAX_REPAIRS} repair turns: ${errors.errors.join('; ')}`,
+          answered: true,
+        };
       }
       repairs++;
       this.repairs++;
@@ -238,39 +275,7 @@ export class SubAgentRunner {
   }
 
   private params<T>(spec: UnitSpec<T>, messages: MessageTurn[], structured: boolean): MessageParams {
-    const system: SystemBlock[] =
-      typeof spec.system === 'string'
-        ? [{ type: 'text', text: spec.system, cache_control: { type: 'ephemeral' } }]
-        : spec.system;
-    const base = {
-      model: spec.model,
-      max_tokens: spec.maxTokens,
-      ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
-      system,
-      messages: withTurnBreakpoint(messages),
-    };
-    const effort = this.effort ? { effort: this.effort } : {};
-    if (spec.recordTools) {
-      return {
-        ...base,
-        tools: [...(spec.tools ? TOOL_DEFINITIONS : []), ...spec.recordTools.map((r) => submitTool(r, true))],
-        ...(this.effort ? { output_config: effort } : {}),
-      };
-    }
-    if (structured) {
-      return {
-        ...base,
-        ...(spec.tools ? { tools: TOOL_DEFINITIONS } : {}),
-        output_config: { format: { type: 'json_schema', schema: jsonSchemaOf(spec.record) }, ...effort },
-      };
-    }
-    const submit = submitTool(spec.record);
-    return {
-      ...base,
-      tools: [submit],
-      tool_choice: { type: 'tool', name: submit.name },
-      ...(this.effort ? { output_config: effort } : {}),
-    };
+    return requestParams(spec, messages, structured, this.effort);
   }
 
   /** The record, or the errors against it; `parsed` is the schema-valid record that failed only the semantic check. */
@@ -324,6 +329,57 @@ export class SubAgentRunner {
       ? [{ type: 'tool_result', tool_use_id: submit.id, content: text, is_error: true }]
       : [{ type: 'text', text }];
   }
+}
+
+/** The request a unit sends with `messages` so far; `structured`: an output schema rather than a forced submit tool. */
+function requestParams<T>(
+  spec: UnitSpec<T>,
+  messages: MessageTurn[],
+  structured: boolean,
+  effortLevel?: Effort,
+): MessageParams {
+  const system: SystemBlock[] =
+    typeof spec.system === 'string'
+      ? [{ type: 'text', text: spec.system, cache_control: { type: 'ephemeral' } }]
+      : spec.system;
+  const base = {
+    model: spec.model,
+    max_tokens: spec.maxTokens,
+    ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
+    system,
+    messages: withTurnBreakpoint(messages),
+  };
+  const effort = effortLevel ? { effort: effortLevel } : {};
+  if (spec.recordTools) {
+    return {
+      ...base,
+      tools: [...(spec.tools ? TOOL_DEFINITIONS : []), ...spec.recordTools.map((r) => submitTool(r, true))],
+      ...(effortLevel ? { output_config: effort } : {}),
+    };
+  }
+  if (structured) {
+    return {
+      ...base,
+      ...(spec.tools ? { tools: TOOL_DEFINITIONS } : {}),
+      output_config: { format: { type: 'json_schema', schema: jsonSchemaOf(spec.record) }, ...effort },
+    };
+  }
+  const submit = submitTool(spec.record);
+  return {
+    ...base,
+    tools: [submit],
+    tool_choice: { type: 'tool', name: submit.name },
+    ...(effortLevel ? { output_config: effort } : {}),
+  };
+}
+
+/** Whether a unit's first request fits its model's window with `headroom` tokens to spare (WindowGuard.fits). */
+export type FitCheck = <T>(spec: UnitSpec<T>, headroom?: number) => boolean;
+
+/** A FitCheck on `guard`, for callers that plan units without a runner (the forecast). */
+export function fitCheck(guard: WindowGuard, effort?: Effort, structured: () => boolean = () => true): FitCheck {
+  return (spec, headroom) =>
+    guard.fits(requestParams(spec, [{ role: 'user', content: spec.content }], structured(), effort), headroom);
 }
 
 /** The record from a reply: the JSON text of a structured output, or the input of a submit tool call. */

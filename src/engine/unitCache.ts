@@ -5,19 +5,31 @@
  * ask (staged/forecast.ts) both go through here, so the two cannot disagree on what is cached.
  */
 import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Effort } from '../model/models';
 import { PROMPT_VERSION } from './promptVersion';
 import { ResultCache } from './resultCache';
-import type { UnitSpec } from './runner';
+import type { UnitOutcome, UnitSpec } from './runner';
+
+/**
+ * What a unit came to when no clean answer could be kept: the sound part of a salvaged answer and what was
+ * left out of it, or why the model's answers could not be used. Stored beside the unit's key (never under
+ * it, so a reader of answers never mistakes one for a record).
+ */
+const Settled = z.union([
+  z.strictObject({ salvaged: z.unknown(), left_out: z.array(z.string()) }),
+  z.strictObject({ failed: z.string() }),
+]);
 
 export class UnitCache {
   /** Answers read back (each a unit, or a Step 3 function, that needed no call). */
   hits = 0;
 
+  /** `refresh`: settled units (salvaged, or failed after the model answered) are asked again; clean answers still count. */
   constructor(
     private readonly store: ResultCache | undefined,
     private readonly effort: Effort | undefined,
+    private readonly refresh = false,
   ) {}
 
   /** A key over the unit's model, system, record schema, effort and tools, plus `parts`. */
@@ -52,6 +64,38 @@ export class UnitCache {
     return stored !== undefined && (spec.check?.(stored) ?? []).length === 0 ? stored : undefined;
   }
 
+  /**
+   * What a run takes instead of calls: the unit's clean answer, else (unless refreshing) how it settled last
+   * time with the same input — the salvaged answer with its notes, or the failure with its reason.
+   */
+  async lookup<T>(spec: UnitSpec<T>, key = this.keyOf(spec)): Promise<UnitOutcome<T> | undefined> {
+    const stored = await this.answer(spec, key);
+    if (stored !== undefined) return { ok: true, value: stored, repairs: 0, cached: true };
+    if (!this.store || this.refresh || key === undefined) return undefined;
+    const settled = Settled.safeParse(await this.store.get(settledKey(key)));
+    if (!settled.success) return undefined;
+    if ('failed' in settled.data) {
+      this.hits++;
+      return {
+        ok: false,
+        reason: `${settled.data.failed} (as for the same input before; --refresh asks again)`,
+        answered: true,
+        cached: true,
+      };
+    }
+    const value = spec.record.safeParse(settled.data.salvaged);
+    if (!value.success) return undefined;
+    this.hits++;
+    return { ok: true, value: value.data, repairs: 0, leftOut: settled.data.left_out, cached: true };
+  }
+
+  /** Keeps what a unit came to: a clean answer under its key, a salvaged answer or an answered failure beside it. */
+  async keep<T>(key: string, outcome: UnitOutcome<T>): Promise<void> {
+    if (outcome.ok && !outcome.leftOut) await this.remember(key, outcome.value);
+    else if (outcome.ok) await this.remember(settledKey(key), { salvaged: outcome.value, left_out: outcome.leftOut });
+    else if (outcome.answered) await this.remember(settledKey(key), { failed: outcome.reason });
+  }
+
   /** The record under `key` if it still parses as `record` (counted as a hit); else undefined. */
   async recall<T>(key: string, record: z.ZodType<T>): Promise<T | undefined> {
     if (!this.store) return undefined;
@@ -71,6 +115,8 @@ export class UnitCache {
     await this.store?.put(key, value);
   }
 }
+
+const settledKey = (key: string) => ResultCache.key({ settled: key });
 
 const schemas = new WeakMap<z.ZodType, Record<string, unknown>>();
 export function jsonSchemaOf(record: z.ZodType): Record<string, unknown> {

@@ -3,6 +3,7 @@
  * user can override per model (a setting in the extension, `--prices FILE` in the CLI) when the list
  * changes or a contract differs. Cache writes (5-minute) cost 1.25× input and cache reads 0.1× unless a
  * price says otherwise. A model the table does not know has no price: its cost is null, never a guess.
+ * The same table may set a model's context window (model/contextWindow.ts reads it).
  * Parsing an override table is app/prices.ts's (zod stays out of the extension host, which formats costs).
  */
 
@@ -17,8 +18,13 @@ export interface ModelPrice {
   cache_read?: number;
 }
 
-/** Overrides: model ID (exact) or family name (`opus`, `sonnet`, `haiku`) → price per million tokens. */
-export type PriceOverrides = Record<string, ModelPrice>;
+/** One row of the user's model table: a price (input and output together), a context window in tokens, or both. */
+export interface ModelEntry extends Partial<ModelPrice> {
+  context_window?: number;
+}
+
+/** Overrides: model ID (exact) or family name (`opus`, `sonnet`, `haiku`) → its row. */
+export type PriceOverrides = Record<string, ModelEntry>;
 
 /** List prices per family; a model ID is priced by the family its name contains. */
 const FAMILY_PRICES: Record<string, ModelPrice> = {
@@ -35,11 +41,34 @@ export interface TokenCounts {
   cache_creation_input_tokens: number;
 }
 
+const familyOf = (model: string) => Object.keys(FAMILY_PRICES).find((f) => model.toLowerCase().includes(f));
+
+/** The user's row for `model` that sets `field`: its exact ID's, else its family's; undefined when neither does. */
+export function overrideOf<K extends keyof ModelEntry>(
+  model: string,
+  overrides: PriceOverrides,
+  field: K,
+): ModelEntry | undefined {
+  const family = familyOf(model);
+  return [overrides[model], family === undefined ? undefined : overrides[family]].find(
+    (row) => row?.[field] !== undefined,
+  );
+}
+
 /** The price of `model`: an override for its exact ID, else for its family, else the list; undefined when unknown. */
 export function priceOf(model: string, overrides: PriceOverrides = {}): ModelPrice | undefined {
-  if (overrides[model]) return overrides[model];
-  const family = Object.keys(FAMILY_PRICES).find((f) => model.toLowerCase().includes(f));
-  return family ? (overrides[family] ?? FAMILY_PRICES[family]) : undefined;
+  const row = overrideOf(model, overrides, 'input');
+  if (row?.input !== undefined && row.output !== undefined) {
+    const { input, output, cache_write, cache_read } = row;
+    return {
+      input,
+      output,
+      ...(cache_write !== undefined ? { cache_write } : {}),
+      ...(cache_read !== undefined ? { cache_read } : {}),
+    };
+  }
+  const family = familyOf(model);
+  return family ? FAMILY_PRICES[family] : undefined;
 }
 
 /** Dollars for `usage` on `model`, or null when the model has no known price. */

@@ -1,0 +1,99 @@
+/**
+ * Every request fits its model's context window, checked before it is sent: a local, conservative token
+ * estimate of the whole request (system, tools, output schema, every turn) plus its `max_tokens`, against
+ * the window of model/contextWindow.ts. When the API still answers `prompt is too long` (its tokenizer
+ * counted more than we did, or the endpoint's window is smaller than the table's), the guard learns both for
+ * that model, so the request rebuilt smaller is measured by them, and the same request is never sent again.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import { contextWindowOf } from '../model/contextWindow';
+import type { PriceOverrides } from '../model/pricing';
+
+type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
+
+/**
+ * UTF-8 bytes per token, on the low side: the current models' tokenizer takes about 3.5 bytes a token on
+ * code and more on prose, and the JSON escapes counted here (`\n`, `\"`) add bytes the model never sees.
+ */
+const BYTES_PER_TOKEN = 3;
+/** A learned ratio is taken with this margin, so the request rebuilt after a refusal is not refused again. */
+const LEARNED_MARGIN = 1.1;
+
+/** A request that does not fit its model's window: refused here before sending, or by the API. */
+export class PromptTooLong extends Error {
+  constructor(
+    message: string,
+    readonly tokens: number,
+    readonly window: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The API's words for a prompt over the window: "prompt is too long: 345320 tokens > 199999 maximum". */
+const TOO_LONG = /prompt is too long: (\d+) tokens > (\d+) maximum/;
+
+/** The prompt's tokens by the local estimate, without any learned correction. */
+export function estimatePromptTokens(params: Pick<Params, 'system' | 'tools' | 'messages' | 'output_config'>): number {
+  const bytes = Buffer.byteLength(
+    JSON.stringify([params.system ?? null, params.tools ?? null, params.output_config ?? null, params.messages]),
+  );
+  return Math.ceil(bytes / BYTES_PER_TOKEN);
+}
+
+export class WindowGuard {
+  /** Per model: how many times more tokens the API counted than the estimate, once it has said so. */
+  private readonly ratio = new Map<string, number>();
+  /** Per model: the window the API's refusal implies, when smaller than the table's (a gateway's limit, say). */
+  private readonly learned = new Map<string, number>();
+
+  constructor(private readonly overrides: PriceOverrides = {}) {}
+
+  window(model: string): number {
+    return Math.min(contextWindowOf(model, this.overrides), this.learned.get(model) ?? Infinity);
+  }
+
+  /** The request's prompt tokens (estimated, corrected by what the API taught) and its window. */
+  measure(params: Params): { prompt: number; window: number } {
+    const prompt = Math.ceil(estimatePromptTokens(params) * (this.ratio.get(params.model) ?? 1));
+    return { prompt, window: this.window(params.model) };
+  }
+
+  /** Whether the request fits with `headroom` tokens to spare beyond its own max_tokens (a later turn's growth). */
+  fits(params: Params, headroom = 0): boolean {
+    const { prompt, window } = this.measure(params);
+    return prompt + params.max_tokens + headroom <= window;
+  }
+
+  /** Throws PromptTooLong for a request that would not fit: nothing is sent. */
+  check(params: Params): void {
+    const { prompt, window } = this.measure(params);
+    if (prompt + params.max_tokens <= window) return;
+    throw new PromptTooLong(
+      `the request (about ${prompt} prompt tokens and ${params.max_tokens} for the answer) does not fit ${params.model}'s context window of ${window} tokens`,
+      prompt,
+      window,
+    );
+  }
+
+  /**
+   * For an API error that says the prompt is too long: learns how far the estimate was short for this model
+   * and returns the refusal as a PromptTooLong; undefined for any other error.
+   */
+  learn(params: Params, apiMessage: string): PromptTooLong | undefined {
+    const m = TOO_LONG.exec(apiMessage);
+    if (!m) return undefined;
+    const counted = Number(m[1]);
+    const maximum = Number(m[2]);
+    const estimate = estimatePromptTokens(params);
+    const ratio = (counted / Math.max(1, estimate)) * LEARNED_MARGIN;
+    if (ratio > (this.ratio.get(params.model) ?? 1)) this.ratio.set(params.model, ratio);
+    const window = maximum + params.max_tokens;
+    if (window < this.window(params.model)) this.learned.set(params.model, window);
+    return new PromptTooLong(
+      `the API counted ${counted} prompt tokens, over the ${maximum} that ${params.model}'s window leaves beside max_tokens`,
+      counted,
+      window,
+    );
+  }
+}
