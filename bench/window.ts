@@ -107,7 +107,7 @@ async function main(): Promise<void> {
           rule_id: 'G1',
           confidence: 'medium',
           priority: 'should_fix',
-          locations: ['nowhere/else.ts:1'],
+          locations: ['src/pkg0/mod0.ts:2', 'nowhere/else.ts:1'],
           action: 'Share one helper.',
           rationale: 'Planted to be salvaged.',
         },

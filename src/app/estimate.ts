@@ -446,7 +446,14 @@ export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Pro
     models: job.models,
     ...(job.prices ? { prices: job.prices } : {}),
     ...(job.cacheDir
-      ? { forecast: await forecastStagedRun({ ...staged, access: prepared.access, cacheDir: job.cacheDir }) }
+      ? {
+          forecast: await forecastStagedRun({
+            ...staged,
+            access: prepared.access,
+            cacheDir: job.cacheDir,
+            ...(job.prices ? { prices: job.prices } : {}),
+          }),
+        }
       : {}),
     history: job.stateDir ? await readUsageHistory(job.stateDir) : [],
   });

@@ -4,12 +4,18 @@
  */
 import { createHash } from 'node:crypto';
 import { BRIEFS, LENS_SYSTEM, VALIDATOR_SYSTEM } from './lenses/prompts';
-import { FILE_SYSTEM, STEP_DIRECTIVES, SYNTHESIS_SYSTEM } from './staged/prompts';
+import {
+  FILE_SYSTEM,
+  STEP_DIRECTIVES,
+  SYNTHESIS_MERGE_SYSTEM,
+  SYNTHESIS_PART_SYSTEM,
+  SYNTHESIS_SYSTEM,
+} from './staged/prompts';
 
 export const PROMPT_VERSION = createHash('sha256')
   .update(
     JSON.stringify({
-      staged: { FILE_SYSTEM, STEP_DIRECTIVES, SYNTHESIS_SYSTEM },
+      staged: { FILE_SYSTEM, STEP_DIRECTIVES, SYNTHESIS_SYSTEM, SYNTHESIS_PART_SYSTEM, SYNTHESIS_MERGE_SYSTEM },
       lens: { LENS_SYSTEM, VALIDATOR_SYSTEM, BRIEFS },
     }),
   )

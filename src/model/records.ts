@@ -192,6 +192,17 @@ export const SynthesisResult = z
   .meta({ title: 'SynthesisResult' });
 export type SynthesisResult = z.infer<typeof SynthesisResult>;
 
+/** Step 5 over the parts of a review too large for one synthesis: the overall view, and findings across parts. */
+export const SynthesisMerge = z
+  .object({
+    verdict_one_line: z.string(),
+    executive_summary: z.string(),
+    cross_cutting_analysis: z.string(),
+    cross_file_findings: z.array(CrossFileFinding),
+  })
+  .meta({ title: 'SynthesisMerge' });
+export type SynthesisMerge = z.infer<typeof SynthesisMerge>;
+
 /** Step 0's output. */
 export interface FileEntry {
   path: string;

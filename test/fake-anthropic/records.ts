@@ -9,6 +9,7 @@ import type {
   FileAnalysis,
   PerFunctionReview,
   Step1Record,
+  SynthesisMerge,
   SynthesisResult,
 } from '../../src/model/records';
 import type { JudgeVerdict } from '../../src/eval/records';
@@ -35,7 +36,9 @@ export function buildRecord(req: ParsedRequest, scenario: LoadedScenario): unkno
     case 'ChallengeResult':
       return challengeResult(req, planted);
     case 'SynthesisResult':
-      return { ...synthesis(req.packet), ...scenario.synthesis } satisfies SynthesisResult;
+      return plantedSynthesis(synthesis(req.packet), scenario);
+    case 'SynthesisMerge':
+      return synthesisMerge(req.packet);
     case 'LensReview':
       // A LensReview of another shape (a test's own schema) gets the generic value.
       return isObject(req.schema?.properties) && 'findings' in req.schema.properties
@@ -212,6 +215,31 @@ function synthesis(packet: Json): SynthesisResult {
     })),
     file_profiles: paths.map((file_path) => ({ file_path, profile: `Fake profile of ${file_path}.` })),
     cross_cutting_analysis: 'The fake sees no cross-cutting pattern.',
+    cross_file_findings: [],
+  };
+}
+
+/**
+ * The scenario's synthesis over the default; its cross-file findings only where the call was shown a file
+ * they cite (a part of a large review sees only its own files), as a model cites what it read.
+ */
+function plantedSynthesis(base: SynthesisResult, scenario: LoadedScenario): SynthesisResult {
+  const planted = scenario.synthesis ?? {};
+  const shown = new Set(base.file_profiles.map((p) => p.file_path));
+  const cross = planted.cross_file_findings?.filter((f) =>
+    f.locations.some((l) => shown.has(l.slice(0, l.lastIndexOf(':')))),
+  );
+  return { ...base, ...planted, ...(cross ? { cross_file_findings: cross } : {}) };
+}
+
+/** The overall view over a large review's parts: how many, and no finding across them. */
+function synthesisMerge(packet: Json): SynthesisMerge {
+  const parts = list(packet, 'parts');
+  const files = parts.reduce((n, p) => n + (typeof p.files === 'number' ? p.files : 0), 0);
+  return {
+    verdict_one_line: `Fake synthesis over ${parts.length} parts: ${files} files reviewed.`,
+    executive_summary: `The fake merged ${parts.length} partial syntheses.`,
+    cross_cutting_analysis: 'The fake sees no pattern across the parts.',
     cross_file_findings: [],
   };
 }

@@ -13,7 +13,7 @@ import {
   type ContextFile,
   type FileEntry,
 } from '../../model/records';
-import { recordTitle, type SubAgentRunner, type UnitOutcome, type UnitSpec } from '../runner';
+import { recordTitle, type FitCheck, type SubAgentRunner, type UnitOutcome, type UnitSpec } from '../runner';
 import type { SourceFile } from '../source';
 import type { UnitCache } from '../unitCache';
 import { FILE_SYSTEM, STEP_DIRECTIVES } from './prompts';
@@ -28,6 +28,8 @@ export interface StageSetup {
   dismissalExamples: DismissalExample[];
   /** Files in the run: with two or more, the run-wide prefix is primed once per model before they fan out. */
   files: number;
+  /** Whether a unit's request fits its model's context window (the run's runner, or the forecast's guard). */
+  fits: FitCheck;
 }
 
 export interface StageContext extends StageSetup {

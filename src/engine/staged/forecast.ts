@@ -1,7 +1,7 @@
 /**
  * What a staged run will ask the model, before it runs: file by file, which units the result cache already
  * answers. It walks the run's own steps with the run's own requests and keys (curateCall, analyzeCall,
- * recallReviews, challengeCall, synthesisSpec, all through UnitCache), so a unit counts as cached exactly
+ * recallReviews, challengeCall, synthesizeWith, all through UnitCache), so a unit counts as cached exactly
  * when the run would take it from the cache. Where a step's input depends on an answer that is not cached
  * (Step 1 or 2 of an edited file), it goes on with the last answers kept for the path (lastAnswers.ts):
  * the functions' roles, lines from the parser and which ones go solo are most likely what they were, so the
@@ -29,7 +29,9 @@ import {
   type StagedRequest,
 } from './pipeline';
 import { primesFile, recallReviews } from './review';
-import { synthesisSpec } from './synthesize';
+import { synthesizeWith } from './synthesize';
+import { fitCheck } from '../runner';
+import { WindowGuard } from '../window';
 
 export type ForecastRequest = Pick<
   StagedRequest,
@@ -42,6 +44,7 @@ export type ForecastRequest = Pick<
   | 'inventoryOf'
   | 'access'
   | 'cacheDir'
+  | 'prices'
 >;
 
 export type StepCounts = Record<FileStep, number>;
@@ -85,6 +88,7 @@ export async function forecastStagedRun(req: ForecastRequest): Promise<StagedFor
     context: req.contextFiles,
     dismissalExamples: req.dismissalExamples ?? [],
     files: req.discovery.file_entries.length,
+    fits: fitCheck(new WindowGuard(req.prices), req.effort),
   };
   const walked = await Promise.all(req.discovery.file_entries.map((entry, order) => walkFile(ctx, req, entry, order)));
   const files = walked.map((w) => w.forecast);
@@ -93,7 +97,7 @@ export async function forecastStagedRun(req: ForecastRequest): Promise<StagedFor
   const input = synthesisInput(req, walked);
   return {
     files,
-    synthesis: input && (await cache.answer(synthesisSpec(ctx, input))) !== undefined ? 'cached' : 'asked',
+    synthesis: input && (await synthesizeWith(ctx, input, (spec) => cache.lookup(spec))) ? 'cached' : 'asked',
   };
 }
 

@@ -75,6 +75,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
     context: req.contextFiles,
     dismissalExamples: req.dismissalExamples ?? [],
     files: req.discovery.file_entries.length,
+    fits: runner.fits,
     schedule,
   };
   const progress = new Progress(emit);
@@ -97,12 +98,14 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const notes: string[] = fileRuns.flatMap((f) => (f.note ? [f.note] : []));
   const input = synthesisInput(req, fileRuns);
   if (input && !run.aborted) {
-    progress.total('synthesize', 1);
     const outcome = await run.guard(
-      () => synthesize(ctx, input),
+      () =>
+        synthesize(ctx, input, {
+          planned: (units) => progress.total('synthesize', units),
+          answered: () => progress.advance('synthesize'),
+        }),
       (reason) => ({ ok: false as const, reason }),
     );
-    progress.advance('synthesize');
     if (outcome.ok) {
       synthesis = outcome.value;
       for (const note of outcome.leftOut ?? []) {

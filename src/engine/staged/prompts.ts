@@ -11,6 +11,8 @@ import analyze from '../../../prompts/step2-analyze.md';
 import review from '../../../prompts/step3-review.md';
 import challenge from '../../../prompts/step4-challenge.md';
 import synthesize from '../../../prompts/step5-synthesize.md';
+import synthesizePart from '../../../prompts/step5-part.md';
+import synthesizeMerge from '../../../prompts/step5-merge.md';
 import rulesFile from '../../../prompts/rules-file.md';
 import rulesFunction from '../../../prompts/rules-function.md';
 import rulesGlobal from '../../../prompts/rules-global.md';
@@ -33,3 +35,7 @@ export const STEP_DIRECTIVES = {
 } as const;
 
 export const SYNTHESIS_SYSTEM = compose(common, synthesize, rulesGlobal);
+
+/** A review too large for one synthesis: each part is synthesized over its own files, then the parts are merged. */
+export const SYNTHESIS_PART_SYSTEM = compose(common, synthesize, synthesizePart, rulesGlobal);
+export const SYNTHESIS_MERGE_SYSTEM = compose(common, synthesizeMerge, rulesGlobal);

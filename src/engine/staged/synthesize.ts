@@ -1,15 +1,26 @@
 /**
  * Step 5: one sub-agent reads the pipeline's records — never source — and writes the cross-file view
- * and the global findings G1–G4.
+ * and the global findings G1–G4. When the records do not fit one request (or are too many files for one
+ * answer), it goes by parts: synthesisParts.ts.
  */
 import { userContent } from '../layout';
-import { SynthesisResult, type FileAnalysis, type FileEntry, type Step1Record } from '../../model/records';
+import {
+  SynthesisResult,
+  type CrossFileFinding,
+  type FileAnalysis,
+  type FileEntry,
+  type Step1Record,
+} from '../../model/records';
 import type { UnitOutcome, UnitSpec } from '../runner';
 import type { Finding } from '../../model/finding';
 import { SYNTHESIS_SYSTEM } from './prompts';
 import { lineErrors } from '../source';
 import { MAX_TOKENS, type StageContext, type StageSetup } from './context';
 import { parseLocation } from '../../model/location';
+import { fitsOneAnswer, replyRoom, synthesizeByParts, type Ask } from './synthesisParts';
+
+/** Plans by parts tried before synthesis is reported as not fitting (each refusal teaches the window guard). */
+const MAX_PLANS = 3;
 
 export interface SynthesisInput {
   reviewRoots: string[];
@@ -22,8 +33,43 @@ export interface SynthesisInput {
   lineCounts: Map<string, number>;
 }
 
-export function synthesize(ctx: StageContext, input: SynthesisInput): Promise<UnitOutcome<SynthesisResult>> {
-  return ctx.runner.run(synthesisSpec(ctx, input));
+/** The run's Step 5; `planned` hears how many units it will ask (one, or the parts and their merges), `answered` each answer. */
+export async function synthesize(
+  ctx: StageContext,
+  input: SynthesisInput,
+  progress: { planned: (units: number) => void; answered: () => void },
+): Promise<UnitOutcome<SynthesisResult>> {
+  const ask: Ask = async (spec) => {
+    const outcome = await ctx.runner.run(spec);
+    progress.answered();
+    return outcome;
+  };
+  return (await synthesizeWith(ctx, input, ask, progress.planned))!;
+}
+
+/**
+ * Step 5 with `ask` answering its units: the runner for a run, the result cache for a forecast (which
+ * answers undefined for a unit it cannot know, and then so does this). One request when the records fit it,
+ * else by parts; a part refused as too long (the window guard has learned by then) is planned again.
+ */
+export async function synthesizeWith(
+  setup: StageSetup,
+  input: SynthesisInput,
+  ask: Ask,
+  planned: (units: number) => void = () => undefined,
+): Promise<UnitOutcome<SynthesisResult> | undefined> {
+  const whole = synthesisSpec(setup, input);
+  if (fitsOneAnswer(input) && setup.fits(whole, replyRoom(whole.maxTokens))) {
+    planned(1);
+    const outcome = await ask(whole);
+    if (!outcome || outcome.ok || !outcome.tooLong) return outcome;
+  }
+  let outcome: UnitOutcome<SynthesisResult> | undefined;
+  for (let plan = 0; plan < MAX_PLANS; plan++) {
+    outcome = await synthesizeByParts(setup, input, ask, planned);
+    if (!outcome || outcome.ok || !outcome.tooLong) return outcome;
+  }
+  return outcome;
 }
 
 /** The request of Step 5 (the run's and the forecast's). */
@@ -44,10 +90,10 @@ export function synthesisSpec(ctx: StageSetup, input: SynthesisInput): UnitSpec<
 }
 
 /** Keeps the synthesis and the cross-file findings whose places check out; says in plain words why the others were dropped. */
-export function salvageSynthesis(
-  result: SynthesisResult,
+export function salvageSynthesis<R extends { cross_file_findings: CrossFileFinding[] }>(
+  result: R,
   lineCounts: Map<string, number>,
-): { value: SynthesisResult; leftOut: string[] } {
+): { value: R; leftOut: string[] } {
   const leftOut: string[] = [];
   const kept = result.cross_file_findings.filter((f) => {
     const problems = f.locations.flatMap((loc) => locationProblem(loc, lineCounts)?.user ?? []);
@@ -83,7 +129,10 @@ export function synthesisPacket(input: SynthesisInput) {
 }
 
 /** Every cross-file location is "path:line" in a reviewed file, on a line that exists. */
-export function checkSynthesis(result: SynthesisResult, lineCounts: Map<string, number>): string[] {
+export function checkSynthesis(
+  result: { cross_file_findings: CrossFileFinding[] },
+  lineCounts: Map<string, number>,
+): string[] {
   return result.cross_file_findings.flatMap((f, i) =>
     f.locations.flatMap((loc, j) => {
       const problem = locationProblem(loc, lineCounts);
