@@ -25,8 +25,11 @@ const partMaxTokens = (files: number) => Math.min(64_000, Math.max(MAX_TOKENS, 4
 /** Whether one synthesis answer can profile every file of the review. */
 export const fitsOneAnswer = (input: SynthesisInput) => input.entries.length <= MAX_PART_FILES;
 
-/** Beyond a request's own max_tokens, what its repair turns add: the rejected answer and the errors. */
-export const replyRoom = (maxTokens: number) => maxTokens + 2_000;
+/**
+ * Beyond a request's own max_tokens, room for its repair turns to grow (the rejected answer and the errors);
+ * a turn that outgrows the window all the same keeps the sound part of the last answer (runner.ts).
+ */
+export const REPLY_ROOM = 4_000;
 
 interface Part {
   label: string;
@@ -106,8 +109,7 @@ async function mergeParts(
   ask: Ask,
   planned: (units: number) => void,
 ): Promise<UnitOutcome<SynthesisMerge> | undefined> {
-  const fits = (run: PartSummary[]) =>
-    run.length === 1 || setup.fits(mergeSpec(setup, input, run), replyRoom(MAX_TOKENS));
+  const fits = (run: PartSummary[]) => run.length === 1 || setup.fits(mergeSpec(setup, input, run), REPLY_ROOM);
   if (fits(summaries)) return ask(mergeSpec(setup, input, summaries));
   const runs = packInOrder(summaries, fits);
   if (runs.length === summaries.length)
@@ -139,7 +141,7 @@ export function planParts(setup: StageSetup, input: SynthesisInput): Part[] {
   const fits = (paths: string[]) => {
     if (paths.length > MAX_PART_FILES) return false;
     const spec = partSpec(setup, partOf(input, paths), 1);
-    return setup.fits(spec, replyRoom(spec.maxTokens));
+    return setup.fits(spec, REPLY_ROOM);
   };
   const groups = packInOrder(
     byFolder(

@@ -17,7 +17,7 @@ import { SYNTHESIS_SYSTEM } from './prompts';
 import { lineErrors } from '../source';
 import { MAX_TOKENS, type StageContext, type StageSetup } from './context';
 import { parseLocation } from '../../model/location';
-import { fitsOneAnswer, replyRoom, synthesizeByParts, type Ask } from './synthesisParts';
+import { fitsOneAnswer, REPLY_ROOM, synthesizeByParts, type Ask } from './synthesisParts';
 
 /** Plans by parts tried before synthesis is reported as not fitting (each refusal teaches the window guard). */
 const MAX_PLANS = 3;
@@ -59,7 +59,7 @@ export async function synthesizeWith(
   planned: (units: number) => void = () => undefined,
 ): Promise<UnitOutcome<SynthesisResult> | undefined> {
   const whole = synthesisSpec(setup, input);
-  if (fitsOneAnswer(input) && setup.fits(whole, replyRoom(whole.maxTokens))) {
+  if (fitsOneAnswer(input) && setup.fits(whole, REPLY_ROOM)) {
     planned(1);
     const outcome = await ask(whole);
     if (!outcome || outcome.ok || !outcome.tooLong) return outcome;
