@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { parsePriceOverrides } from '../../src/app/prices';
+import { contextWindowOf } from '../../src/model/contextWindow';
+import { costUsd } from '../../src/model/pricing';
+import { PromptTooLong, WindowGuard } from '../../src/engine/window';
+import type { MessageParams } from '../../src/engine/client';
+
+const request = (model: string, text: string, maxTokens = 1_000): MessageParams => ({
+  model,
+  max_tokens: maxTokens,
+  messages: [{ role: 'user', content: [{ type: 'text', text }] }],
+});
+
+describe('context windows', () => {
+  it('gives the current models their 1M window and any other model 200k, whatever the spelling', () => {
+    assert.equal(contextWindowOf('claude-opus-5-5'), 1_000_000);
+    assert.equal(contextWindowOf('anthropic.claude-sonnet-5-5-v1:0'), 1_000_000);
+    assert.equal(contextWindowOf('claude-haiku-5-5'), 1_000_000);
+    assert.equal(contextWindowOf('claude-haiku-4-5-20251001'), 200_000);
+    assert.equal(contextWindowOf('claude-opus-4-5'), 200_000);
+    assert.equal(contextWindowOf('some-gateway-model'), 200_000);
+  });
+
+  it('takes the window from the price table by model ID before family, alone or beside a price', () => {
+    const table = parsePriceOverrides(
+      { opus: { context_window: 100_000 }, 'claude-opus-5-5': { input: 1, output: 2, context_window: 50_000 } },
+      'test',
+    );
+    assert.equal(contextWindowOf('claude-opus-5-5', table), 50_000);
+    assert.equal(contextWindowOf('claude-opus-5', table), 100_000);
+    // A row with only a window leaves the list price standing.
+    assert.equal(
+      costUsd(
+        'claude-opus-5',
+        { input_tokens: 1_000_000, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+        table,
+      ),
+      5,
+    );
+    assert.throws(
+      () => parsePriceOverrides({ opus: {} }, 'prices.json'),
+      /prices\.json: opus: give a price or a context_window/,
+    );
+    assert.throws(() => parsePriceOverrides({ opus: { context_window: 10 } }, 'prices.json'), /opus\.context_window/);
+  });
+
+  it('refuses a request over the window before sending, counting its max_tokens', () => {
+    const guard = new WindowGuard({ sonnet: { context_window: 10_000 } });
+    assert.doesNotThrow(() => guard.check(request('claude-sonnet-5-5', 'x'.repeat(20_000))));
+    assert.throws(() => guard.check(request('claude-sonnet-5-5', 'x'.repeat(20_000), 4_000)), PromptTooLong);
+    assert.throws(
+      () => guard.check(request('claude-sonnet-5-5', 'x'.repeat(30_000))),
+      /does not fit claude-sonnet-5-5's context window of 10000 tokens/,
+    );
+  });
+
+  it('learns from the API how far its estimate was short, and the window the endpoint really has', () => {
+    const guard = new WindowGuard();
+    const big = request('claude-opus-5-5', 'y'.repeat(300_000));
+    assert.ok(guard.fits(big));
+    const err = guard.learn(big, 'HTTP 400: prompt is too long: 150000 tokens > 99000 maximum');
+    assert.ok(err instanceof PromptTooLong);
+    assert.equal(guard.window('claude-opus-5-5'), 100_000);
+    assert.ok(!guard.fits(big));
+    // Counted at 1.5× the estimate: a request two thirds the size no longer fits either.
+    const half = request('claude-opus-5-5', 'y'.repeat(200_000));
+    assert.ok(!guard.fits(half));
+    assert.equal(guard.learn(big, 'HTTP 400: max_tokens: must be at most 128000'), undefined);
+  });
+});
