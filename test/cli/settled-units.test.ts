@@ -2,18 +2,19 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CrossFileFinding } from '../../src/model/records';
 import { useFakeServer } from '../helpers/fakeServer';
 import { fixtureWorkspace, runCli } from '../helpers/cli';
 
 /** A cross-file finding that cites a file outside the review: every answer fails its check, so synthesis is salvaged. */
-const STRAY = {
+const STRAY: CrossFileFinding = {
   rule_id: 'G2',
   confidence: 'medium',
   priority: 'should_fix',
   locations: ['shop/price.ts:3', 'elsewhere/gone.ts:4'],
   action: 'Merge the two rounding helpers.',
   rationale: 'Planted to cite a file that was not reviewed.',
-} as const;
+};
 
 describe('units that settle without a clean answer are not paid for twice', function () {
   this.timeout(90_000);
