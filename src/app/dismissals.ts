@@ -3,8 +3,8 @@
  * the user's own list (passed in the job by the extension) and `skeptic-ignore` comments in the code. Every
  * finding that comes out is stamped with its fingerprint, the key all three (and SARIF) use.
  */
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readOwnFile, readRegularFileSync } from '../io/regularFile';
+import { MAX_FILE_BYTES } from '../model/fileSize';
 import { join } from 'node:path';
 import type { EmitFn, ReviewResult } from '../model/events';
 import { toFinding } from '../engine/lenses/findings';
@@ -15,15 +15,25 @@ import { fingerprint, lineText } from '../model/fingerprint';
 import { suppressionAt } from '../model/suppression';
 import { ScopeError } from '../scope/inventory';
 
-/** The team's dismissals in `cwd`, or none when there is no file; a malformed file is a setup error. */
-export async function loadTeamDismissals(cwd: string): Promise<Dismissal[]> {
-  let text: string;
+/** A team file larger than this is not a list of dismissals anyone reviews: it is ignored, with a warning. */
+export const MAX_DISMISSAL_FILE_BYTES = 1 << 20;
+
+/**
+ * The team's dismissals in `cwd`, or none when there is no file; a malformed file is a setup error. One that
+ * is not a regular file (a pipe, a link, a device) or is over the size cap is ignored, and `warn` says so.
+ */
+export async function loadTeamDismissals(
+  cwd: string,
+  warn: (message: string) => void = () => {},
+): Promise<Dismissal[]> {
+  let text: string | null;
   try {
-    text = await readFile(join(cwd, TEAM_DISMISSALS_PATH), 'utf8');
+    text = await readOwnFile(join(cwd, TEAM_DISMISSALS_PATH), MAX_DISMISSAL_FILE_BYTES);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new ScopeError(`cannot read ${TEAM_DISMISSALS_PATH}: ${(err as Error).message}`);
+    warn(`${TEAM_DISMISSALS_PATH} ${(err as Error).message}; it is ignored, so the team's dismissals do not apply`);
+    return [];
   }
+  if (text === null) return [];
   try {
     return parseDismissalFile(text);
   } catch (err) {
@@ -108,11 +118,9 @@ export class FindingScreen {
   private fileLines(file: string): string[] {
     let lines = this.lines.get(file);
     if (!lines) {
-      try {
-        lines = splitLines(readFileSync(join(this.cwd, file), 'utf8'));
-      } catch {
-        lines = [];
-      }
+      // Never blocking, never through a link: the file under review may have been swapped for a pipe since.
+      const text = readRegularFileSync(join(this.cwd, file), MAX_FILE_BYTES);
+      lines = text === null ? [] : splitLines(text);
       this.lines.set(file, lines);
     }
     return lines;

@@ -102,6 +102,8 @@ export interface PreparedJob {
   rubric: ContextFile | null;
   /** What the run may read: Step 0's rule over the review roots, for the engine's prompts and tools. */
   access: FileAccess;
+  /** What Step 0 left out and the run should say (a context file that is not sent, and why). */
+  warnings: string[];
 }
 
 type PrepareInput = Pick<
@@ -121,12 +123,16 @@ export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
   };
   const specPath = await named('spec', lens?.spec);
   const rubricPath = await named('rubric', lens?.rubric);
-  const context = await loadContextFiles(job.cwd, [
-    ...job.contextFiles,
-    ...[specPath, rubricPath].filter((p): p is string => p !== undefined),
-  ]);
+  const loaded = await loadContextFiles(
+    job.cwd,
+    [...job.contextFiles, ...[specPath, rubricPath].filter((p): p is string => p !== undefined)],
+    job.excludes,
+  );
+  const { files: context, warnings } = loaded;
   const find = (path: string | undefined) => context.find((c) => c.path === path) ?? null;
-  const repositories = lens?.repositories.length ? await prepareRepositories(job, lens.repositories) : undefined;
+  const repositories = lens?.repositories.length
+    ? await prepareRepositories(job, lens.repositories, warnings)
+    : undefined;
   const resolved = repositories
     ? mergeRepositories(repositories)
     : await resolveScope(job.scope, { cwd: job.cwd, excludes: job.excludes, includeUntracked: job.includeUntracked });
@@ -149,11 +155,16 @@ export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
     spec: find(specPath),
     rubric: find(rubricPath),
     access,
+    warnings,
   };
 }
 
 /** Each repository's change scope, resolved inside it, then every path made relative to cwd again. */
-async function prepareRepositories(job: PrepareInput, paths: string[]): Promise<PreparedRepository[]> {
+async function prepareRepositories(
+  job: PrepareInput,
+  paths: string[],
+  warnings: string[],
+): Promise<PreparedRepository[]> {
   if (job.scope.kind === 'paths')
     throw new ScopeError('repositories are reviewed on their changes: add --changes, --staged or --base REF');
   if (job.scope.kind === 'pr')
@@ -191,7 +202,9 @@ async function prepareRepositories(job: PrepareInput, paths: string[]): Promise<
         changedRanges,
         ...(changes ? { changes } : {}),
       };
-      const context = (await loadContextFiles(dir)).map((c) => ({ ...c, path: at(c.path) }));
+      const loaded = await loadContextFiles(dir);
+      warnings.push(...loaded.warnings.map((w) => `${path}: ${w}`));
+      const context = loaded.files.map((c) => ({ ...c, path: at(c.path) }));
       return { path: displayPath(job.cwd, dir), scope, context };
     }),
   );
@@ -309,7 +322,7 @@ export async function executeJob(
   emit: EmitFn,
   signal: AbortSignal,
 ): Promise<ReviewResult> {
-  const team = await loadTeamDismissals(job.cwd);
+  const team = await loadTeamDismissals(job.cwd, (message) => emit({ type: 'warning', message }));
   const screen = new FindingScreen(job.cwd, team, job.dismissals ?? []);
   const events = screen.events(emit);
   const common = {

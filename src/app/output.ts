@@ -1,6 +1,7 @@
 /** Writes a finished run's markdown report (never over an existing one) and, if asked, its JSON and SARIF; either mode. */
-import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { checkFolder, checkTarget, ensureFolder, refuseLink, replaceFile, rootFor } from '../io/safeWrite';
 import type { ReviewResult } from '../model/events';
 import { recordOutputs } from './state';
 import { defaultReportName, scopeName, scopeSlug, writeNewReport } from '../report/naming';
@@ -47,7 +48,7 @@ export async function writeOutputs(result: ReviewResult, opts: OutputOptions): P
     : resolve(opts.cwd, opts.reportDir ?? '.', defaultReportName(scopeSlug(name)));
   // Reports kept in Skeptic's own folder: the folder keeps them out of git (see ensureSkepticFolder).
   if (relative(opts.cwd, target).split(sep)[0] === SKEPTIC_FOLDER) await ensureSkepticFolder(opts.cwd);
-  await mkdir(dirname(target), { recursive: true });
+  await ensureFolder(dirname(target), { root: rootFor(opts.cwd, target) });
   // Each renderer is loaded when a run's outputs are written, not before the run's first request.
   const markdown =
     result.mode === 'lenses'
@@ -59,9 +60,9 @@ export async function writeOutputs(result: ReviewResult, opts: OutputOptions): P
     result.mode === 'lenses'
       ? (await import('../report/lensJson')).lensJson(result, { date, reportPath: shown })
       : (await import('../report/json')).stagedJson(result, shown);
-  const jsonPath = opts.json ? await writeJson(resolve(opts.cwd, opts.json), await json()) : undefined;
+  const jsonPath = opts.json ? await writeJson(opts.cwd, opts.json, await json()) : undefined;
   const sarifPath = opts.sarif
-    ? await writeJson(resolve(opts.cwd, opts.sarif), (await import('../report/sarif')).toSarif(result))
+    ? await writeJson(opts.cwd, opts.sarif, (await import('../report/sarif')).toSarif(result))
     : undefined;
   if (opts.stateDir)
     await recordOutputs(opts.stateDir, [
@@ -86,9 +87,40 @@ async function changeName(scope: ScopeSpec, cwd: string): Promise<string | undef
   }
 }
 
-/** Machine outputs are rewritten on every run: they describe the latest review, and name its report. */
-async function writeJson(path: string, value: unknown): Promise<string> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, JSON.stringify(value, null, 2) + '\n', 'utf8');
+/**
+ * Machine outputs are rewritten on every run: they describe the latest review, and name its report. A link
+ * in their place is refused (checkOutputTargets said so before the run), never written through.
+ */
+async function writeJson(cwd: string, file: string, value: unknown): Promise<string> {
+  const path = resolve(cwd, file);
+  await refuseLink(path, file);
+  await replaceFile(path, JSON.stringify(value, null, 2) + '\n', { root: rootFor(cwd, path), shown: file });
   return path;
 }
+
+/**
+ * Before the run spends anything: no output may be a symbolic link, nor lie below a folder that links out of
+ * the working folder (a committed `.skeptic -> /elsewhere`). Throws UnsafeWrite naming the flag and the file.
+ */
+export async function checkOutputTargets(cwd: string, outputs: OutputTargets): Promise<void> {
+  const named: Array<[string, string | undefined]> = [
+    ['--json', outputs.json],
+    ['--sarif', outputs.sarif],
+    ['--events', outputs.events],
+    ['--out', outputs.out],
+  ];
+  for (const [flag, file] of named) {
+    if (file === undefined) continue;
+    const path = resolve(cwd, file);
+    await checkTarget(path, { root: rootFor(cwd, path), shown: `${flag} ${file}` });
+  }
+  if (outputs.out === undefined) {
+    const dir = resolve(cwd, outputs.reportDir ?? '.');
+    await checkFolder(dir, {
+      root: rootFor(cwd, join(dir, 'report.md')),
+      shown: `report folder ${outputs.reportDir ?? '.'}`,
+    });
+  }
+}
+
+export type OutputTargets = Pick<OutputOptions, 'out' | 'reportDir' | 'json' | 'sarif'> & { events?: string };

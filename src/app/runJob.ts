@@ -15,7 +15,8 @@ import {
   type PreparedJob,
   type ReviewJob,
 } from './job';
-import { writeOutputs, type WrittenOutputs } from './output';
+import { checkOutputTargets, writeOutputs, type WrittenOutputs } from './output';
+import { UnsafeWrite } from '../io/safeWrite';
 
 export interface RunHooks {
   /** Every event of the run, from the inventory to the final result. */
@@ -47,6 +48,7 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   const { emit, confirm, signal } = hooks;
   const prepared = await prepareJob(job);
   checkOutputs(job, prepared);
+  await checkOutputTargets(job.cwd, job.outputs);
   const entries = prepared.inventory.discovery.file_entries;
   emit({
     type: 'inventory',
@@ -91,7 +93,7 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
 
 /** A problem with the request or the environment (a bad path, not a repository), not a crash: one line for the user. */
 export function isSetupError(err: unknown): err is Error {
-  return err instanceof ScopeError || err instanceof GitError;
+  return err instanceof ScopeError || err instanceof GitError || err instanceof UnsafeWrite;
 }
 
 /** Nothing to report: no file got past its first steps (a cancel, or the API refused the run as a whole). */
@@ -100,7 +102,7 @@ function finishedNothing(result: ReviewResult): boolean {
 }
 
 async function warnings(job: ReviewJob, prepared: PreparedJob): Promise<string[]> {
-  const out: string[] = [];
+  const out: string[] = [...prepared.warnings];
   const pr = prepared.scope.changes?.pr;
   if (pr) {
     const branch = await currentBranch(job.cwd);

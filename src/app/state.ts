@@ -5,11 +5,14 @@
  * wrote there (reports, --json, --sarif, --events), so that none of them is ever reviewed as source.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { gitToplevel } from '../scope/git';
 import { userCacheRoot } from '../io/userCache';
+import { readOwnFile } from '../io/regularFile';
+import { withFileLock } from '../io/fileLock';
+import { ensureFolder, replaceFile } from '../io/safeWrite';
 
 /** `<user cache>/skeptic/<name>-<hash of the repository's real path>`. */
 export async function repositoryStateDir(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
@@ -22,24 +25,30 @@ export const resultsDir = (stateDir: string) => join(stateDir, 'results');
 
 const OUTPUTS_FILE = 'outputs.json';
 const Outputs = z.array(z.string());
+/** Skeptic's own records are small: anything larger is not one of them, and is ignored. */
+export const MAX_STATE_FILE_BYTES = 4 << 20;
 
 /** Absolute paths of what Skeptic wrote for this repository; [] when none is recorded (or the record is unreadable). */
 export async function knownOutputs(stateDir: string): Promise<string[]> {
   try {
-    const parsed = Outputs.safeParse(JSON.parse(await readFile(join(stateDir, OUTPUTS_FILE), 'utf8')));
-    return parsed.success ? parsed.data : [];
+    const text = await readOwnFile(join(stateDir, OUTPUTS_FILE), MAX_STATE_FILE_BYTES);
+    const parsed = text === null ? null : Outputs.safeParse(JSON.parse(text));
+    return parsed?.success ? parsed.data : [];
   } catch {
     return [];
   }
 }
 
-/** Adds written outputs to the record (whole-file replace, so a reader never sees half of it). */
+/**
+ * Adds written outputs to the record: under a lock, so two runs finishing at once both get theirs in, and
+ * as a whole-file replace, so a reader never sees half of it.
+ */
 export async function recordOutputs(stateDir: string, paths: string[]): Promise<void> {
-  const all = [...new Set([...(await knownOutputs(stateDir)), ...paths.map((p) => resolve(p))])].sort();
-  await mkdir(stateDir, { recursive: true });
-  const tmp = join(stateDir, `${OUTPUTS_FILE}.${process.pid}.tmp`);
-  await writeFile(tmp, JSON.stringify(all, null, 2));
-  await rename(tmp, join(stateDir, OUTPUTS_FILE));
+  await ensureFolder(stateDir);
+  await withFileLock(join(stateDir, `${OUTPUTS_FILE}.lock`), async () => {
+    const all = [...new Set([...(await knownOutputs(stateDir)), ...paths.map((p) => resolve(p))])].sort();
+    await replaceFile(join(stateDir, OUTPUTS_FILE), JSON.stringify(all, null, 2));
+  });
 }
 
 /** The recorded outputs inside `cwd`, as cwd-relative paths with forward slashes (the inventory's form). */

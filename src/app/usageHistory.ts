@@ -7,7 +7,9 @@
  * (src/app/estimate.ts). A record that does not parse is ignored, never an error: the estimate falls back
  * to its defaults and the next run starts the record afresh.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readOwnFile } from '../io/regularFile';
+import { replaceFile } from '../io/safeWrite';
+import { MAX_STATE_FILE_BYTES } from './state';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { TokenCounts } from '../model/pricing';
@@ -42,8 +44,9 @@ const History = z.object({ version: z.literal(1), runs: z.array(RunUsage) });
 /** The recorded runs, oldest first; [] when there is no record or it does not parse. */
 export async function readUsageHistory(stateDir: string): Promise<RunUsage[]> {
   try {
-    const parsed = History.safeParse(JSON.parse(await readFile(join(stateDir, HISTORY_FILE), 'utf8')));
-    return parsed.success ? parsed.data.runs.slice(-HISTORY_RUNS) : [];
+    const text = await readOwnFile(join(stateDir, HISTORY_FILE), MAX_STATE_FILE_BYTES);
+    const parsed = text === null ? null : History.safeParse(JSON.parse(text));
+    return parsed?.success ? parsed.data.runs.slice(-HISTORY_RUNS) : [];
   } catch {
     return [];
   }
@@ -76,10 +79,10 @@ export async function recordRunUsage(stateDir: string, result: StagedResult, at 
     challenged: result.files.filter((f) => f.challenged).length,
   };
   const runs = [...(await readUsageHistory(stateDir)), { at: at.toISOString(), steps, shape }].slice(-HISTORY_RUNS);
-  await mkdir(stateDir, { recursive: true });
-  const tmp = join(stateDir, `${HISTORY_FILE}.${process.pid}.tmp`);
-  await writeFile(tmp, JSON.stringify({ version: 1, runs } satisfies z.infer<typeof History>, null, 2));
-  await rename(tmp, join(stateDir, HISTORY_FILE));
+  await replaceFile(
+    join(stateDir, HISTORY_FILE),
+    JSON.stringify({ version: 1, runs } satisfies z.infer<typeof History>, null, 2),
+  );
 }
 
 /** Per-call token figures of one step on one model: pooled over the runs that have it, and each run's own (by history index). */

@@ -3,7 +3,7 @@
  * A call line carries its step, file, unit, model, tokens, cache reads and writes, cost, and the run's totals
  * so far; the final line carries the run's usage instead of the whole result (that is what --json is for).
  */
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { constants, createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { EmitFn, ReviewEvent } from '../model/events';
 
@@ -19,22 +19,38 @@ export interface EventLog {
  * The file is created with the first event, not before: the run checks that it is not a file under review
  * before it emits anything, so a refused name is never touched.
  */
+const NO_FOLLOW_TRUNCATE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
+
 export function openEventLog(cwd: string, file: string): EventLog {
   const path = resolve(cwd, file);
   let out: WriteStream | undefined;
+  let failed: Error | undefined;
   return {
     path,
     get written() {
       return out !== undefined;
     },
     emit: (e) => {
+      if (failed) return;
       if (!out) {
-        mkdirSync(dirname(path), { recursive: true });
-        out = createWriteStream(path);
+        try {
+          mkdirSync(dirname(path), { recursive: true });
+          // Never through a link (runJob refused one before the first event; this holds if one appears since).
+          out = createWriteStream(path, { fd: openSync(path, NO_FOLLOW_TRUNCATE, 0o644) });
+        } catch (err) {
+          failed = err as Error;
+          return;
+        }
+        out.on('error', (err) => (failed = err));
       }
       out.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line(e) })}\n`);
     },
-    close: () => new Promise<void>((done) => (out ? out.end(done) : done())),
+    close: () =>
+      new Promise<void>((done, fail) => {
+        if (failed || !out) return failed ? fail(new Error(`--events ${file}: ${failed.message}`)) : done();
+        out.once('error', fail);
+        out.end(done);
+      }),
   };
 }
 

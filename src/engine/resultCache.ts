@@ -5,16 +5,24 @@
  * it finished is written here the moment it is accepted.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { readOwnFile, RefusedRead } from '../io/regularFile';
+import { createNew, replaceFile } from '../io/safeWrite';
 import { join } from 'node:path';
 
-/** Bump when the cached shape or the key's ingredients change meaning. */
-const FORMAT = 1;
+/** Bump when the cached shape or the key's ingredients change meaning. 2: each entry names its own key. */
+const FORMAT = 2;
+/** A finished unit's record is a few kilobytes: an entry far larger is not one Skeptic wrote. */
+const MAX_ENTRY_BYTES = 4 << 20;
 /** A temp file this old was left by a run that died between write and rename (kill -9): nobody will rename it. */
 const STALE_TMP_MS = 10 * 60_000;
 
 export class ResultCache {
-  constructor(private readonly dir: string) {}
+  /** `warn` hears of an entry that is not a regular file (a pipe, a link): it is ignored, as a miss. */
+  constructor(
+    private readonly dir: string,
+    private readonly warn: (message: string) => void = () => {},
+  ) {}
 
   /**
    * Checks before the first call that `dir` is (or can be made) a writable folder, and clears temp files
@@ -23,8 +31,8 @@ export class ResultCache {
   static async prepare(dir: string): Promise<void> {
     try {
       await mkdir(dir, { recursive: true });
-      const probe = join(dir, `.probe.${process.pid}.tmp`);
-      await writeFile(probe, '');
+      const probe = join(dir, `.probe.${process.pid}.${Date.now()}.tmp`);
+      await createNew(probe, '');
       await rm(probe);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
@@ -55,29 +63,34 @@ export class ResultCache {
       .digest('hex');
   }
 
-  /** The stored value, or undefined on a miss or an unreadable entry (which then simply gets recomputed). */
+  /**
+   * The stored value, or undefined on a miss or an unreadable entry (which then simply gets recomputed). An
+   * entry answers only for the key it was written under: one copied or planted under another name is a miss.
+   */
   async get(key: string): Promise<unknown> {
+    let text: string | null;
     try {
-      return JSON.parse(await readFile(this.path(key), 'utf8')) as unknown;
+      text = await readOwnFile(this.path(key), MAX_ENTRY_BYTES);
+    } catch (err) {
+      if (err instanceof RefusedRead && err.why !== 'oversized' && err.why !== 'unreadable')
+        this.warn(`result cache entry ${this.path(key)} ${err.message}; it is ignored`);
+      return undefined;
+    }
+    try {
+      const entry = text === null ? null : (JSON.parse(text) as { key?: unknown; value?: unknown } | null);
+      return entry?.key === key ? entry.value : undefined;
     } catch {
       return undefined;
     }
   }
 
   /**
-   * Written whole or not at all: a reader never sees half an entry. Best effort: an entry that cannot be
-   * written (something in its way) only means the next run asks again; the review's result is not at stake.
+   * Written whole or not at all: a reader never sees half an entry, and nothing is written through a link or
+   * outside the cache folder. Best effort: an entry that cannot be written (something in its way) only means
+   * the next run asks again; the review's result is not at stake.
    */
   async put(key: string, value: unknown): Promise<void> {
-    const path = this.path(key);
-    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-    try {
-      await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
-      await writeFile(tmp, JSON.stringify(value));
-      await rename(tmp, path);
-    } catch {
-      await rm(tmp, { force: true }).catch(() => undefined);
-    }
+    await replaceFile(this.path(key), JSON.stringify({ key, value }), { root: this.dir }).catch(() => undefined);
   }
 
   private path(key: string): string {

@@ -56,7 +56,9 @@ export class ReviewRun {
       onRetry: (info) => emit({ type: 'retry', ...info }),
       onCall: (info) => emit({ type: 'call', ...info }),
     });
-    this.cache = opts.cacheDir ? new ResultCache(opts.cacheDir) : undefined;
+    this.cache = opts.cacheDir
+      ? new ResultCache(opts.cacheDir, (message) => emit({ type: 'warning', message }))
+      : undefined;
   }
 
   /** A sub-agent runner on this run's client and result cache; its repairs and cache hits count in close(). */

@@ -5,6 +5,7 @@
  * goes through here, so a tree that swaps a file for a link or a pipe after Step 0 gains nothing.
  */
 import { constants } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 export type ReadRefusal = 'missing' | 'symlink' | 'not_regular' | 'oversized' | 'unreadable';
@@ -65,4 +66,40 @@ export async function readRegularFile(abs: string, maxBytes: number): Promise<Bu
 
 export function formatBytes(n: number): string {
   return n >= 1 << 20 ? `${Math.round(n / (1 << 20))} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
+}
+
+/**
+ * One of Skeptic's own files (dismissals, cache entries, state, usage history): its text, or null when there
+ * is none. Opened like a file under review (a regular file only, never through a final link, never blocking,
+ * at most `maxBytes`), so a `.skeptic/dismissed.json` that is a pipe or a link to /dev/stdin cannot hang a
+ * run; anything else throws RefusedRead, which the caller turns into a warning.
+ */
+export async function readOwnFile(abs: string, maxBytes: number): Promise<string | null> {
+  try {
+    return (await readRegularFile(abs, maxBytes)).toString('utf8');
+  } catch (err) {
+    if (err instanceof RefusedRead && err.why === 'missing') return null;
+    throw err;
+  }
+}
+
+/**
+ * The same rule, synchronously, for a reader that cannot wait (the finding screen, inside an event): the text,
+ * or null for anything that is not a regular file of at most `maxBytes`.
+ */
+export function readRegularFileSync(abs: string, maxBytes: number): string | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, FLAGS);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    return st.isFile() && st.size <= maxBytes ? readFileSync(fd, 'utf8') : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -6,6 +6,7 @@
 // zod/mini: the extension host reads and writes these too, and the full zod would be most of its bundle.
 import * as z from 'zod/mini';
 import { SKEPTIC_FOLDER } from './skepticFolder';
+import { capText } from './lines';
 
 export const DISMISSAL_REASONS = ['false_positive', 'wont_fix', 'fixed_elsewhere'] as const;
 export const DismissalReason = z.enum(DISMISSAL_REASONS, { error: `must be one of ${DISMISSAL_REASONS.join(', ')}` });
@@ -93,14 +94,28 @@ export function withDismissal(existing: Dismissal[], add: Dismissal): string {
   return JSON.stringify(file, null, 2) + '\n';
 }
 
-/** Dismissals with a note, most recent first: the examples a challenger is shown (at most `max`). */
+/**
+ * What one example may carry to the challenger: a note is a reason, not an essay, and the code and finding
+ * are one line each. A longer field is cut (marked), so a 50 MB note in a committed file costs nothing.
+ */
+export const MAX_NOTE_CHARS = 500;
+const MAX_EXAMPLE_FIELD_CHARS = 300;
+
+/** Dismissals with a note, most recent first: the examples a challenger is shown (at most `max`, each capped). */
 export function challengeExamples(
   dismissals: Dismissal[],
   max: number,
 ): Array<{ rule_id: string; code: string; finding: string; reason: DismissalReason; note: string }> {
+  const field = (text: string) => capText(text, MAX_EXAMPLE_FIELD_CHARS);
   return dismissals
     .filter((d) => d.note?.trim())
     .sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''))
     .slice(0, max)
-    .map((d) => ({ rule_id: d.rule_id, code: d.code, finding: d.finding, reason: d.reason, note: d.note!.trim() }));
+    .map((d) => ({
+      rule_id: field(d.rule_id),
+      code: field(d.code),
+      finding: field(d.finding),
+      reason: d.reason,
+      note: capText(d.note!.trim(), MAX_NOTE_CHARS),
+    }));
 }

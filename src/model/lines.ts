@@ -11,3 +11,8 @@ export type LineRange = [number, number];
 export function overlaps(a: LineRange, ranges: LineRange[]): boolean {
   return ranges.some((r) => a[0] <= r[1] && r[0] <= a[1]);
 }
+
+/** At most `max` characters of `text`, cut with a mark that says so. */
+export function capText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [cut at ${max} characters]`;
+}

@@ -16,6 +16,7 @@ import { SEVERITIES, type Severity } from '../model/lensRecords';
 import { CROSS_REPO } from '../model/reviewers';
 import type { ReportMeta } from './markdown';
 import { describeDismissed } from '../model/dismissals';
+import { codeSpan, inlineText, paragraph } from './mdText';
 
 const GROUPS: Array<{ title: string; severities: Severity[] }> = [
   { title: 'Critical Findings', severities: ['CRITICAL'] },
@@ -52,7 +53,7 @@ export function renderLensReport(result: LensResult, meta: ReportMeta): string {
   if (multi) {
     for (const t of result.targets) {
       out.push(
-        `## Repository: ${t.repository}`,
+        `## Repository: ${inlineText(t.repository ?? '')}`,
         '',
         `${t.description} · ${t.files.length} files · reviewers: ${t.reviewers.join(', ')}`,
         '',
@@ -65,7 +66,7 @@ export function renderLensReport(result: LensResult, meta: ReportMeta): string {
       }
     }
     for (const s of result.skippedRepositories)
-      out.push(`## Repository: ${s.repository}`, '', `Not reviewed: ${s.reason}.`, '');
+      out.push(`## Repository: ${inlineText(s.repository)}`, '', `Not reviewed: ${inlineText(s.reason)}.`, '');
     out.push(
       '## Cross-Repo Issues',
       '',
@@ -114,16 +115,16 @@ function renderFinding(n: number, f: MergedFinding): string[] {
     `**Confidence**: ${f.confidence}/5`,
     `**Reviewers**: ${f.reviewers.join(', ')}`,
   ];
-  const lines = [`### ${n}. \`${f.file}:${f.line}\` — ${oneLine(f.title)}`, '', `- ${facts.join(' · ')}`];
+  const lines = [`### ${n}. ${codeSpan(`${f.file}:${f.line}`)} — ${paragraph(f.title)}`, '', `- ${facts.join(' · ')}`];
   const validation = validationLine(f);
   if (validation) lines.push(`- **Validation**: ${validation}`);
   if (f.preExisting) lines.push('- **Pre-existing**: not on a changed line');
-  lines.push(`- **Evidence**: ${oneLine(f.evidence)}`, `- **Recommendation**: ${oneLine(f.recommendation)}`, '');
+  lines.push(`- **Evidence**: ${paragraph(f.evidence)}`, `- **Recommendation**: ${paragraph(f.recommendation)}`, '');
   return lines;
 }
 
 function validationLine(f: MergedFinding): string | null {
-  const why = f.validationReason ? ` (${oneLine(f.validationReason)})` : '';
+  const why = f.validationReason ? ` (${paragraph(f.validationReason)})` : '';
   if (f.validated === true) return `validated${why}`;
   if (f.validated === false) return `rejected${why}; was ${f.originalSeverity}`;
   if (f.validated === 'timeout') return `not validated: the validator failed${why}`;
@@ -143,7 +144,7 @@ function renderPerFile(findings: MergedFinding[]): string[] {
   return [
     '| File | Issues | Top Severity |',
     '|------|--------|-------------|',
-    ...rows.map((r) => `| \`${r.file}\` | ${r.count} | ${r.top} |`),
+    ...rows.map((r) => `| ${codeSpan(r.file).replace(/\|/g, '\\|')} | ${r.count} | ${r.top} |`),
   ];
 }
 
@@ -152,7 +153,7 @@ function renderRecommendations(findings: MergedFinding[]): string[] {
   if (actionable.length === 0) return ['Nothing at MEDIUM or above: no change is needed before merging.'];
   const lines = actionable
     .slice(0, MAX_RECOMMENDATIONS)
-    .map((f, i) => `${i + 1}. \`${f.file}:${f.line}\` — ${oneLine(f.recommendation)}`);
+    .map((f, i) => `${i + 1}. ${codeSpan(`${f.file}:${f.line}`)} — ${paragraph(f.recommendation)}`);
   if (actionable.length > MAX_RECOMMENDATIONS)
     lines.push('', `… and ${actionable.length - MAX_RECOMMENDATIONS} more in the findings above.`);
   return lines;
@@ -162,11 +163,16 @@ function renderRubric(result: LensResult): string[] {
   const r = result.rubric!;
   const head = `## Rubric`;
   if (r.criteria.length === 0)
-    return [head, '', `No criterion in \`${r.path}\` is assigned to the code reviewer (\`Evaluator: skeptic\`).`, ''];
+    return [
+      head,
+      '',
+      `No criterion in ${codeSpan(r.path)} is assigned to the code reviewer (\`Evaluator: skeptic\`).`,
+      '',
+    ];
   return [
     head,
     '',
-    `\`${r.path}\`: ${r.passed} passed, ${r.failed} failed.`,
+    `${codeSpan(r.path)}: ${r.passed} passed, ${r.failed} failed.`,
     '',
     ...r.criteria.map((c) => c.marked.trim()),
     '',
@@ -213,5 +219,3 @@ function crossRepoNone(result: LensResult): string {
     ? 'The cross-repo check did not run (see Review Notes).'
     : 'None found.';
 }
-
-const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();

@@ -8,6 +8,7 @@ import { formatLocation } from '../model/location';
 import { describeDismissed } from '../model/dismissals';
 import { plural } from '../model/plural';
 import { ruleLabel } from '../model/rules';
+import { codeSpan, inlineText, paragraph } from './mdText';
 
 export interface ReportMeta {
   /** The scope's display name, for the title. */
@@ -25,7 +26,7 @@ const PRIORITY_HEADINGS: Record<Priority, string> = {
 const MIN_FILES_FOR_GROUPS = 4;
 
 export function renderStagedReport(result: StagedResult, meta: ReportMeta): string {
-  const out: string[] = [`# Code Review: ${meta.name}`, ''];
+  const out: string[] = [`# Code Review: ${inlineText(meta.name)}`, ''];
   out.push(
     `- **Date:** ${meta.date}`,
     `- **Model:** ${describeModels(result.models)}`,
@@ -52,12 +53,19 @@ export function renderStagedReport(result: StagedResult, meta: ReportMeta): stri
   const reviewedFiles = result.files.filter((f) => f.analysis);
   if (s && reviewedFiles.length >= MIN_FILES_FOR_GROUPS) {
     for (const g of s.file_groups) {
-      out.push(`### ${g.group_name}`, '', g.group_description, '', ...g.file_paths.map((p) => `- ${code(p)}`), '');
+      out.push(
+        `### ${inlineText(g.group_name)}`,
+        '',
+        paragraph(g.group_description),
+        '',
+        ...g.file_paths.map((p) => `- ${code(p)}`),
+        '',
+      );
     }
   }
   const profiles = new Map(s?.file_profiles.map((p) => [p.file_path, p.profile]) ?? []);
   for (const f of reviewedFiles) {
-    out.push(`### ${f.path}`, '', profiles.get(f.path) ?? f.analysis!.brutal_one_line, '');
+    out.push(`### ${inlineText(f.path)}`, '', paragraph(profiles.get(f.path) ?? f.analysis!.brutal_one_line), '');
   }
 
   out.push('## Cross-cutting Analysis', '', s?.cross_cutting_analysis || 'None.', '');
@@ -95,7 +103,7 @@ export function findingLine(f: Finding): string {
     ` [${ruleLabel(f.rule_id)}]` +
     (f.pre_existing ? ' [pre-existing: not on a changed line]' : '') +
     (f.unchallenged ? ' [not challenged: the challenger failed]' : '');
-  return `${where} - ${trimStop(f.action)} (${trimStop(f.rationale)})${notes}`;
+  return `${where} - ${inlineText(trimStop(f.action))} (${inlineText(trimStop(f.rationale))})${notes}`;
 }
 
 function cleanLine(result: StagedResult): string {
@@ -146,5 +154,5 @@ function synthesisFailure(result: StagedResult): string {
   return unit ? ` (${unit.reason})` : '';
 }
 
-const code = (s: string) => `\`${s}\``;
+const code = codeSpan;
 const trimStop = (s: string) => s.trim().replace(/\.$/, '');

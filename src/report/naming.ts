@@ -2,8 +2,8 @@
  * Report file names: `code-review-{scope-slug}.md`, with `-v2`, `-v3`… so an existing report is never
  * overwritten. The file is created with O_EXCL, so two runs racing for one name cannot clobber each other.
  */
-import { open } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
+import { createNew } from '../io/safeWrite';
 
 /** The scope's display name: the review root's folder name (the working folder's for "."), or a file's stem. */
 export function scopeName(reviewRoots: string[], cwd: string, rootIsFile: boolean): string {
@@ -38,12 +38,8 @@ export async function writeNewReport(path: string, content: string): Promise<str
   for (let n = 1; ; n++) {
     const candidate = versionedName(path, n);
     try {
-      const handle = await open(candidate, 'wx');
-      try {
-        await handle.writeFile(content, 'utf8');
-      } finally {
-        await handle.close();
-      }
+      // O_EXCL and O_NOFOLLOW: an existing name, a link to anywhere included, is passed over, never written through.
+      await createNew(candidate, content);
       return candidate;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;

@@ -23,8 +23,7 @@ import {
 import { findSecret } from './secretContent';
 import { grammarFor } from './syntax/grammars';
 
-/** The generated-file and binary checks look at this much of the start of a file, the source-map check at its end. */
-const HEAD_BYTES = 8192;
+/** The source-map check looks at this much of the end of a file. */
 const TAIL_BYTES = 1024;
 
 export interface AccessOptions {
@@ -102,7 +101,7 @@ export class ReviewAccess implements FileAccess {
     }
     // Large files with a grammar are reviewed through an outline of their functions; without one they cannot be.
     if (bytes.length > OUTLINE_ABOVE_BYTES && !grammarFor(extensionOf(real))) return { ok: false, reason: 'oversized' };
-    const byContent = excludeByContent(bytes.subarray(0, HEAD_BYTES), explicit);
+    const byContent = excludeByContent(bytes, explicit);
     if (byContent) return { ok: false, reason: byContent };
     if (!explicit && (await this.isCompiled(real, bytes))) return { ok: false, reason: 'compiled' };
     const text = bytes.toString('utf8');
