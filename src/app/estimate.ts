@@ -9,12 +9,14 @@
  * said as one: it sizes a run, it does not bill it.
  */
 import type { FileAccess } from '../model/access';
+import type { ReviewAccess } from '../scope/access';
+import { resolve } from 'node:path';
 import type { LineRange } from '../model/lines';
 import { functionsTouched } from '../engine/staged/diffScope';
 import { MAX_BATCH } from '../engine/staged/batching';
 import { forecastStagedRun, type FileForecast, type StagedForecast, type StepCounts } from '../engine/staged/forecast';
 import { FILE_SYSTEM, SYNTHESIS_SYSTEM } from '../engine/staged/prompts';
-import { splitLines } from '../model/lines';
+import { lineCount, splitLines } from '../model/lines';
 import type { FileEntry } from '../model/records';
 import { OUTLINE_ABOVE_BYTES } from '../model/fileSize';
 import type { FunctionInventory } from '../model/functions';
@@ -119,7 +121,7 @@ const FILE_STEPS = ['curate', 'analyze', 'review', 'challenge'] as const;
 const tokens = (chars: number) => Math.ceil(chars / 4);
 
 export interface StagedEstimateInput {
-  access: FileAccess;
+  access: ReviewAccess;
   entries: FileEntry[];
   context: ContextFile[];
   /** A diff review's changed lines per file. */
@@ -349,30 +351,45 @@ interface FileSize {
  * function adds to a Step 3 call when the file is large enough to go as an outline plus the bodies reviewed.
  */
 async function measure(
-  access: FileAccess,
+  access: ReviewAccess,
   entry: FileEntry,
   inventory: FunctionInventory | undefined,
   ranges: LineRange[] | undefined,
 ): Promise<FileSize> {
-  const text = await access.read(entry.path);
-  const companion = entry.companion_path ? await access.read(entry.companion_path).catch(() => '') : '';
-  const lines = splitLines(text);
+  const file = await sizeOf(access, entry.path);
+  const companion = entry.companion_path ? await sizeOf(access, entry.companion_path).catch(() => NOTHING) : NOTHING;
   const found = inventory?.functions ?? [];
-  const functions = (ranges ? functionsTouched(found, lines.length, ranges) : found).length;
+  const functions = (ranges ? functionsTouched(found, file.lines, ranges) : found).length;
   // The numbered source block adds about two tokens a line.
-  const block = (t: string, n: number) => tokens(t.length) + 2 * n;
-  const companionBlock = companion.length > OUTLINE_ABOVE_BYTES ? 0 : block(companion, splitLines(companion).length);
-  if (Buffer.byteLength(text) <= OUTLINE_ABOVE_BYTES || inventory?.parser !== 'syntax')
-    return { fileBlock: block(text, lines.length) + companionBlock, functions, bodyPerFunction: 0 };
+  const block = (s: Size) => tokens(s.chars) + 2 * s.lines;
+  const companionBlock = companion.chars > OUTLINE_ABOVE_BYTES ? 0 : block(companion);
+  if (file.bytes <= OUTLINE_ABOVE_BYTES || inventory?.parser !== 'syntax')
+    return { fileBlock: block(file) + companionBlock, functions, bodyPerFunction: 0 };
+  // Sent as an outline: each function's first line, which only the text itself has.
+  const lines = splitLines(await access.read(entry.path));
   const outline = found.reduce(
-    (n, f) => n + block(`${f.qualified_name} ${f.kind} ${lines[f.start_line - 1] ?? ''}`, 2),
+    (n, f) => n + block({ chars: `${f.qualified_name} ${f.kind} ${lines[f.start_line - 1] ?? ''}`.length, lines: 2 }),
     0,
   );
   return {
     fileBlock: outline + companionBlock,
     functions,
-    bodyPerFunction: Math.ceil(block(text, lines.length) / Math.max(1, found.length)),
+    bodyPerFunction: Math.ceil(block(file) / Math.max(1, found.length)),
   };
+}
+
+interface Size {
+  chars: number;
+  lines: number;
+}
+const NOTHING = { bytes: 0, chars: 0, lines: 0 };
+
+/** A file's size as Step 0 judged it (without reading it again), else as it reads now. */
+async function sizeOf(access: ReviewAccess, path: string): Promise<Size & { bytes: number }> {
+  const known = await access.facts.of(resolve(access.cwd, path));
+  if (known) return known.facts;
+  const text = await access.read(path);
+  return { bytes: Buffer.byteLength(text), chars: text.length, lines: lineCount(text) };
 }
 
 export interface LensEstimate {

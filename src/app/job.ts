@@ -13,10 +13,10 @@ import type { LensTargetSpec } from '../engine/lenses/target';
 import type { ChangeSet } from '../scope/changes';
 import type { PriceOverrides } from '../model/pricing';
 import { loadContextFiles } from '../scope/contextFiles';
-import { knownOutputs, outputsUnder } from './state';
+import { factsDirOf, knownOutputs, outputsUnder } from './state';
+import { FactStore, Step0Facts } from '../scope/facts';
 import { ReviewAccess } from '../scope/access';
 import { ResultCache } from '../engine/resultCache';
-import type { FileAccess } from '../model/access';
 import { displayPath, ScopeError, type Inventory } from '../scope/inventory';
 import { challengeExamples, type Dismissal } from '../model/dismissals';
 import type { ScopeSpec } from '../model/scope';
@@ -100,8 +100,11 @@ export interface PreparedJob {
   repositories?: PreparedRepository[];
   spec: ContextFile | null;
   rubric: ContextFile | null;
-  /** What the run may read: Step 0's rule over the review roots, for the engine's prompts and tools. */
-  access: FileAccess;
+  /**
+   * What the run may read: Step 0's rule over the review roots, for the engine's prompts and tools; its
+   * `facts` are what Step 0 learnt about each file's content (the estimate and the parser use them).
+   */
+  access: ReviewAccess;
   /** What Step 0 left out and the run should say (a context file that is not sent, and why). */
   warnings: string[];
 }
@@ -114,6 +117,7 @@ type PrepareInput = Pick<
 /** Step 0 and the project context: everything before the first model call. Needs no API key. */
 export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
   const job = { ...input, excludes: [...input.excludes, ...cacheExcludes(input)] };
+  const facts = new Step0Facts(new FactStore(job.stateDir ? factsDirOf(job.stateDir) : undefined));
   const lens = job.lens;
   const named = async (what: string, path: string | undefined) => {
     if (path === undefined) return undefined;
@@ -131,11 +135,16 @@ export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
   const { files: context, warnings } = loaded;
   const find = (path: string | undefined) => context.find((c) => c.path === path) ?? null;
   const repositories = lens?.repositories.length
-    ? await prepareRepositories(job, lens.repositories, warnings)
+    ? await prepareRepositories(job, lens.repositories, warnings, facts)
     : undefined;
   const resolved = repositories
     ? mergeRepositories(repositories)
-    : await resolveScope(job.scope, { cwd: job.cwd, excludes: job.excludes, includeUntracked: job.includeUntracked });
+    : await resolveScope(job.scope, {
+        cwd: job.cwd,
+        excludes: job.excludes,
+        includeUntracked: job.includeUntracked,
+        facts,
+      });
   const scope = job.stateDir
     ? withoutOwnOutputs(resolved, outputsUnder(job.cwd, await knownOutputs(job.stateDir)))
     : resolved;
@@ -145,7 +154,10 @@ export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
     cwd: job.cwd,
     roots: inventory.discovery.review_roots,
     excludes: job.excludes,
+    facts,
   });
+  // What Step 0 learnt is kept even if the run that follows is cancelled.
+  await facts.store.flush();
   return {
     scope,
     inventory,
@@ -164,6 +176,7 @@ async function prepareRepositories(
   job: PrepareInput,
   paths: string[],
   warnings: string[],
+  facts: Step0Facts,
 ): Promise<PreparedRepository[]> {
   if (job.scope.kind === 'paths')
     throw new ScopeError('repositories are reviewed on their changes: add --changes, --staged or --base REF');
@@ -178,7 +191,12 @@ async function prepareRepositories(
       if (!(await stat(dir).catch(() => null))?.isDirectory())
         throw new ScopeError(`no such repository folder: ${path}`);
       const at = (p: string) => displayPath(job.cwd, resolve(dir, p));
-      const own = await resolveScope(job.scope, { cwd: dir, excludes: [], includeUntracked: job.includeUntracked });
+      const own = await resolveScope(job.scope, {
+        cwd: dir,
+        excludes: [],
+        includeUntracked: job.includeUntracked,
+        facts,
+      });
       const entries = own.inventory.discovery.file_entries.map((e) => ({
         path: at(e.path),
         companion_path: e.companion_path && at(e.companion_path),

@@ -74,6 +74,8 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
     }
   }
   const result = await executeJob(job, prepared, emit, signal);
+  // What the run's parses found is kept for the next plan and review.
+  await prepared.access.facts.store.flush();
   // What the run used per step teaches the next estimate its token figures; losing it costs only accuracy.
   if (job.stateDir && result.mode === 'staged')
     await (await import('./usageHistory')).recordRunUsage(job.stateDir, result).catch(() => undefined);

@@ -5,6 +5,7 @@
 import type { LineRange } from '../model/lines';
 import type { ScopeSpec } from '../model/scope';
 import { collectChanges, gateCheck, prSkipReason, type ChangeSet } from '../scope/changes';
+import type { Step0Facts } from '../scope/facts';
 import { classify, takeInventory, type Inventory } from '../scope/inventory';
 
 export interface ScopeOptions {
@@ -12,6 +13,8 @@ export interface ScopeOptions {
   excludes: string[];
   includeUntracked: boolean;
   env?: NodeJS.ProcessEnv;
+  /** What is known about contents: the job's (scope/facts.ts). */
+  facts?: Step0Facts;
 }
 
 export interface ResolvedScope {
@@ -26,7 +29,11 @@ export interface ResolvedScope {
 
 export async function resolveScope(spec: ScopeSpec, opts: ScopeOptions): Promise<ResolvedScope> {
   if (spec.kind === 'paths') {
-    const inventory = await takeInventory(spec.paths, { cwd: opts.cwd, excludes: opts.excludes });
+    const inventory = await takeInventory(spec.paths, {
+      cwd: opts.cwd,
+      excludes: opts.excludes,
+      ...(opts.facts ? { facts: opts.facts } : {}),
+    });
     return { inventory, description: inventory.discovery.review_roots.join(', '), skip: null };
   }
   const changes = await collectChanges(spec, {
@@ -36,7 +43,11 @@ export async function resolveScope(spec: ScopeSpec, opts: ScopeOptions): Promise
   });
   // Files whose change has no lines (a pure rename, a mode change) have nothing to review.
   const candidates = changes.files.filter((f) => f.ranges.length > 0).map((f) => f.path);
-  const inventory = await classify([changes.root], candidates, { cwd: opts.cwd, excludes: opts.excludes });
+  const inventory = await classify([changes.root], candidates, {
+    cwd: opts.cwd,
+    excludes: opts.excludes,
+    ...(opts.facts ? { facts: opts.facts } : {}),
+  });
   const reviewed = new Set(inventory.discovery.file_entries.map((e) => e.path));
   const changedRanges = new Map(changes.files.filter((f) => reviewed.has(f.path)).map((f) => [f.path, f.ranges]));
   const gate = gateCheck(changes);

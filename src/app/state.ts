@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { gitToplevel } from '../scope/git';
 import { userCacheRoot } from '../io/userCache';
@@ -22,6 +22,12 @@ export async function repositoryStateDir(cwd: string, env: NodeJS.ProcessEnv = p
 }
 
 export const resultsDir = (stateDir: string) => join(stateDir, 'results');
+
+/**
+ * What Step 0 learns about file contents (scope/facts.ts): beside every repository's state folder, one for
+ * all of them, as it is keyed by content alone.
+ */
+export const factsDirOf = (stateDir: string) => join(dirname(stateDir), 'step0');
 
 const OUTPUTS_FILE = 'outputs.json';
 const Outputs = z.array(z.string());

@@ -28,14 +28,11 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   const job = await jobFromArgs(args, io, '');
   const prepared = await prepareJob(job);
   const inventories = await inventoriesOf(prepared.access, prepared.inventory.discovery.file_entries);
+  const est = await estimateJob(job, prepared);
+  // What the parses found is kept for the next plan and review.
+  await prepared.access.facts.store.flush();
   if (json) {
-    io.stdout.write(
-      JSON.stringify(
-        planJson(prepared, inventories, await estimateJob(job, prepared), Boolean(job.cacheDir)),
-        null,
-        2,
-      ) + '\n',
-    );
+    io.stdout.write(JSON.stringify(planJson(prepared, inventories, est, Boolean(job.cacheDir)), null, 2) + '\n');
     return EXIT.ok;
   }
   const { discovery, excluded } = prepared.inventory;
@@ -71,7 +68,6 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   else if (skipped.length) out.push(`Changed but not reviewed: ${skipped.length}`);
   if (prepared.context.length) out.push(`Context files: ${prepared.context.map((c) => c.path).join(', ')}`);
 
-  const est = await estimateJob(job, prepared);
   if ('byStep' in est) stagedLines(est, out, Boolean(job.cacheDir));
   else lensLines(est, out, job.lens?.models ?? {}, job.prices ?? {});
   if (est.calls > args.confirmOver)

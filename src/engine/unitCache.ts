@@ -111,6 +111,11 @@ export class UnitCache {
     return this.store !== undefined && key !== undefined && (await this.store.get(key)) !== undefined;
   }
 
+  /** Whether anything is stored under `key` (not counted as a hit). */
+  async has(key: string): Promise<boolean> {
+    return this.store !== undefined && (await this.store.get(key)) !== undefined;
+  }
+
   async remember(key: string, value: unknown): Promise<void> {
     await this.store?.put(key, value);
   }

@@ -5,6 +5,13 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+/** How many lines `splitLines(text)` returns, without making them. */
+export function lineCount(text: string): number {
+  let n = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) n++;
+  return n > 1 && text.endsWith('\n') ? n - 1 : n;
+}
+
 /** A line range [start, end], both inclusive, 1-based. */
 export type LineRange = [number, number];
 

@@ -11,16 +11,19 @@ import { readRegularFile, RefusedRead } from '../io/regularFile';
 import { MAX_FILE_BYTES, OUTLINE_ABOVE_BYTES } from '../model/fileSize';
 import { extensionOf } from '../model/languages';
 import { DirCache } from './dirCache';
+import { lineCount } from '../model/lines';
 import {
   BUILD_DIRS,
   compiledEvidence,
+  contentTraits,
   excludeByContent,
   excludeByPath,
   hasSourceMapComment,
   VENDOR_DIRS,
   type ExclusionReason,
 } from './exclusions';
-import { findSecret } from './secretContent';
+import { blobId, Step0Facts, type ContentFacts } from './facts';
+import { findSecret, SECRET_RULES_VERSION } from './secretContent';
 import { grammarFor } from './syntax/grammars';
 
 /** The source-map check looks at this much of the end of a file. */
@@ -36,9 +39,13 @@ export interface AccessOptions {
   maxBytes?: number;
   /** Judge every file as one the user named (context files): no folder or generated-file rules. */
   named?: boolean;
+  /** What is known about contents, shared by every reader of one job; absent: this reader's own, kept nowhere. */
+  facts?: Step0Facts;
 }
 
-export type Verdict = { ok: true; text: string } | { ok: false; reason: ExclusionReason; detail?: string };
+/** `text` is there when the file was read (always, unless judged by a known content id); `id` is its content's. */
+export type Verdict = { ok: true; id: string; text?: string } | { ok: false; reason: ExclusionReason; detail?: string };
+type Refusal = Extract<Verdict, { ok: false }>;
 
 interface Root {
   real: string;
@@ -52,6 +59,7 @@ export class ReviewAccess implements FileAccess {
     private readonly isUserExcluded: (path: string) => boolean,
     private readonly maxBytes: number,
     private readonly named: boolean,
+    readonly facts: Step0Facts,
   ) {}
 
   /** Sibling listings, for the compiled-file evidence (a source map or the TypeScript beside a .js). */
@@ -68,11 +76,22 @@ export class ReviewAccess implements FileAccess {
       if (real && st) roots.push({ real, isFile: st.isFile() });
     }
     const excluded = opts.excludes?.length ? picomatch(opts.excludes, { dot: true }) : () => false;
-    return new ReviewAccess(opts.cwd, roots, excluded, opts.maxBytes ?? MAX_FILE_BYTES, opts.named ?? false);
+    return new ReviewAccess(
+      opts.cwd,
+      roots,
+      excluded,
+      opts.maxBytes ?? MAX_FILE_BYTES,
+      opts.named ?? false,
+      opts.facts ?? new Step0Facts(),
+    );
   }
 
-  /** Step 0's verdict on the file at `abs` (the path it was found by): its text, or why it is left out. */
-  async judge(abs: string): Promise<Verdict> {
+  /**
+   * Step 0's verdict on the file at `abs` (the path it was found by): its text, or why it is left out. With
+   * `known`, the blob id git gives its unmodified content, what the store learnt about that content stands in
+   * for reading it (the verdict then has no text); every other verdict is reached on the bytes just read.
+   */
+  async judge(abs: string, known?: string): Promise<Verdict> {
     const real = await realpath(abs).catch(() => null);
     if (!real) return { ok: false, reason: 'unreadable', detail: 'does not exist' };
     // Where it was reached: its folder resolved, its own name kept (a link's name is judged too). A path
@@ -90,6 +109,16 @@ export class ReviewAccess implements FileAccess {
     if (byPath) return { ok: false, reason: byPath };
     if (this.isUserExcluded(this.shown(abs)) || this.isUserExcluded(this.shown(real)))
       return { ok: false, reason: 'user_exclude' };
+    const stored = known === undefined ? undefined : await this.facts.store.get(known);
+    if (known !== undefined && stored) {
+      const refused = (await this.byContent(real, explicit, stored)) ?? this.bySecret(stored);
+      if (refused) return refused;
+      if (refused === null) {
+        this.facts.judged(abs, known);
+        return { ok: true, id: known };
+      }
+      // Not scanned under the current rules: read and scan it below.
+    }
     let bytes: Buffer;
     try {
       bytes = await readRegularFile(real, this.maxBytes);
@@ -99,21 +128,50 @@ export class ReviewAccess implements FileAccess {
         ? { ok: false, reason: 'oversized' }
         : { ok: false, reason: 'unreadable', detail: err.message };
     }
-    // Large files with a grammar are reviewed through an outline of their functions; without one they cannot be.
-    if (bytes.length > OUTLINE_ABOVE_BYTES && !grammarFor(extensionOf(real))) return { ok: false, reason: 'oversized' };
-    const byContent = excludeByContent(bytes, explicit);
-    if (byContent) return { ok: false, reason: byContent };
-    if (!explicit && (await this.isCompiled(real, bytes))) return { ok: false, reason: 'compiled' };
+    const id = blobId(bytes);
     const text = bytes.toString('utf8');
-    const secret = await findSecret(text);
-    if (secret) return { ok: false, reason: 'secret', detail: `${secret.kind} on line ${secret.line}` };
-    return { ok: true, text };
+    const facts = (await this.facts.store.get(id)) ?? learn(bytes, text);
+    const byContent = await this.byContent(real, explicit, facts);
+    if (byContent) {
+      await this.facts.store.add(id, facts);
+      return byContent;
+    }
+    const secret =
+      this.bySecret(facts) !== undefined ? facts.secret! : { rules: SECRET_RULES_VERSION, hit: await findSecret(text) };
+    await this.facts.store.add(id, { ...facts, secret });
+    const refused = this.bySecret({ secret });
+    if (refused) return refused;
+    this.facts.judged(abs, id);
+    return { ok: true, id, text };
+  }
+
+  /** The refusal that the content's size and first and last bytes decide, or null when they let it through. */
+  private async byContent(real: string, explicit: boolean, facts: ContentFacts): Promise<Refusal | null> {
+    if (facts.bytes > this.maxBytes) return { ok: false, reason: 'oversized' };
+    // Large files with a grammar are reviewed through an outline of their functions; without one they cannot be.
+    if (facts.bytes > OUTLINE_ABOVE_BYTES && !grammarFor(extensionOf(real))) return { ok: false, reason: 'oversized' };
+    const byContent = excludeByContent(facts, explicit);
+    if (byContent) return { ok: false, reason: byContent };
+    if (!explicit && (await this.isCompiled(real, facts.mapped))) return { ok: false, reason: 'compiled' };
+    return null;
+  }
+
+  /** The secret scan's refusal, null when it found none, undefined when it has not run under the current rules. */
+  private bySecret(facts: Pick<ContentFacts, 'secret'>): Refusal | null | undefined {
+    if (facts.secret?.rules !== SECRET_RULES_VERSION) return undefined;
+    const hit = facts.secret.hit;
+    return hit ? { ok: false, reason: 'secret', detail: `${hit.kind} on line ${hit.line}` } : null;
+  }
+
+  /** The text of a readable file and its content id, or AccessDenied saying why not. */
+  async readWithId(path: string): Promise<{ text: string; id: string }> {
+    const verdict = await this.judge(resolve(this.cwd, path));
+    if (verdict.ok && verdict.text !== undefined) return { text: verdict.text, id: verdict.id };
+    throw new AccessDenied(`"${path}" ${verdict.ok ? 'cannot be read' : refusal(verdict)}`);
   }
 
   async read(path: string): Promise<string> {
-    const verdict = await this.judge(resolve(this.cwd, path));
-    if (verdict.ok) return verdict.text;
-    throw new AccessDenied(`"${path}" ${refusal(verdict)}`);
+    return (await this.readWithId(path)).text;
   }
 
   async list(path: string): Promise<string[]> {
@@ -170,12 +228,12 @@ export class ReviewAccess implements FileAccess {
   }
 
   /** A declaration file or JavaScript beside its source map or the TypeScript it came from, or ending in a source-map comment. */
-  private async isCompiled(real: string, bytes: Buffer): Promise<boolean> {
+  private async isCompiled(real: string, mapped: boolean): Promise<boolean> {
     const evidence = compiledEvidence(basename(real));
     if (!evidence.length) return false;
     const dir = this.shown(dirname(real));
     for (const name of evidence) if (await this.dirs.isFile(dir === '.' ? name : `${dir}/${name}`)) return true;
-    return hasSourceMapComment(bytes.subarray(Math.max(0, bytes.length - TAIL_BYTES)));
+    return mapped;
   }
 
   /** The deepest root holding `path`: the user's most specific choice decides the folder rules. */
@@ -199,8 +257,19 @@ export class ReviewAccess implements FileAccess {
   }
 }
 
+/** What the checks need to know of a content, from its bytes (the secret scan apart: only reviewable files need it). */
+function learn(bytes: Buffer, text: string): ContentFacts {
+  return {
+    bytes: bytes.length,
+    chars: text.length,
+    lines: lineCount(text),
+    ...contentTraits(bytes),
+    mapped: hasSourceMapComment(bytes.subarray(Math.max(0, bytes.length - TAIL_BYTES))),
+  };
+}
+
 /** Why a file cannot be read, in words a model (or a user) can act on; never any of the content. */
-function refusal(v: Extract<Verdict, { ok: false }>): string {
+function refusal(v: Refusal): string {
   switch (v.reason) {
     case 'outside_roots':
       return 'is outside the review roots';

@@ -9,7 +9,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { companionCandidates, treeCompanion } from './companions';
 import type { DirCache } from './dirCache';
 import { excludeByPath } from './exclusions';
-import { gitListFiles, gitToplevel } from './git';
+import { GitListings, gitToplevel } from './git';
 
 interface Base {
   /** Absolute folder every lookup is relative to. */
@@ -30,6 +30,8 @@ export class CompanionFinder {
     roots: string[],
     private readonly files: string[],
     private readonly dirs: DirCache,
+    /** The scope's listings: the inventory asked git already, and the same answer serves here. */
+    private readonly listings: GitListings = new GitListings(),
   ) {
     // Longest first, so a file is looked up under the innermost root that holds it.
     this.roots = roots.map((r) => resolve(cwd, r)).sort((a, b) => b.length - a.length);
@@ -66,7 +68,12 @@ export class CompanionFinder {
     const top = await gitToplevel(folder);
     // git names the top folder by its real path; keep the spelling the user's paths use (a linked folder).
     const dir = top ? resolve(folder, relative(await realpath(folder).catch(() => folder), top)) : folder;
-    const listed = top ? await gitListFiles(top).catch(() => null) : null;
+    const listed = top
+      ? await this.listings.of(top).then(
+          (l) => l.files,
+          () => null,
+        )
+      : null;
     const files =
       listed ?? this.files.map((f) => toSlash(relative(dir, resolve(this.cwd, f)))).filter((f) => !f.startsWith('..'));
     const byName = new Map<string, string[]>();

@@ -148,16 +148,25 @@ export function hasSourceMapComment(tail: Buffer): boolean {
 }
 
 /**
- * Exclusions decided by content: binary (a NUL byte or invalid UTF-8 anywhere in the file: a `.ts` whose
- * first 8 KB are text and the rest binary is still binary), or a generated-file header in the first lines.
+ * What a content says of itself: binary (a NUL byte or invalid UTF-8 anywhere in the file: a `.ts` whose
+ * first 8 KB are text and the rest binary is still binary), or generated (a header in the first lines, or
+ * one enormous first line).
  */
-export function excludeByContent(bytes: Buffer, explicit: boolean): ExclusionReason | null {
-  if (bytes.includes(0) || !isUtf8(bytes)) return 'binary';
-  if (explicit) return null;
+export function contentTraits(bytes: Buffer): { binary: boolean; generated: boolean } {
+  if (bytes.includes(0) || !isUtf8(bytes)) return { binary: true, generated: false };
   const head = bytes.subarray(0, HEAD_BYTES);
   const firstLines = head.toString('utf8').split('\n', 5).join('\n');
-  if (GENERATED_HEADER.test(firstLines)) return 'generated';
   // A minified bundle: one enormous line.
-  if (head.length >= 4096 && !head.subarray(0, 4096).includes(0x0a)) return 'generated';
-  return null;
+  const generated =
+    GENERATED_HEADER.test(firstLines) || (head.length >= 4096 && !head.subarray(0, 4096).includes(0x0a));
+  return { binary: false, generated };
+}
+
+/** The exclusion the first bytes decide (see contentTraits); a file the user named is excluded only as binary. */
+export function excludeByContent(
+  traits: { binary: boolean; generated: boolean },
+  explicit: boolean,
+): ExclusionReason | null {
+  if (traits.binary) return 'binary';
+  return !explicit && traits.generated ? 'generated' : null;
 }

@@ -23,8 +23,60 @@ export function gitToplevel(dir: string): Promise<string | null> {
   return top;
 }
 
-/** Tracked files plus untracked files git does not ignore, relative to `dir`. */
-export async function gitListFiles(dir: string): Promise<string[]> {
-  const out = await git(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '.'], dir);
-  return [...new Set(out.split('\0').filter(Boolean))];
+/**
+ * One repository's files as git sees them: tracked plus untracked files git does not ignore, relative to the
+ * top folder, and for each tracked regular file whose work-tree copy git finds unmodified, its blob id (the
+ * hash of its content), so that what was learnt about that content (scope/facts.ts) applies without reading it.
+ */
+export interface GitListing {
+  files: string[];
+  /** Top-relative path → blob id, for unmodified tracked regular files only (SHA-1 repositories). */
+  blobs: Map<string, string>;
+}
+
+/** A line of `ls-files -t -s`: tag, mode, blob id, stage, then a tab and the path. */
+const STAGED = /^(\S) (\d{6}) ([0-9a-f]{40}) (\d)\t([^]*)$/;
+
+/**
+ * One `git ls-files` for the list and the blob ids (`-t` tags each line: H tracked, C modified or deleted in
+ * the work tree, ? untracked). Only a regular file (mode 100644 or 100755) at stage 0 that is not also tagged
+ * C keeps its id; a link, a submodule, a conflict or a SHA-256 repository gets none and is read.
+ */
+export async function gitListing(top: string): Promise<GitListing> {
+  const out = await git(
+    ['ls-files', '-z', '-t', '-s', '--cached', '--modified', '--others', '--exclude-standard'],
+    top,
+  );
+  const files = new Set<string>();
+  const blobs = new Map<string, string>();
+  const changed = new Set<string>();
+  for (const line of out.split('\0')) {
+    if (!line) continue;
+    const m = STAGED.exec(line);
+    if (!m) {
+      // An untracked file: "? path".
+      if (line.startsWith('? ')) files.add(line.slice(2));
+      continue;
+    }
+    const [, tag, mode, id, stage, path] = m as unknown as [string, string, string, string, string, string];
+    files.add(path);
+    if (tag === 'C') changed.add(path);
+    else if (tag === 'H' && stage === '0' && (mode === '100644' || mode === '100755')) blobs.set(path, id);
+  }
+  for (const path of changed) blobs.delete(path);
+  return { files: [...files], blobs };
+}
+
+/** Listings asked for while taking stock of one scope: the inventory and the companions share one per repository. */
+export class GitListings {
+  private readonly byTop = new Map<string, Promise<GitListing>>();
+
+  of(top: string): Promise<GitListing> {
+    let listing = this.byTop.get(top);
+    if (!listing) {
+      listing = gitListing(top);
+      this.byTop.set(top, listing);
+    }
+    return listing;
+  }
 }

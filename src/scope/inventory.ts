@@ -11,7 +11,8 @@ import { ReviewAccess } from './access';
 import { CompanionFinder } from './companionFinder';
 import { DirCache } from './dirCache';
 import type { ExclusionReason } from './exclusions';
-import { gitListFiles, gitToplevel } from './git';
+import type { Step0Facts } from './facts';
+import { GitListings, gitToplevel } from './git';
 import { mapLimit } from '../model/pool';
 
 export interface InventoryOptions {
@@ -20,6 +21,15 @@ export interface InventoryOptions {
   excludes?: string[];
   /** Larger files are left out as oversized (default MAX_FILE_BYTES). */
   maxBytes?: number;
+  /** What is known about contents (scope/facts.ts): the job's, shared with its later readers. */
+  facts?: Step0Facts;
+}
+
+/** What listing the folders learnt beyond the candidates: git's listings, and the blob ids of unmodified files. */
+interface Listed {
+  listings: GitListings;
+  /** Cwd-relative path → the blob id git gives its content. */
+  known: Map<string, string>;
 }
 
 export interface Exclusion {
@@ -56,14 +66,16 @@ export async function takeInventory(paths: string[], opts: InventoryOptions): Pr
     roots.push(displayPath(cwd, resolve(cwd, p)));
   }
   const realRoots = await Promise.all(roots.map((r) => realpath(resolve(cwd, r))));
+  const listed: Listed = { listings: new GitListings(), known: new Map() };
   for (const root of roots) {
     const abs = resolve(cwd, root);
     const st = await stat(abs);
     if (st.isFile()) chosen.add(root);
-    else if (st.isDirectory()) for (const path of await listFolder(abs, cwd, excluded, realRoots)) chosen.add(path);
+    else if (st.isDirectory())
+      for (const path of await listFolder(abs, cwd, excluded, realRoots, listed)) chosen.add(path);
     else throw new ScopeError(`not a file or folder: ${root}`);
   }
-  return classify([...new Set(roots)], [...chosen], opts, excluded);
+  return classify([...new Set(roots)], [...chosen], opts, excluded, listed);
 }
 
 /** The command line cannot carry a name that is not valid UTF-8: say so rather than "no such file". */
@@ -82,23 +94,29 @@ export async function classify(
   candidates: string[],
   opts: InventoryOptions,
   excluded: Exclusion[] = [],
+  listed: Listed = { listings: new GitListings(), known: new Map() },
 ): Promise<Inventory> {
   const access = await ReviewAccess.open({
     cwd: opts.cwd,
     roots: reviewRoots,
     ...(opts.excludes ? { excludes: opts.excludes } : {}),
     ...(opts.maxBytes ? { maxBytes: opts.maxBytes } : {}),
+    ...(opts.facts ? { facts: opts.facts } : {}),
   });
-  const verdicts = await mapLimit(candidates, IO_PARALLEL, (c) => access.judge(resolve(opts.cwd, c)));
+  // Only the verdicts are kept: the texts read on the way are dropped file by file.
+  const verdicts = await mapLimit(candidates, IO_PARALLEL, async (c) => {
+    const v = await access.judge(resolve(opts.cwd, c), listed.known.get(c));
+    return v.ok ? null : v;
+  });
   const dirs = new DirCache(opts.cwd);
   const included: string[] = [];
   candidates.forEach((path, i) => {
-    const v = verdicts[i]!;
-    if (v.ok) included.push(path);
+    const v = verdicts[i];
+    if (!v) included.push(path);
     else excluded.push({ path, reason: v.reason, ...(v.detail ? { detail: v.detail } : {}) });
   });
   included.sort();
-  const companions = new CompanionFinder(opts.cwd, reviewRoots, included, dirs);
+  const companions = new CompanionFinder(opts.cwd, reviewRoots, included, dirs, listed.listings);
   const entries: FileEntry[] = await mapLimit(included, IO_PARALLEL, async (path) => ({
     path,
     companion_path: await companions.find(path),
@@ -106,14 +124,28 @@ export async function classify(
   return { discovery: { review_roots: reviewRoots, file_entries: entries }, excluded };
 }
 
-async function listFolder(abs: string, cwd: string, excluded: Exclusion[], roots: string[]): Promise<string[]> {
+async function listFolder(
+  abs: string,
+  cwd: string,
+  excluded: Exclusion[],
+  roots: string[],
+  listed: Listed,
+): Promise<string[]> {
   const top = await gitToplevel(abs);
   if (!top) {
     const out: string[] = [];
     await walk(abs, cwd, out, excluded, new Set(), roots);
     return out;
   }
-  const files = await gitListFiles(abs);
+  // git names the top folder by its real path: the folder's own place below it picks its files.
+  const below = relative(top, await realpath(abs))
+    .split(sep)
+    .join('/');
+  const listing = await listed.listings.of(top);
+  const files = below
+    ? listing.files.filter((f) => f.startsWith(`${below}/`)).map((f) => f.slice(below.length + 1))
+    : listing.files;
+  const blobOf = (f: string) => listing.blobs.get(below ? `${below}/${f}` : f);
   const kinds = await mapLimit(files, IO_PARALLEL, (f) =>
     f.includes('\uFFFD') ? Promise.resolve(null) : lstat(join(abs, f)).catch(() => null),
   );
@@ -123,7 +155,12 @@ async function listFolder(abs: string, cwd: string, excluded: Exclusion[], roots
     const kind = kinds[i];
     if (f.includes('\uFFFD')) excluded.push({ path: displayPath(cwd, full), reason: 'non_utf8_name' });
     else if (kind?.isSymbolicLink()) await followLink(full, cwd, out, excluded, new Set(), roots);
-    else if (kind?.isFile()) out.push(displayPath(cwd, full));
+    else if (kind?.isFile()) {
+      const path = displayPath(cwd, full);
+      const blob = blobOf(f);
+      if (blob) listed.known.set(path, blob);
+      out.push(path);
+    }
     // A tracked file deleted in the work tree is not reviewable content; a pipe or device is counted.
     else if (kind) excluded.push({ path: displayPath(cwd, full), reason: 'unreadable', detail: 'not a regular file' });
   }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
-import { mayHoldSecret } from './secretAnchors';
+import { mayHoldSecret, PRESET_ANCHORS } from './secretAnchors';
 
 export interface SecretHit {
   /** 1-based line of the first secret found. */
@@ -16,6 +16,32 @@ export interface SecretHit {
 }
 
 export const PRESET_CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+
+/** Bump when the scan's own logic changes (what is scanned, how a hit is chosen); rules and anchors count by themselves. */
+const SCAN_REVISION = 1;
+
+interface RuleLike {
+  meta?: { id?: string };
+  create?: unknown;
+  rules?: RuleLike[];
+}
+const ruleSource = (r: RuleLike): unknown => [r.meta?.id, String(r.create), (r.rules ?? []).map(ruleSource)];
+
+/**
+ * The rules a verdict was reached under: a hash of every configured rule's id and code, the prefilter's anchors
+ * and SCAN_REVISION. A stored verdict (scope/facts.ts) counts only under the same version, so a rule added,
+ * changed or upgraded rescans every file.
+ */
+export const SECRET_RULES_VERSION = createHash('sha256')
+  .update(
+    JSON.stringify({
+      scan: SCAN_REVISION,
+      rules: PRESET_CONFIG.rules.map((r) => [r.id, ruleSource(r.rule as RuleLike)]),
+      anchors: Object.entries(PRESET_ANCHORS).map(([id, res]) => [id, res.map(String)]),
+    }),
+  )
+  .digest('hex')
+  .slice(0, 16);
 
 /**
  * The name secretlint is told: it must be one that no rule treats specially (package.json, .npmrc, or no name

@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import { estimateRun } from '../../src/app/estimate';
 import { resolveStepModels } from '../../src/model/models';
 import { costUsd } from '../../src/model/pricing';
-import type { FileAccess } from '../../src/model/access';
 import { ReviewAccess } from '../../src/scope/access';
 
 describe('staged estimate', () => {
-  async function tree(): Promise<{ access: FileAccess; entries: { path: string; companion_path: string | null }[] }> {
+  async function tree(): Promise<{ access: ReviewAccess; entries: { path: string; companion_path: string | null }[] }> {
     const cwd = await mkdtemp(join(tmpdir(), 'skeptic-estimate-'));
     const fn = (i: number) => `export function f${i}(x: number): number {\n  const y = x * ${i};\n  return y + 1;\n}\n`;
     await writeFile(join(cwd, 'big.ts'), Array.from({ length: 40 }, (_, i) => fn(i)).join('\n'));

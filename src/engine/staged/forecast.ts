@@ -11,6 +11,7 @@
 import type { Finding } from '../../model/finding';
 import type { FileOutcome } from '../../model/events';
 import type { ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record } from '../../model/records';
+import { mapLimit } from '../../model/pool';
 import { ResultCache } from '../resultCache';
 import { UnitCache } from '../unitCache';
 import { analyzeCall, settleAnalysis } from './analyze';
@@ -80,6 +81,8 @@ interface Walked {
   analysed: boolean;
 }
 
+const WALKS_AT_ONCE = 16;
+
 export async function forecastStagedRun(req: ForecastRequest): Promise<StagedForecast> {
   const cache = new UnitCache(req.cacheDir ? new ResultCache(req.cacheDir) : undefined, req.effort);
   const ctx: StageSetup = {
@@ -90,7 +93,10 @@ export async function forecastStagedRun(req: ForecastRequest): Promise<StagedFor
     files: req.discovery.file_entries.length,
     fits: fitCheck(new WindowGuard(req.prices), req.effort),
   };
-  const walked = await Promise.all(req.discovery.file_entries.map((entry, order) => walkFile(ctx, req, entry, order)));
+  // A few files at a time: each walk holds its file's text.
+  const walked = await mapLimit(req.discovery.file_entries, WALKS_AT_ONCE, (entry, order) =>
+    walkFile(ctx, req, entry, order),
+  );
   const files = walked.map((w) => w.forecast);
   if (!walked.some((w) => w.analysed)) return { files, synthesis: 'none' };
   if (!walked.every((w) => w.exact)) return { files, synthesis: 'asked' };
@@ -117,6 +123,13 @@ async function walkFile(
     exact: true,
     analysed: false,
   };
+  const last = await ctx.cache.recall(lastAnswersKey(ctx.cache, entry.path), LastAnswers);
+  if (!last) {
+    // A run keeps a path's last answers from its first Step 1 on (pipeline.ts): without them nothing about the
+    // file can be cached, and there is no need to read it to know so.
+    forecast.calls.curate = 1;
+    return { ...walked, exact: false, analysed: true, forecast: { ...forecast, unknownFrom: 'curate' } };
+  }
   let file: FileUnderReview;
   try {
     file = await loadFile(req, entry, order);
@@ -125,7 +138,6 @@ async function walkFile(
     return walked;
   }
   walked.lineCount = file.primary.lines.length;
-  const last = await ctx.cache.recall(lastAnswersKey(ctx.cache, entry.path), LastAnswers);
   /** A step's answer from the cache, else (one call counted) the last answer kept for the path. */
   const answer = async <T>(
     step: FileStep,

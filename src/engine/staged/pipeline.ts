@@ -204,11 +204,13 @@ async function reviewFile(
   progress.advance('curate');
   if (!step1.ok) return fail('curate', step1.reason);
   run.outcome.step1 = step1.value;
+  // A path's last answers are kept from its first Step 1 on: the forecast reads only files that have them.
+  const firstAnswer = !step1.cached && !(await ctx.cache.has(lastAnswersKey(ctx.cache, entry.path)));
+  if (!step1.value.include_in_pipeline || firstAnswer)
+    await keepLastAnswers(ctx, entry.path, { step1: step1.value, analysis: null, challenged: false });
   if (!step1.value.include_in_pipeline) {
     run.outcome.status = 'skipped';
     run.outcome.reason = `classified as ${step1.value.primary_kind} (review_as ${step1.value.review_as})`;
-    if (!step1.cached)
-      await keepLastAnswers(ctx, entry.path, { step1: step1.value, analysis: null, challenged: false });
     return run;
   }
 

@@ -1,0 +1,31 @@
+/**
+ * The function finders' version, for inventories kept between runs (scope/facts.ts): a hash of the grammar
+ * table, the per-language rules' code, the regex fallback's code and FINDER_REVISION. Loading it loads no
+ * parser (rules.ts imports the runtime's types only).
+ */
+import { createHash } from 'node:crypto';
+import { extensionOf, languageOf } from '../../model/languages';
+import { findFunctions } from '../functionFinder';
+import grammarByExtension from './grammars.json';
+import { grammarFor } from './grammars';
+import { RULES } from './rules';
+
+/** Bump when finder.ts or a helper of the rules changes what they report (the visitors and the fallback count by themselves). */
+const FINDER_REVISION = 1;
+
+export const FINDER_VERSION = createHash('sha256')
+  .update(
+    JSON.stringify({
+      revision: FINDER_REVISION,
+      grammars: grammarByExtension,
+      rules: Object.entries(RULES).map(([language, r]) => [language, [...r.types], String(r.visit)]),
+      fallback: String(findFunctions),
+    }),
+  )
+  .digest('hex')
+  .slice(0, 16);
+
+/** What decides which finder reads a file: its grammar, else its language (the same content may be both). */
+export function finderLanguage(path: string): string {
+  return grammarFor(extensionOf(path)) ?? `regex:${languageOf(path)}`;
+}
