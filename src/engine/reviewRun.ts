@@ -71,6 +71,11 @@ export class ReviewRun {
     return runner;
   }
 
+  /** Aborted when the run stops (cancelled, or a fatal answer). */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
   get aborted(): boolean {
     return this.controller.signal.aborted;
   }

@@ -27,7 +27,9 @@ interface Waiter {
 export class Semaphore {
   private active = 0;
   private seq = 0;
-  private readonly waiting: Waiter[] = [];
+  /** Waiters with a priority of their own, scanned on each release; the first come, first served ones wait in order. */
+  private readonly ranked: Waiter[] = [];
+  private readonly inOrder = new Set<Waiter>();
 
   constructor(private readonly limit: number) {
     if (!Number.isInteger(limit) || limit < 1)
@@ -60,25 +62,35 @@ export class Semaphore {
         },
       };
       const onAbort = () => {
-        const i = this.waiting.indexOf(waiter);
-        if (i >= 0) this.waiting.splice(i, 1);
+        const i = this.ranked.indexOf(waiter);
+        if (i >= 0) this.ranked.splice(i, 1);
+        this.inOrder.delete(waiter);
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(waiter);
+      if (priority === FIFO) this.inOrder.add(waiter);
+      else this.ranked.push(waiter);
     });
   }
 
   private release(): void {
     this.active--;
-    // A linear scan, once per call: cheap for hundreds of waiters. A staged run queues every file's Step 1 at
-    // once, so a tree of N files costs O(N) priority reads per release (a heap would not do: priorities move).
-    let best: { at: number; priority: Priority; seq: number } | undefined;
-    this.waiting.forEach((w, at) => {
+    // A linear scan of the ranked waiters, once per call (a heap would not do: priorities move). A staged run
+    // bounds the files in flight (engine/staged/pipeline.ts), so they stay a few hundred at most; the
+    // first-come waiters (file reads over a large tree) are taken in order, without a scan.
+    const first = this.inOrder.values().next();
+    let best: { at: number; priority: Priority; seq: number } | undefined = first.done
+      ? undefined
+      : { at: -1, priority: FIFO, seq: first.value.seq };
+    this.ranked.forEach((w, at) => {
       const priority = typeof w.priority === 'function' ? w.priority() : w.priority;
       if (!best || before({ priority, seq: w.seq }, best)) best = { at, priority, seq: w.seq };
     });
-    if (best) this.waiting.splice(best.at, 1)[0]!.grant();
+    if (!best) return;
+    if (best.at < 0) {
+      this.inOrder.delete(first.value!);
+      first.value!.grant();
+    } else this.ranked.splice(best.at, 1)[0]!.grant();
   }
 }
 

@@ -35,6 +35,7 @@ import { synthesize, type SynthesisInput } from './synthesize';
 import { lastAnswersKey, type LastAnswers } from './lastAnswers';
 import { MAX_BATCH, planReviews } from './batching';
 import { expectedUnits, Schedule } from './schedule';
+import { Semaphore } from '../../model/semaphore';
 
 export interface StagedRequest extends RunOptions {
   /** Paths in the discovery are relative to this folder. */
@@ -51,7 +52,13 @@ export interface StagedRequest extends RunOptions {
   inventoryOf?: (path: string) => Promise<FunctionInventory | undefined>;
   /** A quick count of a file's functions, without its syntax tree: the scheduler's guess until Step 2 answers. */
   countFunctions?: (path: string, text: string) => number;
+  /** Files reviewed at once (default: FILES_PER_SLOT per request slot, at least MIN_FILES_IN_FLIGHT). */
+  filesInFlight?: number;
 }
+
+/** Enough files in flight that every request slot has a call ready, at any step. */
+const FILES_PER_SLOT = 4;
+const MIN_FILES_IN_FLIGHT = 16;
 
 interface FileRun {
   outcome: FileOutcome;
@@ -82,10 +89,19 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const entries = req.discovery.file_entries;
   progress.total('curate', entries.length);
 
+  // A bound on the files in flight, each holding its text and queuing its calls: on a tree of thousands, neither
+  // every text is held at once nor does each freed request slot scan every file's waiting calls. Files wait
+  // their turn in order; until then the schedule counts each as a file of one Step 3 call.
+  const inFlight = new Semaphore(req.filesInFlight ?? Math.max(MIN_FILES_IN_FLIGHT, FILES_PER_SLOT * req.concurrency));
+  entries.forEach((_, order) => schedule.expect(order, 'curate', expectedUnits(undefined, MAX_BATCH)));
   const fileRuns = await Promise.all(
     entries.map((entry, order) =>
       run.guard(
-        () => reviewFile(ctx, req, entry, order, progress, emit).finally(() => schedule.finish(order)),
+        () =>
+          inFlight.run(
+            () => reviewFile(ctx, req, entry, order, progress, emit).finally(() => schedule.finish(order)),
+            run.signal,
+          ),
         (reason) => stoppedFile(entry, reason),
       ),
     ),
