@@ -100,7 +100,15 @@ if (tests) {
   builds.push(
     esbuild.build({
       ...common,
-      entryPoints: [...unit, 'bench/run.ts', 'bench/cache.ts', 'bench/startup.ts', 'bench/step0.ts', 'bench/window.ts'],
+      entryPoints: [
+        ...unit,
+        'bench/run.ts',
+        'bench/cache.ts',
+        'bench/startup.ts',
+        'bench/step0.ts',
+        'bench/window.ts',
+        'bench/scale.ts',
+      ],
       outdir: 'out',
       outbase: '.',
       sourcemap: true,

@@ -8,13 +8,14 @@
  * each run, then medians; and one profiled `plan` whose CPU samples are split by phase (listing,
  * exclusions, secret scan, companions, estimate parse, the rest). Prints; asserts nothing.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { SourceMap } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startFakeAnthropic, type FakeAnthropic } from '../test/fake-anthropic/server';
+import { startFakeAnthropic } from '../test/fake-anthropic/server';
+import { median, timed, type Timed } from './timed';
 
 const REPO = resolve(__dirname, '../..');
 /** Trees are built once per size and kept here between bench runs (they are the same for every CLI). */
@@ -63,50 +64,6 @@ async function tree(size: number): Promise<string> {
   git('add', '-A');
   git('-c', 'user.email=bench@skeptic', '-c', 'user.name=bench', 'commit', '-qm', 'tree');
   return root;
-}
-
-interface Timed {
-  wall: number;
-  cpu: number;
-  load: number;
-  /** review only: spawn → first request. */
-  firstRequest?: number;
-  stdout: string;
-}
-
-/** Runs the CLI under /usr/bin/time for its CPU; seconds. */
-async function timed(
-  cli: string,
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-  server?: FakeAnthropic,
-): Promise<Timed> {
-  const out = join(await mkdtemp(join(tmpdir(), 'skeptic-step0-time-')), 'time');
-  const from = server?.requests.length ?? 0;
-  const load = loadavg()[0]!;
-  const t0 = Date.now();
-  const child = spawn('/usr/bin/time', ['-f', '%e %U %S', '-o', out, process.execPath, cli, ...args], {
-    cwd,
-    env: { ...process.env, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((done) => child.on('close', done));
-  if (code !== 0 && !(server && code === 3))
-    throw new Error(`${args[0]} exited ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
-  const [wall, user, sys] = (await readFile(out, 'utf8')).trim().split('\n').at(-1)!.split(' ').map(Number);
-  await rm(dirname(out), { recursive: true, force: true });
-  const first = server?.requests[from];
-  return {
-    wall: wall!,
-    cpu: user! + sys!,
-    load,
-    stdout,
-    ...(first ? { firstRequest: (first.started_at - t0) / 1000 } : {}),
-  };
 }
 
 interface ProfileNode {
@@ -184,7 +141,6 @@ async function phases(cli: string, cwd: string, env: NodeJS.ProcessEnv): Promise
   return ms;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const s = (x: number) => `${x.toFixed(2)} s`;
 
 async function main(): Promise<void> {
