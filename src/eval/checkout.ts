@@ -10,7 +10,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FetchError, git, type GitOptions } from './git';
 import { z } from 'zod';
-import { pullApiUrl, pullBase } from './pullBase';
+import { pullBase } from './pullBase';
 
 export interface PullRequestRef {
   /** Where git fetches the repository from (https://…, or file://… for an offline copy). */
@@ -98,9 +98,8 @@ async function ownBase(
   opts: CheckoutOptions,
 ): Promise<{ sha?: string; source: BaseSource; why?: string }> {
   if (ref.baseSha) return { sha: ref.baseSha, source: 'benchmark' };
-  const url = pullApiUrl(ref, opts.apiUrl);
-  if (!url) return { source: 'merge-base', why: 'not a GitHub repository' };
-  const found = await pullBase(url, {
+  const found = await pullBase(ref, {
+    ...(opts.apiUrl ? { apiUrl: opts.apiUrl } : {}),
     ...(opts.token ? { token: opts.token } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
   });

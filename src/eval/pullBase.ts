@@ -5,49 +5,35 @@
  * of that branch, so a merge base with it would be the head itself and the diff empty.
  */
 import { z } from 'zod';
+import { GitHub, GitHubError } from '../io/github';
 import type { PullRequestRef } from './checkout';
 
 const PullRecord = z.looseObject({ base: z.looseObject({ sha: z.string().regex(/^[0-9a-f]{40}$/) }) });
-const TIMEOUT_MS = 15_000;
+const TIMEOUT_MS = 30_000;
+/** A benchmark run should not sit out an hour-long rate limit for one lookup: it falls back instead. */
+const MAX_RATE_WAIT_MS = 60_000;
 
 export type PullBase = { sha: string } | { error: string };
 
-/** The API address for the PR's repository, or null when it is not a GitHub repository. */
-export function pullApiUrl(ref: PullRequestRef, apiUrl = 'https://api.github.com'): string | null {
-  const m = /^https:\/\/github\.com\/([^/]+)\/([^/]+)$/.exec(ref.repoUrl);
-  return m ? `${apiUrl.replace(/\/+$/, '')}/repos/${m[1]}/${m[2]}/pulls/${ref.number}` : null;
-}
-
 /** GitHub's base commit for the PR, or why it could not be learned (the caller falls back and says so). */
 export async function pullBase(
-  url: string,
-  opts: { token?: string; signal?: AbortSignal; fetch?: typeof fetch } = {},
+  ref: PullRequestRef,
+  opts: { apiUrl?: string; token?: string; signal?: AbortSignal } = {},
 ): Promise<PullBase> {
-  const signal = opts.signal
-    ? AbortSignal.any([opts.signal, AbortSignal.timeout(TIMEOUT_MS)])
-    : AbortSignal.timeout(TIMEOUT_MS);
-  let res: Response;
+  const repo = /^https:\/\/github\.com\/([^/]+\/[^/]+)$/.exec(ref.repoUrl)?.[1];
+  if (!repo) return { error: 'not a GitHub repository' };
+  const timeout = AbortSignal.timeout(TIMEOUT_MS);
+  const github = new GitHub({
+    apiUrl: opts.apiUrl ?? 'https://api.github.com',
+    ...(opts.token ? { token: opts.token } : {}),
+    maxWaitMs: MAX_RATE_WAIT_MS,
+    signal: opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout,
+  });
   try {
-    res = await (opts.fetch ?? fetch)(url, {
-      headers: {
-        accept: 'application/vnd.github+json',
-        'x-github-api-version': '2022-11-28',
-        ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
-      },
-      signal,
-    });
+    return { sha: (await github.call('GET', `/repos/${repo}/pulls/${ref.number}`, PullRecord)).base.sha };
   } catch (err) {
     opts.signal?.throwIfAborted();
-    return { error: `GitHub's API did not answer (${(err as Error).message})` };
+    const why = err instanceof GitHubError ? err.message : `no answer: ${(err as Error).message}`;
+    return { error: `GitHub's API: ${why}${opts.token ? '' : ' (no GITHUB_TOKEN)'}` };
   }
-  if (!res.ok) {
-    const limited = (res.status === 403 || res.status === 429) && res.headers.get('x-ratelimit-remaining') === '0';
-    return {
-      error: limited
-        ? `GitHub's API rate limit is spent${opts.token ? '' : ' (set GITHUB_TOKEN for a higher one)'}`
-        : `GitHub's API answered ${res.status} for the PR`,
-    };
-  }
-  const parsed = PullRecord.safeParse(await res.json().catch(() => null));
-  return parsed.success ? { sha: parsed.data.base.sha } : { error: "GitHub's API answer has no base commit" };
 }

@@ -22,7 +22,8 @@ export class GitHubError extends Error {
 export interface GitHubOptions {
   /** GITHUB_API_URL, e.g. https://api.github.com */
   apiUrl: string;
-  token: string;
+  /** Absent: unauthenticated (public data only, at GitHub's lower rate limit). */
+  token?: string;
   /** Told before each wait on a rate limit, with what GitHub said. */
   onWait?: (ms: number, why: string) => void;
   /** Longest single wait on a rate limit; a later reset fails the request with the time it resets. */
@@ -72,7 +73,7 @@ export class GitHub {
         method,
         headers: {
           accept: 'application/vnd.github+json',
-          authorization: `Bearer ${this.opts.token}`,
+          ...(this.opts.token ? { authorization: `Bearer ${this.opts.token}` } : {}),
           'x-github-api-version': '2022-11-28',
           'user-agent': 'skeptic-ci',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { EvalJson } from '../../src/eval/report';
+import { startFakeGitHub } from '../fake-github/server';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { CLI, loadJson, runCli } from '../helpers/cli';
 import { buildMiniBench, MINI_BENCH_SCENARIO, type MiniBench } from '../helpers/mini-bench';
@@ -310,6 +312,78 @@ describe('skeptic eval martian and aacr on a synthetic mini benchmark, against t
       json.prs.map((p) => p.error),
       ['judging interrupted', 'not run: interrupted'],
     );
+  });
+
+  it('reviews a merged PR against the base GitHub records for it, and refuses it when that base is unknown', async () => {
+    // A PR merged into the default branch with a merge commit, at github.com as git and the API see it.
+    const bare = join(bench.root, 'git', 'acme', 'merged.git');
+    execFileSync('git', ['clone', '-q', '--mirror', join(bench.root, 'git', 'acme', 'shop.git'), bare]);
+    const work = join(bench.root, 'merged-work');
+    execFileSync('git', ['clone', '-q', bare, work]);
+    const g = (...args: string[]) => execFileSync('git', ['-C', work, ...args], { encoding: 'utf8' }).trim();
+    g('fetch', '-q', 'origin', 'refs/pull/3/head');
+    g(
+      '-c',
+      'user.name=T',
+      '-c',
+      'user.email=t@example.com',
+      'merge',
+      '-q',
+      '--no-ff',
+      '-m',
+      'Merge PR 7',
+      'FETCH_HEAD',
+    );
+    g('push', '-q', 'origin', 'main', `${bench.heads[2]}:refs/pull/7/head`);
+    const url = 'https://github.com/acme/merged/pull/7';
+    const data = join(bench.root, 'merged-data');
+    mkdirSync(data, { recursive: true });
+    writeFileSync(
+      join(data, 'merged.json'),
+      JSON.stringify([
+        { pr_title: 'Greeting', url, comments: [{ comment: 'greet ignores locale settings.', severity: 'Low' }] },
+      ]),
+    );
+    const github = await startFakeGitHub({});
+    try {
+      const run = (args: string[], env: Record<string, string>) =>
+        runCli(['eval', 'martian', '--data', data, '--workdir', 'wd-merged', '--mode', 'lenses', ...args], {
+          cwd: bench.root,
+          env: {
+            ANTHROPIC_BASE_URL: server.url,
+            GITHUB_TOKEN: '',
+            GITHUB_API_URL: github.url,
+            GIT_CONFIG_COUNT: '1',
+            GIT_CONFIG_KEY_0: `url.${pathToFileURL(bare).href}.insteadOf`,
+            GIT_CONFIG_VALUE_0: 'https://github.com/acme/merged',
+            ...env,
+          },
+        });
+      // GitHub does not know the PR: the merge base with main would be the PR's own head, an empty diff.
+      const unknown = await run(['--dry-run'], {});
+      assert.equal(unknown.code, 3, unknown.stderr);
+      assert.match(
+        unknown.stdout,
+        /^not fetched: https:\/\/github\.com\/acme\/merged\/pull\/7: fetch failed: PR #7 is already merged into the default branch and its own base is unknown \(GitHub's API: GET \/repos\/acme\/merged\/pulls\/7 failed: 404 Not Found \(no GITHUB_TOKEN\)\)/m,
+      );
+
+      github.setPull('acme/merged', {
+        number: 7,
+        headSha: bench.heads[2]!,
+        baseSha: bench.base,
+        merged: true,
+        diff: '',
+      });
+      const known = await run(['--yes', '--json', 'merged.json'], { ANTHROPIC_API_KEY: 'k' });
+      assert.equal(known.code, 0, known.stderr);
+      assert.doesNotMatch(known.stdout, /^base: /m);
+      const json = EvalJson.parse(await loadJson(join(bench.root, 'merged.json')));
+      assert.deepEqual(json.prs[0]!.base, { source: 'github', why: null });
+      assert.deepEqual(json.prs[0]!.tally, { findings: 1, golden: 1, matched: 0 });
+      assert.match(json.prs[0]!.findings[0]!.text, /^src\/c\.ts:4 /, "the PR's own change was reviewed");
+    } finally {
+      await github.close();
+    }
   });
 
   it("scores AACR-Bench at the comment's place: same file, within a line, and the judge's yes", async () => {

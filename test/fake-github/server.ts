@@ -25,6 +25,10 @@ export interface FakeUser {
 export interface FakePull {
   number: number;
   headSha: string;
+  /** The commit the PR was opened against (`base.sha` of GET /pulls/{n}). */
+  baseSha?: string;
+  /** `closed` and `merged` once merged. */
+  merged?: boolean;
   /** The pull request's unified diff (as `git diff` or GitHub's .diff gives it): which lines take comments. */
   diff: string;
 }
@@ -155,6 +159,19 @@ export async function startFakeGitHub(users: Record<string, FakeUser>): Promise<
         );
       }
       const user = token ? users[token] : undefined;
+      // GET /repos/{owner}/{repo}/pulls/{n}: public data, served without a token too (GitHub's unauthenticated limit aside).
+      const got = /^\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)$/.exec(url.pathname);
+      if (got && entry.method === 'GET' && (!token || user)) {
+        const pull = pulls.get(`${got[1]}#${got[2]}`);
+        if (!pull) return error(404, 'Not Found', 'pulls/pulls#get-a-pull-request');
+        return send(200, {
+          number: pull.number,
+          state: pull.merged ? 'closed' : 'open',
+          merged: pull.merged ?? false,
+          head: { sha: pull.headSha, ref: `pr-${pull.number}` },
+          base: { sha: pull.baseSha ?? '0'.repeat(40), ref: 'main' },
+        });
+      }
       if (!user) return error(401, 'Bad credentials', '');
       const author = { login: user.login, type: user.type };
       const method = entry.method;
