@@ -108,6 +108,7 @@ if (tests) {
         'bench/step0.ts',
         'bench/window.ts',
         'bench/scale.ts',
+        'bench/secrets.ts',
       ],
       outdir: 'out',
       outbase: '.',

@@ -46,6 +46,7 @@ export function planJson(
     exclusions: [...excluded, ...(prepared.scope.changes?.skipped ?? [])].map((x) => ({
       path: x.path,
       reason: x.reason,
+      ...('detail' in x && x.detail ? { detail: x.detail } : {}),
     })),
     estimate: {
       ...cost(estimate),

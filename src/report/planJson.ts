@@ -29,7 +29,8 @@ export const PlanJson = z.object({
       ),
     }),
   ),
-  exclusions: z.array(z.object({ path: z.string(), reason: z.string() })),
+  /** `detail` says more where there is more to say: for a secret, its kind and line ("PrivateKeyBlock on line 2"). */
+  exclusions: z.array(z.object({ path: z.string(), reason: z.string(), detail: z.string().optional() })),
   estimate: Cost.extend({
     /** Functions Step 3 would review (in a change review, those the change touches). Staged mode only. */
     functions: z.number().int().min(0).nullable(),

@@ -1,12 +1,15 @@
 /**
  * Secrets found by content: a file whose text holds a private key, a cloud or VCS token, or credentials in
- * a URL is never sent, whatever its name. The detection is secretlint's recommended preset (the scanner
- * `vsce` itself runs before publishing an extension): maintained rules with low false positives, pure JS.
+ * a URL is never sent, whatever its name. Two detectors: secretlint's recommended preset (the scanner `vsce`
+ * itself runs before publishing an extension: maintained rules with low false positives, pure JS), then
+ * Skeptic's own rules (secretRules.ts) for what the preset lets through: any private-key block with a body,
+ * credential assignments, and vendor formats the preset does not know.
  */
 import { createHash } from 'node:crypto';
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import { mayHoldSecret, PRESET_ANCHORS } from './secretAnchors';
+import { findOwnSecret, OWN_RULES_VERSION, SECRET_RULES } from './secretRules';
 
 export interface SecretHit {
   /** 1-based line of the first secret found. */
@@ -38,6 +41,7 @@ export const SECRET_RULES_VERSION = createHash('sha256')
       scan: SCAN_REVISION,
       rules: PRESET_CONFIG.rules.map((r) => [r.id, ruleSource(r.rule as RuleLike)]),
       anchors: Object.entries(PRESET_ANCHORS).map(([id, res]) => [id, res.map(String)]),
+      own: [OWN_RULES_VERSION, SECRET_RULES.map((r) => [r.id, String(r.anchor), String(r.find)])],
     }),
   )
   .digest('hex')
@@ -54,17 +58,18 @@ const judged = new Map<string, Promise<SecretHit | null>>();
 const MEMO_LIMIT = 10_000;
 
 /**
- * The first secret in `text`, or null. Most texts hold none of the text the preset's rules start from
- * (secretAnchors.ts) and are passed at once; the rest are scanned whole, each on its own, so that a
- * `secretlint-disable` comment in one file can never silence another.
+ * The first secret in `text`, or null: the preset's, else one of Skeptic's own rules (whose anchors make
+ * them cheap on every text). Most texts hold none of the text the preset's rules start from
+ * (secretAnchors.ts) and skip its scan; the rest are scanned whole, each on its own, so that a
+ * `secretlint-disable` comment in one file can never silence another (nor any of Skeptic's own rules).
  */
 export function findSecret(text: string): Promise<SecretHit | null> {
-  if (!mayHoldSecret(text)) return Promise.resolve(null);
+  if (!mayHoldSecret(text)) return Promise.resolve(findOwnSecret(text));
   const key = createHash('sha256').update(text).digest('hex');
   let hit = judged.get(key);
   if (!hit) {
     if (judged.size >= MEMO_LIMIT) judged.clear();
-    hit = scan(text);
+    hit = scan(text).then((found) => found ?? findOwnSecret(text));
     judged.set(key, hit);
     // A scan that failed is tried again next time, not remembered.
     hit.catch(() => judged.delete(key));
