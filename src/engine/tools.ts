@@ -22,6 +22,12 @@ const MAX_GREP_HITS = 100;
 const MAX_GREP_FILES = 5000;
 /** A search that has not finished by then returns what it found: a tool call never holds up a unit for long. */
 const GREP_TIME_LIMIT_MS = 5000;
+/** Longer lines are matched on their first this-many characters: the work per line stays bounded. */
+const MATCH_LINE_CHARS = 2000;
+/** Counted repetitions (`.{1000}`) multiply RE2's work per character: their product is capped. */
+const MAX_PATTERN_REPEATS = 1000;
+/** A search gives the event loop a turn this often (signals, other units' requests). */
+const YIELD_EVERY_MS = 20;
 /** Longer lines are shown cut (a minified line would otherwise fill the answer). */
 const MAX_LINE_CHARS = 300;
 /** One tool answer, whatever the tool: the request that carries it back stays small. */
@@ -131,6 +137,13 @@ async function listDirTool(input: z.infer<typeof ListDirInput>, access: FileAcce
 
 /** RE2 syntax: no backreferences or lookaround, and matching time grows linearly with the input. */
 function compilePattern(pattern: string): (line: string) => boolean {
+  // RE2 is linear in the line, but its cost per character grows with the pattern's counted repetitions.
+  const repeats = [...pattern.matchAll(/\{(\d+)(?:,(\d*))?\}/g)].reduce(
+    (n, m) => n * Math.max(1, Number(m[2] || m[1])),
+    1,
+  );
+  if (repeats > MAX_PATTERN_REPEATS)
+    throw new Error(`bad pattern: its counted repetitions ({n}) multiply to more than ${MAX_PATTERN_REPEATS}`);
   try {
     const re = RE2JS.compile(pattern);
     return (line) => re.matcher(line).find();
@@ -146,23 +159,38 @@ async function grepTool(input: z.infer<typeof GrepInput>, access: FileAccess, si
     ? picomatch(input.glob.includes('/') ? input.glob : `**/${input.glob}`, { dot: true })
     : () => true;
   const deadline = Date.now() + GREP_TIME_LIMIT_MS;
+  const stopped = `search stopped after ${GREP_TIME_LIMIT_MS / 1000} s; narrow it with a glob`;
   const hits: string[] = [];
   let files = 0;
+  let cut = false;
+  let turn = Date.now();
+  const noted = (note: string | null) =>
+    [note, cut ? `lines over ${MATCH_LINE_CHARS} characters were searched in their first ${MATCH_LINE_CHARS}` : null]
+      .filter(Boolean)
+      .join('; ') || null;
   for await (const file of access.files()) {
     if (!matchGlob(file)) continue;
     if (signal?.aborted) break;
-    if (++files > MAX_GREP_FILES || hits.length >= MAX_GREP_HITS) return finish(hits, 'results truncated');
-    if (Date.now() > deadline)
-      return finish(hits, `search stopped after ${GREP_TIME_LIMIT_MS / 1000} s; narrow it with a glob`);
+    if (++files > MAX_GREP_FILES || hits.length >= MAX_GREP_HITS) return finish(hits, noted('results truncated'));
+    if (Date.now() > deadline) return finish(hits, noted(stopped));
     const text = await access.read(file).catch(() => null);
     if (text === null) continue;
     for (const [i, line] of splitLines(text).entries()) {
-      if (!matches(line)) continue;
+      // The work per line is bounded (a cut line, a bounded pattern), the clock is read after each, and the
+      // event loop gets a turn every few milliseconds: a signal or a concurrent request never waits on a search.
+      if (Date.now() - turn > YIELD_EVERY_MS) {
+        await new Promise((resume) => setImmediate(resume));
+        turn = Date.now();
+        if (signal?.aborted) return finish(hits, noted('search cancelled'));
+      }
+      if (Date.now() > deadline) return finish(hits, noted(stopped));
+      if (line.length > MATCH_LINE_CHARS) cut = true;
+      if (!matches(line.length > MATCH_LINE_CHARS ? line.slice(0, MATCH_LINE_CHARS) : line)) continue;
       hits.push(`${file}:${i + 1}: ${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line}`);
       if (hits.length >= MAX_GREP_HITS) break;
     }
   }
-  return finish(hits, hits.length >= MAX_GREP_HITS ? 'results truncated' : null);
+  return finish(hits, noted(hits.length >= MAX_GREP_HITS ? 'results truncated' : null));
 }
 
 function finish(hits: string[], note: string | null): string {
