@@ -6,7 +6,8 @@ export const EXIT = { ok: 0, findings: 1, usage: 2, incomplete: 3, interrupted: 
 export const USAGE = `skeptic — code review by LLM sub-agents that try to disprove every finding
 
 Usage:
-  skeptic review [PATH…] [options]    review files and folders (default: .)
+  skeptic review [PATH…] [options]    review files and folders; with no path and no scope flag, the
+                                      branch's open PR (gh), else uncommitted changes, else the folder
   skeptic review --changes|--staged|--base REF|--pr N [options]    review a change
   skeptic review --mode lenses --changes|--staged|--base REF REPO…  review each repository's changes, then across them
   skeptic plan [same scope options] [--json]   list what would be reviewed, its functions and the
