@@ -15,6 +15,9 @@ Usage:
                                       (no key needed); --json: as JSON on stdout
   skeptic ci [--fail-on must_fix|should_fix|never] [--max-calls N] [--sarif FILE]   in a GitHub Actions
                                       step: review the event's pull request and post it there (skeptic ci --help)
+  skeptic hook install [--pre-push|--pre-commit] [--chain] [--block-on must_fix] [--max-calls N]
+                                      a git hook: a lens review of each push (or commit); skeptic hook
+                                      uninstall removes it (skeptic hook --help)
   skeptic eval martian|aacr [--limit N] [--pr URL…] [--dry-run] [--yes] …   score Skeptic on a public
                                       benchmark with your key (skeptic eval --help)
 
