@@ -40,6 +40,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import('./cli/plan')).planCommand(rest, io);
       case 'ci':
         return await (await import('./cli/ci')).ciCommand(rest, io);
+      case 'hook':
+        return await (await import('./cli/hook')).hookCommand(rest, io);
       case 'eval':
         return await (await import('./cli/eval')).evalCommand(rest, io);
       case '--version':

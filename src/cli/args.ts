@@ -17,6 +17,8 @@ import { UsageError } from './help';
 
 export interface ReviewArgs {
   scope: ScopeSpec;
+  /** No path and no scope flag: the scope is detected (src/app/autoScope.ts). */
+  autoScope: boolean;
   mode: 'staged' | 'lenses';
   /** Lens mode only. */
   lens?: LensOptions;
@@ -119,6 +121,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
   const { scope, repositories } = scopeOf(parsed.positionals, v, mode);
   return {
     scope,
+    autoScope: parsed.positionals.length === 0 && scope.kind === 'paths',
     mode,
     ...(mode === 'lenses' ? { lens: lensOptions(v, repositories) } : {}),
     includeUntracked: !v['no-untracked'],

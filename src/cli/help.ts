@@ -6,7 +6,8 @@ export const EXIT = { ok: 0, findings: 1, usage: 2, incomplete: 3, interrupted: 
 export const USAGE = `skeptic — code review by LLM sub-agents that try to disprove every finding
 
 Usage:
-  skeptic review [PATH…] [options]    review files and folders (default: .)
+  skeptic review [PATH…] [options]    review files and folders; with no path and no scope flag, the
+                                      branch's open PR (gh), else uncommitted changes, else the folder
   skeptic review --changes|--staged|--base REF|--pr N [options]    review a change
   skeptic review --mode lenses --changes|--staged|--base REF REPO…  review each repository's changes, then across them
   skeptic plan [same scope options] [--json]   list what would be reviewed, its functions and the
@@ -14,6 +15,9 @@ Usage:
                                       (no key needed); --json: as JSON on stdout
   skeptic ci [--fail-on must_fix|should_fix|never] [--max-calls N] [--sarif FILE]   in a GitHub Actions
                                       step: review the event's pull request and post it there (skeptic ci --help)
+  skeptic hook install [--pre-push|--pre-commit] [--chain] [--block-on must_fix] [--max-calls N]
+                                      a git hook: a lens review of each push (or commit); skeptic hook
+                                      uninstall removes it (skeptic hook --help)
   skeptic eval martian|aacr [--limit N] [--pr URL…] [--dry-run] [--yes] …   score Skeptic on a public
                                       benchmark with your key (skeptic eval --help)
 

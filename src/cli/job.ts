@@ -4,6 +4,7 @@
  * counts what the review will ask.
  */
 import { resolve } from 'node:path';
+import { autoScope } from '../app/autoScope';
 import { buildJob } from '../app/buildJob';
 import type { ReviewJob } from '../app/job';
 import { repositoryStateDir, resultsDir } from '../app/state';
@@ -50,4 +51,16 @@ export async function jobFromArgs(
     },
   });
   return { ...job, stateDir };
+}
+
+/** With no path and no scope flag, the detected scope; its line (which and why) is the first of the output. */
+export async function chooseScope(
+  args: ReviewArgs,
+  io: Pick<CliIo, 'cwd' | 'env'>,
+  out: NodeJS.WritableStream,
+): Promise<ReviewArgs> {
+  if (!args.autoScope) return args;
+  const chosen = await autoScope(io.cwd, io.env);
+  out.write(`${chosen.line}\n`);
+  return { ...args, scope: chosen.scope };
 }

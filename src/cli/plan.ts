@@ -11,7 +11,7 @@ import { inventoriesOf, type Inventories } from '../app/inventories';
 import { prepareJob } from '../app/job';
 import { planJson } from '../app/plan';
 import { parseReviewArgs } from './args';
-import { jobFromArgs } from './job';
+import { chooseScope, jobFromArgs } from './job';
 import type { CliIo } from './review';
 import { EXIT, USAGE } from './help';
 
@@ -19,11 +19,13 @@ const EXAMPLES_PER_REASON = 10;
 
 export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json');
-  const args = parseReviewArgs(argv.filter((a) => a !== '--json'));
-  if (args.help) {
+  const parsed = parseReviewArgs(argv.filter((a) => a !== '--json'));
+  if (parsed.help) {
     io.stdout.write(USAGE);
     return EXIT.ok;
   }
+  // --json keeps stdout one JSON record: the scope's line goes to stderr then.
+  const args = await chooseScope(parsed, io, json ? io.stderr : io.stdout);
   // The review's own job (cache folder, state folder, prices, models): the plan counts what that review will ask.
   const job = await jobFromArgs(args, io, '');
   const prepared = await prepareJob(job);

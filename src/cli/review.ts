@@ -6,7 +6,7 @@ import { runJob, type ConfirmEstimate } from '../app/runJob';
 import type { LensResult, ReviewResult, StagedResult } from '../model/events';
 import { parseReviewArgs } from './args';
 import { consoleReporter } from './console';
-import { jobFromArgs } from './job';
+import { chooseScope, jobFromArgs } from './job';
 import { recordOutputs } from '../app/state';
 import { openEventLog } from './events';
 import { EXIT, USAGE, UsageError } from './help';
@@ -25,8 +25,8 @@ export interface CliIo {
 }
 
 export async function reviewCommand(argv: string[], io: CliIo): Promise<number> {
-  const args = parseReviewArgs(argv);
-  if (args.help) {
+  const parsed = parseReviewArgs(argv);
+  if (parsed.help) {
     io.stdout.write(USAGE);
     return EXIT.ok;
   }
@@ -35,6 +35,7 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     throw new UsageError(
       'no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), from https://console.anthropic.com/settings/keys',
     );
+  const args = await chooseScope(parsed, io, io.stdout);
   const job = await jobFromArgs(args, io, apiKey);
 
   const progress = consoleReporter(io.stderr, args.mode);

@@ -67,3 +67,30 @@ export async function ghPrView(num: number, opts: GhOptions): Promise<PullReques
 export function ghPrDiff(num: number, opts: GhOptions): Promise<string> {
   return gh(['pr', 'diff', String(num), '--color', 'never'], opts);
 }
+
+/**
+ * The open pull request of the checked-out branch, for the auto-detected scope; when there is none, why
+ * (gh missing or signed out, no pull request, or one that is not open), never an error.
+ */
+export async function ghBranchPullRequest(opts: GhOptions): Promise<{ number: number } | { none: string }> {
+  try {
+    await gh(['auth', 'status'], opts);
+  } catch (err) {
+    return { none: (err as Error).message === NOT_INSTALLED ? 'gh is not installed' : 'gh is not signed in' };
+  }
+  let raw: { number?: unknown; state?: unknown; headRefName?: unknown };
+  try {
+    raw = JSON.parse(await gh(['pr', 'view', '--json', 'number,state,headRefName'], opts)) as typeof raw;
+  } catch (err) {
+    const why = (err as Error).message.replace(/^gh pr view --json failed: /, '');
+    return {
+      none: /no pull requests? found/i.test(why)
+        ? 'no pull request for this branch'
+        : `gh found no pull request (${why})`,
+    };
+  }
+  if (typeof raw.number !== 'number') return { none: 'gh answered without a pull request number' };
+  const state = String(raw.state).toUpperCase();
+  if (state !== 'OPEN') return { none: `the branch's pull request #${raw.number} is ${state.toLowerCase()}` };
+  return { number: raw.number };
+}

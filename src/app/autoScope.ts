@@ -1,0 +1,42 @@
+/**
+ * The scope of a review asked for without one (`skeptic review`, `skeptic plan`, *Skeptic: Review (Auto)*),
+ * as the lens-mode spec orders it: the open pull request of the checked-out branch (when gh is installed
+ * and signed in), else the uncommitted changes (staged, unstaged and untracked), else the whole folder.
+ * The line says which and why; it is the first thing a surface shows.
+ */
+import { git } from '../io/git';
+import { plural } from '../model/plural';
+import type { ScopeSpec } from '../model/scope';
+import { ghBranchPullRequest } from '../scope/gh';
+import { gitToplevel } from '../scope/git';
+
+export interface AutoScope {
+  scope: ScopeSpec;
+  line: string;
+}
+
+export async function autoScope(cwd: string, env?: NodeJS.ProcessEnv): Promise<AutoScope> {
+  if (!(await gitToplevel(cwd)))
+    return { scope: { kind: 'paths', paths: ['.'] }, line: 'Scope: the whole folder (auto: not a git repository)' };
+  const pr = await ghBranchPullRequest({ cwd, ...(env ? { env } : {}) });
+  if ('number' in pr) {
+    return {
+      scope: { kind: 'pr', number: pr.number },
+      line: `Scope: pull request #${pr.number} (auto: the open pull request of this branch, from gh)`,
+    };
+  }
+  // Untracked files count, as the uncommitted scope reviews them; ignored ones do not.
+  const changed = (await git(['status', '--porcelain', '--untracked-files=all'], cwd))
+    .split('\n')
+    .filter(Boolean).length;
+  if (changed > 0) {
+    return {
+      scope: { kind: 'changes' },
+      line: `Scope: uncommitted changes (auto: ${pr.none}; ${plural(changed, 'file')} changed, staged or untracked)`,
+    };
+  }
+  return {
+    scope: { kind: 'paths', paths: ['.'] },
+    line: `Scope: the whole folder (auto: ${pr.none}; no uncommitted changes)`,
+  };
+}
