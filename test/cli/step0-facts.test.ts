@@ -95,7 +95,7 @@ describe('Step 0 keeps what it learns about each content', function () {
     assert.deepEqual((await plan(cwd, cache)).exclusions, []);
     await writeFile(join(cwd, 'config.ts'), `${code('config')}export const token = '${TOKEN}';\n`);
     const warm = await plan(cwd, cache);
-    assert.deepEqual(warm.exclusions, [{ path: 'config.ts', reason: 'secret' }]);
+    assert.deepEqual(warm.exclusions, [{ path: 'config.ts', reason: 'secret', detail: 'GITHUB_TOKEN on line 4' }]);
     assert.deepEqual(
       warm.files.map((f) => f.path),
       ['a.ts'],
