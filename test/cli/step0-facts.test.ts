@@ -52,7 +52,8 @@ async function plan(
     stderr: { write: () => true },
     signal: new AbortController().signal,
   } as unknown as CliIo;
-  assert.equal(await planCommand(['--json'], io), 0);
+  // The whole folder, named: with no path, plan would pick the uncommitted changes (auto scope).
+  assert.equal(await planCommand(['--json', '.'], io), 0);
   return JSON.parse(out);
 }
 
