@@ -20,7 +20,7 @@ import rulesGlobal from '../../../prompts/rules-global.md';
 const compose = (...parts: string[]) => parts.map((p) => p.trim()).join('\n\n');
 
 const STEPS_INTRO =
-  '# The file steps\n\nThe briefs of the four steps that read a file follow, each with the rules it applies. Each call does exactly one of them: the directive after the source names it and the record to submit. Ignore the other briefs for that call.';
+  '# The file steps\n\nThe briefs of the four steps that read a file follow, each with the rule sets it applies. Each call does exactly one step: the directive after the source names it and the record to submit, and that brief is your task. The rule sets serve more than the step they follow: the challenger (Step 4) judges every finding by the rule it was raised under, so it applies both sets.';
 
 /** The system text of every call about a file. */
 export const FILE_SYSTEM = compose(common, STEPS_INTRO, curate, analyze, rulesFile, review, rulesFunction, challenge);
