@@ -71,7 +71,10 @@ const SCENARIO: Scenario = {
 
 type Body = { system: Array<{ text: string }>; messages: Array<{ content: Array<{ text?: string }> }> };
 const body = (r: LoggedRequest) => r.body as Body;
-const systemOf = (r: LoggedRequest) => body(r).system.map((b) => b.text).join('\n');
+const systemOf = (r: LoggedRequest) =>
+  body(r)
+    .system.map((b) => b.text)
+    .join('\n');
 const packetOf = (r: LoggedRequest): Json => parseRequest(MessagesBody.parse(r.body)).packet;
 const firstTurn = (server: FakeAnthropic, record: string) =>
   server.requests.filter((r) => r.record === record && r.turn === 1 && r.body !== null);
@@ -79,7 +82,8 @@ const firstTurn = (server: FakeAnthropic, record: string) =>
 /** Each rule's section of a system text (`## A1. Bugs` up to the next heading), by rule id. */
 function ruleSections(system: string): Map<string, string> {
   const sections = new Map<string, string>();
-  for (const m of system.matchAll(/^## ([AFG]\d)\. [^\n]*\n([\s\S]*?)(?=^#{1,2} |(?![\s\S]))/gm)) sections.set(m[1]!, m[2]!);
+  for (const m of system.matchAll(/^## ([AFG]\d)\. [^\n]*\n([\s\S]*?)(?=^#{1,2} |(?![\s\S]))/gm))
+    sections.set(m[1]!, m[2]!);
   return sections;
 }
 
@@ -107,7 +111,9 @@ describe('prompt contracts, on the requests of a real run through the fake API',
   it("accepts a finding on a function's leading doc comment without a repair turn", () => {
     assert.equal(run.code, 0, run.stderr);
     assert.ok(
-      json.findings.some((f) => f.file === 'lib/doc.ts' && f.line === 2 && f.rule_id === 'A2' && f.priority === 'must_fix'),
+      json.findings.some(
+        (f) => f.file === 'lib/doc.ts' && f.line === 2 && f.rule_id === 'A2' && f.priority === 'must_fix',
+      ),
       JSON.stringify(json.findings),
     );
     const step3 = server.requests.filter((r) => r.record === 'PerFunctionReview' || r.record === 'BatchReview');
@@ -136,7 +142,10 @@ describe('prompt contracts, on the requests of a real run through the fake API',
     assert.equal(byRule.get('F3')!.location, 'lib/doc.ts:4-10');
     assert.equal(byRule.get('A2')!.location, 'lib/doc.ts:2');
     assert.deepEqual(byRule.get('A2')!.function_lines, [1, 6]);
-    assert.ok(json.findings.some((f) => f.rule_id === 'F1'), 'the file-wide finding survived');
+    assert.ok(
+      json.findings.some((f) => f.rule_id === 'F1'),
+      'the file-wide finding survived',
+    );
   });
 
   it('tells synthesis the field names its packet has, where it has them', () => {
@@ -144,7 +153,8 @@ describe('prompt contracts, on the requests of a real run through the fake API',
     assert.ok(synthesis);
     const system = systemOf(synthesis);
     const packet = packetOf(synthesis);
-    const named = (key: string) => assert.ok(system.includes(`\`${key}\``), `the synthesis brief does not name \`${key}\``);
+    const named = (key: string) =>
+      assert.ok(system.includes(`\`${key}\``), `the synthesis brief does not name \`${key}\``);
     Object.keys(packet).forEach(named);
     const analysis = (packet.file_analyses as Json[])[0]!;
     Object.keys(analysis).forEach(named);
@@ -174,7 +184,19 @@ describe('prompt contracts, on the requests of a real run through the fake API',
         );
       }
     }
-    assert.deepEqual([...ruleSections(fileSystem).keys()].sort(), ['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'A8', 'F1', 'F2', 'F3']);
+    assert.deepEqual([...ruleSections(fileSystem).keys()].sort(), [
+      'A1',
+      'A2',
+      'A3',
+      'A4',
+      'A5',
+      'A6',
+      'A7',
+      'A8',
+      'F1',
+      'F2',
+      'F3',
+    ]);
     assert.deepEqual([...ruleSections(synthesisSystem).keys()].sort(), ['G1', 'G2', 'G3', 'G4']);
   });
 
@@ -194,15 +216,20 @@ describe('prompt contracts, on the requests of a real run through the fake API',
     const calls = server.requests.filter((r) => r.body !== null);
     assert.ok(calls.length > 0);
     for (const r of calls) {
-      const text = body(r).messages[0]!.content.map((b) => b.text ?? '').join('\n');
-      assert.ok(text.includes(`<${tag} path="CLAUDE.md">\n${CONTEXT}\n</${tag}>`), `${r.record}: context block not tagged`);
+      const text = body(r)
+        .messages[0]!.content.map((b) => b.text ?? '')
+        .join('\n');
+      assert.ok(
+        text.includes(`<${tag} path="CLAUDE.md">\n${CONTEXT}\n</${tag}>`),
+        `${r.record}: context block not tagged`,
+      );
       assert.doesNotMatch(text, /<project_context/);
       assert.doesNotMatch(systemOf(r), /random suffix|same random/);
       assert.match(systemOf(r), /untrusted_context_XXXXXXXX/);
     }
   });
 
-  it("gives a lens validator the shared lens text its brief relies on, as its system text", async () => {
+  it('gives a lens validator the shared lens text its brief relies on, as its system text', async () => {
     server.reset();
     const run = await runCli(['review', 'lib', '--mode', 'lenses', '--full-fanout', '--json', 'lens.json'], {
       cwd,

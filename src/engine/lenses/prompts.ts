@@ -4,6 +4,7 @@
  * or the validator's brief — goes in the last user block.
  */
 import system from '../../../prompts/lens-system.md';
+import noise from '../../../prompts/noise.md';
 import selfCritique from '../../../prompts/lens-self-critique.md';
 import security from '../../../prompts/lens-security.md';
 import logic from '../../../prompts/lens-logic.md';
@@ -20,7 +21,7 @@ import { CROSS_REPO, type ReviewerName } from '../../model/reviewers';
 const withCritique = (brief: string) => `${brief.trim()}\n\n${selfCritique.trim()}`;
 
 /** The one system text of every lens call: reviewers, validators and the cross-repo check. */
-export const LENS_SYSTEM = system.trim();
+export const LENS_SYSTEM = `${system.trim()}\n\n${noise.trim()}`;
 /** A validator's brief, after the scope like a reviewer's (it relies on the shared text's layout and rules). */
 export const VALIDATOR_BRIEF = validator.trim();
 

@@ -111,14 +111,19 @@ function startLine(node: Node): number {
   let first = node;
   while (first.parent && WRAPPERS.has(first.parent.type) && first.parent.startPosition.row === first.startPosition.row)
     first = first.parent;
-  for (let s = first.previousNamedSibling; s && (LEADING.has(s.type) || isLeadingComment(s, first)); s = s.previousNamedSibling)
+  for (
+    let s = first.previousNamedSibling;
+    s && (LEADING.has(s.type) || isLeadingComment(s, first));
+    s = s.previousNamedSibling
+  )
     first = s;
   return first.startPosition.row + 1;
 }
 
 /** A comment on lines of its own (not a shebang) that ends on the line above `below`, with no blank line between. */
 function isLeadingComment(node: Node, below: Node): boolean {
-  if (!node.type.includes('comment') || node.text.startsWith('#!') || endLine(node) < below.startPosition.row) return false;
+  if (!node.type.includes('comment') || node.text.startsWith('#!') || endLine(node) < below.startPosition.row)
+    return false;
   const before = node.previousSibling;
   return !before || endLine(before) <= node.startPosition.row;
 }
