@@ -87,12 +87,17 @@ function ruleSections(system: string): Map<string, string> {
   return sections;
 }
 
+/** The shared noise rules in a system text: from their heading to the next top-level heading. */
+const noiseSection = (system: string) =>
+  /^# What is never a finding\n[\s\S]*?(?=^# |(?![\s\S]))/m.exec(system)?.[0] ?? '';
+
 describe('prompt contracts, on the requests of a real run through the fake API', function () {
   this.timeout(60_000);
   let server: FakeAnthropic;
   let cwd: string;
   let json: StagedJsonReport;
   let run: CliRun;
+  let challengeSystem: string;
 
   before(async () => {
     server = await startFakeAnthropic({ scenario: SCENARIO });
@@ -105,6 +110,7 @@ describe('prompt contracts, on the requests of a real run through the fake API',
       env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
     });
     json = await loadJson<StagedJsonReport>(join(cwd, 'result.json'));
+    challengeSystem = systemOf(firstTurn(server, 'ChallengeResult')[0]!);
   });
   after(() => server.close());
 
@@ -243,6 +249,10 @@ describe('prompt contracts, on the requests of a real run through the fake API',
     for (const section of ['## How the user message is laid out', '## Untrusted content', '## Tools'])
       assert.ok(system.includes(section), `the validator's system text lacks "${section}"`);
     assert.equal(system, systemOf(reviewer), 'one system text for every lens call');
+    // The list the validators reject by is the one the challenger disqualifies by, word for word.
+    const noise = noiseSection(system);
+    assert.match(noise, /^# What is never a finding\n[\s\S]*memory_safety/);
+    assert.equal(noiseSection(challengeSystem).trim(), noise.trim());
     const last = body(validator).messages[0]!.content.at(-1)!.text!;
     assert.match(last, /validate one finding[\s\S]*LensValidation[\s\S]*```json/);
   });
