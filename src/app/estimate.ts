@@ -28,7 +28,7 @@ import { costUsd, type PriceOverrides, type TokenCounts } from '../model/pricing
 import { Semaphore } from '../model/semaphore';
 import { sourceTokens } from '../engine/lenses/chunks';
 import { planTarget } from '../engine/lenses/plan';
-import { BRIEFS, LENS_SYSTEM, VALIDATOR_SYSTEM } from '../engine/lenses/prompts';
+import { BRIEFS, LENS_SYSTEM, VALIDATOR_BRIEF } from '../engine/lenses/prompts';
 import { CROSS_REPO } from '../model/reviewers';
 import { loadTarget } from '../engine/lenses/target';
 import { MAX_VALIDATORS } from '../engine/lenses/validators';
@@ -368,7 +368,12 @@ async function measure(
   // Sent as an outline: each function's first line, which only the text itself has.
   const lines = splitLines(await access.read(entry.path));
   const outline = found.reduce(
-    (n, f) => n + block({ chars: `${f.qualified_name} ${f.kind} ${lines[f.start_line - 1] ?? ''}`.length, lines: 2 }),
+    (n, f) =>
+      n +
+      block({
+        chars: `${f.qualified_name} ${f.kind} ${lines[(f.signature_line ?? f.start_line) - 1] ?? ''}`.length,
+        lines: 2,
+      }),
     0,
   );
   return {
@@ -431,11 +436,7 @@ export async function estimateLensRun(access: FileAccess, req: ReturnType<typeof
   }
   if (req.fullFanout)
     for (let i = 0; i < MAX_VALIDATORS; i++)
-      add(
-        'validator',
-        LENS_FIXED_TOKENS + tokens(VALIDATOR_SYSTEM.length) + largestPart + LENS_PACKET_TOKENS,
-        LENS_OUT.validator,
-      );
+      add('validator', system + largestPart + tokens(VALIDATOR_BRIEF.length) + LENS_PACKET_TOKENS, LENS_OUT.validator);
   if (plans.length > 1) {
     const files = plans.reduce((n, p) => n + p.target.files.length, 0);
     add(

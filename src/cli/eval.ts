@@ -41,7 +41,7 @@ const BENCHMARKS: Record<string, Benchmark> = { martian: MARTIAN, aacr: AACR };
 export const EVAL_USAGE = `Usage:
   skeptic eval martian|aacr [--limit N] [--pr URL…] [--mode staged|lenses] [--model ID] [--judge-model ID]
                        [--matching martian|one-to-one] [--data DIR] [--workdir DIR] [--json FILE]
-                       [--prices FILE] [--dry-run] [--yes]
+                       [--prices FILE] [--dry-run] [--yes] [--include-pre-existing]
 
 Scores Skeptic on a public code-review benchmark: each PR is checked out, reviewed with the branch scope
 against the base the PR was opened against, and every surviving finding is compared with every golden
@@ -64,6 +64,8 @@ judged by its judge model, beside the published scores of other tools when every
                      dataset/); default: downloaded from the benchmark's GitHub repository into the work folder
   --workdir DIR      checkouts, result cache and per-PR reports (default ./skeptic-eval)
   --json FILE        every judgement (golden comment, finding, verdict, reason) and the scores
+  --include-pre-existing  also score pre-existing findings (must-fix problems off the PR's changed lines);
+                     by default only the main findings are scored, as the report counts them
   --dry-run          fetch and estimate only; no key needed, no model call
   --yes              run without asking after the estimate
   --prices FILE      JSON price overrides per model or family (as for skeptic review)
@@ -85,6 +87,7 @@ interface EvalArgs {
   pricesFile?: string;
   dryRun: boolean;
   yes: boolean;
+  includePreExisting: boolean;
   concurrency: number;
   timeoutMs: number;
 }
@@ -102,6 +105,7 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     json: { type: 'string' },
     prices: { type: 'string' },
     'dry-run': { type: 'boolean' },
+    'include-pre-existing': { type: 'boolean' },
     yes: { type: 'boolean', short: 'y' },
     concurrency: { type: 'string' },
     timeout: { type: 'string' },
@@ -136,6 +140,7 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     ...(v.json !== undefined ? { json: nonEmpty('--json', v.json)! } : {}),
     ...(v.prices !== undefined ? { pricesFile: nonEmpty('--prices', v.prices)! } : {}),
     dryRun: v['dry-run'] ?? false,
+    includePreExisting: v['include-pre-existing'] ?? false,
     yes: v.yes ?? false,
     concurrency: wholeNumber('--concurrency', v.concurrency, LIMITS.concurrency),
     timeoutMs: wholeNumber('--timeout', v.timeout, LIMITS.requestTimeout) * 1000,
@@ -215,7 +220,14 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
 
   const outcomes = await runEval(
     prepared,
-    { workdir, review, judgeModel: args.judgeModel, matching: args.matching, apiKey },
+    {
+      workdir,
+      review,
+      judgeModel: args.judgeModel,
+      matching: args.matching,
+      apiKey,
+      includePreExisting: args.includePreExisting,
+    },
     consoleReporter(io.stderr),
     io.signal,
     note,
@@ -230,6 +242,7 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
     date: new Date(),
   };
   io.stdout.write(renderTable(outcomes, bench, meta));
+  io.stdout.write(`${scoredLine(args.includePreExisting)}\n`);
   if (args.json) {
     const path = resolve(io.cwd, args.json);
     await mkdir(dirname(path), { recursive: true });
@@ -289,4 +302,11 @@ async function confirm(args: EvalArgs, io: CliIo): Promise<boolean> {
   } finally {
     rl.close();
   }
+}
+
+/** Which findings were candidates: said after the table, so a score is never read as counting more than it does. */
+function scoredLine(includePreExisting: boolean): string {
+  return includePreExisting
+    ? 'Scored: the main findings and the pre-existing ones (--include-pre-existing).'
+    : 'Scored: the main findings only; pre-existing findings (off the changed lines) are left out (--include-pre-existing scores them).';
 }

@@ -83,12 +83,13 @@ async function confirmAtTerminal(estimate: ConfirmEstimate, io: CliIo): Promise<
 }
 
 function lensSummary(result: LensResult, reportPath: string): string {
-  const all = [...result.lensFindings, ...result.crossRepo];
+  const every = [...result.lensFindings, ...result.crossRepo];
+  const all = every.filter((f) => !f.preExisting);
   const by = (s: string) => all.filter((f) => f.severity === s).length;
   const u = result.usage;
   const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
   const lines = [
-    `${plural(all.length, 'finding')} (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info); ${plural(u.calls, 'model call')}, cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens, cost ${describeCost(u.cost_usd)}.`,
+    `${plural(all.length, 'finding')} (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info)${preExistingNote(every.length - all.length)}; ${plural(u.calls, 'model call')}, cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens, cost ${describeCost(u.cost_usd)}.`,
   ];
   if (result.validation.performed)
     lines.push(`Validation: ${result.validation.rejected} rejected, ${result.validation.timeouts} not validated.`);
@@ -101,9 +102,10 @@ function lensSummary(result: LensResult, reportPath: string): string {
 }
 
 function stagedSummary(result: StagedResult, reportPath: string): string {
-  const by = (p: string) => result.findings.filter((f) => f.priority === p).length;
+  const main = result.findings.filter((f) => !f.pre_existing);
+  const by = (p: string) => main.filter((f) => f.priority === p).length;
   const lines = [
-    `${plural(result.findings.length, 'finding')} (${by('must_fix')} must fix, ${by('should_fix')} should fix, ${by('nice_to_have')} nice to have); ${plural(result.usage.calls, 'model call')}, cost ${describeCost(result.usage.cost_usd)}.`,
+    `${plural(main.length, 'finding')} (${by('must_fix')} must fix, ${by('should_fix')} should fix, ${by('nice_to_have')} nice to have)${preExistingNote(result.findings.length - main.length)}; ${plural(result.usage.calls, 'model call')}, cost ${describeCost(result.usage.cost_usd)}.`,
   ];
   if (result.failed.length)
     lines.push(`${plural(result.failed.length, 'unit')} failed; the report lists them under Not Reviewed.`);
@@ -111,6 +113,9 @@ function stagedSummary(result: StagedResult, reportPath: string): string {
   lines.push(`Report: ${reportPath}`);
   return lines.join('\n') + '\n';
 }
+
+/** Pre-existing findings (off the change) are counted apart from the findings before them. */
+const preExistingNote = (n: number) => (n ? `, and ${n} pre-existing apart (not on a changed line)` : '');
 
 /** What the call count leaves out, and why the run stopped early, if it did. */
 function runNotes(result: ReviewResult): string[] {

@@ -3,7 +3,7 @@
  * prompt re-asks every unit instead of serving answers given under the old wording.
  */
 import { createHash } from 'node:crypto';
-import { BRIEFS, LENS_SYSTEM, VALIDATOR_SYSTEM } from './lenses/prompts';
+import { BRIEFS, LENS_SYSTEM, VALIDATOR_BRIEF } from './lenses/prompts';
 import {
   FILE_SYSTEM,
   STEP_DIRECTIVES,
@@ -16,7 +16,7 @@ export const PROMPT_VERSION = createHash('sha256')
   .update(
     JSON.stringify({
       staged: { FILE_SYSTEM, STEP_DIRECTIVES, SYNTHESIS_SYSTEM, SYNTHESIS_PART_SYSTEM, SYNTHESIS_MERGE_SYSTEM },
-      lens: { LENS_SYSTEM, VALIDATOR_SYSTEM, BRIEFS },
+      lens: { LENS_SYSTEM, VALIDATOR_BRIEF, BRIEFS },
     }),
   )
   .digest('hex')

@@ -26,17 +26,22 @@ export function sourceBlock(file: SourceFile, role: 'primary' | 'companion'): st
   return tagged(file, role, numberLines(file.lines));
 }
 
+/** `untrusted_<kind>_` and 8 hex digits of the content's hash: text inside cannot name the tag that closes it. */
+export function blockTag(kind: 'source' | 'context', text: string): string {
+  return `untrusted_${kind}_${createHash('sha256').update(text).digest('hex').slice(0, 8)}`;
+}
+
 function tagged(file: SourceFile, role: string, body: string): string {
-  const tag = `untrusted_source_${createHash('sha256').update(file.text).digest('hex').slice(0, 8)}`;
+  const tag = blockTag('source', file.text);
   return `<${tag} path="${file.path}" role="${role}" lines="${file.lines.length}">\n${body}\n</${tag}>`;
 }
 
-/** A file too large to send whole: the first line of each function, numbered, under its name and line range. */
+/** A file too large to send whole: each function's signature line, numbered, under its name and line range. */
 export function outlineBlock(file: SourceFile, functions: CodeFunction[]): string {
-  const body = functions.map(
-    (f) =>
-      `      (${f.qualified_name}: ${f.kind}, lines ${f.start_line}-${f.end_line})\n${numberLines([file.lines[f.start_line - 1] ?? ''], f.start_line)}`,
-  );
+  const body = functions.map((f) => {
+    const at = f.signature_line ?? f.start_line;
+    return `      (${f.qualified_name}: ${f.kind}, lines ${f.start_line}-${f.end_line})\n${numberLines([file.lines[at - 1] ?? ''], at)}`;
+  });
   return tagged(file, 'outline', body.join('\n'));
 }
 

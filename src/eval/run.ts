@@ -70,6 +70,8 @@ export interface EvalSettings {
   judgeModel: string;
   matching: Matching;
   apiKey: string;
+  /** Score pre-existing findings too (default: only the main findings, as the report counts them). */
+  includePreExisting?: boolean;
 }
 
 export interface PrOutcome {
@@ -153,12 +155,12 @@ export async function runEval(
       continue;
     }
     const { result } = reviewed;
+    // The main findings, as the report counts them; pre-existing ones only when asked for.
+    const candidates = settings.includePreExisting ? result.findings : result.findings.filter((f) => !f.pre_existing);
     // For the next run's estimate; losing it only makes that estimate assume.
-    await keepCandidates(
-      join(settings.workdir, 'reports', p.slug),
-      reviewKey(p.checkout, review),
-      result.findings,
-    ).catch(() => undefined);
+    await keepCandidates(join(settings.workdir, 'reports', p.slug), reviewKey(p.checkout, review), candidates).catch(
+      () => undefined,
+    );
     const reviewedPart = {
       reviewCalls: result.usage.calls,
       reviewCostUsd: result.usage.cost_usd,
@@ -174,7 +176,7 @@ export async function runEval(
     const before = { ...client.usage };
     let judgements: Judgement[];
     try {
-      judgements = await judgeAll(judge, settings.judgeModel, p.case.golden, result.findings, p.slug);
+      judgements = await judgeAll(judge, settings.judgeModel, p.case.golden, candidates, p.slug);
     } catch (err) {
       if (err instanceof FatalApiError) throw new EvalError(`the judge model was refused: ${err.message}`);
       if (!signal.aborted) throw err;
@@ -184,7 +186,7 @@ export async function runEval(
     const done = {
       ...base,
       ...reviewedPart,
-      findings: result.findings,
+      findings: candidates,
       judgements,
       judgeCalls: judged.calls,
       judgeCostUsd: judged.cost_usd,
@@ -200,7 +202,7 @@ export async function runEval(
       outcomes.push({
         ...done,
         assignment,
-        tally: tallyOf(assignment, result.findings.length, p.case.golden.length),
+        tally: tallyOf(assignment, candidates.length, p.case.golden.length),
       });
     }
   }

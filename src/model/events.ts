@@ -92,6 +92,8 @@ export interface LensResult extends RunAccounting {
   findings: Finding[];
   /** Findings the confidence floor removed (self-critique), per reviewer. */
   lowConfidence: Record<string, number>;
+  /** Findings removed for a category that is never a finding (prompts/noise.md), per category. */
+  noiseDropped?: Record<string, number>;
   /** Change scopes: findings below HIGH that were not on a changed line. */
   outsideChange: number;
   validation: ValidationSummary;

@@ -1,5 +1,6 @@
 /** The one finding type every surface is built from, and what the filters and failures record about it. */
 import type { Location } from './location';
+import type { Category } from './categories';
 import type { Confidence, Priority } from './records';
 
 /** Where a finding came from: a staged rule set (file, function, cross-file), a lens reviewer, or the cross-repo check. */
@@ -12,6 +13,8 @@ export interface Finding {
   line: number;
   /** Last line of a range finding. */
   end_line?: number;
+  /** A file-level finding about the whole file: it has no line of its own (`line` is 1). */
+  file_wide?: boolean;
   /** Every place the finding is about (several for cross-file findings); the first is `file:line` itself. */
   locations: Location[];
   rule_id: string;
@@ -21,6 +24,8 @@ export interface Finding {
   action: string;
   rationale: string;
   source: FindingSource;
+  /** What it is about, as the model labelled it (null: unlabelled); the noise filter removes some categories. */
+  category?: Category | null;
   /** Set when the challenger could not run, so the finding was kept unchallenged. */
   unchallenged?: boolean;
   /** Diff review: a must_fix problem on lines the change did not touch. */
@@ -44,6 +49,6 @@ export interface FailedUnit {
 /** Something the deterministic filters removed, kept so the report can account for it. */
 export interface FilteredFinding {
   finding: Finding;
-  stage: 'challenge' | 'tiebreaker' | 'rule_scope' | 'diff_scope';
+  stage: 'challenge' | 'tiebreaker' | 'rule_scope' | 'diff_scope' | 'noise';
   reason: string;
 }

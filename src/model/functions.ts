@@ -10,9 +10,11 @@ export interface CodeFunction {
   /** function, method, constructor, accessor, arrow_function, lambda, closure */
   kind: string;
   visibility: Visibility;
-  /** 1-based, inclusive; the start includes decorators, attributes and template headers. */
+  /** 1-based, inclusive; the start includes the leading doc comment, decorators, attributes and template headers. */
   start_line: number;
   end_line: number;
+  /** The line of the definition itself, below its doc comment and decorators (the syntax finder's; else `start_line`). */
+  signature_line?: number;
 }
 
 export interface FunctionInventory {

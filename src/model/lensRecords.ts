@@ -4,6 +4,7 @@
  * validators answer with a LensValidation. Titles name the records in requests (the fake server keys on them).
  */
 import { z } from 'zod';
+import { categoryField } from './categories';
 
 export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;
 export const Severity = z.enum(SEVERITIES);
@@ -21,6 +22,7 @@ export const LensFinding = z.object({
   evidence: z.string().min(1),
   recommendation: z.string().min(1),
   confidence: z.number().int().min(1).max(5),
+  category: categoryField(),
 });
 export type LensFinding = z.infer<typeof LensFinding>;
 

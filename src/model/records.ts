@@ -6,6 +6,7 @@
  * which record a call asks for).
  */
 import { z } from 'zod';
+import { categoryField } from './categories';
 
 export const Confidence = z.enum(['high', 'medium', 'low']);
 export type Confidence = z.infer<typeof Confidence>;
@@ -58,6 +59,7 @@ export const FileLevelFinding = z.object({
   location: z.string().min(1),
   action: sentence(),
   rationale: sentence(),
+  category: categoryField(),
 });
 export type FileLevelFinding = z.infer<typeof FileLevelFinding>;
 
@@ -97,6 +99,8 @@ export const Verdict = z.object({
   action: z.string().nullable(),
   rationale: z.string().nullable(),
   priority: z.enum(['should_fix', 'nice_to_have']).nullable(),
+  /** What a non-clean verdict is about (null for clean and na); see model/categories.ts. */
+  category: categoryField(),
 });
 export type Verdict = z.infer<typeof Verdict>;
 
@@ -171,6 +175,7 @@ export const CrossFileFinding = z.object({
   locations: z.array(z.string()).min(1),
   action: sentence(),
   rationale: sentence(),
+  category: categoryField(),
 });
 export type CrossFileFinding = z.infer<typeof CrossFileFinding>;
 

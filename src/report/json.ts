@@ -3,6 +3,21 @@ import { z } from 'zod';
 import type { StagedResult } from '../model/events';
 import { formatLocation } from '../model/location';
 import { Confidence, Priority } from '../model/records';
+import type { Finding } from '../model/finding';
+
+const StagedJsonFinding = z.object({
+  file: z.string(),
+  line: z.number().int().min(1),
+  rule_id: z.string(),
+  priority: Priority,
+  confidence: Confidence,
+  function: z.string().nullable(),
+  action: z.string(),
+  rationale: z.string(),
+  locations: z.array(z.string()),
+  /** What the finding is about (src/model/categories.ts); null where the model gave none. */
+  category: z.string().nullable(),
+});
 
 export const StagedJsonReport = z.object({
   version: z.literal(1),
@@ -18,19 +33,10 @@ export const StagedJsonReport = z.object({
       reason: z.string().optional(),
     }),
   ),
-  findings: z.array(
-    z.object({
-      file: z.string(),
-      line: z.number().int().min(1),
-      rule_id: z.string(),
-      priority: Priority,
-      confidence: Confidence,
-      function: z.string().nullable(),
-      action: z.string(),
-      rationale: z.string(),
-      locations: z.array(z.string()),
-    }),
-  ),
+  /** The main findings: in a diff review, those on the change. */
+  findings: z.array(StagedJsonFinding),
+  /** Diff review: must_fix problems on lines the change did not touch, kept apart from the main findings. */
+  pre_existing: z.array(StagedJsonFinding),
   usage: z.object({
     calls: z.number().int(),
     input_tokens: z.number().int(),
@@ -57,18 +63,24 @@ export function stagedJson(result: StagedResult, reportPath: string | null): Sta
       functions_reviewed: f.functions_reviewed,
       ...(f.reason !== undefined ? { reason: f.reason } : {}),
     })),
-    findings: result.findings.map((f) => ({
-      file: f.file,
-      line: f.line,
-      rule_id: f.rule_id,
-      priority: f.priority,
-      confidence: f.confidence,
-      function: f.function,
-      action: f.action,
-      rationale: f.rationale,
-      locations: f.locations.map(formatLocation),
-    })),
+    findings: result.findings.filter((f) => !f.pre_existing).map(jsonFinding),
+    pre_existing: result.findings.filter((f) => f.pre_existing).map(jsonFinding),
     usage: { ...result.usage },
     report_path: reportPath,
+  };
+}
+
+function jsonFinding(f: Finding): z.infer<typeof StagedJsonFinding> {
+  return {
+    file: f.file,
+    line: f.line,
+    rule_id: f.rule_id,
+    priority: f.priority,
+    confidence: f.confidence,
+    function: f.function,
+    action: f.action,
+    rationale: f.rationale,
+    locations: f.locations.map(formatLocation),
+    category: f.category ?? null,
   };
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { LensResult } from '../model/events';
-import { severityCounts, sortLensFindings as sortFindings } from '../model/lens';
+import { severityCounts, sortLensFindings as sortFindings, type MergedFinding } from '../model/lens';
 import { Severity } from '../model/lensRecords';
 
 const count = () => z.number().int().min(0);
@@ -25,6 +25,8 @@ export const LensJsonFinding = z.object({
   validationReason: z.string().optional(),
   originalSeverity: Severity.optional(),
   preExisting: z.boolean().optional(),
+  /** What the finding is about (src/model/categories.ts); null where the reviewer gave none. */
+  category: z.string().nullable(),
 });
 
 export const LensJsonReport = z.object({
@@ -41,8 +43,13 @@ export const LensJsonReport = z.object({
     rejected: count(),
     timeouts: count(),
   }),
+  /** The main findings: in a change review, those on the change. */
   findings: z.array(LensJsonFinding),
   // Additive fields.
+  /** Change scopes: CRITICAL/HIGH problems on lines the change did not touch, kept apart (not in `summary`). */
+  pre_existing: z.array(LensJsonFinding),
+  /** Findings removed for a category that is never a finding (prompts/noise.md), per category. */
+  noiseDropped: z.record(z.string(), count()),
   mode: z.literal('lenses'),
   missingReviewers: z.array(z.string()),
   models: z.record(z.string(), z.string()),
@@ -81,7 +88,8 @@ export const LensJsonReport = z.object({
 export type LensJsonReport = z.infer<typeof LensJsonReport>;
 
 export function lensJson(result: LensResult, meta: { date: string; reportPath: string | null }): LensJsonReport {
-  const all = sortFindings([...result.lensFindings, ...result.crossRepo]);
+  const every = sortFindings([...result.lensFindings, ...result.crossRepo]);
+  const all = every.filter((f) => !f.preExisting);
   const v = result.validation;
   return {
     version: '1.1',
@@ -97,21 +105,9 @@ export function lensJson(result: LensResult, meta: { date: string; reportPath: s
       rejected: v.rejected,
       timeouts: v.timeouts,
     },
-    findings: all.map((f) => ({
-      severity: f.severity,
-      file: f.file,
-      line: f.line,
-      title: f.title,
-      evidence: f.evidence,
-      recommendation: f.recommendation,
-      confidence: f.confidence,
-      reviewers: f.reviewers,
-      repository: f.repository,
-      ...(f.validated !== undefined ? { validated: f.validated } : {}),
-      ...(f.validationReason !== undefined ? { validationReason: f.validationReason } : {}),
-      ...(f.originalSeverity ? { originalSeverity: f.originalSeverity } : {}),
-      ...(f.preExisting ? { preExisting: true } : {}),
-    })),
+    findings: all.map(jsonFinding),
+    pre_existing: every.filter((f) => f.preExisting).map(jsonFinding),
+    noiseDropped: result.noiseDropped ?? {},
     mode: 'lenses',
     missingReviewers: result.missingReviewers,
     models: result.models,
@@ -134,5 +130,24 @@ export function lensJson(result: LensResult, meta: { date: string; reportPath: s
     },
     usage: { ...result.usage },
     report_path: meta.reportPath,
+  };
+}
+
+function jsonFinding(f: MergedFinding): z.infer<typeof LensJsonFinding> {
+  return {
+    severity: f.severity,
+    file: f.file,
+    line: f.line,
+    title: f.title,
+    evidence: f.evidence,
+    recommendation: f.recommendation,
+    confidence: f.confidence,
+    reviewers: f.reviewers,
+    repository: f.repository,
+    ...(f.validated !== undefined ? { validated: f.validated } : {}),
+    ...(f.validationReason !== undefined ? { validationReason: f.validationReason } : {}),
+    ...(f.originalSeverity ? { originalSeverity: f.originalSeverity } : {}),
+    ...(f.preExisting ? { preExisting: true } : {}),
+    category: f.category ?? null,
   };
 }

@@ -28,7 +28,10 @@ const MAX_RECOMMENDATIONS = 10;
 
 export function renderLensReport(result: LensResult, meta: ReportMeta): string {
   const multi = result.targets.length > 1;
-  const all = sortFindings([...result.lensFindings, ...result.crossRepo]);
+  const every = sortFindings([...result.lensFindings, ...result.crossRepo]);
+  // Pre-existing findings (off the change) are listed apart and left out of every count.
+  const all = every.filter((f) => !f.preExisting);
+  const preExisting = every.filter((f) => f.preExisting);
   const out: string[] = [multi ? '# Cross-Repo Code Review Report' : '# Code Review Report', ''];
   out.push(
     `**Scope**: ${result.scope}  `,
@@ -58,7 +61,7 @@ export function renderLensReport(result: LensResult, meta: ReportMeta): string {
         `${t.description} · ${t.files.length} files · reviewers: ${t.reviewers.join(', ')}`,
         '',
       );
-      const mine = result.lensFindings.filter((f) => f.repository === t.repository);
+      const mine = result.lensFindings.filter((f) => f.repository === t.repository && !f.preExisting);
       if (mine.length === 0) out.push('No findings.', '');
       for (const g of GROUPS) {
         const group = mine.filter((f) => g.severities.includes(f.severity));
@@ -80,6 +83,14 @@ export function renderLensReport(result: LensResult, meta: ReportMeta): string {
     }
   }
 
+  if (preExisting.length)
+    out.push(
+      '## Pre-existing Findings',
+      '',
+      'CRITICAL and HIGH problems on lines the change did not touch: kept for the record, not counted above.',
+      '',
+      ...preExisting.flatMap(numbered),
+    );
   out.push('## Per-File Summary', '', ...renderPerFile(all), '');
   out.push('## Recommendations', '', ...renderRecommendations(all), '');
   if (result.rubric) out.push(...renderRubric(result));
@@ -194,6 +205,11 @@ function renderNotes(result: LensResult): string[] {
   notes.push(
     `- Self-critique: ${total} findings below confidence 3 dropped${total ? ` (${dropped.map(([r, k]) => `${r} ${k}`).join(', ')})` : ''}.`,
   );
+  const noise = Object.entries(result.noiseDropped ?? {});
+  if (noise.length)
+    notes.push(
+      `- Noise filter: ${noise.reduce((n, [, k]) => n + k, 0)} findings in a category that is never a finding removed (${noise.map(([c, k]) => `${c} ${k}`).join(', ')}).`,
+    );
   if (result.outsideChange)
     notes.push(`- ${result.outsideChange} findings below HIGH were not on a changed line and were dropped.`);
   const dismissed = describeDismissed(result.dismissed);

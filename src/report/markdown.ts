@@ -69,7 +69,17 @@ export function renderStagedReport(result: StagedResult, meta: ReportMeta): stri
   }
 
   out.push('## Cross-cutting Analysis', '', s?.cross_cutting_analysis || 'None.', '');
-  out.push('## Findings', '', ...renderFindings(result.findings), '');
+  const preExisting = result.findings.filter((f) => f.pre_existing);
+  out.push('## Findings', '', ...renderFindings(result.findings.filter((f) => !f.pre_existing)), '');
+  if (preExisting.length)
+    out.push(
+      '## Pre-existing Findings',
+      '',
+      'Must-fix problems on lines the change did not touch: kept for the record, not counted above.',
+      '',
+      ...preExisting.map((f, i) => `${i + 1}. ${findingLine(f)}\n`),
+      '',
+    );
   out.push(cleanLine(result), '');
 
   const notReviewed = renderNotReviewed(result);
@@ -134,7 +144,7 @@ function renderNotes(result: StagedResult): string[] {
   const count = (stage: string) => result.filtered.filter((f) => f.stage === stage).length;
   const u = result.usage;
   return [
-    `- Filtered out: ${count('challenge')} disqualified by the challenger, ${count('tiebreaker')} by the confidence tiebreaker, ${count('rule_scope')} out of rule scope, ${count('diff_scope')} outside the change.`,
+    `- Filtered out: ${count('challenge')} disqualified by the challenger, ${count('tiebreaker')} by the confidence tiebreaker, ${count('rule_scope')} out of rule scope, ${count('diff_scope')} outside the change, ${count('noise')} in a category that is never a finding.`,
     `- ${result.recovered} functions re-run solo by the completeness check; ${result.repairs} replies repaired; ${result.retries} API retries${result.cacheHits ? `; ${result.cacheHits} units answered from the result cache` : ''}.`,
     ...[describeDismissed(result.dismissed)].flatMap((d) => (d ? [`- ${d}.`] : [])),
     `- ${u.calls} model calls; tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write; cost ${describeCost(u.cost_usd)}.`,

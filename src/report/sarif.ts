@@ -1,7 +1,8 @@
 /**
  * SARIF 2.1.0 from either mode's findings, for code-scanning tools (GitHub, Azure DevOps, IDE viewers).
- * Levels follow the diagnostics: must_fix → error, should_fix → warning, nice_to_have → note. Rules carry
- * the catalog's name, descriptions and help page; results carry priority, confidence and the fingerprint
+ * Levels follow the diagnostics: must_fix → error, should_fix → warning, nice_to_have → note; a pre-existing
+ * finding (off the change of a diff review) sits one level lower, so a code-scanning gate counts the change's own.
+ * Rules carry the catalog's name, descriptions and help page; results carry priority, confidence and the fingerprint
  * dismissals use, so a code-scanning tool tracks a finding across edits the same way Skeptic does.
  */
 import { z } from 'zod';
@@ -10,6 +11,12 @@ import type { Location as Place } from '../model/location';
 import type { Priority } from '../model/records';
 import { renderRulePage, ruleInfo, rulePageName, RULES_HELP_URL } from '../model/rules';
 
+/** A pre-existing finding's level: one below its priority's. */
+const PRE_EXISTING_LEVEL: Record<Priority, 'warning' | 'note'> = {
+  must_fix: 'warning',
+  should_fix: 'note',
+  nice_to_have: 'note',
+};
 const LEVEL: Record<Priority, 'error' | 'warning' | 'note'> = {
   must_fix: 'error',
   should_fix: 'warning',
@@ -61,6 +68,7 @@ export const SarifLog = z.object({
               confidence: z.string(),
               preExisting: z.boolean().optional(),
               verdict: z.string().optional(),
+              category: z.string().optional(),
             }),
           }),
         ),
@@ -80,7 +88,7 @@ export function toSarif(result: ReviewResult): SarifLog {
         tool: { driver: { name: 'Skeptic', rules: rules.map(ruleMetadata) } },
         results: result.findings.map((f) => ({
           ruleId: f.rule_id,
-          level: LEVEL[f.priority],
+          level: (f.pre_existing ? PRE_EXISTING_LEVEL : LEVEL)[f.priority],
           message: { text: `${f.action} (${f.rationale})` },
           locations: [location(f.file, f.line, f.end_line)],
           ...(f.locations.length > 1
@@ -92,6 +100,7 @@ export function toSarif(result: ReviewResult): SarifLog {
             confidence: f.confidence,
             ...(f.pre_existing ? { preExisting: true } : {}),
             ...(f.verdict ? { verdict: f.verdict } : {}),
+            ...(f.category ? { category: f.category } : {}),
           },
         })),
       },

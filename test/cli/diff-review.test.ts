@@ -3,6 +3,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StagedJsonReport } from '../../src/report/json';
 import { PlanJson } from '../../src/report/planJson';
+import { SarifLog } from '../../src/report/sarif';
 import type { Scenario } from '../fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { FIXTURES, loadJson, runCli } from '../helpers/cli';
@@ -29,7 +30,7 @@ describe('diff review through the CLI against the fake API', function () {
 
   it('reviews only the functions a change touches and reports only on changed lines', async () => {
     const repo = editedShop();
-    const run = await review(repo.dir, '--changes');
+    const run = await review(repo.dir, '--changes', '--sarif', 'result.sarif');
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^2 files under review, 1 companion discovered\.$/m);
 
@@ -42,18 +43,33 @@ describe('diff review through the CLI against the fake API', function () {
     assert.match(packet, /\\"changed_ranges\\": \[\\n\s+\[\\n\s+17,\\n\s+18\\n/);
 
     const json = await loadJson<StagedJsonReport>(join(repo.dir, 'result.json'));
-    assert.deepEqual(json.findings.map((f) => `${f.file}:${f.line} ${f.rule_id} ${f.priority}`).sort(), [
+    const key = (f: StagedJsonReport['findings'][number]) => `${f.file}:${f.line} ${f.rule_id} ${f.priority}`;
+    assert.deepEqual(json.findings.map(key).sort(), [
       'shop/cart.ts:17 A1 must_fix',
-      'shop/price.ts:1 F1 must_fix',
       'shop/price.ts:11 A1 should_fix',
       'shop/price.ts:3 G1 should_fix',
     ]);
+    // The must_fix off the change is kept, apart: its own list, not the main count.
+    assert.deepEqual(json.pre_existing.map(key), ['shop/price.ts:1 F1 must_fix']);
+    assert.match(run.stdout, /^3 findings \(1 must fix, 2 should fix, 0 nice to have\), and 1 pre-existing apart/m);
     assert.deepEqual(json.review_roots, ['.']);
     // Named after the change, not the folder it ran in.
     assert.equal(json.report_path, 'code-review-changes.md');
     const report = readFileSync(join(repo.dir, 'code-review-changes.md'), 'utf8');
     assert.match(report, /`shop\/price\.ts:1` - .*\[pre-existing: not on a changed line\]/);
     assert.doesNotMatch(report, /`shop\/cart\.ts:17` - .*pre-existing/);
+    const [main, apart] = report.split('## Pre-existing Findings');
+    assert.ok(apart, 'the report lists pre-existing findings in their own section');
+    assert.doesNotMatch(main!.slice(main!.indexOf('## Findings')), /shop\/price\.ts:1`/);
+    assert.match(apart, /^1\. `shop\/price\.ts:1` - /m);
+    // SARIF: marked, and one level lower than its priority's (must_fix is an error).
+    const sarif = SarifLog.parse(await loadJson(join(repo.dir, 'result.sarif')));
+    const levels = sarif.runs[0]!.results.map(
+      (r) =>
+        `${r.locations[0]!.physicalLocation.region.startLine} ${r.ruleId} ${r.level} ${r.properties.preExisting ?? false}`,
+    );
+    assert.ok(levels.includes('1 F1 warning true'), levels.join('; '));
+    assert.ok(levels.includes('17 A1 error false'), levels.join('; '));
   });
 
   it('skips a change under five lines unless forced', async () => {

@@ -102,6 +102,41 @@ describe('skeptic eval martian and aacr on a synthetic mini benchmark, against t
     assert.ok(existsSync(join(bench.root, 'wd-staged', 'reports', 'acme-shop-3', 'review.md')));
   });
 
+  it('scores only the main findings, says so, and scores the pre-existing ones too when asked', async () => {
+    // PR 3 changes src/c.ts from line 3 on: a must_fix at line 1 is off the change, so pre-existing.
+    const finding = (location: string, priority: 'must_fix' | 'should_fix') => ({
+      rule_id: 'F1' as const,
+      confidence: 'high' as const,
+      priority,
+      location,
+      action: 'Fix the header comment.',
+      rationale: 'It names the wrong module.',
+    });
+    server.setScenario({
+      ...MINI_BENCH_SCENARIO,
+      files: {
+        'src/c.ts': {
+          step2: { file_level_findings: [finding('src/c.ts:1', 'must_fix'), finding('src/c.ts:4', 'should_fix')] },
+        },
+      },
+    });
+    const main = await evaluate('wd-pre', ['--pr', bench.urls[2]!, '--yes', '--json', 'pre.json']);
+    assert.equal(main.code, 0, main.stderr);
+    assert.match(main.stdout, /^Scored: the main findings only; pre-existing findings .* are left out/m);
+    assert.equal(EvalJson.parse(await loadJson(join(bench.root, 'pre.json'))).totals.findings, 1);
+    const all = await evaluate('wd-pre', [
+      '--pr',
+      bench.urls[2]!,
+      '--yes',
+      '--json',
+      'all.json',
+      '--include-pre-existing',
+    ]);
+    assert.equal(all.code, 0, all.stderr);
+    assert.match(all.stdout, /^Scored: the main findings and the pre-existing ones/m);
+    assert.equal(EvalJson.parse(await loadJson(join(bench.root, 'all.json'))).totals.findings, 2);
+  });
+
   it('leaves a PR whose judge keeps failing unscored, not a row of zeros, and exits 3', async () => {
     server.setScenario({
       ...MINI_BENCH_SCENARIO,

@@ -319,7 +319,10 @@ describe('lens mode through the CLI against the fake API', function () {
     assert.equal(run.code, 0, run.stderr);
     assert.ok(reviews(server).some((r) => r.reviewer === 'spec-compliance'));
     for (const r of reviews(server))
-      assert.match(body(r).messages[0]!.content[0]!.text!, /<project_context path="spec\.md">\n# Cart spec/);
+      assert.match(
+        body(r).messages[0]!.content[0]!.text!,
+        /<untrusted_context_[0-9a-f]{8} path="spec\.md">\n# Cart spec/,
+      );
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.equal(json.spec, 'spec.md');
     assert.deepEqual(json.rubric, {

@@ -215,11 +215,14 @@ describe('staged review through the CLI against the fake API', function () {
       'findings',
       'invariants',
     ]);
+    // The spec's fields, plus where the finding points and the lines of its function (issue 24).
     assert.deepEqual(Object.keys((challenge.findings as object[])[0]!).sort(), [
       'action',
       'confidence',
+      'function_lines',
       'function_qualified_name',
       'line',
+      'location',
       'priority',
       'rationale',
       'rule_id',

@@ -15,6 +15,7 @@ import type {
 import type { JudgeVerdict } from '../../src/eval/records';
 import { findFunctions } from '../../src/scope/functionFinder';
 import { extensionOf, languageOf } from '../../src/model/languages';
+import type { Category } from '../../src/model/categories';
 import { minimalValue } from './generic';
 import { isObject, list, text, type Json, type ParsedRequest, type SourceBlock } from './request';
 import type { LoadedScenario, PlantedFile } from './scenario';
@@ -219,6 +220,17 @@ function synthesis(packet: Json): SynthesisResult {
   };
 }
 
+/** The category a reviewer's findings most likely carry (others: logic). */
+const LENS_CATEGORY: Record<string, Category> = {
+  security: 'security',
+  performance: 'performance',
+  types: 'types',
+  'silent-failures': 'error_handling',
+  'spec-compliance': 'spec',
+  comments: 'documentation',
+  tests: 'tests',
+};
+
 /**
  * The scenario's synthesis over the default; its cross-file findings only where the call was shown a file
  * they cite (a part of a large review sees only its own files), as a model cites what it read.
@@ -260,6 +272,7 @@ function lensReview(req: ParsedRequest, scenario: LoadedScenario): LensReview {
         evidence: 'Planted by the scenario.',
         recommendation: 'Fix the planted issue.',
         confidence: 4,
+        category: LENS_CATEGORY[req.reviewer ?? ''] ?? 'logic',
         ...f,
       })),
   };

@@ -366,6 +366,8 @@ describe('fake Anthropic server', () => {
         action: 'Guard the sum.',
         rationale: 'Overflows.',
         priority: null,
+        // Not planted: the fake fills the category a model would give a finding under A1.
+        category: 'logic',
       });
       assert.deepEqual(
         record.verdicts.filter((v) => v.verdict !== 'clean').map((v) => v.rule_id),

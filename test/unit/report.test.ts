@@ -178,7 +178,18 @@ describe('JSON result', () => {
     assert.equal(json.model, 'claude-sonnet-5-5');
     assert.deepEqual(
       Object.keys(json.findings[0]!).sort(),
-      ['action', 'confidence', 'file', 'function', 'line', 'locations', 'priority', 'rationale', 'rule_id'].sort(),
+      [
+        'action',
+        'category',
+        'confidence',
+        'file',
+        'function',
+        'line',
+        'locations',
+        'priority',
+        'rationale',
+        'rule_id',
+      ].sort(),
     );
     assert.equal(json.files[2]!.reason, 'classified as documentation (review_as skip)');
     assert.ok(!('reason' in json.files[0]!));

@@ -368,6 +368,41 @@ end
     assert.deepEqual(await rows('run.sh', `#!/bin/sh\nusage() {\n  echo hi\n}\n`), ['usage function public 2-4']);
   });
 
+  it('starts a function at its leading doc comment, not at a comment a blank line or a statement away', async () => {
+    const ts = `const a = 1; // not a doc comment
+function plain() {}
+
+/**
+ * Adds two numbers.
+ */
+export function add(x: number, y: number) {
+  return x + y;
+}
+// a banner
+
+function spaced() {}
+class K {
+  /** Doc. */
+  @dec
+  m() {}
+}
+`;
+    assert.deepEqual(await rows('src/a.ts', ts), [
+      'plain function internal 2-2',
+      'add function public 4-9',
+      'spaced function internal 12-12',
+      'K.m method public 14-16',
+    ]);
+    const inv = await functionInventory('src/a.ts', ts);
+    assert.equal(inv?.functions.find((f) => f.qualified_name === 'add')?.signature_line, 7);
+    const py = `# Greets.\n@cached\ndef hello():\n    pass\n`;
+    assert.deepEqual(await rows('a.py', py), ['hello function public 1-4']);
+    const rs = `/// Doubles.\n/// Really.\n#[inline]\npub fn double(x: i32) -> i32 {\n    x * 2\n}\n`;
+    assert.deepEqual(await rows('a.rs', rs), ['double function public 1-6']);
+    const go = `package a\n\n// Sum adds.\nfunc Sum(a, b int) int {\n\treturn a + b\n}\n`;
+    assert.deepEqual(await rows('a.go', go), ['Sum function public 3-6']);
+  });
+
   it('has no inventory for a language without a grammar, nor for prose', async () => {
     const kt = await functionInventory('Main.kt', 'fun main() {}\n');
     assert.equal(kt, null);

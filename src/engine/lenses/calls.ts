@@ -10,7 +10,7 @@ import type { Chunk } from './chunks';
 import type { MergedFinding } from '../../model/lens';
 import { contextPrefix, lensContent, sharedPrefix } from './layout';
 import type { LensModels } from '../../model/models';
-import { BRIEFS, LENS_SYSTEM, VALIDATOR_SYSTEM } from './prompts';
+import { BRIEFS, LENS_SYSTEM, VALIDATOR_BRIEF } from './prompts';
 import { LensReview, LensValidation, type LensFinding } from '../../model/lensRecords';
 import { CROSS_REPO, type ReviewerName } from '../../model/reviewers';
 import type { LensTarget } from './target';
@@ -91,9 +91,9 @@ export function validateFinding(
     label: `validator ${f.file}:${f.line}`,
     step: 'validator',
     model: ctx.models.validator,
-    system: VALIDATOR_SYSTEM,
+    system: LENS_SYSTEM,
     record: LensValidation,
-    content: lensContent(part.prefix, null, {
+    content: lensContent(part.prefix, VALIDATOR_BRIEF, {
       file_path: f.file,
       line: f.line,
       severity: f.severity,

@@ -92,6 +92,7 @@ export function toFinding(f: MergedFinding): Finding {
     action: f.recommendation,
     rationale: `${f.title.trim().replace(/\.$/, '')}: ${f.evidence}`,
     source: f.reviewers.includes(CROSS_REPO) ? 'cross_repo' : 'lens',
+    category: f.category ?? null,
     ...(f.repository ? { repository: f.repository } : {}),
     ...(f.preExisting ? { pre_existing: true } : {}),
   };

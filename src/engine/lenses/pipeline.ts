@@ -18,6 +18,7 @@ import {
   type LensCallContext,
   type Part,
 } from './calls';
+import { dropNoise, noiseRules } from '../noise';
 import { applyConfidenceFloor, keepOnChange, mergeFindings, toFinding } from './findings';
 import {
   severityCounts,
@@ -53,6 +54,8 @@ interface ReviewedUnit {
   reviewer: ReviewerName;
   raised: RaisedFinding[];
   lowConfidence: number;
+  /** The categories of the findings the noise filter removed. */
+  noise: string[];
   failed?: FailedUnit;
 }
 
@@ -60,6 +63,7 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
   const run = new ReviewRun(req, emit);
   const ctx: LensCallContext = { runner: run.runner(req.effort), validatorRunner: run.runner(), models: req.models };
   const progress = progressOf(emit);
+  const rules = noiseRules(req.context);
 
   /** A fatal API answer stops the whole run; cancellation ends a unit quietly. */
   const guarded = <T>(work: () => Promise<UnitOutcome<T>>) =>
@@ -96,17 +100,19 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
       await primeFor(part, reviewer);
       const outcome = await guarded(() => reviewPart(ctx, part, reviewer));
       progress.advance('reviewers');
-      const unit = { part, reviewer, raised: [], lowConfidence: 0 };
+      const unit = { part, reviewer, raised: [], lowConfidence: 0, noise: [] };
       if (!outcome.ok)
         return {
           ...unit,
           failed: { step: reviewer, file: null, unit: `lens ${reviewer}${partLabel(part)}`, reason: outcome.reason },
         };
       const floor = applyConfidenceFloor(outcome.value.findings);
+      const noise = dropNoise(floor.kept, (f) => f, rules);
       return {
         ...unit,
-        raised: floor.kept.map((finding) => ({ reviewer, repository: part.target.repository, finding })),
+        raised: noise.kept.map((finding) => ({ reviewer, repository: part.target.repository, finding })),
         lowConfidence: floor.dropped,
+        noise: noise.dropped.map((d) => String(d.finding.category)),
       };
     }),
   );
@@ -149,6 +155,7 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
   // The cross-repo check: one call over every repository's changes and findings.
   let crossRepo: MergedFinding[] = [];
   const lowConfidence = countLowConfidence(reviewed);
+  const noiseCategories = reviewed.flatMap((u) => u.noise);
   if (plans.length > 1 && !run.aborted) {
     progress.total('cross-repo', 1);
     const summaries = perTarget.map((t) => ({
@@ -160,7 +167,9 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
     if (outcome.ok) {
       const floor = applyConfidenceFloor(outcome.value.findings);
       if (floor.dropped) lowConfidence[CROSS_REPO] = floor.dropped;
-      crossRepo = ownedFindings(floor.kept, plans);
+      const noise = dropNoise(floor.kept, (f) => f, rules);
+      noiseCategories.push(...noise.dropped.map((d) => String(d.finding.category)));
+      crossRepo = ownedFindings(noise.kept, plans);
     } else failed.push({ step: CROSS_REPO, file: null, unit: 'cross-repo check', reason: outcome.reason });
   }
 
@@ -196,6 +205,7 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
     crossRepo,
     findings,
     lowConfidence,
+    noiseDropped: countBy(noiseCategories),
     outsideChange,
     validation,
     gateCheck: req.gate,
@@ -237,6 +247,12 @@ function fileOutcomes(specs: LensTargetSpec[], units: ReviewedUnit[], failed: Fa
       };
     }),
   );
+}
+
+function countBy(keys: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const k of keys) counts[k] = (counts[k] ?? 0) + 1;
+  return counts;
 }
 
 function countLowConfidence(units: ReviewedUnit[]): Record<string, number> {

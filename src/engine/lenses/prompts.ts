@@ -1,9 +1,10 @@
 /**
- * Lens-mode prompts. One system prompt serves every reviewer of a run (and the cross-repo check), so
- * their prefixes can share the cache; what differs — the lens brief, ending in the self-critique
- * contract — goes in the last user block.
+ * Lens-mode prompts. One system prompt serves every reviewer, validator and cross-repo check of a run, so
+ * their prefixes can share the cache; what differs — the lens brief, ending in the self-critique contract,
+ * or the validator's brief — goes in the last user block.
  */
 import system from '../../../prompts/lens-system.md';
+import noise from '../../../prompts/noise.md';
 import selfCritique from '../../../prompts/lens-self-critique.md';
 import security from '../../../prompts/lens-security.md';
 import logic from '../../../prompts/lens-logic.md';
@@ -19,8 +20,10 @@ import { CROSS_REPO, type ReviewerName } from '../../model/reviewers';
 
 const withCritique = (brief: string) => `${brief.trim()}\n\n${selfCritique.trim()}`;
 
-export const LENS_SYSTEM = system.trim();
-export const VALIDATOR_SYSTEM = validator.trim();
+/** The one system text of every lens call: reviewers, validators and the cross-repo check. */
+export const LENS_SYSTEM = `${system.trim()}\n\n${noise.trim()}`;
+/** A validator's brief, after the scope like a reviewer's (it relies on the shared text's layout and rules). */
+export const VALIDATOR_BRIEF = validator.trim();
 
 export const BRIEFS: Record<ReviewerName | typeof CROSS_REPO, string> = {
   security: withCritique(security),

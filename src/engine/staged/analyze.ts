@@ -28,7 +28,8 @@ export function analyzeCall(file: FileUnderReview, step1: Step1Record): FileCall
     packet: {
       ...step1,
       companion_path: file.entry.companion_path,
-      ...(inventory ? { function_inventory: inventory } : {}),
+      // The rows Step 2 copies; the signature line only places the outline.
+      ...(inventory ? { function_inventory: inventory.map(({ signature_line: _, ...row }) => row) } : {}),
     },
     check: (a) => checkAnalysis(a, file, step1),
     ...(inventory ? { maxTokens: analyzeMaxTokens(inventory.length) } : {}),

@@ -31,6 +31,8 @@ export function challengeCall(
       rule_id: f.rule_id,
       function_qualified_name: f.function,
       line: f.line,
+      location: citedPlace(f),
+      ...functionLines(analysis, f),
       action: f.action,
       rationale: f.rationale,
       confidence: f.confidence,
@@ -47,12 +49,25 @@ export function challengeCall(
   };
 }
 
+/** Where the finding points, as the rules spell it: `path:line`, `path:start-end`, or `file-wide` (whose `line` is only 1). */
+function citedPlace(f: Finding): string {
+  if (f.file_wide) return 'file-wide';
+  return f.end_line && f.end_line > f.line ? `${f.file}:${f.line}-${f.end_line}` : `${f.file}:${f.line}`;
+}
+
+/** A function-level finding's function, as the lines the challenger reads in full. */
+function functionLines(analysis: FileAnalysis, f: Finding): { function_lines?: LineRange } {
+  const fn = f.function === null ? undefined : analysis.functions.find((r) => r.qualified_name === f.function);
+  return fn?.end_line ? { function_lines: [fn.start_line, fn.end_line] } : {};
+}
+
 /** For a file sent as an outline: each finding's function in full, or the lines around a file-level finding. */
 function findingContext(analysis: FileAnalysis, findings: Finding[], lineCount: number): LineRange[] {
-  const ranges = findings.map((f): LineRange => {
-    const fn = analysis.functions.find((r) => r.qualified_name === f.function);
-    return fn?.end_line ? [fn.start_line, fn.end_line] : [Math.max(1, f.line - 10), Math.min(lineCount, f.line + 10)];
-  });
+  const ranges = findings.map(
+    (f): LineRange =>
+      functionLines(analysis, f).function_lines ??
+      (f.end_line ? [f.line, f.end_line] : [Math.max(1, f.line - 10), Math.min(lineCount, f.line + 10)]),
+  );
   const merged: LineRange[] = [];
   for (const r of ranges.sort((a, b) => a[0] - b[0])) {
     const last = merged.at(-1);

@@ -6,6 +6,7 @@ import type { ChallengeResult, Confidence, FileLevelFinding, PerFunctionReview, 
 import type { Finding, FilteredFinding, FindingSource } from '../../model/finding';
 import { parseLocation } from '../../model/location';
 import { isDowngrade } from '../../model/order';
+import type { Category } from '../../model/categories';
 
 /** Non-clean verdicts become findings: a flag is must_fix, an advisory keeps its priority. */
 export function findingsFromReview(review: PerFunctionReview, file: string): Finding[] {
@@ -24,6 +25,7 @@ export function findingsFromReview(review: PerFunctionReview, file: string): Fin
         action: v.action ?? '',
         rationale: v.rationale ?? '',
         source: 'function_rule',
+        category: v.category ?? null,
       },
     ];
   });
@@ -40,13 +42,21 @@ export function findingFromFileRule(f: FileLevelFinding, file: string): Finding 
     file: at,
     line,
     ...end,
+    ...(parsed ? {} : { file_wide: true }),
     locations: [{ file: at, line, ...(parsed?.end ? { endLine: parsed.end } : {}) }],
   };
 }
 
 /** What a file-level or cross-file rule's record says, as a Finding's fields; the caller places it. */
 export function ruleFinding(
-  f: { rule_id: string; priority: Priority; confidence: Confidence; action: string; rationale: string },
+  f: {
+    rule_id: string;
+    priority: Priority;
+    confidence: Confidence;
+    action: string;
+    rationale: string;
+    category?: Category | null;
+  },
   source: FindingSource,
 ) {
   return {
@@ -57,6 +67,7 @@ export function ruleFinding(
     action: f.action,
     rationale: f.rationale,
     source,
+    category: f.category ?? null,
   };
 }
 

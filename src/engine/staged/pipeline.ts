@@ -30,6 +30,7 @@ import { crossFileFindings } from './crossFile';
 import { functionsTouched, keepChanged } from './diffScope';
 import { applyChallenge, findingFromFileRule, findingsFromReview, tiebreak } from './filters';
 import { sortFindings } from '../../model/order';
+import { dropNoise, noiseRules } from '../noise';
 import { reviewFunctions } from './review';
 import { synthesize, type SynthesisInput } from './synthesize';
 import { lastAnswersKey, type LastAnswers } from './lastAnswers';
@@ -129,8 +130,9 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
         emit({ type: 'warning', message: note });
       }
       const cross = tiebreak(crossFileFindings(outcome.value));
-      const inChange = onlyChanged(req, cross.kept);
-      filtered.push(...cross.dropped, ...inChange.dropped);
+      const noise = dropNoiseFindings(req, cross.kept);
+      const inChange = onlyChanged(req, noise.kept);
+      filtered.push(...cross.dropped, ...noise.dropped, ...inChange.dropped);
       for (const f of inChange.kept) emit({ type: 'finding', finding: f });
       findings.push(...inChange.kept);
     } else {
@@ -298,7 +300,7 @@ async function reviewFile(
  * out of their rule's scope and, in a diff review, those the change may not report.
  */
 export function findingsToChallenge(
-  req: Pick<StagedRequest, 'changedRanges'>,
+  req: Pick<StagedRequest, 'changedRanges' | 'contextFiles'>,
   step1: Step1Record,
   analysis: FileAnalysis,
   reviews: PerFunctionReview[],
@@ -309,8 +311,9 @@ export function findingsToChallenge(
     ...reviews.flatMap((r) => findingsFromReview(r, path)),
   ];
   const scoped = dropOutOfScope(raw, step1);
-  const inChange = onlyChanged(req, scoped.kept);
-  return { kept: inChange.kept, dropped: [...scoped.dropped, ...inChange.dropped] };
+  const noise = dropNoiseFindings(req, scoped.kept);
+  const inChange = onlyChanged(req, noise.kept);
+  return { kept: inChange.kept, dropped: [...scoped.dropped, ...noise.dropped, ...inChange.dropped] };
 }
 
 /** The file's findings after its challenge (none: kept as they are), the tiebreaker and, in a diff review, the change. */
@@ -338,6 +341,15 @@ function onlyChanged(
 ): { kept: Finding[]; dropped: FilteredFinding[] } {
   const changed = req.changedRanges;
   return changed ? keepChanged(findings, (path) => changed.get(path)) : { kept: findings, dropped: [] };
+}
+
+/** Findings labelled with a category that is never a finding (prompts/noise.md), removed with their reason. */
+function dropNoiseFindings(
+  req: Pick<StagedRequest, 'contextFiles'>,
+  findings: Finding[],
+): { kept: Finding[]; dropped: FilteredFinding[] } {
+  const noise = dropNoise(findings, (f) => f, noiseRules(req.contextFiles));
+  return { kept: noise.kept, dropped: noise.dropped.map((d) => ({ ...d, stage: 'noise' })) };
 }
 
 /** A7 is out of scope where Step 1 saw no concurrency: such a verdict is dropped, with its reason. */

@@ -1,11 +1,13 @@
 /**
  * Prompts of the staged pipeline. Every call about a file carries one system text — the common preamble,
- * then the brief of each file step and the rule sets they apply — and, after the file, a short directive
+ * the noise rules (shared with synthesis and lens mode), then the brief of each file step and the rule sets
+ * they apply — and, after the file, a short directive
  * naming its step and the record to submit. So the tool list, the system text and the file form one cached
  * prefix that every step of every file reads (docs/caching.md measures this against briefs placed after
  * the file). Synthesis, which sees no file, keeps its own system prompt.
  */
 import common from '../../../prompts/common.md';
+import noise from '../../../prompts/noise.md';
 import curate from '../../../prompts/step1-curate.md';
 import analyze from '../../../prompts/step2-analyze.md';
 import review from '../../../prompts/step3-review.md';
@@ -20,10 +22,20 @@ import rulesGlobal from '../../../prompts/rules-global.md';
 const compose = (...parts: string[]) => parts.map((p) => p.trim()).join('\n\n');
 
 const STEPS_INTRO =
-  '# The file steps\n\nThe briefs of the four steps that read a file follow, each with the rules it applies. Each call does exactly one of them: the directive after the source names it and the record to submit. Ignore the other briefs for that call.';
+  '# The file steps\n\nThe briefs of the four steps that read a file follow, each with the rule sets it applies. Each call does exactly one step: the directive after the source names it and the record to submit, and that brief is your task. The rule sets serve more than the step they follow: the challenger (Step 4) judges every finding by the rule it was raised under, so it applies both sets.';
 
 /** The system text of every call about a file. */
-export const FILE_SYSTEM = compose(common, STEPS_INTRO, curate, analyze, rulesFile, review, rulesFunction, challenge);
+export const FILE_SYSTEM = compose(
+  common,
+  noise,
+  STEPS_INTRO,
+  curate,
+  analyze,
+  rulesFile,
+  review,
+  rulesFunction,
+  challenge,
+);
 
 /** The one step-specific line of a file call, after the file. */
 export const STEP_DIRECTIVES = {
@@ -34,8 +46,8 @@ export const STEP_DIRECTIVES = {
   challenge: 'Your step: Step 4, Challenge, judging each finding by the rule (A1 to A8, F1 to F3) it was raised under.',
 } as const;
 
-export const SYNTHESIS_SYSTEM = compose(common, synthesize, rulesGlobal);
+export const SYNTHESIS_SYSTEM = compose(common, noise, synthesize, rulesGlobal);
 
 /** A review too large for one synthesis: each part is synthesized over its own files, then the parts are merged. */
-export const SYNTHESIS_PART_SYSTEM = compose(common, synthesize, synthesizePart, rulesGlobal);
-export const SYNTHESIS_MERGE_SYSTEM = compose(common, synthesizeMerge, rulesGlobal);
+export const SYNTHESIS_PART_SYSTEM = compose(common, noise, synthesize, synthesizePart, rulesGlobal);
+export const SYNTHESIS_MERGE_SYSTEM = compose(common, noise, synthesizeMerge, rulesGlobal);

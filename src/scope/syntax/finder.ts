@@ -11,8 +11,21 @@ import { splitLines } from '../../model/lines';
 import { grammarFor, parserFor } from './grammars';
 import { RULES, type LanguageRules, type Owner } from './rules';
 
-/** Siblings written just above a definition that belong to it. */
+/** Siblings written just above a definition that belong to it (with the comments right above them). */
 const LEADING = new Set(['decorator', 'attribute_item']);
+/** Nodes that wrap a definition on its own first line (`export`, `const f = …`, `@dec def`, `template<…>`): its doc comment sits above them. */
+const WRAPPERS = new Set([
+  'export_statement',
+  'lexical_declaration',
+  'variable_declaration',
+  'expression_statement',
+  'ambient_declaration',
+  'decorated_definition',
+  'template_declaration',
+  'field_declaration',
+  'var_declaration',
+  'short_var_declaration',
+]);
 
 export async function functionInventory(path: string, text: string): Promise<FunctionInventory | null> {
   const grammar = grammarFor(extensionOf(path));
@@ -82,6 +95,7 @@ function definitions(root: Node, rules: LanguageRules, query: Query): CodeFuncti
         visibility,
         start_line: startLine(span),
         end_line: endLine(span),
+        signature_line: node.startPosition.row + 1,
       });
       open.push({ end: node.endIndex, scope: { path: [...scope.path, name], owner: 'function' } });
     }
@@ -89,10 +103,29 @@ function definitions(root: Node, rules: LanguageRules, query: Query): CodeFuncti
   return out;
 }
 
+/**
+ * Where a definition starts: above its wrappers, decorators and attributes, and above the comments written
+ * right over them (a doc comment belongs to its function: Step 3 may cite it, a diff that edits it touches it).
+ */
 function startLine(node: Node): number {
   let first = node;
-  for (let s = node.previousNamedSibling; s && LEADING.has(s.type); s = s.previousNamedSibling) first = s;
+  while (first.parent && WRAPPERS.has(first.parent.type) && first.parent.startPosition.row === first.startPosition.row)
+    first = first.parent;
+  for (
+    let s = first.previousNamedSibling;
+    s && (LEADING.has(s.type) || isLeadingComment(s, first));
+    s = s.previousNamedSibling
+  )
+    first = s;
   return first.startPosition.row + 1;
+}
+
+/** A comment on lines of its own (not a shebang) that ends on the line above `below`, with no blank line between. */
+function isLeadingComment(node: Node, below: Node): boolean {
+  if (!node.type.includes('comment') || node.text.startsWith('#!') || endLine(node) < below.startPosition.row)
+    return false;
+  const before = node.previousSibling;
+  return !before || endLine(before) <= node.startPosition.row;
 }
 
 /** A node ending at column 0 ends on the line before (its last newline belongs to it). */
