@@ -68,5 +68,5 @@ export const LIMITS = {
   /** Model requests one run may send, failed ones included: skeptic.maxCalls (0: none), --max-calls. */
   maxCalls: { default: 0, min: 0, max: 1_000_000 },
   /** Seconds a whole review through the Message Batches API may take (a batch ends within 24 hours): skeptic.batchTimeout, --batch --timeout. */
-  batchTimeout: { default: 86_400, min: 60, max: 259_200 },
+  batchTimeout: { default: 86_400, min: 1, max: 259_200 },
 } as const;

@@ -134,9 +134,13 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     models: resolveStepModels(nonEmpty('--model', v.model), parseStepModels(v['step-model'] ?? [])),
     concurrency: wholeNumber('--concurrency', v.concurrency, LIMITS.concurrency),
     // Under --batch a request has no time of its own to limit: --timeout is the whole run's.
-    requestTimeout: v.batch ? LIMITS.requestTimeout.default : wholeNumber('--timeout', v.timeout, LIMITS.requestTimeout),
+    requestTimeout: v.batch
+      ? LIMITS.requestTimeout.default
+      : wholeNumber('--timeout', v.timeout, LIMITS.requestTimeout),
     batch: v.batch ?? false,
-    ...(v.batch && v.timeout !== undefined ? { batchTimeout: seconds('--timeout', v.timeout, LIMITS.batchTimeout) } : {}),
+    ...(v.batch && v.timeout !== undefined
+      ? { batchTimeout: seconds('--timeout', v.timeout, LIMITS.batchTimeout) }
+      : {}),
     maxAttempts: wholeNumber('--max-attempts', v['max-attempts'], LIMITS.maxAttempts),
     ...(effort ? { effort: effort as Effort } : {}),
     excludes: v.exclude ?? [],

@@ -116,6 +116,9 @@ export class Batcher {
   private readonly ready: Promise<void>;
   private readonly stopped = new AbortController();
   private lastMessage = '';
+  /** Requests in batches being created. */
+  private submitting = 0;
+  private readonly deadline: NodeJS.Timeout;
 
   constructor(
     private readonly sdk: Anthropic,
@@ -123,8 +126,7 @@ export class Batcher {
     private readonly hooks: BatcherHooks,
   ) {
     this.ready = this.loadEarlier();
-    const timer = setTimeout(() => this.stop('deadline'), opts.timeoutMs);
-    timer.unref();
+    this.deadline = setTimeout(() => this.stop('deadline'), opts.timeoutMs);
     hooks.signal.addEventListener('abort', () => this.stop('abort'), { once: true });
   }
 
@@ -147,8 +149,13 @@ export class Batcher {
     });
   }
 
+  /** The run is over: its deadline no longer stands. */
+  close(): void {
+    clearTimeout(this.deadline);
+  }
+
   get waiting(): number {
-    return this.pending.length + [...this.running.values()].reduce((n, m) => n + m.size, 0);
+    return this.pending.length + this.submitting + [...this.running.values()].reduce((n, m) => n + m.size, 0);
   }
 
   private arm(): void {
@@ -182,9 +189,11 @@ export class Batcher {
 
   private async submit(requests: Request[]): Promise<void> {
     const body = { requests: requests.map((r) => ({ custom_id: r.customId, params: r.params })) };
+    this.submitting += requests.length;
     for (let attempt = 1; ; attempt++) {
       try {
-        const batch = await this.sdk.messages.batches.create(body, { signal: this.stopped.signal });
+        // Not cut short by a stop: a batch the API took is then in the ledger, for the next run to collect.
+        const batch = await this.sdk.messages.batches.create(body).finally(() => (this.submitting -= requests.length));
         this.created++;
         await this.opts.ledger?.add({
           id: batch.id,
@@ -195,17 +204,21 @@ export class Batcher {
         this.watch(batch.id, requests);
         return;
       } catch (err) {
-        if (this.stopped.signal.aborted) return;
+        if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
         if (!transient(err) || attempt >= CREATE_ATTEMPTS) {
           const reason = new Error(`the batch could not be created: ${this.hooks.describe(err)}`);
           return fail(requests, err instanceof Anthropic.APIError && fatal(err) ? err : reason);
         }
         await sleep(1000 * 2 ** attempt, this.stopped.signal).catch(() => undefined);
+        if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
+        this.submitting += requests.length;
       }
     }
   }
 
   private watch(id: string, requests: Request[]): void {
+    // Stopped meanwhile (while the ledger was written, say): the batch is in the ledger, its requests get the reason.
+    if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
     const waiting = this.running.get(id) ?? new Map<string, Request>();
     const first = waiting.size === 0;
     for (const r of requests) waiting.set(r.customId, r);
@@ -246,7 +259,10 @@ export class Batcher {
       for await (const raw of await this.sdk.messages.batches.results(id, {}, { signal: this.stopped.signal })) {
         lines++;
         const line = ResultLine.safeParse(raw);
-        const customId = typeof (raw as { custom_id?: unknown })?.custom_id === 'string' ? (raw as { custom_id: string }).custom_id : undefined;
+        const customId =
+          typeof (raw as { custom_id?: unknown })?.custom_id === 'string'
+            ? (raw as { custom_id: string }).custom_id
+            : undefined;
         const request = customId === undefined ? undefined : waiting.get(customId);
         if (!request) {
           strays.push(customId ?? JSON.stringify(raw).slice(0, 40));
@@ -255,26 +271,47 @@ export class Batcher {
         waiting.delete(request.customId);
         if (!line.success) {
           failed.add(request.customId);
-          settle(request, new BatchRetry(`batch ${id} gave a result for this request that is not a valid batch result (${line.error.issues[0]?.path.join('.') || 'result'}: ${line.error.issues[0]?.message}); it goes again in the next round`));
+          settle(
+            request,
+            new BatchRetry(
+              `batch ${id} gave a result for this request that is not a valid batch result (${line.error.issues[0]?.path.join('.') || 'result'}: ${line.error.issues[0]?.message}); it goes again in the next round`,
+            ),
+          );
           continue;
         }
         const result = line.data.result;
         if (result.type !== 'succeeded') failed.add(request.customId);
         if (result.type === 'succeeded') settle(request, result.message as unknown as Message);
         else if (result.type === 'errored') settle(request, erroredAs(result.error));
-        else settle(request, new BatchRetry(`the request was ${result.type} in batch ${id}; it goes again in the next round`));
+        else
+          settle(
+            request,
+            new BatchRetry(`the request was ${result.type} in batch ${id}; it goes again in the next round`),
+          );
       }
     } catch (err) {
       if (this.stopped.signal.aborted) return;
       cut = `the results of batch ${id} were cut short after ${plural(lines, 'line')} (${this.hooks.describe(err)})`;
     }
     if (strays.length)
-      this.hooks.onWarning(`batch ${id} returned ${plural(strays.length, 'result')} for custom_ids this run did not send (${strays.slice(0, 3).join(', ')}); ignored`);
-    if (cut) this.hooks.onWarning(`${cut}; ${plural(waiting.size, 'request')} without a result go again in the next round`);
+      this.hooks.onWarning(
+        `batch ${id} returned ${plural(strays.length, 'result')} for custom_ids this run did not send (${strays.slice(0, 3).join(', ')}); ignored`,
+      );
+    if (cut)
+      this.hooks.onWarning(`${cut}; ${plural(waiting.size, 'request')} without a result go again in the next round`);
     for (const r of waiting.values()) failed.add(r.customId);
     // A request without a message is asked anew by a rerun; the rest stay collectable until the units are cached.
     void this.opts.ledger?.drop(id, failed);
-    this.settleAll(id, waiting, () => new BatchRetry(cut ? `${cut}; the request goes again in the next round` : `batch ${id} ended without a result for this request; it goes again in the next round`));
+    this.settleAll(
+      id,
+      waiting,
+      () =>
+        new BatchRetry(
+          cut
+            ? `${cut}; the request goes again in the next round`
+            : `batch ${id} ended without a result for this request; it goes again in the next round`,
+        ),
+    );
   }
 
   private settleAll(id: string, waiting: Map<string, Request>, why: () => unknown): void {
@@ -300,7 +337,9 @@ export class Batcher {
     const error =
       why === 'abort'
         ? (this.hooks.signal.reason as Error)
-        : this.hooks.deadline(`the batch run reached its --timeout of ${duration(this.opts.timeoutMs)} with ${plural(this.waiting, 'request')} unanswered${collect}`);
+        : this.hooks.deadline(
+            `the batch run reached its --timeout of ${duration(this.opts.timeoutMs)} with ${plural(this.waiting, 'request')} unanswered${collect}`,
+          );
     this.stopped.abort(error);
     clearTimeout(this.settle);
     if (why === 'abort' && left.length) this.hooks.onWarning(`stopped${collect}`);

@@ -57,7 +57,10 @@ export class ReviewRun {
       ...live,
       ...(batch
         ? {
-            batch: { timeoutMs: batch.timeoutMs, ...(batch.ledgerFile ? { ledger: new BatchLedger(batch.ledgerFile) } : {}) },
+            batch: {
+              timeoutMs: batch.timeoutMs,
+              ...(batch.ledgerFile ? { ledger: new BatchLedger(batch.ledgerFile) } : {}),
+            },
             onBatch: (state) => emit({ type: 'batch', ...state }),
             onWarning: (message) => emit({ type: 'warning', message }),
           }
@@ -108,6 +111,7 @@ export class ReviewRun {
     this.outer.removeEventListener('abort', this.follow);
     const stopped = this.fatal ?? (this.outer.aborted ? 'cancelled' : undefined);
     const batcher = this.client.batcher;
+    batcher?.close();
     return {
       usage: this.client.usage,
       usageByStep: Object.fromEntries(this.client.usageByStep),

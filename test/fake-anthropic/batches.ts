@@ -62,7 +62,7 @@ export interface BatchHost {
   /** The batch-only fault a request's params hit, counting the hit; null when none. */
   takeFault(params: unknown): Fault | null;
   /** How long a batch waits before its requests start running. */
-  delayMs: number;
+  delayMs(): number;
 }
 
 export class FakeBatches {
@@ -86,11 +86,11 @@ export class FakeBatches {
     const [, id, action] = m;
     if (!id) {
       if (req.method === 'POST') return this.create(req, res, send, error).then(() => true);
-      if (req.method === 'GET') return this.page(req, res, send, error), true;
+      if (req.method === 'GET') return (this.page(req, res, send, error), true);
       return false;
     }
     const batch = this.batches.get(id);
-    if (!batch) return error(res, 404, 'not_found_error', `no message batch ${id}`), true;
+    if (!batch) return (error(res, 404, 'not_found_error', `no message batch ${id}`), true);
     if (action === '/results' && req.method === 'GET') this.results(batch, res, error);
     else if (action === '/cancel' && req.method === 'POST') this.cancel(batch, req, res, send, error);
     else if (!action && req.method === 'GET') send(res, 200, this.view(batch, req));
@@ -151,7 +151,7 @@ export class FakeBatches {
     };
     this.batches.set(batch.id, batch);
     send(res, 200, this.view(batch, req));
-    setTimeout(() => void this.process(batch), this.host.delayMs);
+    setTimeout(() => void this.process(batch), this.host.delayMs());
   }
 
   private async process(batch: Batch): Promise<void> {
@@ -212,7 +212,11 @@ export class FakeBatches {
     let from = 0;
     let to = newest.length;
     if (after) from = newest.findIndex((b) => b.id === after) + 1;
-    if (before) to = Math.max(0, newest.findIndex((b) => b.id === before));
+    if (before)
+      to = Math.max(
+        0,
+        newest.findIndex((b) => b.id === before),
+      );
     const slice = before ? newest.slice(Math.max(from, to - limit), to) : newest.slice(from, from + limit);
     const data = slice.map((b) => this.view(b, req));
     const has_more = before ? to - limit > from : from + limit < to;
@@ -260,7 +264,8 @@ export class FakeBatches {
   /** The MessageBatch object. */
   private view(batch: Batch, req: IncomingMessage) {
     const ended = batch.status === 'ended';
-    const count = (type: Result['type']) => (ended ? [...batch.results.values()].filter((r) => r.type === type).length : 0);
+    const count = (type: Result['type']) =>
+      ended ? [...batch.results.values()].filter((r) => r.type === type).length : 0;
     return {
       id: batch.id,
       type: 'message_batch',

@@ -155,7 +155,13 @@ const Fault = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('invalid_result'), ...faultBase }),
 ]);
 export type Fault = z.infer<typeof Fault>;
-export const BATCH_FAULTS: readonly Fault['kind'][] = ['expire', 'vanish', 'cut_results', 'stray_result', 'invalid_result'];
+export const BATCH_FAULTS: readonly Fault['kind'][] = [
+  'expire',
+  'vanish',
+  'cut_results',
+  'stray_result',
+  'invalid_result',
+];
 
 const ScenarioSchema = z.strictObject({
   files: z.record(z.string(), PlantedFile).default({}),

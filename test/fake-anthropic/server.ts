@@ -65,6 +65,8 @@ export interface FakeAnthropic {
   readonly requests: LoggedRequest[];
   /** Every Message Batch created since the last reset, oldest first. */
   batches(): { id: string; status: string; requests: number }[];
+  /** From now on, each new Message Batch waits this long before its requests run (reset() does not change it). */
+  setBatchDelay(ms: number): void;
   /** Validates and installs a scenario (fault counters start over); throws ScenarioError. */
   setScenario(scenario: Scenario): void;
   /** Clears the log, the prompt cache, the batches and the fault counters. */
@@ -86,13 +88,14 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     faults.reset();
     batches.clear();
   };
+  let batchDelayMs = opts.batchDelayMs ?? 0;
   const batches = new FakeBatches({
     url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     takeFault: (params) => {
       const body = MessagesBody.safeParse(params);
       return body.success ? faults.take(parseRequest(body.data), true) : null;
     },
-    delayMs: opts.batchDelayMs ?? 0,
+    delayMs: () => batchDelayMs,
   });
 
   async function messages(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -220,7 +223,12 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     if (req.method === 'POST' && path === '/v1/messages') return messages(req, res);
     if (path.startsWith('/v1/messages/batches')) {
       if (!hasCredential(req))
-        return void apiError(res, 401, 'authentication_error', 'an x-api-key or Authorization: Bearer header is required');
+        return void apiError(
+          res,
+          401,
+          'authentication_error',
+          'an x-api-key or Authorization: Bearer header is required',
+        );
       if (await batches.route(req, res, path, send, apiError)) return;
     }
     if (req.method === 'GET' && path === '/_requests') return void send(res, 200, requests);
@@ -247,6 +255,9 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     url: `http://127.0.0.1:${port}`,
     requests,
     batches: () => batches.list(),
+    setBatchDelay(ms) {
+      batchDelayMs = ms;
+    },
     setScenario(next) {
       scenario = parseScenario(next);
       faults = new FaultBook(scenario.faults);
