@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { costUsd } from '../../src/model/pricing';
 import type { StagedJsonReport } from '../../src/report/json';
 import { useFakeServer } from '../helpers/fakeServer';
-import { CLI, fixtureWorkspace, loadJson, runCli, type CliRun } from '../helpers/cli';
+import { fixtureWorkspace, loadJson, runCli, type CliRun } from '../helpers/cli';
 import type { Scenario } from '../fake-anthropic/scenario';
 
 type Json = StagedJsonReport;
@@ -195,26 +194,18 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
 
   /** Runs `--batch` and sends SIGINT once `ready()` holds. */
   function interruptWhen(cwd: string, env: Record<string, string>, ready: () => boolean): Promise<CliRun> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, 'review', 'shop', '--yes', '--batch', '--json', 'result.json'], {
-        cwd,
-        env: { ...process.env, ...env },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const poll = setInterval(() => {
-        if (!ready()) return;
-        clearInterval(poll);
-        setTimeout(() => child.kill('SIGINT'), 300);
-      }, 50);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearInterval(poll);
-        resolve({ code, stdout, stderr });
-      });
-    });
+    let poll: NodeJS.Timeout | undefined;
+    return runCli(['review', 'shop', '--yes', '--batch', '--json', 'result.json'], {
+      cwd,
+      env,
+      started: (child) => {
+        poll = setInterval(() => {
+          if (!ready()) return;
+          clearInterval(poll);
+          setTimeout(() => child.kill('SIGINT'), 300);
+        }, 50);
+      },
+    }).finally(() => clearInterval(poll));
   }
 });
 
