@@ -185,7 +185,12 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
     return perCall ? scale(perCall, calls[step]) : defaults[step];
   };
   const price = (step: StagedStep, t: TokenCounts) =>
-    costUsd(models[step], t, input.prices, input.batch ? { batch: true, hourWrites: t.cache_creation_input_tokens } : {});
+    costUsd(
+      models[step],
+      t,
+      input.prices,
+      input.batch ? { batch: true, hourWrites: t.cache_creation_input_tokens } : {},
+    );
   const costOf = (run?: number) => sumCosts(STAGED_STEPS.map((s) => price(s, tokensOf(s, run))));
   const byStep = Object.fromEntries(
     STAGED_STEPS.map((step) => {
