@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { costUsd } from '../../src/model/pricing';
@@ -102,6 +102,18 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     const cache = await mkdtemp(join(tmpdir(), 'skeptic-user-cache-'));
     assert.equal((await review(cwd, ['--batch'], cache)).code, 0);
     const first = fake.server.batches().length;
+    const ids = fake.server.batches().flatMap((b) => b.custom_ids);
+    assert.ok(
+      ids.every((id) => /^[0-9a-f]{64}$|^[0-9a-f]{60}-\d+$/.test(id)),
+      ids.join(' '),
+    );
+    // A first turn's custom_id is the key its answer is kept under in the result cache.
+    const kept = await readdir(join(cache, 'skeptic'), { recursive: true });
+    const keys = new Set(kept.flatMap((f) => /([0-9a-f]{64})\.json$/.exec(f)?.[1] ?? []));
+    assert.ok(
+      ids.filter((id) => id.length === 64).some((id) => keys.has(id)),
+      'a custom_id names a cached unit',
+    );
     const again = await review(cwd, ['--batch'], cache);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(fake.server.batches().length, first);

@@ -75,8 +75,13 @@ export class FakeBatches {
   }
 
   /** Every batch created so far, oldest first (for tests). */
-  list(): { id: string; status: Status; requests: number }[] {
-    return [...this.batches.values()].map((b) => ({ id: b.id, status: b.status, requests: b.requests.length }));
+  list(): { id: string; status: Status; requests: number; custom_ids: string[] }[] {
+    return [...this.batches.values()].map((b) => ({
+      id: b.id,
+      status: b.status,
+      requests: b.requests.length,
+      custom_ids: b.requests.map((r) => r.custom_id),
+    }));
   }
 
   /** Serves a /v1/messages/batches path; false when the path is not one of them. */

@@ -64,7 +64,7 @@ export interface FakeAnthropic {
   /** Every /v1/messages request, in arrival order; cleared in place by reset(). */
   readonly requests: LoggedRequest[];
   /** Every Message Batch created since the last reset, oldest first. */
-  batches(): { id: string; status: string; requests: number }[];
+  batches(): { id: string; status: string; requests: number; custom_ids: string[] }[];
   /** From now on, each new Message Batch waits this long before its requests run (reset() does not change it). */
   setBatchDelay(ms: number): void;
   /** Validates and installs a scenario (fault counters start over); throws ScenarioError. */
