@@ -4,7 +4,8 @@
  * site-packages, /usr/include), one git repository, against the time to `cat` every file of it. Per run,
  * back to back so load hits each alike: `cat` of every file; `skeptic plan` cold (a fresh per-user cache
  * folder) and warm (the same folder again); `skeptic review` from spawn to its first request at the fake
- * Messages API, warm and cold. Wall, CPU and peak memory of each, then medians and the ratios to `cat`.
+ * Messages API, warm and cold. Wall, CPU and peak memory of each, then medians and the ratios to `cat`. Then a
+ * review through the Message Batches API against the same review live (bench/batch.ts).
  * Prints; asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFakeAnthropic } from '../test/fake-anthropic/server';
+import { batchAgainstLive } from './batch';
 import { median, timed, timedCommand, type Timed } from './timed';
 
 const REPO = resolve(__dirname, '../..');
@@ -172,6 +174,8 @@ async function main(): Promise<void> {
     await server.close();
     await rm(dirname(report), { recursive: true, force: true });
   }
+  // A batch run against the same review live (bench/batch.ts).
+  for (const figures of await batchAgainstLive()) console.log(figures);
 }
 
 main().catch((err: unknown) => {

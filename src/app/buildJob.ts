@@ -56,6 +56,9 @@ export interface JobChoices
   lens?: { fullFanout?: boolean; maxReviewers?: number; spec?: string; rubric?: string; repositories?: string[] };
   /** Seconds per request attempt. */
   requestTimeout?: number;
+  /** Through the Message Batches API; `batchTimeout`: seconds the whole batch run may take. */
+  batch?: boolean;
+  batchTimeout?: number;
   /** Empty or unknown: the model's default (lens mode: xhigh). */
   effort?: string;
 }
@@ -100,6 +103,7 @@ export function buildJob(c: JobChoices): ReviewJob {
     confirmOver: clamp(c.confirmOver, LIMITS.confirmThreshold),
     ...(Number.isInteger(c.maxCalls) && c.maxCalls! > 0 ? { maxCalls: c.maxCalls } : {}),
     ...(c.refresh ? { refresh: true } : {}),
+    ...(c.batch ? { batch: { timeoutMs: clamp(c.batchTimeout, LIMITS.batchTimeout) * 1000 } } : {}),
     outputs: c.outputs ?? {},
   };
 }
@@ -150,6 +154,9 @@ export function jobFromSettings(
     prices: validPrices(s.prices),
     confirmOver: s.confirmThreshold,
     ...(s.maxCalls ? { maxCalls: s.maxCalls } : {}),
+    // Files and folders can be large and need no answer this minute; a change is reviewed live.
+    batch: s.batch === true && request.scope.kind === 'paths',
+    batchTimeout: s.batchTimeout,
     // Reports stay out of the way by default: Skeptic's own folder keeps them out of git.
     outputs: { reportDir: join(request.folder, s.reportFolder || REPORTS_FOLDER) },
     ...(dismissals?.length ? { dismissals } : {}),

@@ -39,6 +39,8 @@ export const SETTINGS = {
   reportFolder: 'reportFolder',
   confirmThreshold: 'confirmThreshold',
   maxCalls: 'maxCalls',
+  batch: 'batch',
+  batchTimeout: 'batchTimeout',
   severityMap: 'severityMap',
   includeUntracked: 'includeUntracked',
   cacheResults: 'cacheResults',
@@ -65,4 +67,6 @@ export const LIMITS = {
   confirmThreshold: { default: 300, min: 0, max: 1_000_000 },
   /** Model requests one run may send, failed ones included: skeptic.maxCalls (0: none), --max-calls. */
   maxCalls: { default: 0, min: 0, max: 1_000_000 },
+  /** Seconds a whole review through the Message Batches API may take (a batch ends within 24 hours): skeptic.batchTimeout, --batch --timeout. */
+  batchTimeout: { default: 86_400, min: 1, max: 259_200 },
 } as const;

@@ -132,6 +132,8 @@ export interface StagedEstimateInput {
   forecast?: StagedForecast;
   /** This repository's last runs, oldest first; absent or empty: the defaults. */
   history?: RunUsage[];
+  /** Through the Message Batches API: no cache primes, cache writes at the 1-hour price, and half of it all. */
+  batch?: boolean;
 }
 
 /** What one file will ask, per step: from the forecast, else sized by the rules above. */
@@ -163,8 +165,10 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
   // Unknown files add expected values: a whole number of calls only over all of them.
   for (const step of FILE_STEPS) calls[step] = Math.round(plans.reduce((n, p) => n + p.calls[step], 0));
   // The run-wide prefix is primed once when Step 1 of several files starts together; a file's prefix before its Step 3 calls fan out.
-  calls.curate += plans.filter((p) => p.calls.curate > 0).length > 1 ? 1 : 0;
-  calls.review += plans.reduce((n, p) => n + p.primes, 0);
+  if (!input.batch) {
+    calls.curate += plans.filter((p) => p.calls.curate > 0).length > 1 ? 1 : 0;
+    calls.review += plans.reduce((n, p) => n + p.primes, 0);
+  }
   const synthesis = input.forecast ? input.forecast.synthesis : entries.length ? 'asked' : 'none';
   calls.synthesize = synthesis === 'asked' ? 1 : 0;
 
@@ -180,8 +184,14 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
     const perCall = c && ((run !== undefined ? c.byRun[run] : undefined) ?? c.perCall);
     return perCall ? scale(perCall, calls[step]) : defaults[step];
   };
-  const costOf = (run?: number) =>
-    sumCosts(STAGED_STEPS.map((s) => costUsd(models[s], tokensOf(s, run), input.prices)));
+  const price = (step: StagedStep, t: TokenCounts) =>
+    costUsd(
+      models[step],
+      t,
+      input.prices,
+      input.batch ? { batch: true, hourWrites: t.cache_creation_input_tokens } : {},
+    );
+  const costOf = (run?: number) => sumCosts(STAGED_STEPS.map((s) => price(s, tokensOf(s, run))));
   const byStep = Object.fromEntries(
     STAGED_STEPS.map((step) => {
       const t = tokensOf(step);
@@ -191,7 +201,7 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
         outputTokens: Math.round(t.output_tokens),
         cacheReadTokens: Math.round(t.cache_read_input_tokens),
         cacheWriteTokens: Math.round(t.cache_creation_input_tokens),
-        costUsd: costUsd(models[step], t, input.prices),
+        costUsd: price(step, t),
         basis: calibrated.get(step) ? 'history' : 'defaults',
       };
       return [step, estimate];
@@ -474,10 +484,11 @@ export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Pro
         }
       : {}),
     history: job.stateDir ? await readUsageHistory(job.stateDir) : [],
+    ...(job.batch ? { batch: true } : {}),
   });
 }
 
 export type EstimatedJob = Pick<
   ReviewJob,
-  'cwd' | 'mode' | 'lens' | 'force' | 'effort' | 'models' | 'prices' | 'cacheDir' | 'stateDir' | 'dismissals'
+  'cwd' | 'mode' | 'lens' | 'force' | 'effort' | 'models' | 'prices' | 'cacheDir' | 'stateDir' | 'dismissals' | 'batch'
 >;

@@ -13,7 +13,7 @@ import type { LensTargetSpec } from '../engine/lenses/target';
 import type { ChangeSet } from '../scope/changes';
 import type { PriceOverrides } from '../model/pricing';
 import { loadContextFiles } from '../scope/contextFiles';
-import { factsDirOf, knownOutputs, outputsUnder } from './state';
+import { batchLedgerFile, factsDirOf, knownOutputs, outputsUnder } from './state';
 import { FactStore, Step0Facts } from '../scope/facts';
 import { ReviewAccess } from '../scope/access';
 import { ResultCache } from '../engine/resultCache';
@@ -80,6 +80,8 @@ export interface ReviewJob {
   maxCalls?: number;
   /** Ask again the units the result cache keeps as salvaged or failed (see engine/unitCache.ts). */
   refresh?: boolean;
+  /** Through the Message Batches API at half price, in rounds; the whole run may take `timeoutMs`. */
+  batch?: { timeoutMs: number };
 }
 
 /** One repository of a multi-repo lens run, its scope resolved with cwd-relative paths. */
@@ -356,6 +358,9 @@ export async function executeJob(
     ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}),
     ...(job.prices ? { prices: job.prices } : {}),
     ...(job.refresh ? { refresh: true } : {}),
+    ...(job.batch
+      ? { batch: { ...job.batch, ...(job.stateDir ? { ledgerFile: batchLedgerFile(job.stateDir) } : {}) } }
+      : {}),
   };
   // Only the mode that runs is loaded.
   const raw =

@@ -13,6 +13,7 @@ export const ModelEntry: z.ZodType<Entry> = z
     input: z.number().nonnegative().optional(),
     output: z.number().nonnegative().optional(),
     cache_write: z.number().nonnegative().optional(),
+    cache_write_1h: z.number().nonnegative().optional(),
     cache_read: z.number().nonnegative().optional(),
     context_window: z.number().int().min(MIN_CONTEXT_WINDOW).optional(),
   })

@@ -41,6 +41,8 @@ export const Settings = z.object({
   reportFolder: setting(z.string()),
   confirmThreshold: setting(z.number()),
   maxCalls: setting(z.number()),
+  batch: setting(z.boolean()),
+  batchTimeout: setting(z.number()),
   severityMap: map(),
   includeUntracked: setting(z.boolean()),
   cacheResults: setting(z.boolean()),

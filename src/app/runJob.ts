@@ -79,8 +79,8 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   // What the run used per step teaches the next estimate its token figures; losing it costs only accuracy.
   if (job.stateDir && result.mode === 'staged')
     await (await import('./usageHistory')).recordRunUsage(job.stateDir, result).catch(() => undefined);
-  // A run stopped at its --max-calls ceiling reports what it has, even nothing: the ceiling is the user's own.
-  const ceilingReached = job.maxCalls !== undefined && /--max-calls/.test(result.stopped ?? '');
+  // A run stopped at a limit of its own (--max-calls, a batch run's --timeout) reports what it has, even nothing.
+  const ceilingReached = /--max-calls|--timeout/.test(result.stopped ?? '');
   const outputs =
     result.stopped && finishedNothing(result) && !ceilingReached
       ? null

@@ -22,6 +22,8 @@ export async function repositoryStateDir(cwd: string, env: NodeJS.ProcessEnv = p
 }
 
 export const resultsDir = (stateDir: string) => join(stateDir, 'results');
+/** The Message Batches a run left running, for the next run to collect (src/engine/batchLedger.ts). */
+export const batchLedgerFile = (stateDir: string) => join(stateDir, 'batches.json');
 
 /**
  * What Step 0 learns about file contents (scope/facts.ts): beside every repository's state folder, one for

@@ -47,6 +47,9 @@ export interface ReviewArgs {
   events?: string;
   /** Ceiling on the run's model requests. */
   maxCalls?: number;
+  /** Through the Message Batches API; `batchTimeout`: seconds the whole batch run may take. */
+  batch: boolean;
+  batchTimeout?: number;
   /** A JSON file of price overrides per model (see src/model/pricing.ts). */
   pricesFile?: string;
   yes: boolean;
@@ -82,6 +85,7 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     force: { type: 'boolean' },
     'confirm-over': { type: 'string' },
     'max-calls': { type: 'string' },
+    batch: { type: 'boolean' },
     mode: { type: 'string' },
     'full-fanout': { type: 'boolean' },
     'max-reviewers': { type: 'string' },
@@ -132,7 +136,14 @@ export function parseReviewArgs(argv: string[]): ReviewArgs {
     ...(v.sarif !== undefined ? { sarif: nonEmpty('--sarif', v.sarif)! } : {}),
     models: resolveStepModels(nonEmpty('--model', v.model), parseStepModels(v['step-model'] ?? [])),
     concurrency: wholeNumber('--concurrency', v.concurrency, LIMITS.concurrency),
-    requestTimeout: wholeNumber('--timeout', v.timeout, LIMITS.requestTimeout),
+    // Under --batch a request has no time of its own to limit: --timeout is the whole run's.
+    requestTimeout: v.batch
+      ? LIMITS.requestTimeout.default
+      : wholeNumber('--timeout', v.timeout, LIMITS.requestTimeout),
+    batch: v.batch ?? false,
+    ...(v.batch && v.timeout !== undefined
+      ? { batchTimeout: seconds('--timeout', v.timeout, LIMITS.batchTimeout) }
+      : {}),
     maxAttempts: wholeNumber('--max-attempts', v['max-attempts'], LIMITS.maxAttempts),
     ...(effort ? { effort: effort as Effort } : {}),
     excludes: v.exclude ?? [],
@@ -187,6 +198,15 @@ export function wholeNumber(
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max)
     throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+/** "24h", "90m", "45s" or a number of seconds, within the range. */
+export function seconds(flag: string, raw: string, { min, max }: { min: number; max: number }): number {
+  const m = /^(\d+)(s|m|h)?$/.exec(raw.trim());
+  const n = m ? Number(m[1]) * { s: 1, m: 60, h: 3600 }[(m[2] ?? 's') as 's' | 'm' | 'h'] : NaN;
+  if (!(n >= min && n <= max))
+    throw new UsageError(`${flag} takes a duration from ${min}s to ${max / 3600}h (e.g. 90m, 24h, 3600), got "${raw}"`);
   return n;
 }
 

@@ -24,6 +24,11 @@ export function consoleReporter(
       case 'call':
         progress.update(e);
         return;
+      case 'batch':
+        // A batch run waits long between steps: its news is the line's news (and, once a batch ends, the news itself).
+        progress.update(e);
+        stream.write(e.running ? `${progress.line(now())}\n` : `batch round ${e.rounds}: ${e.message}\n`);
+        return;
       case 'retry':
         stream.write(`retry ${e.attempt} in ${(e.delayMs / 1000).toFixed(1)}s: ${e.label} (${e.reason})\n`);
         return;

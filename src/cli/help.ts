@@ -40,7 +40,7 @@ Review options:
   --model ID             model for every step (default: per-step defaults)
   --step-model STEP=ID   staged mode: model for one step: curate, analyze, review, challenge, synthesize (repeatable)
   --concurrency N        concurrent model requests (default 8)
-  --timeout SECONDS      per request attempt (default 300)
+  --timeout SECONDS      per request attempt (default 300); with --batch: the whole run (90m, 24h; default 24h)
   --max-attempts N       attempts per request, the first included; rate limits, overload and dropped
                          connections are retried with backoff (default 6)
   --effort LEVEL         low | medium | high | xhigh | max (default: the model's; xhigh in lens mode)
@@ -60,6 +60,9 @@ Review options:
   --confirm-over N       ask first when the estimate exceeds N model calls (default 300)
   --max-calls N          stop the run after N model requests, failed ones included, and write a partial
                          report (exit 3); default 0: no ceiling (each unit is capped anyway)
+  --batch                through the Message Batches API at half price: each round sends every request that
+                         is ready and waits for its batch (most end within the hour, all within 24h); Ctrl-C
+                         leaves them running and the same command run again collects them instead of paying
   -v, --verbose          plan: list every file and exclusion, not only the counts
   -h, --help             this text
   -V, --version          the version of skeptic

@@ -42,6 +42,8 @@ export async function jobFromArgs(
     ...(prices ? { prices } : {}),
     ...(args.maxCalls ? { maxCalls: args.maxCalls } : {}),
     ...(args.refresh ? { refresh: true } : {}),
+    batch: args.batch,
+    ...(args.batchTimeout ? { batchTimeout: args.batchTimeout } : {}),
     confirmOver: args.confirmOver,
     outputs: {
       ...(args.out ? { out: args.out } : {}),

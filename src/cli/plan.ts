@@ -70,7 +70,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   else if (skipped.length) out.push(`Changed but not reviewed: ${skipped.length}`);
   if (prepared.context.length) out.push(`Context files: ${prepared.context.map((c) => c.path).join(', ')}`);
 
-  if ('byStep' in est) stagedLines(est, out, Boolean(job.cacheDir));
+  if ('byStep' in est) stagedLines(est, out, Boolean(job.cacheDir), Boolean(job.batch));
   else lensLines(est, out, job.lens?.models ?? {}, job.prices ?? {});
   if (est.calls > args.confirmOver)
     out.push(`A review of this scope asks for confirmation (over ${args.confirmOver} calls): pass --yes.`);
@@ -87,11 +87,11 @@ function functionCount(inventories: Inventories, path: string): string {
   return n === undefined ? '' : `  ${plural(n, 'function')}`;
 }
 
-function stagedLines(est: Estimate, out: string[], cacheOn: boolean): void {
+function stagedLines(est: Estimate, out: string[], cacheOn: boolean, batch: boolean): void {
   const cost =
     est.costUsd === null
       ? 'cost unknown (a model without a price; see --prices)'
-      : `~${formatUsd(est.costUsd)} at the price table of ${PRICES_AS_OF}, with the prompt cache`;
+      : `~${formatUsd(est.costUsd)} at the ${batch ? 'Message Batches (half) prices' : 'price table'} of ${PRICES_AS_OF}, with the prompt cache`;
   out.push(
     `Estimate: ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens · ~${k(est.outputTokens)} output tokens (${plural(est.functions, 'function')}) · ${cost}`,
   );

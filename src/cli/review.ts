@@ -120,6 +120,11 @@ const preExistingNote = (n: number) => (n ? `, and ${n} pre-existing apart (not 
 /** What the call count leaves out, and why the run stopped early, if it did. */
 function runNotes(result: ReviewResult): string[] {
   const notes: string[] = [];
+  const b = result.batch;
+  if (b)
+    notes.push(
+      `Through the Message Batches API at half price: ${plural(b.rounds, 'round')}, ${plural(b.batches, 'batch', 'batches')}${b.collected ? `, ${plural(b.collected, 'request')} collected from batches an earlier run left running` : ''}.`,
+    );
   if (result.failedAttempts)
     notes.push(
       `${result.failedAttempts} failed HTTP attempts (errors, timeouts, malformed replies) are not counted in the model calls above.`,

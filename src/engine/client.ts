@@ -3,13 +3,15 @@
  * (window.ts; a request that does not fit is never sent, and one the API calls too long is never retried
  * as it is), then the real SDK client, behind the run's concurrency limit,
  * with our own retry loop (the SDK's is switched off so that a waiting retry gives its slot back, honours
- * retry-after, and is counted), a per-call timeout and the run's AbortSignal.
+ * retry-after, and is counted), a per-call timeout and the run's AbortSignal. In batch mode the requests go
+ * through the Message Batches API instead (engine/batch.ts), in rounds, at batch prices.
  */
 import { setMaxListeners } from 'node:events';
 import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { redact } from '../model/redact';
 import { costUsd, type PriceOverrides } from '../model/pricing';
+import { Batcher, BatchRetry, type BatchOptions, type BatchState } from './batch';
 import { DEFAULT_BACKOFF, retryDelayMs, sleep, type BackoffPolicy } from './backoff';
 import { Semaphore, type PriorityOf } from '../model/semaphore';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
@@ -35,6 +37,11 @@ export interface ModelClientOptions {
   prices?: PriceOverrides;
   /** Requests the whole run may send, failed ones included; none: no ceiling. */
   maxCalls?: number;
+  /** Send through the Message Batches API, in rounds; none: every request live. */
+  batch?: BatchOptions;
+  /** Batch mode: where the run's batches are, whenever that changes. */
+  onBatch?: (state: BatchState) => void;
+  onWarning?: (message: string) => void;
 }
 
 /** What a request is for: the unit's label (retry reports), its step (usage per step) and file, if any. */
@@ -42,6 +49,8 @@ export interface CallTag {
   label: string;
   step: string;
   file?: string;
+  /** The unit's result-cache key: a batch request's custom_id. */
+  key?: string;
 }
 
 export interface CallInfo extends CallTag {
@@ -55,8 +64,11 @@ export interface CallInfo extends CallTag {
 /** The API refused in a way no retry or other unit can fix (bad key, unknown model): the run stops. */
 export class FatalApiError extends Error {}
 
-/** The run reached its --max-calls ceiling: it stops, and what finished is reported. */
-export class CallCeilingReached extends FatalApiError {}
+/** The run reached a limit of its own (--max-calls, a batch run's --timeout): it stops, and what finished is reported. */
+export class RunLimitReached extends FatalApiError {}
+
+/** The run reached its --max-calls ceiling. */
+export class CallCeilingReached extends RunLimitReached {}
 
 /** A 2xx answer that is not a Messages API reply (a proxy's HTML page, say): transient, so retried. */
 export class MalformedReply extends Error {}
@@ -81,6 +93,8 @@ export class ModelClient {
   private readonly slots: Semaphore;
   /** What each model's window holds, and what the API taught about our estimate. */
   readonly window: WindowGuard;
+  /** Batch mode's transport; its rounds and batches are the run's figures. */
+  readonly batcher: Batcher | undefined;
   private markSent!: () => void;
   /**
    * Settles once the run's first request is on its way (a turn of the event loop after the SDK took it):
@@ -95,7 +109,17 @@ export class ModelClient {
       maxRetries: 0,
       timeout: opts.timeoutMs,
     });
-    this.slots = new Semaphore(opts.concurrency);
+    // A batch takes every request that is ready: no limit on how many wait for their round at once.
+    this.slots = new Semaphore(opts.batch ? Number.MAX_SAFE_INTEGER : opts.concurrency);
+    this.batcher =
+      opts.batch &&
+      new Batcher(this.sdk, opts.batch, {
+        signal: opts.signal,
+        onState: (state) => opts.onBatch?.(state),
+        onWarning: (message) => opts.onWarning?.(message),
+        describe: (err) => this.describe(err),
+        deadline: (message) => new RunLimitReached(message),
+      });
     this.window = new WindowGuard(opts.prices);
     // Every request in flight listens on the run's one signal; dozens at once is expected, not a leak.
     setMaxListeners(0, opts.signal);
@@ -123,7 +147,7 @@ export class ModelClient {
           async () => {
             const sent = Date.now();
             try {
-              return await this.attempt(params, signal);
+              return await this.attempt(params, signal, tag.key);
             } finally {
               ms = Date.now() - sent;
             }
@@ -132,7 +156,11 @@ export class ModelClient {
           priority,
         );
         const tokens = tokenUsage(message.usage);
-        const used: Usage = { calls: 1, ...tokens, cost_usd: costUsd(params.model, tokens, this.opts.prices) };
+        const tariff = {
+          batch: this.batcher !== undefined,
+          hourWrites: message.usage.cache_creation?.ephemeral_1h_input_tokens ?? 0,
+        };
+        const used: Usage = { calls: 1, ...tokens, cost_usd: costUsd(params.model, tokens, this.opts.prices, tariff) };
         addUsage(this.usage, used);
         if (!this.usageByStep.has(step)) this.usageByStep.set(step, emptyUsage());
         addUsage(this.usageByStep.get(step)!, used);
@@ -140,7 +168,7 @@ export class ModelClient {
         return message;
       } catch (err) {
         signal.throwIfAborted();
-        if (err instanceof CallCeilingReached) throw err;
+        if (err instanceof RunLimitReached) throw err;
         this.failedAttempts++;
         const tooLong =
           err instanceof Anthropic.BadRequestError ? this.window.learn(params, describeApiError(err)) : undefined;
@@ -148,7 +176,8 @@ export class ModelClient {
         if (isFatal(err)) throw new FatalApiError(this.describe(err));
         if (!isRetryable(err) || attempt + 1 >= this.opts.maxAttempts) throw err;
         const headers = err instanceof Anthropic.APIError ? err.headers : undefined;
-        const delayMs = retryDelayMs(attempt, headers, this.opts.backoff ?? DEFAULT_BACKOFF);
+        // In batch mode the next round is the wait.
+        const delayMs = this.batcher ? 0 : retryDelayMs(attempt, headers, this.opts.backoff ?? DEFAULT_BACKOFF);
         this.retries++;
         this.opts.onRetry?.({ label, attempt: attempt + 1, delayMs, reason: this.describe(err) });
         await sleep(delayMs, signal);
@@ -157,12 +186,12 @@ export class ModelClient {
   }
 
   /** One HTTP attempt, counted against the ceiling before it is sent; the reply's shape is checked. */
-  private async attempt(params: MessageParams, signal: AbortSignal): Promise<Message> {
+  private async attempt(params: MessageParams, signal: AbortSignal, key?: string): Promise<Message> {
     if (this.opts.maxCalls !== undefined && this.sent >= this.opts.maxCalls) {
       throw new CallCeilingReached(`the run reached its ceiling of ${this.opts.maxCalls} model calls (--max-calls)`);
     }
     this.sent++;
-    const pending = this.sdk.messages.create(params, { signal });
+    const pending = this.batcher ? this.batcher.send(params, key) : this.sdk.messages.create(params, { signal });
     this.markSent();
     const reply: unknown = await pending;
     if (!ReplyShape.safeParse(reply).success) {
@@ -193,7 +222,8 @@ function isFatal(err: unknown): boolean {
 }
 
 function isRetryable(err: unknown): boolean {
-  if (err instanceof Anthropic.APIConnectionError || err instanceof MalformedReply) return true; // dropped connection, timeout, broken gateway
+  if (err instanceof Anthropic.APIConnectionError || err instanceof MalformedReply || err instanceof BatchRetry)
+    return true; // dropped connection, timeout, broken gateway, a batch result to ask again
   if (!(err instanceof Anthropic.APIError) || err.status === undefined) return false;
   return err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500;
 }

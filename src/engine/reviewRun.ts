@@ -5,13 +5,13 @@
  */
 import type { FileAccess } from '../model/access';
 import type { PriceOverrides } from '../model/pricing';
-import { CallCeilingReached, FatalApiError, ModelClient } from './client';
-import type { EmitFn } from '../model/events';
+import { FatalApiError, ModelClient, RunLimitReached } from './client';
+import { BatchLedger } from './batchLedger';
+import type { EmitFn, RunAccounting } from '../model/events';
 import { ResultCache } from './resultCache';
 import type { Effort } from '../model/models';
 import { SubAgentRunner } from './runner';
 import type { BackoffPolicy } from './backoff';
-import type { Usage } from '../model/usage';
 
 export interface RunOptions {
   apiKey: string;
@@ -32,6 +32,8 @@ export interface RunOptions {
   maxCalls?: number;
   /** --refresh: units kept as salvaged or failed are asked again (clean answers still come from the cache). */
   refresh?: boolean;
+  /** Through the Message Batches API: the whole run's time limit, and the file that keeps its batches for a rerun. */
+  batch?: { timeoutMs: number; ledgerFile?: string };
 }
 
 export class ReviewRun {
@@ -50,8 +52,19 @@ export class ReviewRun {
     this.refresh = opts.refresh ?? false;
     this.outer = opts.signal;
     this.outer.addEventListener('abort', this.follow, { once: true });
+    const { batch, ...live } = opts;
     this.client = new ModelClient({
-      ...opts,
+      ...live,
+      ...(batch
+        ? {
+            batch: {
+              timeoutMs: batch.timeoutMs,
+              ...(batch.ledgerFile ? { ledger: new BatchLedger(batch.ledgerFile) } : {}),
+            },
+            onBatch: (state) => emit({ type: 'batch', ...state }),
+            onWarning: (message) => emit({ type: 'warning', message }),
+          }
+        : {}),
       signal: this.controller.signal,
       onRetry: (info) => emit({ type: 'retry', ...info }),
       onCall: (info) => emit({ type: 'call', ...info }),
@@ -86,7 +99,7 @@ export class ReviewRun {
       return await work();
     } catch (err) {
       if (err instanceof FatalApiError) {
-        this.fatal ??= err instanceof CallCeilingReached ? err.message : `the API refused the run: ${err.message}`;
+        this.fatal ??= err instanceof RunLimitReached ? err.message : `the API refused the run: ${err.message}`;
         this.controller.abort(err);
       } else if (!this.aborted) throw err;
       return onStop(this.fatal ?? 'cancelled before this unit finished');
@@ -94,17 +107,11 @@ export class ReviewRun {
   }
 
   /** The figures and stop reason of a finished run; also detaches from the caller's signal. */
-  close(): {
-    usage: Usage;
-    usageByStep: Record<string, Usage>;
-    retries: number;
-    failedAttempts: number;
-    repairs: number;
-    cacheHits: number;
-    stopped?: string;
-  } {
+  close(): RunAccounting & { stopped?: string } {
     this.outer.removeEventListener('abort', this.follow);
     const stopped = this.fatal ?? (this.outer.aborted ? 'cancelled' : undefined);
+    const batcher = this.client.batcher;
+    batcher?.close();
     return {
       usage: this.client.usage,
       usageByStep: Object.fromEntries(this.client.usageByStep),
@@ -112,6 +119,7 @@ export class ReviewRun {
       failedAttempts: this.client.failedAttempts,
       repairs: this.runners.reduce((n, r) => n + r.repairs, 0),
       cacheHits: this.runners.reduce((n, r) => n + r.cacheHits, 0),
+      ...(batcher ? { batch: { rounds: batcher.rounds, batches: batcher.created, collected: batcher.collected } } : {}),
       ...(stopped ? { stopped } : {}),
     };
   }

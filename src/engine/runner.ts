@@ -127,12 +127,16 @@ export class SubAgentRunner {
     const key = this.cache.keyOf(spec);
     const stored = await this.cache.lookup(spec, key);
     if (stored !== undefined) return stored;
-    if (spec.primeFirst)
+    // A batch runs its requests in no order, so a prime would only cost a round: batch requests share one
+    // prefix at the 1-hour lifetime instead (engine/batch.ts).
+    if (spec.primeFirst && !this.client.batcher)
       await this.primeOnce(spec.primeFirst.key, {
         ...spec,
         content: [...spec.content.slice(0, spec.primeFirst.blocks), PRIME_TAIL],
       });
-    const outcome = await this.converse(spec);
+    // A batch request's custom_id: the unit's key, or one over its whole turn when it is cached at a finer grain.
+    const id = this.client.batcher ? (key ?? this.cache.keyFor(spec, { content: spec.content })) : undefined;
+    const outcome = await this.converse(spec, id);
     if (!outcome.ok && outcome.tooLong) {
       const next = spec.smaller?.();
       if (next) return this.run(next);
@@ -151,7 +155,7 @@ export class SubAgentRunner {
    * not used. Best effort: a failure just means the calls that follow write the prefix themselves.
    */
   async prime<T>(spec: UnitSpec<T>): Promise<void> {
-    if (await this.cache.holds(spec)) return;
+    if (this.client.batcher || (await this.cache.holds(spec))) return;
     return this.sendPrime(spec);
   }
 
@@ -186,7 +190,7 @@ export class SubAgentRunner {
     }
   }
 
-  private async converse<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
+  private async converse<T>(spec: UnitSpec<T>, key?: string): Promise<UnitOutcome<T>> {
     const turns: MessageTurn[] = [{ role: 'user', content: spec.content }];
     let repairs = 0;
     let toolTurns = 0;
@@ -201,7 +205,7 @@ export class SubAgentRunner {
         };
       let reply: Message;
       try {
-        reply = await this.send(spec, turns, toolTurns >= MAX_TOOL_TURNS);
+        reply = await this.send(spec, turns, toolTurns >= MAX_TOOL_TURNS, key);
       } catch (err) {
         if (err instanceof FatalApiError || this.client.signal.aborted) throw err;
         if (err instanceof PromptTooLong) {
@@ -250,7 +254,7 @@ export class SubAgentRunner {
   }
 
   /** `toolsOff`: the tool budget is spent; the tools stay declared (earlier turns use them) but may not be called. */
-  private async send<T>(spec: UnitSpec<T>, messages: MessageTurn[], toolsOff = false): Promise<Message> {
+  private async send<T>(spec: UnitSpec<T>, messages: MessageTurn[], toolsOff = false, key?: string): Promise<Message> {
     // Decided per request: calls already in flight when the first refusal arrives switch over too.
     const structured = this.structured;
     const params = (s: boolean) => ({
@@ -260,7 +264,7 @@ export class SubAgentRunner {
     try {
       return await this.client.create(
         params(structured),
-        { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}) },
+        { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}), ...(key ? { key } : {}) },
         spec.priority,
       );
     } catch (err) {
@@ -268,7 +272,7 @@ export class SubAgentRunner {
       this.structured = false;
       return this.client.create(
         params(false),
-        { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}) },
+        { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}), ...(key ? { key } : {}) },
         spec.priority,
       );
     }

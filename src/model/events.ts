@@ -34,6 +34,11 @@ export interface RunAccounting {
   repairs: number;
   /** Units answered from the result cache (no call made). */
   cacheHits: number;
+  /**
+   * A run through the Message Batches API: its rounds, the batches it created, and the requests it collected
+   * from batches an earlier run left running (instead of paying for them again).
+   */
+  batch?: { rounds: number; batches: number; collected: number };
 }
 
 export interface StagedResult extends RunAccounting {
@@ -122,6 +127,8 @@ export type ReviewEvent =
   /** One answered model call: its usage and the run's running totals (calls, tokens, cost so far). */
   | { type: 'call'; label: string; step: string; file?: string; model: string; usage: Usage; totals: Usage; ms: number }
   | { type: 'warning'; message: string }
+  /** A batch run's state changed: its rounds so far, batches not yet ended, requests waiting, the newest news. */
+  | { type: 'batch'; rounds: number; running: number; waiting: number; message: string }
   | { type: 'done'; result: ReviewResult };
 
 export type EmitFn = (event: ReviewEvent) => void;

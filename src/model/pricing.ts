@@ -1,20 +1,22 @@
 /**
  * What tokens cost: a dated table of list prices per model family (US dollars per million tokens), which a
  * user can override per model (a setting in the extension, `--prices FILE` in the CLI) when the list
- * changes or a contract differs. Cache writes (5-minute) cost 1.25× input and cache reads 0.1× unless a
- * price says otherwise. A model the table does not know has no price: its cost is null, never a guess.
- * The same table may set a model's context window (model/contextWindow.ts reads it).
+ * changes or a contract differs. Cache writes cost 1.25× input (5-minute entries) or 2× (1-hour entries) and
+ * cache reads 0.1× unless a price says otherwise; the Message Batches API charges half of all of it. A model
+ * the table does not know has no price: its cost is null, never a guess. The same table may set a model's
+ * context window (model/contextWindow.ts reads it).
  * Parsing an override table is app/prices.ts's (zod stays out of the extension host, which formats costs).
  */
 
 /** The day the table below was checked against the published list prices. */
 export const PRICES_AS_OF = '2026-11-01';
 
-/** Dollars per million tokens; the cache prices default to 1.25× (write) and 0.1× (read) the input price. */
+/** Dollars per million tokens; the cache prices default to 1.25× (5-minute write), 2× (1-hour write) and 0.1× (read) the input price. */
 export interface ModelPrice {
   input: number;
   output: number;
   cache_write?: number;
+  cache_write_1h?: number;
   cache_read?: number;
 }
 
@@ -25,6 +27,15 @@ export interface ModelEntry extends Partial<ModelPrice> {
 
 /** Overrides: model ID (exact) or family name (`opus`, `sonnet`, `haiku`) → its row. */
 export type PriceOverrides = Record<string, ModelEntry>;
+
+/** A request through the Message Batches API costs this share of the same request sent live. */
+export const BATCH_SHARE = 0.5;
+
+/** How the tokens were bought: `hourWrites` of the cache writes were 1-hour entries; `batch`, through a batch. */
+export interface Tariff {
+  batch?: boolean;
+  hourWrites?: number;
+}
 
 /** List prices per family; a model ID is priced by the family its name contains. */
 const FAMILY_PRICES: Record<string, ModelPrice> = {
@@ -72,15 +83,22 @@ export function priceOf(model: string, overrides: PriceOverrides = {}): ModelPri
 }
 
 /** Dollars for `usage` on `model`, or null when the model has no known price. */
-export function costUsd(model: string, usage: TokenCounts, overrides: PriceOverrides = {}): number | null {
+export function costUsd(
+  model: string,
+  usage: TokenCounts,
+  overrides: PriceOverrides = {},
+  tariff: Tariff = {},
+): number | null {
   const p = priceOf(model, overrides);
   if (!p) return null;
+  const hour = Math.min(tariff.hourWrites ?? 0, usage.cache_creation_input_tokens);
   const perToken =
     usage.input_tokens * p.input +
     usage.output_tokens * p.output +
-    usage.cache_creation_input_tokens * (p.cache_write ?? 1.25 * p.input) +
+    (usage.cache_creation_input_tokens - hour) * (p.cache_write ?? 1.25 * p.input) +
+    hour * (p.cache_write_1h ?? 2 * p.input) +
     usage.cache_read_input_tokens * (p.cache_read ?? 0.1 * p.input);
-  return perToken / 1_000_000;
+  return (perToken / 1_000_000) * (tariff.batch ? BATCH_SHARE : 1);
 }
 
 /** "$0.42", "$12.30", "<$0.01", or "$?" when some of it could not be priced. */

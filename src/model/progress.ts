@@ -2,7 +2,8 @@
  * One progress line for a whole run, the same in the CLI, the notification and the status bar:
  * "Step 3/5 · review · 14/40 functions · 37 calls · $0.42 · 1:12". Staged files run through their steps
  * concurrently, so the line shows the earliest step still under way: it only moves forward, and each step's
- * total is complete by the time the line reaches it.
+ * total is complete by the time the line reaches it. A run through the Message Batches API adds its batch
+ * state: "… · batch round 2: msgbatch_… in_progress (0/45 requests done)".
  */
 import type { ReviewEvent } from './events';
 import { formatUsd } from './pricing';
@@ -24,6 +25,7 @@ export class RunProgress {
   private readonly counts = new Map<string, { done: number; total: number }>();
   private calls = 0;
   private cost: number | null = 0;
+  private batch: { rounds: number; running: number; message: string } | undefined;
   private readonly steps: Array<{ step: string; unit: string }>;
 
   constructor(
@@ -37,6 +39,10 @@ export class RunProgress {
   update(e: ReviewEvent): boolean {
     if (e.type === 'progress') {
       this.counts.set(e.step, { done: e.done, total: e.total });
+      return true;
+    }
+    if (e.type === 'batch') {
+      this.batch = { rounds: e.rounds, running: e.running, message: e.message };
       return true;
     }
     if (e.type === 'call') {
@@ -72,6 +78,7 @@ export class RunProgress {
       formatUsd(this.cost),
       elapsed(now - this.startedAt),
     );
+    if (this.batch?.running) parts.push(`batch round ${this.batch.rounds}: ${this.batch.message}`);
     return parts.join(' · ');
   }
 }

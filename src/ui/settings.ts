@@ -40,6 +40,8 @@ export function readSettings(scope: vscode.ConfigurationScope | undefined): Sett
     reportFolder: get(SETTINGS.reportFolder),
     confirmThreshold: get(SETTINGS.confirmThreshold),
     maxCalls: get(SETTINGS.maxCalls),
+    batch: get(SETTINGS.batch),
+    batchTimeout: get(SETTINGS.batchTimeout),
     severityMap: get(SETTINGS.severityMap),
     includeUntracked: get(SETTINGS.includeUntracked),
     cacheResults: get(SETTINGS.cacheResults),

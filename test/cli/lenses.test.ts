@@ -506,4 +506,18 @@ describe('lens mode through the CLI against the fake API', function () {
     }
     assert.equal(server.requests.length, 0);
   });
+
+  it('--batch: the same findings through the Message Batches API, in rounds, without primes', async () => {
+    const live = await fixtureWorkspace('shop');
+    assert.equal((await review(live, ['--full-fanout'])).code, 0);
+    const expected = (await loadJson<Json>(join(live, 'result.json'))).findings.map(key).sort();
+    server.reset();
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--full-fanout', '--batch']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual((await loadJson<Json>(join(cwd, 'result.json'))).findings.map(key).sort(), expected);
+    assert.ok(server.requests.every((r) => r.batch !== null && !isPrime(r)));
+    // Reviewers in one round, the validators of their findings in the next.
+    assert.match(run.stdout, /Through the Message Batches API at half price: 2 rounds, 2 batches\./);
+  });
 });

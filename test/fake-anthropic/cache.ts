@@ -25,7 +25,12 @@ export interface Accounted {
   usage: CacheUsage;
   /** The prefixes this request writes; readable by others once `commit`ted. */
   writes: string[];
+  /** Of `cache_creation_input_tokens`, those written under a `ttl: "1h"` breakpoint (the rest are 5-minute). */
+  writtenHour: number;
 }
+
+/** The API's two cache lifetimes; a breakpoint without `ttl` is the 5-minute one. */
+const TTLS = ['5m', '1h'] as const;
 
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
@@ -36,7 +41,10 @@ export class PromptCache {
 
   constructor(private readonly minTokens: number) {}
 
-  /** Throws CacheError for a request the API would refuse (more than 4 breakpoints). */
+  /**
+   * Throws CacheError for a request the API would refuse: more than 4 breakpoints, a `ttl` other than "5m" or
+   * "1h", or a 1-hour breakpoint after a 5-minute one (longer lifetimes must come first).
+   */
   account(body: MessagesBody): Accounted {
     const parts = promptParts(body);
     const marked = parts.filter((p) => isObject(p) && p.cache_control).length;
@@ -44,8 +52,14 @@ export class PromptCache {
       throw new CacheError(
         `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${marked}.`,
       );
+    const ttls = parts.flatMap((p) => (isObject(p) && p.cache_control ? [ttlOf(p.cache_control)] : []));
+    const shortFirst = ttls.indexOf('5m');
+    if (shortFirst >= 0 && ttls.lastIndexOf('1h') > shortFirst)
+      throw new CacheError(
+        'cache_control: a breakpoint with ttl "1h" must not come after one with ttl "5m" (longer lifetimes first)',
+      );
     const hash = createHash('sha256').update(canonical(body.model));
-    const prefixes: { key: string; tokens: number; breakpoint: boolean }[] = [];
+    const prefixes: { key: string; tokens: number; breakpoint: boolean; ttl: (typeof TTLS)[number] }[] = [];
     let total = 0;
     for (const part of parts) {
       const serialized = canonical(withoutCacheControl(part));
@@ -55,6 +69,7 @@ export class PromptCache {
         key: hash.copy().digest('hex'),
         tokens: total,
         breakpoint: isObject(part) && Boolean(part.cache_control),
+        ttl: isObject(part) && part.cache_control ? ttlOf(part.cache_control) : '5m',
       });
     }
     const cacheable = (i: number) => prefixes[i]!.tokens >= this.minTokens;
@@ -71,7 +86,16 @@ export class PromptCache {
     const last = breakpoints.at(-1);
     const written = last === undefined ? 0 : Math.max(0, prefixes[last]!.tokens - read);
     const writes = written > 0 ? breakpoints.map((i) => prefixes[i]!.key).filter((k) => !this.readable.has(k)) : [];
+    // Each breakpoint's lifetime covers the tokens written between the previous breakpoint and it.
+    let writtenHour = 0;
+    let from = read;
+    for (const bp of breakpoints) {
+      const upTo = prefixes[bp]!.tokens;
+      if (upTo > from && prefixes[bp]!.ttl === '1h') writtenHour += upTo - from;
+      from = Math.max(from, upTo);
+    }
     return {
+      writtenHour: written > 0 ? writtenHour : 0,
       usage: {
         input_tokens: total - read - written,
         cache_creation_input_tokens: written,
@@ -89,6 +113,15 @@ export class PromptCache {
   clear(): void {
     this.readable.clear();
   }
+}
+
+/** A breakpoint's lifetime; throws CacheError for one the API does not offer. */
+function ttlOf(control: unknown): (typeof TTLS)[number] {
+  const ttl = isObject(control) ? control.ttl : undefined;
+  if (ttl === undefined) return '5m';
+  if (!TTLS.includes(ttl as (typeof TTLS)[number]))
+    throw new CacheError(`cache_control.ttl: Input should be '5m' or '1h', got ${JSON.stringify(ttl)}`);
+  return ttl as (typeof TTLS)[number];
 }
 
 /**

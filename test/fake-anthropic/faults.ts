@@ -3,7 +3,7 @@
  * record-mangling kinds change an otherwise correct record.
  */
 import { isObject, type ParsedRequest } from './request';
-import type { Fault } from './scenario';
+import { BATCH_FAULTS, type Fault } from './scenario';
 
 export class FaultBook {
   private readonly hits: number[];
@@ -12,9 +12,15 @@ export class FaultBook {
     this.hits = faults.map(() => 0);
   }
 
-  /** The fault this request hits, counting the hit; null when none applies. */
-  take(req: ParsedRequest): Fault | null {
-    const i = this.faults.findIndex((f, j) => (f.times === -1 || this.hits[j] < f.times) && matches(f, req));
+  /**
+   * The fault this request hits, counting the hit; null when none applies. `inBatch`: the faults of a request's
+   * line in a batch's results (BATCH_FAULTS), which are never taken by the request itself.
+   */
+  take(req: ParsedRequest, inBatch = false): Fault | null {
+    const i = this.faults.findIndex(
+      (f, j) =>
+        (f.times === -1 || this.hits[j] < f.times) && BATCH_FAULTS.includes(f.kind) === inBatch && matches(f, req),
+    );
     if (i < 0) return null;
     this.hits[i]++;
     return this.faults[i];

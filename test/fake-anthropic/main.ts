@@ -1,5 +1,6 @@
 /**
- * `node dist/fake-anthropic.js --port N --scenario FILE [--latency MS] [--ms-per-token MS] [--context-window N] [--log FILE.jsonl]`
+ * `node dist/fake-anthropic.js --port N --scenario FILE [--latency MS] [--ms-per-token MS] [--context-window N]
+ *   [--batch-delay MS] [--log FILE.jsonl]`
  * Serves the fake Messages API until SIGINT/SIGTERM; point the CLI's base URL at the printed address.
  */
 import { createWriteStream } from 'node:fs';
@@ -8,7 +9,7 @@ import { loadScenario, type LoadedScenario } from './scenario';
 import { startFakeAnthropic } from './server';
 
 const USAGE =
-  'usage: fake-anthropic [--port N] [--scenario FILE] [--latency MS] [--ms-per-token MS] [--context-window N] [--log FILE.jsonl]';
+  'usage: fake-anthropic [--port N] [--scenario FILE] [--latency MS] [--ms-per-token MS] [--context-window N] [--batch-delay MS] [--log FILE.jsonl]';
 
 function fail(reason: string): never {
   console.error(`fake-anthropic: ${reason}`);
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     latency?: string;
     'ms-per-token'?: string;
     'context-window'?: string;
+    'batch-delay'?: string;
     log?: string;
   };
   try {
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
         latency: { type: 'string' },
         'ms-per-token': { type: 'string' },
         'context-window': { type: 'string' },
+        'batch-delay': { type: 'string' },
         log: { type: 'string' },
       },
     }));
@@ -57,6 +60,7 @@ async function main(): Promise<void> {
     latencyMs: count('latency', values.latency),
     msPerOutputToken: count('ms-per-token', values['ms-per-token']),
     contextWindow: count('context-window', values['context-window']),
+    batchDelayMs: count('batch-delay', values['batch-delay']),
     scenario,
     onLogged: log && ((entry) => log.write(`${JSON.stringify(entry)}\n`)),
   });

@@ -143,8 +143,25 @@ const Fault = z.discriminatedUnion('kind', [
     ...faultBase,
     status: z.number().int().min(400).max(599).default(400),
   }),
+  // Message Batches only (a live request never takes these): what one request's line in a batch's results
+  // comes to. `expire`: the request is not run and its result is "expired"; `vanish`: the batch holding it
+  // answers 404 once it has ended; `cut_results`: the results stream stops halfway through its line;
+  // `stray_result`: a line with a custom_id the batch never had comes with it; `invalid_result`: its line is
+  // a "succeeded" result without its message.
+  z.strictObject({ kind: z.literal('expire'), ...faultBase }),
+  z.strictObject({ kind: z.literal('vanish'), ...faultBase }),
+  z.strictObject({ kind: z.literal('cut_results'), ...faultBase }),
+  z.strictObject({ kind: z.literal('stray_result'), ...faultBase }),
+  z.strictObject({ kind: z.literal('invalid_result'), ...faultBase }),
 ]);
 export type Fault = z.infer<typeof Fault>;
+export const BATCH_FAULTS: readonly Fault['kind'][] = [
+  'expire',
+  'vanish',
+  'cut_results',
+  'stray_result',
+  'invalid_result',
+];
 
 const ScenarioSchema = z.strictObject({
   files: z.record(z.string(), PlantedFile).default({}),

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CacheError, estimateTokens, PromptCache, type Accounted, type CacheUsage } from './cache';
+import { FakeBatches } from './batches';
 import { FaultBook } from './faults';
 import { reply, type ContentBlock } from './reply';
 import { isObject, MessagesBody, parseRequest } from './request';
@@ -29,6 +30,8 @@ export interface LoggedRequest {
   fault: Fault['kind'] | null;
   /** The parsed request JSON; null when the body was not JSON. */
   body: unknown;
+  /** The Message Batch the request ran in; null for a live call. */
+  batch: string | null;
   /** The usage answered (with the cache accounting); null when no message was sent. */
   usage: (CacheUsage & { output_tokens: number }) | null;
 }
@@ -49,6 +52,8 @@ export interface FakeAnthropicOptions {
    * N tokens > M maximum"`, where M is the window less `max_tokens`.
    */
   contextWindow?: number;
+  /** How long a Message Batch waits before its requests start running (default 0). */
+  batchDelayMs?: number;
   /** Called when a logged request ends, e.g. to write the log out as it grows. */
   onLogged?: (entry: LoggedRequest) => void;
 }
@@ -58,9 +63,13 @@ export interface FakeAnthropic {
   readonly url: string;
   /** Every /v1/messages request, in arrival order; cleared in place by reset(). */
   readonly requests: LoggedRequest[];
+  /** Every Message Batch created since the last reset, oldest first. */
+  batches(): { id: string; status: string; requests: number; custom_ids: string[] }[];
+  /** From now on, each new Message Batch waits this long before its requests run (reset() does not change it). */
+  setBatchDelay(ms: number): void;
   /** Validates and installs a scenario (fault counters start over); throws ScenarioError. */
   setScenario(scenario: Scenario): void;
-  /** Clears the log, the prompt cache and the fault counters. */
+  /** Clears the log, the prompt cache, the batches and the fault counters. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -77,7 +86,17 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     seq = 0;
     cache.clear();
     faults.reset();
+    batches.clear();
   };
+  let batchDelayMs = opts.batchDelayMs ?? 0;
+  const batches = new FakeBatches({
+    url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    takeFault: (params) => {
+      const body = MessagesBody.safeParse(params);
+      return body.success ? faults.take(parseRequest(body.data), true) : null;
+    },
+    delayMs: () => batchDelayMs,
+  });
 
   async function messages(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const entry: LoggedRequest = {
@@ -93,6 +112,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       status: null,
       fault: null,
       body: null,
+      batch: typeof req.headers['x-fake-batch'] === 'string' ? req.headers['x-fake-batch'] : null,
       usage: null,
     };
     requests.push(entry);
@@ -188,8 +208,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         usage: {
           ...entry.usage,
           cache_creation: {
-            ephemeral_5m_input_tokens: usage.cache_creation_input_tokens,
-            ephemeral_1h_input_tokens: 0,
+            ephemeral_5m_input_tokens: usage.cache_creation_input_tokens - accounted.writtenHour,
+            ephemeral_1h_input_tokens: accounted.writtenHour,
           },
           service_tier: 'standard',
         },
@@ -201,6 +221,16 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     if (req.method === 'POST' && path === '/v1/messages') return messages(req, res);
+    if (path.startsWith('/v1/messages/batches')) {
+      if (!hasCredential(req))
+        return void apiError(
+          res,
+          401,
+          'authentication_error',
+          'an x-api-key or Authorization: Bearer header is required',
+        );
+      if (await batches.route(req, res, path, send, apiError)) return;
+    }
     if (req.method === 'GET' && path === '/_requests') return void send(res, 200, requests);
     if (req.method === 'POST' && path === '/_reset') {
       reset();
@@ -224,6 +254,10 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    batches: () => batches.list(),
+    setBatchDelay(ms) {
+      batchDelayMs = ms;
+    },
     setScenario(next) {
       scenario = parseScenario(next);
       faults = new FaultBook(scenario.faults);

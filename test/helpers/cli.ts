@@ -1,5 +1,5 @@
 /** Runs the built CLI (dist/cli.js) as a user would, in its own process. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { cp, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,14 @@ export interface CliRun {
  */
 export function runCli(
   args: string[],
-  opts: { cwd: string; env?: Record<string, string | undefined>; script?: string; nodeArgs?: string[] },
+  opts: {
+    cwd: string;
+    env?: Record<string, string | undefined>;
+    script?: string;
+    nodeArgs?: string[];
+    /** Called once the process has started (to signal it, say). */
+    started?: (child: ChildProcess) => void;
+  },
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const fresh = mkdtempSync(join(tmpdir(), 'skeptic-user-cache-'));
@@ -44,6 +51,7 @@ export function runCli(
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    opts.started?.(child);
   });
 }
 

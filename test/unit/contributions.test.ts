@@ -104,6 +104,7 @@ describe('numeric settings agree with the defaults and ranges the code applies',
     maxAttempts: 'maxAttempts',
     confirmThreshold: 'confirmThreshold',
     maxCalls: 'maxCalls',
+    batchTimeout: 'batchTimeout',
   };
   for (const [name, key] of Object.entries(numeric)) {
     it(`skeptic.${key}`, () => {

@@ -1,0 +1,434 @@
+/**
+ * The Message Batches transport behind ModelClient: instead of sending each request at once, the run's
+ * requests wait until no new one has come for a moment (every unit that can ask has asked), and then go out
+ * together as one round of batches. Each batch is polled until it ends and its results are handed back by
+ * custom_id; the replies feed the next steps, whose requests (tool turns and repair turns included) make the
+ * next round. A request whose result is not a message goes again in a later round (expired, canceled, lost
+ * or invalid) or fails as the API said (errored). The whole run has a deadline; Ctrl-C and the deadline leave
+ * the batches running, kept in the ledger, so that the next run collects them instead of paying again.
+ */
+import { createHash } from 'node:crypto';
+import Anthropic from '@anthropic-ai/sdk';
+import { z } from 'zod';
+import { plural } from '../model/plural';
+import { sleep } from './backoff';
+import type { BatchLedger } from './batchLedger';
+
+type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
+type Message = Anthropic.Messages.Message;
+
+/** The API's limits on one batch: requests, and bytes (kept a little under, for the envelope). */
+const MAX_REQUESTS = 100_000;
+const MAX_BYTES = 250 * 1024 * 1024;
+/** A round starts once no request has come for this long, or this long after its first request at the latest. */
+const SETTLE_MS = 250;
+const SETTLE_MAX_MS = 5_000;
+/** Polls start quick (small batches end in seconds) and slow down to once a minute. */
+const FIRST_POLL_MS = 250;
+const MAX_POLL_MS = 60_000;
+/** Attempts at creating one batch when the API answers with a transient error. */
+const CREATE_ATTEMPTS = 5;
+const CUSTOM_ID = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export interface BatchOptions {
+  /** The whole batch run may take this long; then what is still unanswered is reported missing. */
+  timeoutMs: number;
+  ledger?: BatchLedger;
+}
+
+/** Where the run's batches are, for the progress line. */
+export interface BatchState {
+  rounds: number;
+  /** Batches submitted (or taken over from an earlier run) and not yet ended. */
+  running: number;
+  /** Requests waiting for their batch to end. */
+  waiting: number;
+  /** The newest state seen, in the API's words: "msgbatch_… in_progress (45 requests)". */
+  message: string;
+}
+
+/** The request goes again in the next round: its result was expired, canceled, lost or not valid. */
+export class BatchRetry extends Error {}
+
+/** What one line of a batch's results must be before anything reads it. */
+const ResultLine = z.object({
+  custom_id: z.string(),
+  result: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('succeeded'), message: z.looseObject({ content: z.array(z.unknown()) }) }),
+    z.object({
+      type: z.literal('errored'),
+      error: z.looseObject({ error: z.looseObject({ type: z.string(), message: z.string() }) }),
+    }),
+    z.object({ type: z.literal('canceled') }),
+    z.object({ type: z.literal('expired') }),
+  ]),
+});
+
+/** The HTTP status each error type stands for, so that an errored result is classified like a live answer. */
+const STATUS_OF: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  overloaded_error: 529,
+};
+
+interface Waiter {
+  resolve: (m: Message) => void;
+  reject: (err: unknown) => void;
+}
+
+/** The requests sent under one custom_id: usually one; identical requests made in the same round share it. */
+interface Request {
+  customId: string;
+  hash: string;
+  params: Params;
+  waiters: Waiter[];
+}
+
+export interface BatcherHooks {
+  signal: AbortSignal;
+  onState: (state: BatchState) => void;
+  onWarning: (message: string) => void;
+  /** One line about a failed API call, without credentials. */
+  describe: (err: unknown) => string;
+  /** The run's deadline passed: the error every unanswered request gets (it stops the run). */
+  deadline: (message: string) => Error;
+}
+
+export class Batcher {
+  rounds = 0;
+  /** Batches this run created. */
+  created = 0;
+  /** Requests answered from batches an earlier run left behind. */
+  collected = 0;
+  private pending: Request[] = [];
+  private settle: NodeJS.Timeout | undefined;
+  private firstPendingAt = 0;
+  /** Batch id → its requests still waiting for results. */
+  private readonly running = new Map<string, Map<string, Request>>();
+  /** custom_id + hash → the earlier run's batch that holds the request, until taken. */
+  private readonly earlier = new Map<string, string>();
+  private readonly ready: Promise<void>;
+  private readonly stopped = new AbortController();
+  private lastMessage = '';
+  /** Requests in batches being created. */
+  private submitting = 0;
+  private readonly deadline: NodeJS.Timeout;
+
+  constructor(
+    private readonly sdk: Anthropic,
+    private readonly opts: BatchOptions,
+    private readonly hooks: BatcherHooks,
+  ) {
+    this.ready = this.loadEarlier();
+    this.deadline = setTimeout(() => this.stop('deadline'), opts.timeoutMs);
+    hooks.signal.addEventListener('abort', () => this.stop('abort'), { once: true });
+  }
+
+  /** Queues one request for the next round; settles with its message, or the reason it has none. */
+  send(params: Params, key?: string): Promise<Message> {
+    this.hooks.signal.throwIfAborted();
+    if (this.stopped.signal.aborted) return Promise.reject(this.stopped.signal.reason as Error);
+    const sent = withHourCache(params);
+    const hash = createHash('sha256').update(JSON.stringify(sent)).digest('hex');
+    return new Promise<Message>((resolve, reject) => {
+      const waiter = { resolve, reject };
+      const customId = customIdOf(key, sent, hash);
+      const same = this.pending.find((r) => r.customId === customId && r.hash === hash);
+      if (same) same.waiters.push(waiter);
+      else {
+        const taken = this.pending.some((r) => r.customId === customId);
+        this.pending.push({ customId: taken ? hashId(hash) : customId, hash, params: sent, waiters: [waiter] });
+      }
+      this.arm();
+    });
+  }
+
+  /** The run is over: its deadline no longer stands. */
+  close(): void {
+    clearTimeout(this.deadline);
+  }
+
+  get waiting(): number {
+    return this.pending.length + this.submitting + [...this.running.values()].reduce((n, m) => n + m.size, 0);
+  }
+
+  private arm(): void {
+    if (this.pending.length === 1) this.firstPendingAt = Date.now();
+    clearTimeout(this.settle);
+    const wait = Math.max(0, Math.min(SETTLE_MS, this.firstPendingAt + SETTLE_MAX_MS - Date.now()));
+    this.settle = setTimeout(() => void this.round(), wait);
+  }
+
+  /** Everything pending goes out: to an earlier run's batch that holds it, else to new batches. */
+  private async round(): Promise<void> {
+    await this.ready;
+    const requests = this.pending;
+    this.pending = [];
+    if (requests.length === 0 || this.stopped.signal.aborted) return;
+    this.rounds++;
+    const fresh: Request[] = [];
+    const resumed = new Map<string, Request[]>();
+    for (const r of requests) {
+      const id = this.earlier.get(`${r.customId} ${r.hash}`);
+      if (id === undefined) fresh.push(r);
+      else {
+        this.earlier.delete(`${r.customId} ${r.hash}`);
+        resumed.set(id, [...(resumed.get(id) ?? []), r]);
+        this.collected++;
+      }
+    }
+    for (const [id, rs] of resumed) this.watch(id, rs);
+    for (const chunk of chunks(fresh)) void this.submit(chunk);
+  }
+
+  private async submit(requests: Request[]): Promise<void> {
+    const body = { requests: requests.map((r) => ({ custom_id: r.customId, params: r.params })) };
+    this.submitting += requests.length;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // Not cut short by a stop: a batch the API took is then in the ledger, for the next run to collect.
+        const batch = await this.sdk.messages.batches.create(body).finally(() => (this.submitting -= requests.length));
+        this.created++;
+        await this.opts.ledger?.add({
+          id: batch.id,
+          created_at: batch.created_at,
+          requests: Object.fromEntries(requests.map((r) => [r.customId, r.hash])),
+        });
+        this.report(`${batch.id} submitted (${plural(requests.length, 'request')})`);
+        this.watch(batch.id, requests);
+        return;
+      } catch (err) {
+        if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
+        if (!transient(err) || attempt >= CREATE_ATTEMPTS) {
+          const reason = new Error(`the batch could not be created: ${this.hooks.describe(err)}`);
+          return fail(requests, err instanceof Anthropic.APIError && fatal(err) ? err : reason);
+        }
+        await sleep(1000 * 2 ** attempt, this.stopped.signal).catch(() => undefined);
+        if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
+        this.submitting += requests.length;
+      }
+    }
+  }
+
+  private watch(id: string, requests: Request[]): void {
+    // Stopped meanwhile (while the ledger was written, say): the batch is in the ledger, its requests get the reason.
+    if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
+    const waiting = this.running.get(id) ?? new Map<string, Request>();
+    const first = waiting.size === 0;
+    for (const r of requests) waiting.set(r.customId, r);
+    this.running.set(id, waiting);
+    if (first) void this.poll(id, waiting);
+  }
+
+  private async poll(id: string, waiting: Map<string, Request>): Promise<void> {
+    for (let delay = FIRST_POLL_MS; ; delay = Math.min(MAX_POLL_MS, delay * 2)) {
+      try {
+        await sleep(delay, this.stopped.signal);
+        const batch = await this.sdk.messages.batches.retrieve(id, {}, { signal: this.stopped.signal });
+        const c = batch.request_counts;
+        const done = c.succeeded + c.errored + c.canceled + c.expired;
+        this.report(`${id} ${batch.processing_status} (${done}/${done + c.processing} requests done)`);
+        if (batch.processing_status === 'ended') return await this.collect(id, waiting);
+      } catch (err) {
+        if (this.stopped.signal.aborted) return;
+        if (err instanceof Anthropic.NotFoundError) {
+          void this.opts.ledger?.drop(id);
+          return this.settleAll(id, waiting, () => {
+            return new BatchRetry(`batch ${id} disappeared (404 not found); the request goes again in the next round`);
+          });
+        }
+        if (err instanceof Anthropic.APIError && fatal(err)) return this.settleAll(id, waiting, () => err);
+        // Anything else (a dropped connection, an overloaded API) is asked again at the next poll.
+      }
+    }
+  }
+
+  /** Reads an ended batch's results and hands each to its request; what is not there goes again. */
+  private async collect(id: string, waiting: Map<string, Request>): Promise<void> {
+    const failed = new Set<string>();
+    const strays: string[] = [];
+    let lines = 0;
+    let cut: string | undefined;
+    try {
+      for await (const raw of await this.sdk.messages.batches.results(id, {}, { signal: this.stopped.signal })) {
+        lines++;
+        const line = ResultLine.safeParse(raw);
+        const customId =
+          typeof (raw as { custom_id?: unknown })?.custom_id === 'string'
+            ? (raw as { custom_id: string }).custom_id
+            : undefined;
+        const request = customId === undefined ? undefined : waiting.get(customId);
+        if (!request) {
+          strays.push(customId ?? JSON.stringify(raw).slice(0, 40));
+          continue;
+        }
+        waiting.delete(request.customId);
+        if (!line.success) {
+          failed.add(request.customId);
+          settle(
+            request,
+            new BatchRetry(
+              `batch ${id} gave a result for this request that is not a valid batch result (${line.error.issues[0]?.path.join('.') || 'result'}: ${line.error.issues[0]?.message}); it goes again in the next round`,
+            ),
+          );
+          continue;
+        }
+        const result = line.data.result;
+        if (result.type !== 'succeeded') failed.add(request.customId);
+        if (result.type === 'succeeded') settle(request, result.message as unknown as Message);
+        else if (result.type === 'errored') settle(request, erroredAs(result.error));
+        else
+          settle(
+            request,
+            new BatchRetry(`the request was ${result.type} in batch ${id}; it goes again in the next round`),
+          );
+      }
+    } catch (err) {
+      if (this.stopped.signal.aborted) return;
+      cut = `the results of batch ${id} were cut short after ${plural(lines, 'line')} (${this.hooks.describe(err)})`;
+    }
+    if (strays.length)
+      this.hooks.onWarning(
+        `batch ${id} returned ${plural(strays.length, 'result')} for custom_ids this run did not send (${strays.slice(0, 3).join(', ')}); ignored`,
+      );
+    if (cut)
+      this.hooks.onWarning(`${cut}; ${plural(waiting.size, 'request')} without a result go again in the next round`);
+    for (const r of waiting.values()) failed.add(r.customId);
+    // A request without a message is asked anew by a rerun; the rest stay collectable until the units are cached.
+    void this.opts.ledger?.drop(id, failed);
+    this.settleAll(
+      id,
+      waiting,
+      () =>
+        new BatchRetry(
+          cut
+            ? `${cut}; the request goes again in the next round`
+            : `batch ${id} ended without a result for this request; it goes again in the next round`,
+        ),
+    );
+  }
+
+  private settleAll(id: string, waiting: Map<string, Request>, why: () => unknown): void {
+    for (const r of waiting.values()) settle(r, why());
+    waiting.clear();
+    this.running.delete(id);
+    this.report(this.lastMessage);
+  }
+
+  private report(message: string): void {
+    this.lastMessage = message;
+    const running = [...this.running.values()].filter((m) => m.size > 0).length;
+    this.hooks.onState({ rounds: this.rounds, running, waiting: this.waiting, message });
+  }
+
+  /** Ctrl-C or the deadline: no more polls; the batches keep running, and the ledger keeps them for a rerun. */
+  private stop(why: 'abort' | 'deadline'): void {
+    if (this.stopped.signal.aborted) return;
+    const left = [...this.running].filter(([, m]) => m.size > 0).map(([id]) => id);
+    const collect = left.length
+      ? `; ${plural(left.length, 'Message Batch', 'Message Batches')} left running (${left.join(', ')}): run the same review again to collect their results instead of paying for them again (the API keeps them 29 days)`
+      : '';
+    const error =
+      why === 'abort'
+        ? (this.hooks.signal.reason as Error)
+        : this.hooks.deadline(
+            `the batch run reached its --timeout of ${duration(this.opts.timeoutMs)} with ${plural(this.waiting, 'request')} unanswered${collect}`,
+          );
+    this.stopped.abort(error);
+    clearTimeout(this.settle);
+    if (why === 'abort' && left.length) this.hooks.onWarning(`stopped${collect}`);
+    for (const r of this.pending) settle(r, error);
+    this.pending = [];
+    for (const [id, waiting] of this.running) this.settleAll(id, waiting, () => error);
+  }
+
+  private async loadEarlier(): Promise<void> {
+    for (const entry of (await this.opts.ledger?.load()) ?? [])
+      for (const [customId, hash] of Object.entries(entry.requests)) this.earlier.set(`${customId} ${hash}`, entry.id);
+  }
+}
+
+function settle(request: Request, outcome: Message | unknown): void {
+  for (const w of request.waiters) {
+    if (outcome instanceof Error) w.reject(outcome);
+    else w.resolve(outcome as Message);
+  }
+}
+
+function fail(requests: Request[], err: unknown): void {
+  for (const r of requests) settle(r, err);
+}
+
+/** An errored result as the SDK's error for the same answer live, so retries and refusals read it alike. */
+function erroredAs(error: { error: { type: string; message: string } }): Error {
+  const status = STATUS_OF[error.error.type] ?? 500;
+  return Anthropic.APIError.generate(status, error, error.error.message, new Headers());
+}
+
+function transient(err: unknown): boolean {
+  if (err instanceof Anthropic.APIConnectionError) return true;
+  return err instanceof Anthropic.APIError && err.status !== undefined && (err.status === 429 || err.status >= 500);
+}
+
+function fatal(err: InstanceType<typeof Anthropic.APIError>): boolean {
+  return err instanceof Anthropic.AuthenticationError || err instanceof Anthropic.PermissionDeniedError;
+}
+
+/**
+ * The unit's cache key on its first request; on later turns the key's start and the turn's number (a unit's
+ * turns go in different rounds, so no two share a batch). Without a key, the request's own hash.
+ */
+function customIdOf(key: string | undefined, params: Params, hash: string): string {
+  if (!key || !CUSTOM_ID.test(key)) return hashId(hash);
+  const turn = params.messages.filter((m) => m.role === 'user').length;
+  return turn <= 1 ? key : `${key.slice(0, 60)}-${turn}`;
+}
+
+function hashId(hash: string): string {
+  return `r${hash.slice(0, 63)}`;
+}
+
+/**
+ * Every breakpoint with the 1-hour lifetime: a batch runs for minutes to hours, longer than a 5-minute entry
+ * lives, and the same rewrite on every request keeps their shared prefix byte-identical.
+ */
+function withHourCache(params: Params): Params {
+  return JSON.parse(
+    JSON.stringify(params, (k, v: unknown) =>
+      k === 'cache_control' && v && typeof v === 'object' ? { ...v, ttl: '1h' } : v,
+    ),
+  ) as Params;
+}
+
+/** Batches within the API's limits on requests and bytes. */
+function chunks(requests: Request[]): Request[][] {
+  const out: Request[][] = [];
+  let current: Request[] = [];
+  let bytes = 0;
+  for (const r of requests) {
+    const size = Buffer.byteLength(JSON.stringify(r.params)) + 100;
+    if (current.length && (current.length >= MAX_REQUESTS || bytes + size > MAX_BYTES)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(r);
+    bytes += size;
+  }
+  if (current.length) out.push(current);
+  return out;
+}
+
+/** "24h", "90m", "45s". */
+export function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s % 3600 === 0) return `${s / 3600}h`;
+  if (s % 60 === 0) return `${s / 60}m`;
+  return `${s}s`;
+}

@@ -1,0 +1,243 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { costUsd } from '../../src/model/pricing';
+import type { StagedJsonReport } from '../../src/report/json';
+import { useFakeServer } from '../helpers/fakeServer';
+import { fixtureWorkspace, loadJson, runCli, type CliRun } from '../helpers/cli';
+import type { Scenario } from '../fake-anthropic/scenario';
+
+type Json = StagedJsonReport;
+const key = (f: Json['findings'][number]) => `${f.file}:${f.line} ${f.rule_id} ${f.priority}`;
+type Logged = { body: unknown; batch: string | null; status: number | null };
+const bodyOf = (r: Logged) => r.body as { model: string; max_tokens: number };
+
+describe('skeptic review --batch through the Message Batches API of the fake', function () {
+  this.timeout(90_000);
+  const fake = useFakeServer();
+  afterEach(() => fake.server.setBatchDelay(0));
+
+  /** One run; `cache`: the user cache folder (the state folder with the batch ledger lives there). */
+  const review = async (cwd: string, args: string[], cache?: string) =>
+    runCli(['review', 'shop', '--yes', '--json', 'result.json', ...args], {
+      cwd,
+      env: {
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_BASE_URL: fake.server.url,
+        ...(cache ? { XDG_CACHE_HOME: cache } : {}),
+      },
+    });
+  const findings = async (cwd: string) => (await loadJson<Json>(join(cwd, 'result.json'))).findings.map(key).sort();
+
+  /** The live run's findings and usage, from a fresh fake (its prompt cache empty). */
+  async function live(scenario?: Scenario) {
+    if (scenario) fake.server.setScenario(scenario);
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, []);
+    assert.equal(run.code, 0, run.stderr);
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    const primes = fake.server.requests.filter((r) => bodyOf(r as Logged).max_tokens === 1).length;
+    fake.server.reset();
+    return { findings: json.findings.map(key).sort(), usage: json.usage, primes };
+  }
+
+  it('finds what a live run finds, in rounds of batches, at batch prices with one 1-hour cached prefix', async () => {
+    const expected = await live();
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--batch']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(await findings(cwd), expected.findings);
+
+    const requests = fake.server.requests as Logged[];
+    assert.ok(requests.length > 0 && requests.every((r) => r.batch !== null), 'every request ran inside a batch');
+    // No cache prime: a batch runs its requests in no order, so a prime would only cost a round.
+    assert.ok(requests.every((r) => bodyOf(r).max_tokens > 1));
+    const controls = [...JSON.stringify(requests.map((r) => r.body)).matchAll(/"cache_control":(\{[^}]*\})/g)];
+    assert.ok(
+      controls.length > 0 && controls.every(([, c]) => c === '{"type":"ephemeral","ttl":"1h"}'),
+      String(controls[0]),
+    );
+
+    const batches = fake.server.batches();
+    assert.ok(batches.length >= 5, `one round per step at least, got ${batches.length}`);
+    assert.equal(
+      batches.reduce((n, b) => n + b.requests, 0),
+      requests.length,
+    );
+    assert.match(
+      run.stdout,
+      new RegExp(
+        `Through the Message Batches API at half price: ${batches.length} rounds, ${batches.length} batches\\.`,
+      ),
+    );
+    assert.match(run.stderr, /batch round 1: msgbatch_\w+ (submitted|in_progress)/);
+
+    // Half of what the same tokens cost live, 1-hour writes at 2× input.
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    type U = {
+      input_tokens: number;
+      output_tokens: number;
+      cache_read_input_tokens: number;
+      cache_creation_input_tokens: number;
+      cache_creation: { ephemeral_1h_input_tokens: number };
+    };
+    const logged = fake.server.requests.map((r) => ({
+      model: bodyOf(r as Logged).model,
+      usage: r.usage as unknown as U,
+    }));
+    assert.ok(logged.some((l) => l.usage.cache_creation_input_tokens > 0));
+    const full = logged.reduce(
+      (n, l) => n + costUsd(l.model, l.usage, {}, { hourWrites: l.usage.cache_creation_input_tokens })!,
+      0,
+    );
+    assert.ok(Math.abs(json.usage.cost_usd! - full / 2) < 1e-9, `${json.usage.cost_usd} vs ${full / 2}`);
+    assert.equal(json.usage.calls, requests.length);
+    assert.ok(expected.primes > 0);
+    assert.equal(json.usage.calls, expected.usage.calls - expected.primes, 'the same calls, less the primes');
+  });
+
+  it('takes each unit cache key as its custom_id, and a rerun of unchanged code sends no batch', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const cache = await mkdtemp(join(tmpdir(), 'skeptic-user-cache-'));
+    assert.equal((await review(cwd, ['--batch'], cache)).code, 0);
+    const first = fake.server.batches().length;
+    const ids = fake.server.batches().flatMap((b) => b.custom_ids);
+    assert.ok(
+      ids.every((id) => /^[0-9a-f]{64}$|^[0-9a-f]{60}-\d+$/.test(id)),
+      ids.join(' '),
+    );
+    // A first turn's custom_id is the key its answer is kept under in the result cache.
+    const kept = await readdir(join(cache, 'skeptic'), { recursive: true });
+    const keys = new Set(kept.flatMap((f) => /([0-9a-f]{64})\.json$/.exec(f)?.[1] ?? []));
+    assert.ok(
+      ids.filter((id) => id.length === 64).some((id) => keys.has(id)),
+      'a custom_id names a cached unit',
+    );
+    const again = await review(cwd, ['--batch'], cache);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(fake.server.batches().length, first);
+  });
+
+  for (const [kind, said] of [
+    ['expire', /retry 1 in 0\.0s: .*the request was expired in batch msgbatch_\w+; it goes again in the next round/],
+    ['invalid_result', /is not a valid batch result \(result\.message: .*\); it goes again in the next round/],
+    [
+      'stray_result',
+      /warning: batch msgbatch_\w+ returned 1 result for custom_ids this run did not send \(stray-not-in-this-batch\); ignored/,
+    ],
+    [
+      'cut_results',
+      /warning: the results of batch msgbatch_\w+ were cut short after \d+ lines? \(.+\); \d+ requests? without a result go again in the next round/,
+    ],
+    ['vanish', /batch msgbatch_\w+ disappeared \(404 not found\); the request goes again in the next round/],
+  ] as const) {
+    it(`${kind}: says so, and the request goes again in the next round (nothing lost)`, async () => {
+      const expected = await live();
+      fake.server.setScenario({
+        ...fake.scenario,
+        faults: [{ kind, match: { record: 'FileAnalysis', file: 'shop/cart.ts' } }],
+      });
+      const cwd = await fixtureWorkspace('shop');
+      const run = await review(cwd, ['--batch']);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, said);
+      assert.deepEqual(await findings(cwd), expected.findings);
+    });
+  }
+
+  it('an errored result is the API error it stands for: a transient one goes again, with the retry said', async () => {
+    const expected = await live();
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'status', status: 529, match: { record: 'Step1Record' }, times: 2 }],
+    });
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--batch']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /retry 1 in 0\.0s: .*HTTP 529: fake-anthropic: planted 529 fault/);
+    assert.deepEqual(await findings(cwd), expected.findings);
+  });
+
+  it('Ctrl-C leaves the batches running and says how to collect them; the same command collects them', async () => {
+    const expected = await live();
+    fake.server.setBatchDelay(4_000);
+    const cwd = await fixtureWorkspace('shop');
+    const cache = await mkdtemp(join(tmpdir(), 'skeptic-user-cache-'));
+    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, XDG_CACHE_HOME: cache };
+    const stopped = await interruptWhen(cwd, env, () => fake.server.batches().length > 0);
+    assert.equal(stopped.code, 130, stopped.stderr);
+    assert.match(
+      stopped.stderr,
+      /stopped; 1 Message Batch left running \(msgbatch_\w+\): run the same review again to collect their results instead of paying for them again/,
+    );
+    const [left] = fake.server.batches();
+
+    fake.server.setBatchDelay(0);
+    const rerun = await review(cwd, ['--batch'], cache);
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.match(rerun.stdout, /4 requests collected from batches an earlier run left running/);
+    assert.deepEqual(await findings(cwd), expected.findings);
+    // Step 1's four requests ran once, in the batch the first run left: none was paid again.
+    const step1 = fake.server.requests.filter((r) => r.record === 'Step1Record');
+    assert.equal(step1.length, 4);
+    assert.ok(step1.every((r) => r.batch === left!.id));
+  });
+
+  it('--timeout: the whole batch run stops there and reports what is missing (exit 3)', async () => {
+    fake.server.setBatchDelay(20_000);
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--batch', '--timeout', '8s']);
+    assert.equal(run.code, 3, run.stderr);
+    assert.match(
+      run.stdout,
+      /Stopped early: the batch run reached its --timeout of 8s with 4 requests unanswered; 1 Message Batch left running \(msgbatch_\w+\): run the same review again to collect/,
+    );
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    assert.ok(json.files.every((f) => f.status === 'failed'));
+  });
+
+  it('refuses a --timeout it cannot take', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--batch', '--timeout', 'soon']);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /--timeout takes a duration from 1s to 72h \(e\.g\. 90m, 24h, 3600\), got "soon"/);
+  });
+
+  /** Runs `--batch` and sends SIGINT once `ready()` holds. */
+  function interruptWhen(cwd: string, env: Record<string, string>, ready: () => boolean): Promise<CliRun> {
+    let poll: NodeJS.Timeout | undefined;
+    return runCli(['review', 'shop', '--yes', '--batch', '--json', 'result.json'], {
+      cwd,
+      env,
+      started: (child) => {
+        poll = setInterval(() => {
+          if (!ready()) return;
+          clearInterval(poll);
+          setTimeout(() => child.kill('SIGINT'), 300);
+        }, 50);
+      },
+    }).finally(() => clearInterval(poll));
+  }
+});
+
+describe('skeptic plan --batch', function () {
+  this.timeout(60_000);
+  it('estimates at batch prices, without cache primes', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const plan = async (args: string[]) => {
+      const run = await runCli(['plan', 'shop', '--json', ...args], { cwd });
+      assert.equal(run.code, 0, run.stderr);
+      return (JSON.parse(run.stdout) as { estimate: { calls: number; cost_usd: number } }).estimate;
+    };
+    const live = await plan([]);
+    const batch = await plan(['--batch']);
+    assert.ok(batch.calls < live.calls, `${batch.calls} vs ${live.calls}`);
+    assert.ok(
+      batch.cost_usd < 0.7 * live.cost_usd && batch.cost_usd > 0.4 * live.cost_usd,
+      `${batch.cost_usd} vs ${live.cost_usd}`,
+    );
+    const text = await runCli(['plan', 'shop', '--batch'], { cwd });
+    assert.match(text.stdout, /at the Message Batches \(half\) prices of/);
+  });
+});
