@@ -36,14 +36,16 @@ interface Figures {
 async function once(b: BatchBench, batch: boolean): Promise<Figures> {
   const server = await startFakeAnthropic({ scenario: b.scenario ?? {}, latencyMs: b.latencyMs ?? 0 });
   try {
-    const job = buildJob({
-      cwd: b.cwd,
-      scope: { kind: 'paths', paths: b.paths },
-      apiKey: 'bench',
-      baseURL: server.url,
-      batch,
-      outputs: { out: `/tmp/skeptic-bench-batch-${process.pid}-${batch ? 'batch' : 'live'}.md` },
-    });
+    const job = buildJob(
+      {
+        cwd: b.cwd,
+        scope: { kind: 'paths', paths: b.paths },
+        baseUrl: server.url,
+        batch,
+        out: `/tmp/skeptic-bench-batch-${process.pid}-${batch ? 'batch' : 'live'}.md`,
+      },
+      { apiKey: 'bench' },
+    );
     const t0 = performance.now();
     const outcome = await runJob(job, { emit: () => undefined, signal: new AbortController().signal });
     if (outcome.kind !== 'ran') throw new Error(`the bench review did not run: ${outcome.kind}`);

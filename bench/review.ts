@@ -4,7 +4,8 @@
  * step or reviewer). Either mode, with or without injected faults.
  */
 import { performance } from 'node:perf_hooks';
-import { buildJob, type JobChoices } from '../src/app/buildJob';
+import { buildJob } from '../src/app/buildJob';
+import type { ReviewChoices } from '../src/app/choices';
 import { runJob } from '../src/app/runJob';
 import type { Scenario } from '../test/fake-anthropic/scenario';
 import { startFakeAnthropic } from '../test/fake-anthropic/server';
@@ -17,7 +18,7 @@ export interface ReviewBench {
   latencyMs: number;
   scenario?: Scenario;
   /** Lens mode when set. */
-  lens?: JobChoices['lens'];
+  lens?: Pick<ReviewChoices, 'fullFanout' | 'maxReviewers'>;
 }
 
 /** Faults a long run meets in practice: rate limits, overload, dropped connections, malformed replies. */
@@ -35,14 +36,16 @@ export async function benchReview(b: ReviewBench): Promise<string> {
   const cwd = await syntheticProject(b.files, b.functions);
   const server = await startFakeAnthropic({ scenario: b.scenario ?? {}, latencyMs: b.latencyMs });
   try {
-    const job = buildJob({
-      cwd,
-      scope: { kind: 'paths', paths: ['src'] },
-      ...(b.lens ? { mode: 'lenses' as const, lens: b.lens } : {}),
-      requestTimeout: 60,
-      apiKey: 'bench',
-      baseURL: server.url,
-    });
+    const job = buildJob(
+      {
+        cwd,
+        scope: { kind: 'paths', paths: ['src'] },
+        ...(b.lens ? { mode: 'lenses' as const, ...b.lens } : {}),
+        requestTimeout: 60,
+        baseUrl: server.url,
+      },
+      { apiKey: 'bench' },
+    );
     const t0 = performance.now();
     const outcome = await runJob(job, { emit: () => undefined, signal: new AbortController().signal });
     if (outcome.kind !== 'ran') throw new Error(`the bench review did not run: ${outcome.kind}`);

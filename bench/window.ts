@@ -56,15 +56,17 @@ function promptOf(entry: LoggedRequest): number {
 async function review(tree: { root: string; scope: string }, window: number, scenario: Scenario, cacheDir: string) {
   const server = await startFakeAnthropic({ scenario, contextWindow: window });
   try {
-    const job = buildJob({
-      cwd: tree.root,
-      scope: { kind: 'paths', paths: [tree.scope] },
-      apiKey: 'bench',
-      baseURL: server.url,
-      cacheDir,
-      prices: windowTable(window),
-      concurrency: 8,
-    });
+    const job = buildJob(
+      {
+        cwd: tree.root,
+        scope: { kind: 'paths', paths: [tree.scope] },
+        baseUrl: server.url,
+        cacheDir,
+        prices: windowTable(window),
+        maxConcurrency: 8,
+      },
+      { apiKey: 'bench' },
+    );
     const outcome = await runJob(job, { emit: () => undefined, signal: new AbortController().signal });
     if (outcome.kind !== 'ran') throw new Error(`the bench review did not run: ${outcome.kind}`);
     const { result } = outcome;

@@ -3,7 +3,7 @@
  * is evaluated only when that command runs (a dynamic import, which the bundle turns into a lazy
  * initialiser): `--version` and help load nothing else (docs/caching.md, "What loads when").
  */
-import type { CliIo } from './cli/review';
+import type { CliIo } from './cli/io';
 import { EXIT, USAGE, UsageError } from './cli/help';
 import { version as VERSION } from '../package.json';
 

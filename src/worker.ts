@@ -1,16 +1,16 @@
 /**
- * worker_threads entry: builds the job from the host's request and settings, runs it through runJob and
+ * worker_threads entry: builds the job from the host's choices (the target and the settings as read), runs it through runJob and
  * posts what happens — findings with their Problems-panel places already clamped, the report as written,
  * a summary at the end. Stops in-flight model calls when the host cancels. The logic is in src/app.
  */
 import { randomUUID } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
-import { jobFromSettings } from './app/buildJob';
+import { buildJob } from './app/buildJob';
 import { repositoryStateDir } from './app/state';
 import { lineCounter, toDiagnostic } from './app/diagnosticMap';
-import { HostMessage, type RunSummary, type StartMessage, type WorkerMessage } from './app/protocol';
+import { HostMessage, type StartMessage, type WorkerMessage } from './app/protocol';
 import { isSetupError, runJob } from './app/runJob';
-import type { ReviewResult } from './model/events';
+import { summarize } from './app/summary';
 
 const port = parentPort;
 if (!port) throw new Error('worker.js must run in a worker thread');
@@ -41,15 +41,13 @@ port.on('message', (raw: unknown) => {
 async function run(start: StartMessage): Promise<void> {
   try {
     // The CLI's default too: one state folder (and result cache) per repository, shared by both.
-    const job = jobFromSettings(
-      start.request,
-      start.settings,
-      start.apiKey,
-      await repositoryStateDir(start.request.folder),
-      start.dismissals,
-    );
+    const job = buildJob(start.choices, {
+      apiKey: start.apiKey,
+      stateDir: await repositoryStateDir(start.choices.cwd),
+      ...(start.dismissals ? { dismissals: start.dismissals } : {}),
+    });
     const lines = lineCounter(job.cwd);
-    const severityMap = start.settings.severityMap ?? {};
+    const severityMap = start.severityMap ?? {};
     const outcome = await runJob(job, {
       emit: (event) => {
         if (event.type === 'inventory')
@@ -83,15 +81,4 @@ async function run(start: StartMessage): Promise<void> {
   } catch (err) {
     post({ type: 'failed', message: err instanceof Error ? err.message : String(err), setup: isSetupError(err) });
   }
-}
-
-function summarize(result: ReviewResult): RunSummary {
-  return {
-    findings: result.findings.length,
-    calls: result.usage.calls,
-    costUsd: result.usage.cost_usd,
-    notReviewed: result.failed.map((u) => `${u.file ?? 'synthesis'} ${u.step} ${u.unit}: ${u.reason}`),
-    ...(result.stopped ? { stopped: result.stopped } : {}),
-    ...(result.dismissed ? { dismissed: result.dismissed.team + result.dismissed.user + result.dismissed.inline } : {}),
-  };
 }

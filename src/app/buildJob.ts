@@ -1,9 +1,10 @@
 /**
- * The one place a ReviewJob is made, from the extension's settings or the CLI's flags alike: defaults
- * and ranges come from LIMITS, models are resolved per step and per role, and what a settings file may
- * hold that makes no sense (a string for a number, an unknown step) falls back instead of failing.
+ * The one place a ReviewJob is made, from the ReviewChoices of any surface (the extension's settings, the
+ * CLI's flags, the evaluation): defaults and ranges come from LIMITS, models are resolved per step and per
+ * role, the result cache is chosen, and what a settings file may hold that makes no sense (a string for a
+ * number, an unknown step) falls back instead of failing.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Dismissal } from '../model/dismissals';
 import {
   EFFORTS,
@@ -17,56 +18,28 @@ import {
 import type { PriceOverrides } from '../model/pricing';
 import { ModelEntry } from './prices';
 import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
+import { REPORTS_FOLDER } from '../model/skepticFolder';
+import type { ReviewChoices } from './choices';
 import { LIMITS } from './contributions';
 import { resultsDir } from './state';
 import type { ReviewJob } from './job';
-import type { ReviewRequest, Settings } from './protocol';
-import { REPORTS_FOLDER } from '../model/skepticFolder';
 
-/** What the user chose; everything but the scope, the folder and the key may be left out. Fields named as
- * in ReviewJob mean the same there; the others are raw choices that buildJob resolves and clamps. */
-export interface JobChoices
-  extends
-    Pick<ReviewJob, 'cwd' | 'scope' | 'apiKey'>,
-    Partial<
-      Pick<
-        ReviewJob,
-        | 'mode'
-        | 'excludes'
-        | 'contextFiles'
-        | 'includeUntracked'
-        | 'force'
-        | 'concurrency'
-        | 'maxAttempts'
-        | 'baseURL'
-        | 'cacheDir'
-        | 'stateDir'
-        | 'prices'
-        | 'dismissals'
-        | 'confirmOver'
-        | 'maxCalls'
-        | 'refresh'
-        | 'outputs'
-      >
-    > {
-  /** One model for every step and role; the maps below then override single ones (unknown names and empty ids are ignored). */
-  model?: string;
-  stepModels?: Record<string, unknown>;
-  reviewerModels?: Record<string, unknown>;
-  lens?: { fullFanout?: boolean; maxReviewers?: number; spec?: string; rubric?: string; repositories?: string[] };
-  /** Seconds per request attempt. */
-  requestTimeout?: number;
-  /** Through the Message Batches API; `batchTimeout`: seconds the whole batch run may take. */
-  batch?: boolean;
-  batchTimeout?: number;
-  /** Empty or unknown: the model's default (lens mode: xhigh). */
-  effort?: string;
+/** What the surface knows beyond the user's choices: the key, the repository's state folder, the user's dismissals. */
+export interface JobContext {
+  apiKey: string;
+  /** This repository's state folder (app/state.ts); with it, the result cache defaults to the repository's own. */
+  stateDir?: string;
+  dismissals?: Dismissal[];
 }
 
-export function buildJob(c: JobChoices): ReviewJob {
+export function buildJob(c: ReviewChoices, context: JobContext): ReviewJob {
   const model = c.model?.trim() || undefined;
   const effort = EFFORTS.find((e) => e === c.effort);
-  const lens = c.lens ?? {};
+  const { apiKey, stateDir, dismissals } = context;
+  const cacheDir = cachePolicy(c, stateDir);
+  const reportFolder = c.reportFolder === undefined ? undefined : join(c.cwd, c.reportFolder || REPORTS_FOLDER);
+  const defined = <T extends object>(o: T) =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as ReviewJob['outputs'];
   return {
     cwd: c.cwd,
     scope: c.scope,
@@ -74,14 +47,14 @@ export function buildJob(c: JobChoices): ReviewJob {
       ? {
           mode: 'lenses' as const,
           lens: {
-            fullFanout: lens.fullFanout ?? false,
-            ...(lens.maxReviewers !== undefined
-              ? { maxReviewers: clamp(lens.maxReviewers, { default: MAX_REVIEWERS, min: 1, max: MAX_REVIEWERS }) }
+            fullFanout: c.fullFanout ?? false,
+            ...(c.maxReviewers !== undefined
+              ? { maxReviewers: clamp(c.maxReviewers, { default: MAX_REVIEWERS, min: 1, max: MAX_REVIEWERS }) }
               : {}),
-            ...(lens.spec ? { spec: lens.spec } : {}),
-            ...(lens.rubric ? { rubric: lens.rubric } : {}),
+            ...(c.spec ? { spec: c.spec } : {}),
+            ...(c.rubric ? { rubric: c.rubric } : {}),
             models: resolveLensModels(model, known<LensModels>(LENS_ROLES, c.reviewerModels)),
-            repositories: lens.repositories ?? [],
+            repositories: c.repositories ?? [],
           },
         }
       : {}),
@@ -89,23 +62,33 @@ export function buildJob(c: JobChoices): ReviewJob {
     includeUntracked: c.includeUntracked ?? true,
     force: c.force ?? false,
     contextFiles: c.contextFiles ?? [],
-    models: resolveStepModels(model, known<StepModels>(STAGED_STEPS, c.stepModels)),
-    concurrency: clamp(c.concurrency, LIMITS.concurrency),
-    timeoutMs: clamp(c.requestTimeout, LIMITS.requestTimeout) * 1000,
+    models: resolveStepModels(model, known<StepModels>(STAGED_STEPS, c.modelPerStep)),
+    maxConcurrency: clamp(c.maxConcurrency, LIMITS.maxConcurrency),
+    requestTimeout: clamp(c.requestTimeout, LIMITS.requestTimeout),
     maxAttempts: clamp(c.maxAttempts, LIMITS.maxAttempts),
     ...(effort ? { effort: effort satisfies Effort } : {}),
-    apiKey: c.apiKey,
-    ...(c.baseURL ? { baseURL: c.baseURL } : {}),
-    ...(c.cacheDir ? { cacheDir: c.cacheDir } : {}),
-    ...(c.stateDir ? { stateDir: c.stateDir } : {}),
-    ...(c.prices && Object.keys(c.prices).length ? { prices: c.prices } : {}),
-    ...(c.dismissals?.length ? { dismissals: c.dismissals } : {}),
-    confirmOver: clamp(c.confirmOver, LIMITS.confirmThreshold),
+    apiKey,
+    ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}),
+    ...(cacheDir ? { cacheDir } : {}),
+    ...(stateDir ? { stateDir } : {}),
+    ...(c.prices ? nonEmpty(validPrices(c.prices)) : {}),
+    ...(dismissals?.length ? { dismissals } : {}),
+    confirmThreshold: clamp(c.confirmThreshold, LIMITS.confirmThreshold),
     ...(Number.isInteger(c.maxCalls) && c.maxCalls! > 0 ? { maxCalls: c.maxCalls } : {}),
     ...(c.refresh ? { refresh: true } : {}),
     ...(c.batch ? { batch: { timeoutMs: clamp(c.batchTimeout, LIMITS.batchTimeout) * 1000 } } : {}),
-    outputs: c.outputs ?? {},
+    outputs: defined({ out: c.out, reportFolder, json: c.json, sarif: c.sarif, events: c.events }),
   };
+}
+
+/**
+ * The result cache, for every surface: none when the user turned it off, else the folder they named, else
+ * the repository's own under its state folder (shared by the CLI and the extension); none without either.
+ */
+function cachePolicy(c: Pick<ReviewChoices, 'cwd' | 'cacheResults' | 'cacheDir'>, stateDir: string | undefined) {
+  if (c.cacheResults === false) return undefined;
+  if (c.cacheDir) return resolve(c.cwd, c.cacheDir);
+  return stateDir ? resultsDir(stateDir) : undefined;
 }
 
 /** A whole number within the range; anything else gets the default. */
@@ -124,47 +107,10 @@ function known<T extends Record<string, string>>(
   ) as Partial<T>;
 }
 
-/** The extension's job: the request, the settings as the host read them, the key and the repository's state folder. */
-export function jobFromSettings(
-  request: ReviewRequest,
-  s: Settings,
-  apiKey: string,
-  stateDir?: string,
-  dismissals?: Dismissal[],
-): ReviewJob {
-  return buildJob({
-    cwd: request.folder,
-    scope: request.scope,
-    ...(request.mode ? { mode: request.mode } : {}),
-    model: s.model,
-    stepModels: s.modelPerStep,
-    // skeptic.model overrides the per-reviewer models too, as its description says.
-    reviewerModels: s.model ? {} : s.reviewerModels,
-    lens: { fullFanout: s.fullFanout ?? false },
-    excludes: s.excludes,
-    contextFiles: s.contextFiles,
-    includeUntracked: s.includeUntracked,
-    concurrency: s.maxConcurrency,
-    requestTimeout: s.requestTimeout,
-    maxAttempts: s.maxAttempts,
-    effort: s.effort,
-    apiKey,
-    ...(s.baseUrl ? { baseURL: s.baseUrl } : {}),
-    ...(stateDir ? { stateDir, ...(s.cacheResults !== false ? { cacheDir: resultsDir(stateDir) } : {}) } : {}),
-    prices: validPrices(s.prices),
-    confirmOver: s.confirmThreshold,
-    ...(s.maxCalls ? { maxCalls: s.maxCalls } : {}),
-    // Files and folders can be large and need no answer this minute; a change is reviewed live.
-    batch: s.batch === true && request.scope.kind === 'paths',
-    batchTimeout: s.batchTimeout,
-    // Reports stay out of the way by default: Skeptic's own folder keeps them out of git.
-    outputs: { reportDir: join(request.folder, s.reportFolder || REPORTS_FOLDER) },
-    ...(dismissals?.length ? { dismissals } : {}),
-  });
-}
+const nonEmpty = (prices: PriceOverrides) => (Object.keys(prices).length ? { prices } : {});
 
-/** The well-formed entries of skeptic.prices; a malformed one is left out and the list price stands. */
-function validPrices(map: Record<string, unknown> = {}): PriceOverrides {
+/** The well-formed entries of a price map; a malformed one is left out and the list price stands. */
+function validPrices(map: Record<string, unknown>): PriceOverrides {
   return Object.fromEntries(
     Object.entries(map).flatMap(([model, price]) => {
       const parsed = ModelEntry.safeParse(price);

@@ -25,29 +25,67 @@ export const COMMANDS = {
 /** The findings view and its container in the activity bar. */
 export const FINDINGS_VIEW = 'skeptic.findings';
 
-/** Keys under the `skeptic.` section. */
-export const SETTINGS = {
-  model: 'model',
-  modelPerStep: 'modelPerStep',
-  maxConcurrency: 'maxConcurrency',
-  requestTimeout: 'requestTimeout',
-  maxAttempts: 'maxAttempts',
-  effort: 'effort',
-  baseUrl: 'baseUrl',
-  excludes: 'excludes',
-  contextFiles: 'contextFiles',
-  reportFolder: 'reportFolder',
-  confirmThreshold: 'confirmThreshold',
-  maxCalls: 'maxCalls',
-  batch: 'batch',
-  batchTimeout: 'batchTimeout',
-  severityMap: 'severityMap',
-  includeUntracked: 'includeUntracked',
-  cacheResults: 'cacheResults',
-  prices: 'prices',
-  fullFanout: 'quickReview.fullFanout',
-  reviewerModels: 'quickReview.reviewerModels',
-} as const;
+/**
+ * Every choice a review takes, under the one field name it keeps from the settings and the flags to runJob
+ * (ReviewChoices in app/choices.ts, then ReviewJob): its setting key under `skeptic.` and its `skeptic
+ * review` / `skeptic plan` flag, where it has one. The extension reads its settings by this table
+ * (ui/settings.ts), the CLI names its flags by it (cli/args.ts), and a unit test holds the README's table of
+ * settings and flags to it. `negated`: the flag turns the choice off.
+ */
+export const CHOICES = {
+  mode: { flag: 'mode' },
+  model: { setting: 'model', flag: 'model' },
+  modelPerStep: { setting: 'modelPerStep', flag: 'step-model' },
+  reviewerModels: { setting: 'quickReview.reviewerModels', flag: 'reviewer-model' },
+  maxConcurrency: { setting: 'maxConcurrency', flag: 'concurrency' },
+  requestTimeout: { setting: 'requestTimeout', flag: 'timeout' },
+  maxAttempts: { setting: 'maxAttempts', flag: 'max-attempts' },
+  effort: { setting: 'effort', flag: 'effort' },
+  /** The CLI takes the endpoint from ANTHROPIC_BASE_URL. */
+  baseUrl: { setting: 'baseUrl' },
+  excludes: { setting: 'excludes', flag: 'exclude' },
+  contextFiles: { setting: 'contextFiles', flag: 'context-file' },
+  includeUntracked: { setting: 'includeUntracked', flag: 'no-untracked', negated: true },
+  force: { flag: 'force' },
+  cacheResults: { setting: 'cacheResults', flag: 'no-cache', negated: true },
+  cacheDir: { flag: 'cache-dir' },
+  refresh: { flag: 'refresh' },
+  /** The flag names a JSON file holding the same map as the setting. */
+  prices: { setting: 'prices', flag: 'prices' },
+  confirmThreshold: { setting: 'confirmThreshold', flag: 'confirm-over' },
+  maxCalls: { setting: 'maxCalls', flag: 'max-calls' },
+  batch: { setting: 'batch', flag: 'batch' },
+  /** The CLI's --timeout is the whole run's under --batch. */
+  batchTimeout: { setting: 'batchTimeout' },
+  reportFolder: { setting: 'reportFolder' },
+  out: { flag: 'out' },
+  json: { flag: 'json' },
+  sarif: { flag: 'sarif' },
+  events: { flag: 'events' },
+  fullFanout: { setting: 'quickReview.fullFanout', flag: 'full-fanout' },
+  maxReviewers: { flag: 'max-reviewers' },
+  spec: { flag: 'spec' },
+  rubric: { flag: 'rubric' },
+  /** How findings show in the Problems panel: the host's choice, not the run's. */
+  severityMap: { setting: 'severityMap' },
+} as const satisfies Record<string, { setting?: string; flag?: string; negated?: true }>;
+
+type Choices = typeof CHOICES;
+type SettingKeys = {
+  [K in keyof Choices as Choices[K] extends { setting: string } ? K : never]: Choices[K] extends { setting: infer S }
+    ? S
+    : never;
+};
+
+/** Keys under the `skeptic.` section, by choice: the settings half of CHOICES. */
+export const SETTINGS = Object.fromEntries(
+  Object.entries(CHOICES).flatMap(([field, c]) => ('setting' in c ? [[field, c.setting]] : [])),
+) as SettingKeys;
+
+/** A choice's flag as typed: `--concurrency`. */
+export const flagOf = (
+  field: { [K in keyof Choices]: Choices[K] extends { flag: string } ? K : never }[keyof Choices],
+) => `--${(CHOICES[field] as { flag: string }).flag}`;
 
 export const SECRET_API_KEY = 'skeptic.anthropicApiKey';
 export const REPORT_VIEW_TYPE = 'skeptic.report';
@@ -58,7 +96,7 @@ export const REPORT_VIEW_TYPE = 'skeptic.report';
  */
 export const LIMITS = {
   /** Model requests in flight: skeptic.maxConcurrency, --concurrency. */
-  concurrency: { default: 8, min: 1, max: 64 },
+  maxConcurrency: { default: 8, min: 1, max: 64 },
   /** Seconds one request attempt may take: skeptic.requestTimeout, --timeout. */
   requestTimeout: { default: 300, min: 1, max: 3600 },
   /** Attempts per request, the first included (retries on rate limits, overload, dropped connections): skeptic.maxAttempts, --max-attempts. */

@@ -38,7 +38,7 @@ export interface LensOptions {
   repositories: string[];
 }
 
-/** Everything a run needs, made by buildJob (src/app/buildJob.ts), which applies the defaults and ranges. */
+/** Everything a run needs, made from the user's ReviewChoices by buildJob (src/app/buildJob.ts): defaults applied, ranges checked. */
 export interface ReviewJob {
   cwd: string;
   scope: ScopeSpec;
@@ -52,12 +52,13 @@ export interface ReviewJob {
   force: boolean;
   contextFiles: string[];
   models: StepModels;
-  concurrency: number;
-  timeoutMs: number;
+  maxConcurrency: number;
+  /** Seconds per request attempt. */
+  requestTimeout: number;
   maxAttempts: number;
   effort?: Effort;
   apiKey: string;
-  baseURL?: string;
+  baseUrl?: string;
   /** Keep finished units here and reuse them for unchanged input (see src/engine/resultCache.ts). */
   cacheDir?: string;
   /** This repository's state folder (src/app/state.ts): the outputs recorded there are never reviewed. */
@@ -67,11 +68,11 @@ export interface ReviewJob {
   /** The user's own dismissals (the extension keeps them); the team's come from the working folder's file. */
   dismissals?: Dismissal[];
   /** A run estimated above this many model calls asks first (when its surface can ask). */
-  confirmOver: number;
+  confirmThreshold: number;
   /** Where the report goes (default: code-review-{scope}.md in cwd), and the machine outputs if wanted. */
   outputs: {
     out?: string;
-    reportDir?: string;
+    reportFolder?: string;
     json?: string;
     sarif?: string;
     /** The event log (its surface writes it). */ events?: string;
@@ -350,9 +351,9 @@ export async function executeJob(
     access: prepared.access,
     ...(job.maxCalls ? { maxCalls: job.maxCalls } : {}),
     apiKey: job.apiKey,
-    baseURL: job.baseURL,
-    concurrency: job.concurrency,
-    timeoutMs: job.timeoutMs,
+    baseURL: job.baseUrl,
+    concurrency: job.maxConcurrency,
+    timeoutMs: job.requestTimeout * 1000,
     maxAttempts: job.maxAttempts,
     signal,
     ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}),

@@ -12,9 +12,9 @@ import type { ScopeSpec } from '../model/scope';
 
 export interface OutputOptions {
   cwd: string;
-  /** Report path; default `code-review-{slug}.md` in `reportDir` (default cwd). */
+  /** Report path; default `code-review-{slug}.md` in `reportFolder` (default cwd). */
   out?: string;
-  reportDir?: string;
+  reportFolder?: string;
   json?: string;
   sarif?: string;
   now?: Date;
@@ -45,7 +45,7 @@ export async function writeOutputs(result: ReviewResult, opts: OutputOptions): P
   const date = (opts.now ?? new Date()).toISOString().slice(0, 10);
   const target = opts.out
     ? resolve(opts.cwd, opts.out)
-    : resolve(opts.cwd, opts.reportDir ?? '.', defaultReportName(scopeSlug(name)));
+    : resolve(opts.cwd, opts.reportFolder ?? '.', defaultReportName(scopeSlug(name)));
   // Reports kept in Skeptic's own folder: the folder keeps them out of git (see ensureSkepticFolder).
   if (relative(opts.cwd, target).split(sep)[0] === SKEPTIC_FOLDER) await ensureSkepticFolder(opts.cwd);
   await ensureFolder(dirname(target), { root: rootFor(opts.cwd, target) });
@@ -115,12 +115,12 @@ export async function checkOutputTargets(cwd: string, outputs: OutputTargets): P
     await checkTarget(path, { root: rootFor(cwd, path), shown: `${flag} ${file}` });
   }
   if (outputs.out === undefined) {
-    const dir = resolve(cwd, outputs.reportDir ?? '.');
+    const dir = resolve(cwd, outputs.reportFolder ?? '.');
     await checkFolder(dir, {
       root: rootFor(cwd, join(dir, 'report.md')),
-      shown: `report folder ${outputs.reportDir ?? '.'}`,
+      shown: `report folder ${outputs.reportFolder ?? '.'}`,
     });
   }
 }
 
-export type OutputTargets = Pick<OutputOptions, 'out' | 'reportDir' | 'json' | 'sarif'> & { events?: string };
+export type OutputTargets = Pick<OutputOptions, 'out' | 'reportFolder' | 'json' | 'sarif'> & { events?: string };

@@ -1,62 +1,28 @@
 /**
  * The host ↔ worker protocol, declared once for both sides and checked on receipt (a malformed message is
- * reported, never acted on). zod/mini and model types only: this is the one module of app/ that the
+ * reported, never acted on). zod/mini and model types only: with app/choices.ts, the part of app/ that the
  * extension host bundles, so the engine never comes along.
  *
- * The host sends what the user asked for and the settings as read; the worker builds the job
- * (src/app/buildJob.ts), runs it, and sends back progress, findings with their Problems-panel places
+ * The host sends what the user chose (app/choices.ts: the target and the settings as read); the worker
+ * builds the job (src/app/buildJob.ts), runs it, and sends back progress, findings with their Problems-panel places
  * already clamped to the files, the report it wrote, and a summary.
  */
 import * as z from 'zod/mini';
 import type { ReviewEvent } from '../model/events';
 import type { Finding } from '../model/finding';
 import { Dismissal } from '../model/dismissals';
-import { ScopeSpec } from '../model/scope';
+import { ReviewChoices } from './choices';
 
-/** What the user asked to review: enough to run it again from the report (also after a reload). */
-export const ReviewRequest = z.object({
-  /** The workspace folder the review runs in. */
-  folder: z.string(),
-  /** Absent: the staged review; 'lenses': the Quick Review. */
-  mode: z.optional(z.literal('lenses')),
-  scope: ScopeSpec,
-});
-export type ReviewRequest = z.infer<typeof ReviewRequest>;
-
-/** A setting as read. Junk (a hand-edited settings file) counts as unset, and the job builder's default applies. */
-const setting = <T extends z.core.SomeType>(type: T) => z.catch(z.optional(type), undefined);
-const map = () => setting(z.record(z.string(), z.unknown()));
-
-/** The `skeptic.*` settings, by their names in src/app/contributions.ts (SETTINGS). */
-export const Settings = z.object({
-  model: setting(z.string()),
-  modelPerStep: map(),
-  maxConcurrency: setting(z.number()),
-  requestTimeout: setting(z.number()),
-  maxAttempts: setting(z.number()),
-  effort: setting(z.string()),
-  baseUrl: setting(z.string()),
-  excludes: setting(z.array(z.string())),
-  contextFiles: setting(z.array(z.string())),
-  reportFolder: setting(z.string()),
-  confirmThreshold: setting(z.number()),
-  maxCalls: setting(z.number()),
-  batch: setting(z.boolean()),
-  batchTimeout: setting(z.number()),
-  severityMap: map(),
-  includeUntracked: setting(z.boolean()),
-  cacheResults: setting(z.boolean()),
-  prices: map(),
-  fullFanout: setting(z.boolean()),
-  reviewerModels: map(),
-});
-export type Settings = z.infer<typeof Settings>;
+/** A host-side setting as read: junk (a hand-edited settings file) counts as unset. */
+const SeverityMap = z.catch(z.optional(z.record(z.string(), z.unknown())), undefined);
 
 export const HostMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('start'),
-    request: ReviewRequest,
-    settings: Settings,
+    /** The target and the settings as read, by the names in CHOICES (app/contributions.ts). */
+    choices: ReviewChoices,
+    /** skeptic.severityMap: how findings show in the Problems panel. */
+    severityMap: SeverityMap,
     apiKey: z.string().check(z.minLength(1)),
     /** The user's own dismissals (kept in the workspace state); the team's file the worker reads itself. */
     dismissals: z.optional(z.array(Dismissal)),
@@ -98,6 +64,8 @@ export const RunSummary = z.object({
   stopped: z.optional(z.string()),
   /** Findings left out because they were dismissed before (team file, the user's own, inline comments). */
   dismissed: z.optional(z.int()),
+  /** The summary in words, as the CLI prints it and the host logs it (app/summary.ts). */
+  lines: z.array(z.string()),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 

@@ -21,7 +21,7 @@ import { UnsafeWrite } from '../io/safeWrite';
 export interface RunHooks {
   /** Every event of the run, from the inventory to the final result. */
   emit: EmitFn;
-  /** Asked when the estimate exceeds `job.confirmOver`; absent: never ask (CLI --yes). */
+  /** Asked when the estimate exceeds `job.confirmThreshold`; absent: never ask (CLI --yes). */
   confirm?: (estimate: ConfirmEstimate) => Promise<boolean>;
   signal: AbortSignal;
 }
@@ -63,12 +63,12 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   if (confirm) {
     // Loaded only to ask: the estimate's code (both modes' planners) is not needed to run.
     const estimate = await (await import('./estimate')).estimateJob(job, prepared);
-    if (estimate.calls > job.confirmOver) {
+    if (estimate.calls > job.confirmThreshold) {
       const yes = await confirm({
         calls: estimate.calls,
         inputTokens: estimate.inputTokens,
         costUsd: 'costUsd' in estimate ? estimate.costUsd : null,
-        threshold: job.confirmOver,
+        threshold: job.confirmThreshold,
       });
       if (!yes || signal.aborted) return { kind: 'declined' };
     }

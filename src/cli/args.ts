@@ -1,159 +1,137 @@
 /** Parses and checks `skeptic review` / `skeptic plan` arguments (the key comes from the environment). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { LIMITS } from '../app/contributions';
-import type { LensOptions } from '../app/job';
-import {
-  EFFORTS,
-  resolveLensModels,
-  resolveStepModels,
-  STAGED_STEPS,
-  type Effort,
-  type LensModels,
-  type StagedStep,
-} from '../model/models';
+import type { ReviewChoices } from '../app/choices';
+import { CHOICES, flagOf, LIMITS } from '../app/contributions';
+import { EFFORTS, STAGED_STEPS, type Effort, type LensModels, type StagedStep } from '../model/models';
 import { LENS_ROLES, MAX_REVIEWERS, type LensRole } from '../model/reviewers';
 import type { ScopeSpec } from '../model/scope';
 import { UsageError } from './help';
 
-export interface ReviewArgs {
-  scope: ScopeSpec;
+/** What `skeptic review` and `skeptic plan` were told: the review's choices, and how the command itself behaves. */
+export interface ReviewFlags {
+  /** Named as everywhere (CHOICES); the working folder, the endpoint and the prices file's content come from cli/job.ts. */
+  choices: Omit<ReviewChoices, 'cwd' | 'prices'> & { mode: 'staged' | 'lenses' };
   /** No path and no scope flag: the scope is detected (src/app/autoScope.ts). */
   autoScope: boolean;
-  mode: 'staged' | 'lenses';
-  /** Lens mode only. */
-  lens?: LensOptions;
-  includeUntracked: boolean;
-  force: boolean;
-  /** Ask before running when the estimate exceeds this many model calls. */
-  confirmOver: number;
-  out?: string;
-  json?: string;
-  sarif?: string;
-  models: Record<StagedStep, string>;
-  concurrency: number;
-  /** Seconds per request attempt. */
-  requestTimeout: number;
-  maxAttempts: number;
-  effort?: Effort;
-  excludes: string[];
-  contextFiles: string[];
-  /** Reuse finished units kept here (and keep new ones). */
-  cacheDir?: string;
-  /** --no-cache: ask the model for every unit, keep nothing. */
-  noCache: boolean;
-  /** --refresh: ask again the units kept as salvaged or failed. */
-  refresh: boolean;
-  /** NDJSON log of every engine event. */
-  events?: string;
-  /** Ceiling on the run's model requests. */
-  maxCalls?: number;
-  /** Through the Message Batches API; `batchTimeout`: seconds the whole batch run may take. */
-  batch: boolean;
-  batchTimeout?: number;
   /** A JSON file of price overrides per model (see src/model/pricing.ts). */
   pricesFile?: string;
+  /** Do not ask before a large run. */
   yes: boolean;
   help: boolean;
   /** plan: list every path, not only the counts. */
   verbose: boolean;
 }
 
-export function parseReviewArgs(argv: string[]): ReviewArgs {
+const C = CHOICES;
+
+export function parseReviewArgs(argv: string[]): ReviewFlags {
   const parsed = parseCommandLine(argv, {
-    out: { type: 'string' },
-    json: { type: 'string' },
-    sarif: { type: 'string' },
-    model: { type: 'string' },
-    'step-model': { type: 'string', multiple: true },
-    concurrency: { type: 'string' },
-    timeout: { type: 'string' },
-    'max-attempts': { type: 'string' },
-    effort: { type: 'string' },
-    exclude: { type: 'string', multiple: true },
-    'context-file': { type: 'string', multiple: true },
-    'cache-dir': { type: 'string' },
-    'no-cache': { type: 'boolean' },
-    refresh: { type: 'boolean' },
-    events: { type: 'string' },
-    prices: { type: 'string' },
-    yes: { type: 'boolean', short: 'y' },
+    [C.mode.flag]: { type: 'string' },
+    [C.out.flag]: { type: 'string' },
+    [C.json.flag]: { type: 'string' },
+    [C.sarif.flag]: { type: 'string' },
+    [C.events.flag]: { type: 'string' },
+    [C.model.flag]: { type: 'string' },
+    [C.modelPerStep.flag]: { type: 'string', multiple: true },
+    [C.maxConcurrency.flag]: { type: 'string' },
+    [C.requestTimeout.flag]: { type: 'string' },
+    [C.maxAttempts.flag]: { type: 'string' },
+    [C.effort.flag]: { type: 'string' },
+    [C.excludes.flag]: { type: 'string', multiple: true },
+    [C.contextFiles.flag]: { type: 'string', multiple: true },
+    [C.cacheDir.flag]: { type: 'string' },
+    [C.cacheResults.flag]: { type: 'boolean' },
+    [C.refresh.flag]: { type: 'boolean' },
+    [C.prices.flag]: { type: 'string' },
+    [C.includeUntracked.flag]: { type: 'boolean' },
+    [C.force.flag]: { type: 'boolean' },
+    [C.confirmThreshold.flag]: { type: 'string' },
+    [C.maxCalls.flag]: { type: 'string' },
+    [C.batch.flag]: { type: 'boolean' },
+    [C.fullFanout.flag]: { type: 'boolean' },
+    [C.maxReviewers.flag]: { type: 'string' },
+    [C.spec.flag]: { type: 'string' },
+    [C.rubric.flag]: { type: 'string' },
+    [C.reviewerModels.flag]: { type: 'string', multiple: true },
     changes: { type: 'boolean' },
     staged: { type: 'boolean' },
     base: { type: 'string' },
     pr: { type: 'string' },
-    'no-untracked': { type: 'boolean' },
-    force: { type: 'boolean' },
-    'confirm-over': { type: 'string' },
-    'max-calls': { type: 'string' },
-    batch: { type: 'boolean' },
-    mode: { type: 'string' },
-    'full-fanout': { type: 'boolean' },
-    'max-reviewers': { type: 'string' },
-    spec: { type: 'string' },
-    rubric: { type: 'string' },
-    'reviewer-model': { type: 'string', multiple: true },
+    yes: { type: 'boolean', short: 'y' },
     help: { type: 'boolean', short: 'h' },
     verbose: { type: 'boolean', short: 'v' },
   });
   const v = parsed.values;
-  const mode = v.mode ?? 'staged';
+  const mode = v[C.mode.flag] ?? 'staged';
   if (mode !== 'staged' && mode !== 'lenses') throw new UsageError(`--mode must be staged or lenses, got "${mode}"`);
   const lensOnly = [
-    v['full-fanout'] && '--full-fanout',
-    v['max-reviewers'] !== undefined && '--max-reviewers',
-    v.spec !== undefined && '--spec',
-    v.rubric !== undefined && '--rubric',
-    v['reviewer-model'] && '--reviewer-model',
+    v[C.fullFanout.flag] && flagOf('fullFanout'),
+    v[C.maxReviewers.flag] !== undefined && flagOf('maxReviewers'),
+    v[C.spec.flag] !== undefined && flagOf('spec'),
+    v[C.rubric.flag] !== undefined && flagOf('rubric'),
+    v[C.reviewerModels.flag] && flagOf('reviewerModels'),
   ].filter(Boolean);
   if (mode === 'staged' && lensOnly.length)
     throw new UsageError(`${lensOnly.join(', ')} ${lensOnly.length > 1 ? 'need' : 'needs'} --mode lenses`);
-  if (mode === 'lenses' && v['step-model'])
+  if (mode === 'lenses' && v[C.modelPerStep.flag])
     throw new UsageError('--step-model is for staged mode; in lens mode use --reviewer-model NAME=ID');
-  if (v['no-cache'] && v.refresh)
+  if (v[C.cacheResults.flag] && v[C.refresh.flag])
     throw new UsageError('--refresh asks again what the result cache kept; it has no use with --no-cache');
-  if (v['no-cache'] && v['cache-dir'] !== undefined)
+  if (v[C.cacheResults.flag] && v[C.cacheDir.flag] !== undefined)
     throw new UsageError('--no-cache and --cache-dir cannot be combined');
-  if (v.out !== undefined && !v.out.endsWith('.md')) throw new UsageError(`--out must name a .md file, got "${v.out}"`);
+  const out = v[C.out.flag];
+  if (out !== undefined && !out.endsWith('.md')) throw new UsageError(`--out must name a .md file, got "${out}"`);
   // Machine outputs are rewritten on every run: a name that could be anything else is refused.
-  if (v.json !== undefined && !v.json.endsWith('.json'))
-    throw new UsageError(`--json must name a .json file, got "${v.json}"`);
-  if (v.sarif !== undefined && !/\.sarif(\.json)?$/.test(v.sarif))
-    throw new UsageError(`--sarif must name a .sarif file, got "${v.sarif}"`);
-  const effort = v.effort;
+  const json = v[C.json.flag];
+  if (json !== undefined && !json.endsWith('.json'))
+    throw new UsageError(`--json must name a .json file, got "${json}"`);
+  const sarif = v[C.sarif.flag];
+  if (sarif !== undefined && !/\.sarif(\.json)?$/.test(sarif))
+    throw new UsageError(`--sarif must name a .sarif file, got "${sarif}"`);
+  const effort = v[C.effort.flag];
   if (effort !== undefined && !EFFORTS.includes(effort as Effort))
     throw new UsageError(`--effort must be one of ${EFFORTS.join(', ')}`);
   const { scope, repositories } = scopeOf(parsed.positionals, v, mode);
+  const text = (field: Parameters<typeof flagOf>[0], value: string | undefined) =>
+    value === undefined ? {} : { [field]: nonEmpty(flagOf(field), value)! };
+  const number = (field: Exclude<keyof typeof LIMITS, 'batchTimeout'>, value: string | undefined) => ({
+    [field]: wholeNumber(flagOf(field), value, LIMITS[field]),
+  });
+  const pricesFile = nonEmpty(flagOf('prices'), v[C.prices.flag]);
+  const batch = v[C.batch.flag] ?? false;
+  const timeout = v[C.requestTimeout.flag];
   return {
-    scope,
+    choices: {
+      scope,
+      mode,
+      includeUntracked: !v[C.includeUntracked.flag],
+      force: v[C.force.flag] ?? false,
+      ...number('confirmThreshold', v[C.confirmThreshold.flag]),
+      ...(out !== undefined ? { out } : {}),
+      ...(json !== undefined ? { json } : {}),
+      ...text('sarif', sarif),
+      ...text('model', v[C.model.flag]),
+      ...(mode === 'staged' ? { modelPerStep: parseStepModels(v[C.modelPerStep.flag] ?? []) } : {}),
+      ...(mode === 'lenses' ? lensChoices(v, repositories) : {}),
+      ...number('maxConcurrency', v[C.maxConcurrency.flag]),
+      // Under --batch a request has no time of its own to limit: --timeout is the whole run's.
+      ...(batch ? {} : number('requestTimeout', timeout)),
+      ...(batch ? { batch } : {}),
+      ...(batch && timeout !== undefined
+        ? { batchTimeout: seconds(flagOf('requestTimeout'), timeout, LIMITS.batchTimeout) }
+        : {}),
+      ...number('maxAttempts', v[C.maxAttempts.flag]),
+      ...(effort ? { effort } : {}),
+      excludes: v[C.excludes.flag] ?? [],
+      contextFiles: v[C.contextFiles.flag] ?? [],
+      ...text('cacheDir', v[C.cacheDir.flag]),
+      ...(v[C.cacheResults.flag] ? { cacheResults: false } : {}),
+      ...(v[C.refresh.flag] ? { refresh: true } : {}),
+      ...(v[C.maxCalls.flag] !== undefined ? number('maxCalls', v[C.maxCalls.flag]) : {}),
+      ...text('events', v[C.events.flag]),
+    },
     autoScope: parsed.positionals.length === 0 && scope.kind === 'paths',
-    mode,
-    ...(mode === 'lenses' ? { lens: lensOptions(v, repositories) } : {}),
-    includeUntracked: !v['no-untracked'],
-    force: v.force ?? false,
-    confirmOver: wholeNumber('--confirm-over', v['confirm-over'], LIMITS.confirmThreshold),
-    ...(v.out !== undefined ? { out: v.out } : {}),
-    ...(v.json !== undefined ? { json: v.json } : {}),
-    ...(v.sarif !== undefined ? { sarif: nonEmpty('--sarif', v.sarif)! } : {}),
-    models: resolveStepModels(nonEmpty('--model', v.model), parseStepModels(v['step-model'] ?? [])),
-    concurrency: wholeNumber('--concurrency', v.concurrency, LIMITS.concurrency),
-    // Under --batch a request has no time of its own to limit: --timeout is the whole run's.
-    requestTimeout: v.batch
-      ? LIMITS.requestTimeout.default
-      : wholeNumber('--timeout', v.timeout, LIMITS.requestTimeout),
-    batch: v.batch ?? false,
-    ...(v.batch && v.timeout !== undefined
-      ? { batchTimeout: seconds('--timeout', v.timeout, LIMITS.batchTimeout) }
-      : {}),
-    maxAttempts: wholeNumber('--max-attempts', v['max-attempts'], LIMITS.maxAttempts),
-    ...(effort ? { effort: effort as Effort } : {}),
-    excludes: v.exclude ?? [],
-    contextFiles: v['context-file'] ?? [],
-    ...(v['cache-dir'] !== undefined ? { cacheDir: nonEmpty('--cache-dir', v['cache-dir'])! } : {}),
-    ...(v['max-calls'] !== undefined ? { maxCalls: wholeNumber('--max-calls', v['max-calls'], LIMITS.maxCalls) } : {}),
-    ...(v.prices !== undefined ? { pricesFile: nonEmpty('--prices', v.prices)! } : {}),
-    noCache: v['no-cache'] ?? false,
-    refresh: v.refresh ?? false,
-    ...(v.events !== undefined ? { events: nonEmpty('--events', v.events)! } : {}),
+    ...(pricesFile !== undefined ? { pricesFile } : {}),
     yes: v.yes ?? false,
     help: v.help ?? false,
     verbose: v.verbose ?? false,
@@ -202,7 +180,7 @@ export function wholeNumber(
 }
 
 /** "24h", "90m", "45s" or a number of seconds, within the range. */
-export function seconds(flag: string, raw: string, { min, max }: { min: number; max: number }): number {
+function seconds(flag: string, raw: string, { min, max }: { min: number; max: number }): number {
   const m = /^(\d+)(s|m|h)?$/.exec(raw.trim());
   const n = m ? Number(m[1]) * { s: 1, m: 60, h: 3600 }[(m[2] ?? 's') as 's' | 'm' | 'h'] : NaN;
   if (!(n >= min && n <= max))
@@ -226,7 +204,7 @@ function parseStepModels(pairs: string[]): Partial<Record<StagedStep, string>> {
 function scopeOf(
   paths: string[],
   v: { changes?: boolean; staged?: boolean; base?: string; pr?: string },
-  mode: ReviewArgs['mode'],
+  mode: 'staged' | 'lenses',
 ): { scope: ScopeSpec; repositories: string[] } {
   const chosen = [
     v.changes && '--changes',
@@ -254,26 +232,19 @@ function scopeOf(
   };
 }
 
-function lensOptions(
-  v: {
-    model?: string;
-    'full-fanout'?: boolean;
-    'max-reviewers'?: string;
-    spec?: string;
-    rubric?: string;
-    'reviewer-model'?: string[];
-  },
+function lensChoices(
+  v: { 'full-fanout'?: boolean; 'max-reviewers'?: string; spec?: string; rubric?: string; 'reviewer-model'?: string[] },
   repositories: string[],
-): LensOptions {
-  const fullFanout = v['full-fanout'] ?? false;
+): Pick<ReviewChoices, 'fullFanout' | 'maxReviewers' | 'spec' | 'rubric' | 'reviewerModels' | 'repositories'> {
+  const maxReviewers = v[C.maxReviewers.flag];
   return {
-    fullFanout,
-    ...(v['max-reviewers'] !== undefined
-      ? { maxReviewers: wholeNumber('--max-reviewers', v['max-reviewers'], { default: 0, min: 1, max: MAX_REVIEWERS }) }
+    fullFanout: v[C.fullFanout.flag] ?? false,
+    ...(maxReviewers !== undefined
+      ? { maxReviewers: wholeNumber(flagOf('maxReviewers'), maxReviewers, { default: 0, min: 1, max: MAX_REVIEWERS }) }
       : {}),
-    ...(v.spec !== undefined ? { spec: nonEmpty('--spec', v.spec)! } : {}),
-    ...(v.rubric !== undefined ? { rubric: nonEmpty('--rubric', v.rubric)! } : {}),
-    models: resolveLensModels(nonEmpty('--model', v.model), parseReviewerModels(v['reviewer-model'] ?? [])),
+    ...(v[C.spec.flag] !== undefined ? { spec: nonEmpty(flagOf('spec'), v[C.spec.flag])! } : {}),
+    ...(v[C.rubric.flag] !== undefined ? { rubric: nonEmpty(flagOf('rubric'), v[C.rubric.flag])! } : {}),
+    reviewerModels: parseReviewerModels(v[C.reviewerModels.flag] ?? []),
     repositories,
   };
 }

@@ -15,8 +15,8 @@ import { plural } from '../model/plural';
 import { parseReviewArgs } from './args';
 import { consoleReporter } from './console';
 import { EXIT, UsageError } from './help';
-import { jobFromArgs } from './job';
-import type { CliIo } from './review';
+import { jobFromFlags } from './job';
+import type { CliIo } from './io';
 
 /** The model calls a CI review may make unless told otherwise (the action's max-calls input). */
 export const CI_MAX_CALLS = 300;
@@ -50,7 +50,8 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const ceilingGiven = rest.some((a) => a === '--max-calls' || a.startsWith('--max-calls='));
-  const args = parseReviewArgs(ceilingGiven ? rest : [...rest, '--max-calls', String(CI_MAX_CALLS)]);
+  const flags = parseReviewArgs(ceilingGiven ? rest : [...rest, '--max-calls', String(CI_MAX_CALLS)]);
+  const args = flags.choices;
   if (args.scope.kind !== 'paths' || args.scope.paths.length)
     throw new UsageError('skeptic ci reviews the pull request of its event; it takes no paths or scope flags');
   const ctx = await readCiContext(io.env);
@@ -79,13 +80,16 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
 
   // --max-calls 0 means no ceiling, as for skeptic review.
   const ceiling = args.maxCalls || Number.MAX_SAFE_INTEGER;
-  const job = await jobFromArgs(
+  const job = await jobFromFlags(
     {
-      ...args,
-      scope: { kind: 'branch', base: checkout.mergeBase },
-      confirmOver: ceiling,
+      ...flags,
+      choices: {
+        ...args,
+        scope: { kind: 'branch', base: checkout.mergeBase },
+        confirmThreshold: ceiling,
+        out: args.out ?? `.skeptic/reports/code-review-pr-${ctx.pr.number}.md`,
+      },
       yes: true,
-      out: args.out ?? `.skeptic/reports/code-review-pr-${ctx.pr.number}.md`,
     },
     io,
     apiKey,

@@ -24,16 +24,15 @@ import { AACR } from '../eval/aacr/data';
 import { dataCommit, fetchBenchmarkData, type Benchmark } from '../eval/data';
 import { MARTIAN } from '../eval/martian/data';
 import { evalJson, renderTable, type EvalMeta } from '../eval/report';
-import type { ReviewSettings } from '../eval/review';
+import { reviewModels, type EvalChoices } from '../eval/review';
 import { checkoutCases, runEval } from '../eval/run';
 import { MATCHINGS, type Matching } from '../eval/score';
-import { resolveLensModels, resolveStepModels } from '../model/models';
 import { formatUsd, PRICES_AS_OF } from '../model/pricing';
-import { LIMITS } from '../app/contributions';
+import { flagOf, LIMITS } from '../app/contributions';
 import { nonEmpty, parseCommandLine, wholeNumber } from './args';
 import { consoleReporter } from './console';
 import { loadPrices } from './prices';
-import type { CliIo } from './review';
+import type { CliIo } from './io';
 import { EXIT, UsageError } from './help';
 
 const BENCHMARKS: Record<string, Benchmark> = { martian: MARTIAN, aacr: AACR };
@@ -88,8 +87,9 @@ interface EvalArgs {
   dryRun: boolean;
   yes: boolean;
   includePreExisting: boolean;
-  concurrency: number;
-  timeoutMs: number;
+  maxConcurrency: number;
+  /** Seconds per request attempt. */
+  requestTimeout: number;
 }
 
 function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
@@ -142,8 +142,8 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     dryRun: v['dry-run'] ?? false,
     includePreExisting: v['include-pre-existing'] ?? false,
     yes: v.yes ?? false,
-    concurrency: wholeNumber('--concurrency', v.concurrency, LIMITS.concurrency),
-    timeoutMs: wholeNumber('--timeout', v.timeout, LIMITS.requestTimeout) * 1000,
+    maxConcurrency: wholeNumber(flagOf('maxConcurrency'), v.concurrency, LIMITS.maxConcurrency),
+    requestTimeout: wholeNumber(flagOf('requestTimeout'), v.timeout, LIMITS.requestTimeout),
   };
 }
 
@@ -191,15 +191,14 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
     note(`interrupted while fetching: ${prepared.filter((p) => p.checkout).length} of ${cases.length} PRs checked out`);
     return io.stoppedWith?.() ?? EXIT.interrupted;
   }
-  const review: ReviewSettings = {
+  const review: EvalChoices = {
     mode: args.mode,
-    stepModels: resolveStepModels(args.model),
-    lensModels: resolveLensModels(args.model),
-    concurrency: args.concurrency,
-    timeoutMs: args.timeoutMs,
+    ...(args.model ? { model: args.model } : {}),
+    maxConcurrency: args.maxConcurrency,
+    requestTimeout: args.requestTimeout,
     maxAttempts: LIMITS.maxAttempts.default,
     cacheDir: resolve(workdir, 'cache'),
-    ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}),
+    ...(io.env.ANTHROPIC_BASE_URL ? { baseUrl: io.env.ANTHROPIC_BASE_URL } : {}),
     ...(prices ? { prices } : {}),
   };
   const estimate = await estimateEval(prepared, review, args.judgeModel, workdir);
@@ -234,7 +233,7 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
   );
   const meta: EvalMeta = {
     mode: args.mode,
-    reviewModels: args.mode === 'lenses' ? review.lensModels : review.stepModels,
+    reviewModels: reviewModels(review),
     judgeModel: args.judgeModel,
     matching: args.matching,
     version: VERSION,

@@ -13,8 +13,8 @@ import type { ScopeSpec } from '../model/scope';
 import { parseCommandLine, parseReviewArgs, wholeNumber } from './args';
 import { consoleReporter } from './console';
 import { EXIT, UsageError } from './help';
-import { jobFromArgs } from './job';
-import type { CliIo } from './review';
+import type { CliIo } from './io';
+import { jobFromFlags } from './job';
 
 /** Model calls one hook run may make unless told otherwise: a push should not wait long, nor cost much. */
 export const HOOK_MAX_CALLS = 30;
@@ -93,7 +93,7 @@ async function runHook(argv: string[], io: CliIo): Promise<number> {
   try {
     const scope = kind === 'pre-commit' ? ({ kind: 'staged' } as const) : await pushScope(io, say);
     if (!scope) return EXIT.ok;
-    const args = parseReviewArgs([
+    const flags = parseReviewArgs([
       '--mode',
       'lenses',
       '--max-calls',
@@ -102,7 +102,7 @@ async function runHook(argv: string[], io: CliIo): Promise<number> {
       '--out',
       '.skeptic/reports/code-review-hook.md',
     ]);
-    const job = await jobFromArgs({ ...args, scope }, io, apiKey);
+    const job = await jobFromFlags({ ...flags, choices: { ...flags.choices, scope } }, io, apiKey);
     const outcome = await runJob(job, { emit: consoleReporter(io.stderr, 'lenses'), signal: io.signal });
     if (outcome.kind === 'skipped') {
       say(`not reviewed: ${outcome.reason}`);

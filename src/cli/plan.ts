@@ -11,8 +11,8 @@ import { inventoriesOf, type Inventories } from '../app/inventories';
 import { prepareJob } from '../app/job';
 import { planJson } from '../app/plan';
 import { parseReviewArgs } from './args';
-import { chooseScope, jobFromArgs } from './job';
-import type { CliIo } from './review';
+import { chooseScope, jobFromFlags } from './job';
+import type { CliIo } from './io';
 import { EXIT, USAGE } from './help';
 
 const EXAMPLES_PER_REASON = 10;
@@ -27,7 +27,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   // --json keeps stdout one JSON record: the scope's line goes to stderr then.
   const args = await chooseScope(parsed, io, json ? io.stderr : io.stdout);
   // The review's own job (cache folder, state folder, prices, models): the plan counts what that review will ask.
-  const job = await jobFromArgs(args, io, '');
+  const job = await jobFromFlags(args, io, '');
   const prepared = await prepareJob(job);
   const inventories = await inventoriesOf(prepared.access, prepared.inventory.discovery.file_entries);
   const est = await estimateJob(job, prepared);
@@ -41,7 +41,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   const out: string[] = [`Scope: ${prepared.scope.description}`];
   if (prepared.scope.changes)
     out.push(
-      `Changed lines: ${prepared.scope.changes.changedLines}${prepared.scope.skip ? ` — ${prepared.scope.skip}${args.force ? ' (forced)' : ''}` : ''}`,
+      `Changed lines: ${prepared.scope.changes.changedLines}${prepared.scope.skip ? ` — ${prepared.scope.skip}${job.force ? ' (forced)' : ''}` : ''}`,
     );
   out.push(inventoryLine(discovery.file_entries.length, prepared.companions));
   if (args.verbose)
@@ -72,8 +72,8 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
 
   if ('byStep' in est) stagedLines(est, out, Boolean(job.cacheDir), Boolean(job.batch));
   else lensLines(est, out, job.lens?.models ?? {}, job.prices ?? {});
-  if (est.calls > args.confirmOver)
-    out.push(`A review of this scope asks for confirmation (over ${args.confirmOver} calls): pass --yes.`);
+  if (est.calls > job.confirmThreshold)
+    out.push(`A review of this scope asks for confirmation (over ${job.confirmThreshold} calls): pass --yes.`);
   if (!args.verbose && discovery.file_entries.length + excluded.length > 0)
     out.push('Paths: skeptic plan --verbose lists every file.');
   io.stdout.write(out.join('\n') + '\n');

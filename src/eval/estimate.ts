@@ -11,7 +11,7 @@ import { UnitCache } from '../engine/unitCache';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
 import { readCandidates } from './candidates';
 import { findingText, JUDGE_SYSTEM, judgedPairs, judgeUnit } from './judge';
-import { byModel, estimateReview, reviewKey, type ModelUsage, type ReviewSettings } from './review';
+import { byModel, estimateReview, reviewKey, type ModelUsage, type EvalChoices } from './review';
 import { priced, type PreparedCase } from './run';
 
 /** Skeptic aims for few findings; a typical change review keeps a handful. */
@@ -41,7 +41,7 @@ const tokens = (chars: number) => Math.ceil(chars / 4);
 
 export async function estimateEval(
   prepared: PreparedCase[],
-  review: ReviewSettings,
+  review: EvalChoices,
   judgeModel: string,
   workdir: string,
 ): Promise<EvalEstimate> {

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { estimateJob } from '../app/estimate';
 import { buildJob } from '../app/buildJob';
+import type { ReviewChoices } from '../app/choices';
 import { assertReviewable, prepareJob, type ReviewJob } from '../app/job';
 import { runJob } from '../app/runJob';
 import type { EmitFn, ReviewResult } from '../model/events';
@@ -16,58 +17,43 @@ import type { Checkout } from './checkout';
 import { PROMPT_VERSION } from '../engine/promptVersion';
 import { ResultCache } from '../engine/resultCache';
 
-export interface ReviewSettings {
-  mode: 'staged' | 'lenses';
-  stepModels: StepModels;
-  lensModels: LensModels;
-  concurrency: number;
-  timeoutMs: number;
-  maxAttempts: number;
-  /** Shared by every PR: a rerun reviews nothing twice. */
-  cacheDir: string;
-  baseURL?: string;
-  prices?: PriceOverrides;
-}
+/**
+ * The evaluation's choices for every PR's review, named as everywhere (the checkout gives the folder and the
+ * scope); the judge's calls keep to the same limits, so those are always given.
+ */
+export type EvalChoices = Omit<ReviewChoices, 'cwd' | 'scope' | 'prices'> &
+  Required<Pick<ReviewChoices, 'maxConcurrency' | 'requestTimeout' | 'maxAttempts'>> & {
+    /** Shared by every PR: a rerun reviews nothing twice. */
+    cacheDir: string;
+    prices?: PriceOverrides;
+  };
 
 /** Estimated tokens and calls per model, so either mode's estimate can be priced. */
 export type ModelUsage = Map<string, Usage>;
 
-function jobFor(
-  checkout: Checkout,
-  settings: ReviewSettings,
-  apiKey: string,
-  outputs?: ReviewJob['outputs'],
-): ReviewJob {
-  return buildJob({
-    cwd: checkout.dir,
-    scope: { kind: 'branch', base: checkout.baseRef },
-    mode: settings.mode,
-    stepModels: settings.stepModels,
-    reviewerModels: settings.lensModels,
-    includeUntracked: false,
-    force: true,
-    concurrency: settings.concurrency,
-    requestTimeout: settings.timeoutMs / 1000,
-    maxAttempts: settings.maxAttempts,
-    apiKey,
-    cacheDir: settings.cacheDir,
-    ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
-    ...(settings.prices ? { prices: settings.prices } : {}),
-    ...(outputs ? { outputs } : {}),
-  });
+function jobFor(checkout: Checkout, choices: EvalChoices, apiKey: string, reportDir?: string): ReviewJob {
+  return buildJob(
+    {
+      ...choices,
+      cwd: checkout.dir,
+      scope: { kind: 'branch', base: checkout.baseRef },
+      includeUntracked: false,
+      force: true,
+      ...(reportDir ? { out: join(reportDir, 'review.md'), json: join(reportDir, 'review.json') } : {}),
+    },
+    { apiKey },
+  );
 }
 
 /** What reviewing the checkout would cost, per model, before any call (no key needed). */
-export async function estimateReview(checkout: Checkout, settings: ReviewSettings): Promise<ModelUsage> {
-  const job = jobFor(checkout, settings, 'estimate-only');
+export async function estimateReview(checkout: Checkout, choices: EvalChoices): Promise<ModelUsage> {
+  const job = jobFor(checkout, choices, 'estimate-only');
   const prepared = await prepareJob(job);
   assertReviewable(prepared);
   const est = await estimateJob(job, prepared);
   const parts = 'byStep' in est ? Object.entries(est.byStep) : Object.entries(est.byRole);
   const modelOf = (part: string) =>
-    settings.mode === 'lenses'
-      ? settings.lensModels[part as keyof LensModels]
-      : settings.stepModels[part as keyof StepModels];
+    job.lens ? job.lens.models[part as keyof LensModels]! : job.models[part as keyof StepModels];
   return byModel(
     parts.map(([part, s]) => [
       modelOf(part),
@@ -85,16 +71,13 @@ export interface PrReview {
 /** Reviews the checkout and keeps the markdown report and the JSON result in `reportDir`. */
 export async function reviewCheckout(
   checkout: Checkout,
-  settings: ReviewSettings,
+  choices: EvalChoices,
   apiKey: string,
   reportDir: string,
   emit: EmitFn,
   signal: AbortSignal,
 ): Promise<PrReview> {
-  const outcome = await runJob(
-    jobFor(checkout, settings, apiKey, { out: join(reportDir, 'review.md'), json: join(reportDir, 'review.json') }),
-    { emit, signal },
-  );
+  const outcome = await runJob(jobFor(checkout, choices, apiKey, reportDir), { emit, signal });
   // Forced and never asked: a job here neither skips nor waits for a yes.
   if (outcome.kind !== 'ran') throw new Error(`the review did not run (${outcome.kind})`);
   return { result: outcome.result, ...(outcome.outputs ? { reportPath: outcome.outputs.reportPath } : {}) };
@@ -104,14 +87,21 @@ export async function reviewCheckout(
  * What a review of the checkout is given: the same key means the result cache answers it with the same
  * findings (candidates.ts).
  */
-export function reviewKey(checkout: Checkout, settings: ReviewSettings): string {
+export function reviewKey(checkout: Checkout, choices: EvalChoices): string {
   return ResultCache.key({
     head: checkout.headSha,
     base: checkout.base.source,
-    mode: settings.mode,
-    models: settings.mode === 'lenses' ? settings.lensModels : settings.stepModels,
+    mode: choices.mode,
+    models: reviewModels(choices),
     prompts: PROMPT_VERSION,
   });
+}
+
+/** The model of each step (staged) or role (lenses) the evaluation's reviews use. */
+export function reviewModels(choices: EvalChoices): Record<string, string> {
+  // Models do not depend on what is reviewed: any target resolves them as every checkout's job does.
+  const { models, lens } = buildJob({ ...choices, cwd: '.', scope: { kind: 'paths', paths: [] } }, { apiKey: '' });
+  return lens ? lens.models : models;
 }
 
 export function byModel(entries: Iterable<[string, Usage]>): ModelUsage {

@@ -20,7 +20,7 @@ import { checkoutPull, pullSlug, type Checkout } from './checkout';
 import { keepCandidates } from './candidates';
 import { judgeAll } from './judge';
 import type { Judgement } from './records';
-import { reviewCheckout, reviewKey, type ModelUsage, type ReviewSettings } from './review';
+import { reviewCheckout, reviewKey, type ModelUsage, type EvalChoices } from './review';
 import { assign, tallyOf, type Assignment, type Matching, type Tally } from './score';
 
 export interface PreparedCase {
@@ -66,7 +66,7 @@ export async function checkoutCases(
 
 export interface EvalSettings {
   workdir: string;
-  review: ReviewSettings;
+  review: EvalChoices;
   judgeModel: string;
   matching: Matching;
   apiKey: string;
@@ -104,11 +104,11 @@ export async function runEval(
   const { review } = settings;
   const client = new ModelClient({
     apiKey: settings.apiKey,
-    concurrency: review.concurrency,
-    timeoutMs: review.timeoutMs,
+    concurrency: review.maxConcurrency,
+    timeoutMs: review.requestTimeout * 1000,
     maxAttempts: review.maxAttempts,
     signal,
-    ...(review.baseURL ? { baseURL: review.baseURL } : {}),
+    ...(review.baseUrl ? { baseURL: review.baseUrl } : {}),
     ...(review.prices ? { prices: review.prices } : {}),
   });
   const judge = new SubAgentRunner(client, noAccess(settings.workdir), { cache: new ResultCache(review.cacheDir) });
@@ -210,7 +210,7 @@ export async function runEval(
 }
 
 /** Dollars for estimated usage per model (an estimate carries no cost of its own). */
-export function priced(usage: ModelUsage, prices: ReviewSettings['prices']): number | null {
+export function priced(usage: ModelUsage, prices: EvalChoices['prices']): number | null {
   let total: number | null = 0;
   for (const [model, u] of usage) total = sumCost(total, costUsd(model, u, prices));
   return total;

@@ -19,7 +19,7 @@ export function registerCommands(
   };
   const changes = (kind: 'changes' | 'staged', mode?: 'lenses') => async (arg: unknown) => {
     const folder = await folderForChanges(arg);
-    if (folder) await controller.run({ folder, ...(mode ? { mode } : {}), scope: { kind } });
+    if (folder) await controller.run({ cwd: folder, ...(mode ? { mode } : {}), scope: { kind } });
   };
   return [
     vscode.commands.registerCommand(COMMANDS.reviewFiles, (clicked: unknown, selection: unknown) =>
@@ -30,7 +30,7 @@ export function registerCommands(
     vscode.commands.registerCommand(COMMANDS.reviewBranch, async (arg: unknown) => {
       const folder = await folderForChanges(arg);
       const base = folder && (await pickBase(folder, notices));
-      if (folder && base) await controller.run({ folder, scope: { kind: 'branch', base } });
+      if (folder && base) await controller.run({ cwd: folder, scope: { kind: 'branch', base } });
     }),
     vscode.commands.registerCommand(COMMANDS.quickReviewFiles, (clicked: unknown, selection: unknown) =>
       runAll(requestsForUris(selectedUris(clicked, selection), 'lenses')),

@@ -8,7 +8,7 @@ import { basename, isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { REPORT_VIEW_TYPE } from '../app/contributions';
-import { ReviewRequest } from '../app/protocol';
+import { ReviewTarget } from '../app/choices';
 import type { Notices } from './notices';
 import { renderReportPage } from './reportPage';
 
@@ -21,7 +21,8 @@ const PageMessage = z.discriminatedUnion('type', [
 export const PanelState = z.object({
   reportPath: z.string(),
   cwd: z.string(),
-  rerun: z.optional(ReviewRequest),
+  // A state saved before the target had its fields' present names restores without its rerun.
+  rerun: z.catch(z.optional(ReviewTarget), undefined),
   /** A finding to bring into view when the page loads ("Show in Report"). */
   reveal: z.optional(z.object({ file: z.string(), line: z.int() })),
 });
@@ -34,7 +35,7 @@ export class ReportPanel implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly rerun: (request: ReviewRequest) => Promise<void>,
+    private readonly rerun: (request: ReviewTarget) => Promise<void>,
     private readonly notices: Notices,
     /** The last report of this workspace, for a restore whose panel state was not saved (web hosts may drop it on reload). */
     private readonly lastReport: () => unknown,

@@ -4,7 +4,8 @@
  * and the status bar) as they survive, the report to the webview, and a run log to the Skeptic output channel.
  */
 import * as vscode from 'vscode';
-import type { RelayedEvent, ReviewRequest, RunSummary, WorkerMessage } from '../app/protocol';
+import type { ReviewTarget } from '../app/choices';
+import type { RelayedEvent, RunSummary, WorkerMessage } from '../app/protocol';
 import type { Finding } from '../model/finding';
 import { plural } from '../model/plural';
 import { describeCost, formatUsd } from '../model/pricing';
@@ -34,7 +35,7 @@ export class ReviewController implements vscode.Disposable {
   ) {}
 
   /** Runs one review; with several workspace folders, the caller runs one per folder. */
-  async run(request: ReviewRequest): Promise<void> {
+  async run(request: ReviewTarget): Promise<void> {
     if (this.running) {
       const choice = await this.notices.warning('A Skeptic review is already running.', 'Cancel It');
       if (choice === 'Cancel It') this.cancel();
@@ -50,7 +51,7 @@ export class ReviewController implements vscode.Disposable {
         this.context.secrets,
         resume,
       );
-    const settings = readSettings(vscode.Uri.file(request.folder));
+    const settings = readSettings(request);
     const tracker = new RunTracker(request);
     const worker: ReviewWorker = new ReviewWorker(
       vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath,
@@ -58,7 +59,7 @@ export class ReviewController implements vscode.Disposable {
     );
     this.running = worker;
     this.log.info(
-      `review started: ${tracker.scope} in ${request.folder}${request.mode === 'lenses' ? ' (Quick Review)' : ''}`,
+      `review started: ${tracker.scope} in ${request.cwd}${request.mode === 'lenses' ? ' (Quick Review)' : ''}`,
     );
     this.status.running(tracker.progress.line());
     try {
@@ -70,7 +71,13 @@ export class ReviewController implements vscode.Disposable {
           // The clock moves even when no event comes (a long call): redraw the line every second.
           const tick = setInterval(() => this.show(tracker), 1000);
           try {
-            worker.send({ type: 'start', request, settings, apiKey: key, dismissals: this.dismissals.own() });
+            worker.send({
+              type: 'start',
+              choices: { ...request, ...settings.choices },
+              severityMap: settings.severityMap,
+              apiKey: key,
+              dismissals: this.dismissals.own(),
+            });
             const done = await worker.done;
             // Handlers still at work (showing the report, asking to confirm) finish before the run counts as over.
             for (const r of await Promise.allSettled(tracker.pending)) {
@@ -111,14 +118,14 @@ export class ReviewController implements vscode.Disposable {
 
   private async onMessage(
     m: WorkerMessage,
-    request: ReviewRequest,
+    request: ReviewTarget,
     worker: ReviewWorker,
     tracker: RunTracker,
   ): Promise<void> {
     switch (m.type) {
       case 'prepared':
         tracker.files = m.paths;
-        this.store.begin(request.folder, m.paths);
+        this.store.begin(request.cwd, m.paths);
         this.log.info(
           `${plural(m.files, 'file')} under review, ${plural(m.companions, 'companion')} discovered, ${m.excluded} excluded`,
         );
@@ -140,7 +147,7 @@ export class ReviewController implements vscode.Disposable {
         this.show(tracker);
         return;
       case 'report': {
-        const state: PanelState = { reportPath: m.path, cwd: request.folder, rerun: request };
+        const state: PanelState = { reportPath: m.path, cwd: request.cwd, rerun: request };
         await this.context.workspaceState.update(LAST_REPORT, state);
         this.log.info(`report: ${m.path}`);
         try {
@@ -227,7 +234,7 @@ class RunTracker {
   files: string[] = [];
   found = 0;
 
-  constructor(request: ReviewRequest) {
+  constructor(request: ReviewTarget) {
     this.progress = new RunProgress(request.mode === 'lenses' ? 'lenses' : 'staged', this.startedAt);
     const s = request.scope;
     this.scope =

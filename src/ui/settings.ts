@@ -1,13 +1,20 @@
 /**
- * Skeptic's settings, read per resource through typed keys and sent to the worker as read: the worker's job
- * builder (src/app/buildJob.ts) checks them and applies the defaults. In an untrusted workspace the settings
- * that choose where code is sent or what is read (endpoint, models, context files) come from user settings only.
+ * Skeptic's settings, read per resource by the table of choices (app/contributions.ts) and sent to the worker
+ * as read, under the same field names: the worker's job builder (src/app/buildJob.ts) checks them and applies
+ * the defaults. In an untrusted workspace the settings that choose where code is sent or what is read
+ * (endpoint, models, context files) come from user settings only.
  */
 import * as vscode from 'vscode';
+import type { ReviewTarget } from '../app/choices';
 import { SETTINGS } from '../app/contributions';
 import type { HostMessage } from '../app/protocol';
 
-type SettingsAsRead = Extract<HostMessage, { type: 'start' }>['settings'];
+type Start = Extract<HostMessage, { type: 'start' }>;
+/** The settings half of the choices, as read. */
+export type SettingsAsRead = {
+  choices: Omit<Start['choices'], 'cwd' | 'scope' | 'mode'>;
+  severityMap: Start['severityMap'];
+};
 
 const RESTRICTED = new Set<string>([
   SETTINGS.baseUrl,
@@ -17,41 +24,28 @@ const RESTRICTED = new Set<string>([
   SETTINGS.reviewerModels,
 ]);
 
-export function readSettings(scope: vscode.ConfigurationScope | undefined): SettingsAsRead {
-  const config = vscode.workspace.getConfiguration('skeptic', scope);
+/** The settings that apply to a review of `target` (its folder's, read by the table of choices). */
+export function readSettings(target: ReviewTarget): SettingsAsRead {
+  const config = vscode.workspace.getConfiguration('skeptic', vscode.Uri.file(target.cwd));
   // Each value's type is what package.json declares; a hand-edited settings file may still hold junk, which the worker discards.
-  const get = <T>(key: string): T | undefined => {
+  const get = (key: string): unknown => {
     if (!vscode.workspace.isTrusted && RESTRICTED.has(key)) {
-      const seen = config.inspect<T>(key);
+      const seen = config.inspect(key);
       return plain(seen?.globalValue ?? seen?.defaultValue);
     }
-    return plain(config.get<T>(key));
+    return plain(config.get(key));
   };
-  return {
-    model: get(SETTINGS.model),
-    modelPerStep: get(SETTINGS.modelPerStep),
-    maxConcurrency: get(SETTINGS.maxConcurrency),
-    requestTimeout: get(SETTINGS.requestTimeout),
-    maxAttempts: get(SETTINGS.maxAttempts),
-    effort: get(SETTINGS.effort),
-    baseUrl: get(SETTINGS.baseUrl),
-    excludes: get(SETTINGS.excludes),
-    contextFiles: get(SETTINGS.contextFiles),
-    reportFolder: get(SETTINGS.reportFolder),
-    confirmThreshold: get(SETTINGS.confirmThreshold),
-    maxCalls: get(SETTINGS.maxCalls),
-    batch: get(SETTINGS.batch),
-    batchTimeout: get(SETTINGS.batchTimeout),
-    severityMap: get(SETTINGS.severityMap),
-    includeUntracked: get(SETTINGS.includeUntracked),
-    cacheResults: get(SETTINGS.cacheResults),
-    prices: get(SETTINGS.prices),
-    fullFanout: get(SETTINGS.fullFanout),
-    reviewerModels: get(SETTINGS.reviewerModels),
-  };
+  const { severityMap, ...read } = Object.fromEntries(
+    Object.entries(SETTINGS).map(([field, key]) => [field, get(key)]),
+  ) as Record<keyof typeof SETTINGS, unknown>;
+  // skeptic.model overrides the per-reviewer models too, as its description says.
+  if (read.model) read.reviewerModels = undefined;
+  // Files and folders can be large and need no answer this minute; a change is reviewed live.
+  if (target.scope.kind !== 'paths') read.batch = undefined;
+  return { choices: read as SettingsAsRead['choices'], severityMap: severityMap as SettingsAsRead['severityMap'] };
 }
 
 /** Configuration objects are read-only proxies, which postMessage cannot clone: the worker gets plain copies. */
-function plain<T>(value: T | undefined): T | undefined {
-  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as T);
+function plain(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }

@@ -3,18 +3,18 @@ import { dirname, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { git } from '../io/git';
 import type { Notices } from './notices';
-import type { ReviewRequest } from '../app/protocol';
+import type { ReviewTarget } from '../app/choices';
 
 /** Files and folders grouped by the workspace folder that holds them: each is reviewed within its own folder. */
-export function requestsForUris(uris: vscode.Uri[], mode?: 'lenses'): ReviewRequest[] {
+export function requestsForUris(uris: vscode.Uri[], mode?: 'lenses'): ReviewTarget[] {
   const byFolder = new Map<string, string[]>();
   for (const uri of uris.filter((u) => u.scheme === 'file')) {
     const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? dirname(uri.fsPath);
     const rel = relative(folder, uri.fsPath).split(sep).join('/') || '.';
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), rel]);
   }
-  return [...byFolder].map(([folder, paths]) => ({
-    folder,
+  return [...byFolder].map(([cwd, paths]) => ({
+    cwd,
     ...(mode ? { mode } : {}),
     scope: { kind: 'paths', paths },
   }));

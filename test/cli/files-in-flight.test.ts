@@ -33,7 +33,7 @@ describe('files in flight', function () {
   async function review(filesInFlight: number): Promise<number> {
     fake.server.reset();
     const cwd = await fixtureWorkspace('shop');
-    const job = buildJob({ cwd, scope: { kind: 'paths', paths: ['shop'] }, apiKey: 'k', baseURL: fake.server.url });
+    const job = buildJob({ cwd, scope: { kind: 'paths', paths: ['shop'] }, baseUrl: fake.server.url }, { apiKey: 'k' });
     const prepared = await prepareJob(job);
     const result = await runStagedReview(
       {

@@ -16,12 +16,10 @@ describe('the parser inventory is read on demand', function () {
   // The other half, that nothing is parsed before the run's first request, is in startup.test.ts.
   it('parses while Step 1 is in flight, and every file that reaches Step 2', async () => {
     const cwd = await fixtureWorkspace('shop');
-    const job = buildJob({
-      cwd,
-      scope: { kind: 'paths', paths: ['shop'] },
-      apiKey: 'test-key',
-      baseURL: fake.server.url,
-    });
+    const job = buildJob(
+      { cwd, scope: { kind: 'paths', paths: ['shop'] }, baseUrl: fake.server.url },
+      { apiKey: 'test-key' },
+    );
     const prepared = await prepareJob(job);
     const entries = prepared.inventory.discovery.file_entries;
     const parse = inventoryLookup(prepared.access, entries);
@@ -66,7 +64,9 @@ describe('the parser inventory is read on demand', function () {
     try {
       await writeFile(join(cwd, 'a.ts'), 'export function admitted(): number {\n  return 1;\n}\n');
       await writeFile(join(outside, 'b.ts'), 'export function outsideTheRoots(): number {\n  return 2;\n}\n');
-      const prepared = await prepareJob(buildJob({ cwd, scope: { kind: 'paths', paths: ['.'] }, apiKey: 'test-key' }));
+      const prepared = await prepareJob(
+        buildJob({ cwd, scope: { kind: 'paths', paths: ['.'] } }, { apiKey: 'test-key' }),
+      );
       const entries = prepared.inventory.discovery.file_entries;
       assert.deepEqual(
         entries.map((e) => e.path),

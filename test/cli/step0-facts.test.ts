@@ -13,7 +13,7 @@ import { buildJob } from '../../src/app/buildJob';
 import { runJob } from '../../src/app/runJob';
 import { factsDirOf } from '../../src/app/state';
 import { planCommand } from '../../src/cli/plan';
-import type { CliIo } from '../../src/cli/review';
+import type { CliIo } from '../../src/cli/io';
 import { useFakeServer } from '../helpers/fakeServer';
 
 const TOKEN = 'ghp_0123456789abcdefghijklmnopqrstuvwxyz';
@@ -128,13 +128,10 @@ describe('Step 0 keeps what it learns about each content', function () {
       );
 
       const stateDir = join(cache, 'skeptic', 'repo-state');
-      const job = buildJob({
-        cwd,
-        scope: { kind: 'paths', paths: ['.'] },
-        apiKey: 'k',
-        baseURL: fake.server.url,
-        stateDir,
-      });
+      const job = buildJob(
+        { cwd, scope: { kind: 'paths', paths: ['.'] }, baseUrl: fake.server.url, cacheResults: false },
+        { apiKey: 'k', stateDir },
+      );
       const outcome = await runJob(job, { emit: () => undefined, signal: new AbortController().signal });
       assert.equal(outcome.kind, 'ran');
       const sent = JSON.stringify(fake.server.requests.map((r) => r.body));

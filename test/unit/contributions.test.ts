@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS, FINDINGS_VIEW, LIMITS, SETTINGS } from '../../src/app/contributions';
+import { ReviewChoices } from '../../src/app/choices';
+import { CHOICES, COMMANDS, FINDINGS_VIEW, LIMITS, SETTINGS } from '../../src/app/contributions';
+import { USAGE } from '../../src/cli/help';
 import { REPO } from '../helpers/cli';
 
 interface Manifest {
@@ -59,9 +61,9 @@ describe('package.json contributions agree with the code', () => {
         .map((k) => `skeptic.${k}`)
         .sort(),
     );
-    const settingsTs = readFileSync(join(REPO, 'src/ui/settings.ts'), 'utf8');
-    for (const key of Object.keys(SETTINGS))
-      assert.match(settingsTs, new RegExp(`SETTINGS\\.${key}\\b`), `setting ${key} is never read`);
+    // The host reads every setting by the table; the worker must know each one as a choice.
+    const choices = Object.keys(ReviewChoices.def.shape);
+    for (const field of Object.keys(SETTINGS)) assert.ok(field === 'severityMap' || choices.includes(field), field);
     for (const r of manifest.capabilities.untrustedWorkspaces.restrictedConfigurations)
       assert.ok(declared.includes(r), r);
   });
@@ -98,15 +100,7 @@ function declaredKeys(): string[] {
 }
 
 describe('numeric settings agree with the defaults and ranges the code applies', () => {
-  const numeric: Record<keyof typeof LIMITS, string> = {
-    concurrency: 'maxConcurrency',
-    requestTimeout: 'requestTimeout',
-    maxAttempts: 'maxAttempts',
-    confirmThreshold: 'confirmThreshold',
-    maxCalls: 'maxCalls',
-    batchTimeout: 'batchTimeout',
-  };
-  for (const [name, key] of Object.entries(numeric)) {
+  for (const [name, key] of Object.keys(LIMITS).map((n) => [n, SETTINGS[n as keyof typeof LIMITS]])) {
     it(`skeptic.${key}`, () => {
       const declared = manifest.contributes.configuration.properties[`skeptic.${key}`] as {
         default: number;
@@ -120,4 +114,22 @@ describe('numeric settings agree with the defaults and ranges the code applies',
       );
     });
   }
+});
+
+describe('settings and flags: one table', () => {
+  it("the README's table pairs each setting with the flag CHOICES gives it", () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const rows = [...readme.matchAll(/^\| `([\w.]+)` \| (?:`(--[\w-]+)`|—)[^|]* \|/gm)].map((m) => [
+      m[1],
+      m[2] ?? null,
+    ]);
+    const table = Object.values(CHOICES)
+      .filter((c) => 'setting' in c)
+      .map((c) => [c.setting, 'flag' in c ? `--${c.flag}` : null]);
+    assert.deepEqual(rows.sort(), table.sort());
+  });
+
+  it('the CLI help shows every flag of the table', () => {
+    for (const c of Object.values(CHOICES)) if ('flag' in c) assert.match(USAGE, new RegExp(`--${c.flag}\\b`), c.flag);
+  });
 });

@@ -5,15 +5,17 @@ import { UsageError } from '../../src/cli/help';
 import { DEFAULT_LENS_MODELS } from '../../src/model/models';
 import { MAX_REVIEWERS } from '../../src/model/reviewers';
 
+/** The job the flags describe, as cli/job.ts builds it (without the process's folder and state). */
+const jobOf = (argv: string[]) => buildJob({ ...parseReviewArgs(argv).choices, cwd: '/w' }, { apiKey: 'k' });
+
 describe('lens-mode arguments', () => {
   it('stays in staged mode unless asked', () => {
-    const args = parseReviewArgs(['src']);
-    assert.equal(args.mode, 'staged');
-    assert.equal(args.lens, undefined);
+    assert.equal(parseReviewArgs(['src']).choices.mode, 'staged');
+    assert.equal(jobOf(['src']).lens, undefined);
   });
 
   it('resolves lens options: fan-out, cap, spec, rubric and models per role', () => {
-    const args = parseReviewArgs([
+    const job = jobOf([
       'src',
       '--mode',
       'lenses',
@@ -29,8 +31,8 @@ describe('lens-mode arguments', () => {
       '--reviewer-model',
       'validator=m-tiny',
     ]);
-    assert.deepEqual(args.scope, { kind: 'paths', paths: ['src'] });
-    assert.deepEqual(args.lens, {
+    assert.deepEqual(job.scope, { kind: 'paths', paths: ['src'] });
+    assert.deepEqual(job.lens, {
       fullFanout: true,
       maxReviewers: 5,
       spec: 'spec.md',
@@ -41,14 +43,14 @@ describe('lens-mode arguments', () => {
   });
 
   it('lets --model set every role, and --reviewer-model override one', () => {
-    const models = parseReviewArgs(['--mode', 'lenses', '--model', 'm1', '--reviewer-model', 'logic=m2']).lens!.models;
+    const models = jobOf(['--mode', 'lenses', '--model', 'm1', '--reviewer-model', 'logic=m2']).lens!.models;
     assert.ok(Object.entries(models).every(([role, id]) => id === (role === 'logic' ? 'm2' : 'm1')));
   });
 
   it('reads paths given with a change scope as repositories', () => {
-    const args = parseReviewArgs(['--mode', 'lenses', '--base', 'main', 'api', 'web']);
-    assert.deepEqual(args.scope, { kind: 'branch', base: 'main' });
-    assert.deepEqual(args.lens!.repositories, ['api', 'web']);
+    const job = jobOf(['--mode', 'lenses', '--base', 'main', 'api', 'web']);
+    assert.deepEqual(job.scope, { kind: 'branch', base: 'main' });
+    assert.deepEqual(job.lens!.repositories, ['api', 'web']);
   });
 
   it('refuses what does not fit', () => {
@@ -65,19 +67,20 @@ describe('lens-mode arguments', () => {
 });
 
 describe('a lens job', () => {
-  const choices = { cwd: '/w', scope: { kind: 'changes' as const }, apiKey: 'k' };
+  const choices = { cwd: '/w', scope: { kind: 'changes' as const } };
+  const key = { apiKey: 'k' };
 
   it('gets lens defaults, and a job without a mode stays staged', () => {
-    const lens = buildJob({ ...choices, mode: 'lenses' });
+    const lens = buildJob({ ...choices, mode: 'lenses' }, key);
     assert.deepEqual(lens.lens, { fullFanout: false, models: DEFAULT_LENS_MODELS, repositories: [] });
-    assert.equal(buildJob(choices).mode, undefined);
+    assert.equal(buildJob(choices, key).mode, undefined);
   });
 
   it('drops unknown roles and keeps the reviewer cap in range', () => {
     assert.deepEqual(
-      buildJob({ ...choices, mode: 'lenses', reviewerModels: { judge: 'x' } }).lens!.models,
+      buildJob({ ...choices, mode: 'lenses', reviewerModels: { judge: 'x' } }, key).lens!.models,
       DEFAULT_LENS_MODELS,
     );
-    assert.equal(buildJob({ ...choices, mode: 'lenses', lens: { maxReviewers: 9 } }).lens!.maxReviewers, MAX_REVIEWERS);
+    assert.equal(buildJob({ ...choices, mode: 'lenses', maxReviewers: 9 }, key).lens!.maxReviewers, MAX_REVIEWERS);
   });
 });

@@ -30,7 +30,7 @@ describe('where reports go', () => {
     const repo = new TempRepo();
     repo.write('a.ts', 'x\n').git('add', '.');
     repo.git('commit', '-qm', 'a');
-    const written = await writeOutputs(result(), { cwd: repo.dir, reportDir: join(repo.dir, '.skeptic/reports') });
+    const written = await writeOutputs(result(), { cwd: repo.dir, reportFolder: join(repo.dir, '.skeptic/reports') });
     assert.ok(existsSync(written.reportPath));
     assert.equal(repo.git('status', '--porcelain', '--untracked-files=all'), '');
     repo.write('.skeptic/dismissed.json', '{"version":1,"dismissed":[]}\n');

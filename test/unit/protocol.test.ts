@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { SETTINGS } from '../../src/app/contributions';
-import { HostMessage, Settings, WorkerMessage } from '../../src/app/protocol';
+import { HostMessage, WorkerMessage } from '../../src/app/protocol';
 
-const request = { folder: '/w', scope: { kind: 'paths', paths: ['src'] } };
+const target = { cwd: '/w', scope: { kind: 'paths', paths: ['src'] } };
 const diagnostic = {
   at: { file: 'a.ts', line: 0, endLine: 0 },
   severity: 'error',
@@ -16,36 +15,32 @@ describe('host ↔ worker protocol', () => {
   it('accepts a well-formed start, and settings junk reads as unset', () => {
     const m = HostMessage.parse({
       type: 'start',
-      request,
-      settings: { maxConcurrency: 'lots', excludes: ['dist/**'], effort: 3 },
+      choices: { ...target, maxConcurrency: 'lots', excludes: ['dist/**'], effort: 3 },
+      severityMap: 'loud',
       apiKey: 'k',
     });
     assert.equal(m.type, 'start');
     if (m.type === 'start') {
-      assert.equal(m.settings.maxConcurrency, undefined);
-      assert.equal(m.settings.effort, undefined);
-      assert.deepEqual(m.settings.excludes, ['dist/**']);
+      assert.equal(m.choices.maxConcurrency, undefined);
+      assert.equal(m.choices.effort, undefined);
+      assert.deepEqual(m.choices.excludes, ['dist/**']);
+      assert.equal(m.severityMap, undefined);
     }
   });
 
   it('rejects malformed host messages', () => {
-    assert.ok(!HostMessage.safeParse({ type: 'start', request, settings: {}, apiKey: '' }).success);
+    assert.ok(!HostMessage.safeParse({ type: 'start', choices: target, apiKey: '' }).success);
     assert.ok(
       !HostMessage.safeParse({
         type: 'start',
-        request: { ...request, scope: { kind: 'branch' } },
-        settings: {},
+        choices: { ...target, scope: { kind: 'branch' } },
         apiKey: 'k',
       }).success,
     );
-    assert.ok(!HostMessage.safeParse({ type: 'start', settings: {}, apiKey: 'k' }).success, 'the request is required');
+    assert.ok(!HostMessage.safeParse({ type: 'start', choices: {}, apiKey: 'k' }).success, 'the target is required');
     assert.ok(!HostMessage.safeParse({ type: 'proceed' }).success, 'a proceed names the question it answers');
     assert.ok(!HostMessage.safeParse({ type: 'explode' }).success);
     assert.ok(HostMessage.safeParse({ type: 'cancel' }).success);
-  });
-
-  it('names every setting the extension declares', () => {
-    assert.deepEqual(Object.keys(Settings.def.shape).sort(), Object.keys(SETTINGS).sort());
   });
 
   it('checks worker messages by shape', () => {
@@ -77,8 +72,10 @@ describe('host ↔ worker protocol', () => {
       'a question carries an id',
     );
     assert.ok(
-      WorkerMessage.safeParse({ type: 'finished', summary: { findings: 1, calls: 3, costUsd: null, notReviewed: [] } })
-        .success,
+      WorkerMessage.safeParse({
+        type: 'finished',
+        summary: { findings: 1, calls: 3, costUsd: null, notReviewed: [], lines: [] },
+      }).success,
     );
   });
 });

@@ -16,11 +16,11 @@ async function script(body: string): Promise<string> {
 describe('worker host', () => {
   it('relays messages and settles on finished', async () => {
     const seen: WorkerMessage[] = [];
-    const body = `port.postMessage({ type: 'prepared', files: 1, companions: 0, excluded: 0, paths: ['a'] }); port.postMessage({ type: 'finished', summary: { findings: 2, calls: 5, costUsd: 0.25, notReviewed: [] } });`;
+    const body = `port.postMessage({ type: 'prepared', files: 1, companions: 0, excluded: 0, paths: ['a'] }); port.postMessage({ type: 'finished', summary: { findings: 2, calls: 5, costUsd: 0.25, notReviewed: [], lines: [] } });`;
     const w = new ReviewWorker(await script(body), (m) => seen.push(m));
     assert.deepEqual(await w.done, {
       kind: 'finished',
-      summary: { findings: 2, calls: 5, costUsd: 0.25, notReviewed: [] },
+      summary: { findings: 2, calls: 5, costUsd: 0.25, notReviewed: [], lines: [] },
     });
     assert.deepEqual(
       seen.map((m) => m.type),

@@ -32,8 +32,10 @@ describe('the review worker thread', function () {
 
   const start = (cwd: string, confirmThreshold = 1_000_000): HostMessage => ({
     type: 'start',
-    request: { folder: cwd, scope: { kind: 'paths', paths: ['shop'] } },
-    settings: {
+    choices: {
+      cwd,
+      scope: { kind: 'paths', paths: ['shop'] },
+      reportFolder: '',
       maxConcurrency: 4,
       requestTimeout: 30,
       maxAttempts: 3,
@@ -41,6 +43,7 @@ describe('the review worker thread', function () {
       confirmThreshold,
       cacheResults: false,
     },
+    severityMap: {},
     apiKey: 'worker-key',
   });
 

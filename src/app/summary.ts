@@ -1,0 +1,67 @@
+/**
+ * A finished run's summary, the one place it is made: the figures the extension shows and the lines the
+ * CLI prints (and the extension logs), from either mode's result.
+ */
+import type { LensResult, ReviewResult, StagedResult } from '../model/events';
+import { plural } from '../model/plural';
+import { describeCost } from '../model/pricing';
+import type { RunSummary } from './protocol';
+
+export function summarize(result: ReviewResult): RunSummary {
+  return {
+    findings: result.findings.length,
+    calls: result.usage.calls,
+    costUsd: result.usage.cost_usd,
+    notReviewed: result.failed.map((u) => `${u.file ?? 'synthesis'} ${u.step} ${u.unit}: ${u.reason}`),
+    ...(result.stopped ? { stopped: result.stopped } : {}),
+    ...(result.dismissed ? { dismissed: result.dismissed.team + result.dismissed.user + result.dismissed.inline } : {}),
+    lines: [...(result.mode === 'lenses' ? lensLines(result) : stagedLines(result)), ...runNotes(result)],
+  };
+}
+
+function lensLines(result: LensResult): string[] {
+  const every = [...result.lensFindings, ...result.crossRepo];
+  const all = every.filter((f) => !f.preExisting);
+  const by = (s: string) => all.filter((f) => f.severity === s).length;
+  const u = result.usage;
+  const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+  const lines = [
+    `${plural(all.length, 'finding')} (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info)${preExistingNote(every.length - all.length)}; ${plural(u.calls, 'model call')}, cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens, cost ${describeCost(u.cost_usd)}.`,
+  ];
+  if (result.validation.performed)
+    lines.push(`Validation: ${result.validation.rejected} rejected, ${result.validation.timeouts} not validated.`);
+  if (result.missingReviewers.length)
+    lines.push(`Missing reviewers: ${result.missingReviewers.join(', ')}; the report names them.`);
+  if (result.rubric) lines.push(`Rubric: ${result.rubric.passed} passed, ${result.rubric.failed} failed.`);
+  return lines;
+}
+
+function stagedLines(result: StagedResult): string[] {
+  const main = result.findings.filter((f) => !f.pre_existing);
+  const by = (p: string) => main.filter((f) => f.priority === p).length;
+  const lines = [
+    `${plural(main.length, 'finding')} (${by('must_fix')} must fix, ${by('should_fix')} should fix, ${by('nice_to_have')} nice to have)${preExistingNote(result.findings.length - main.length)}; ${plural(result.usage.calls, 'model call')}, cost ${describeCost(result.usage.cost_usd)}.`,
+  ];
+  if (result.failed.length)
+    lines.push(`${plural(result.failed.length, 'unit')} failed; the report lists them under Not Reviewed.`);
+  return lines;
+}
+
+/** Pre-existing findings (off the change) are counted apart from the findings before them. */
+const preExistingNote = (n: number) => (n ? `, and ${n} pre-existing apart (not on a changed line)` : '');
+
+/** What the call count leaves out, and why the run stopped early, if it did. */
+function runNotes(result: ReviewResult): string[] {
+  const notes: string[] = [];
+  const b = result.batch;
+  if (b)
+    notes.push(
+      `Through the Message Batches API at half price: ${plural(b.rounds, 'round')}, ${plural(b.batches, 'batch', 'batches')}${b.collected ? `, ${plural(b.collected, 'request')} collected from batches an earlier run left running` : ''}.`,
+    );
+  if (result.failedAttempts)
+    notes.push(
+      `${result.failedAttempts} failed HTTP attempts (errors, timeouts, malformed replies) are not counted in the model calls above.`,
+    );
+  if (result.stopped) notes.push(`Stopped early: ${result.stopped}.`);
+  return notes;
+}
