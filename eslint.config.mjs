@@ -86,7 +86,7 @@ export default tseslint.config(
             LAYER.cli,
             LAYER.eval,
             {
-              group: ['**/app/*', '!**/app/protocol', '!**/app/contributions', '!**/app/choices'],
+              group: ['**/app/*', '!**/app/protocol', '!**/app/contributions', '!**/app/choices', '!**/app/connection'],
               message: 'The host imports only app/protocol and app/contributions; the rest of app/ runs in the worker.',
             },
           ],

@@ -1,7 +1,8 @@
 /**
- * The host ↔ worker protocol, declared once for both sides and checked on receipt (a malformed message is
- * reported, never acted on). zod/mini and model types only: with app/choices.ts, the part of app/ that the
- * extension host bundles, so the engine never comes along.
+ * The host ↔ worker protocol: each request with its answer and each notification declared once for both
+ * sides (app/connection.ts numbers the requests, matches the answers and checks everything on receipt; a
+ * malformed message is reported, never acted on). zod/mini and model types only: with app/choices.ts and
+ * app/connection.ts, the part of app/ that the extension host bundles, so the engine never comes along.
  *
  * The host sends what the user chose (app/choices.ts: the target and the settings as read); the worker
  * builds the job (src/app/buildJob.ts), runs it, and sends back progress, findings with their Problems-panel places
@@ -12,28 +13,10 @@ import type { ReviewEvent } from '../model/events';
 import type { Finding } from '../model/finding';
 import { Dismissal } from '../model/dismissals';
 import { ReviewChoices } from './choices';
+import { notificationType, requestType } from './connection';
 
 /** A host-side setting as read: junk (a hand-edited settings file) counts as unset. */
 const SeverityMap = z.catch(z.optional(z.record(z.string(), z.unknown())), undefined);
-
-export const HostMessage = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('start'),
-    /** The target and the settings as read, by the names in CHOICES (app/contributions.ts). */
-    choices: ReviewChoices,
-    /** skeptic.severityMap: how findings show in the Problems panel. */
-    severityMap: SeverityMap,
-    apiKey: z.string().check(z.minLength(1)),
-    /** The user's own dismissals (kept in the workspace state); the team's file the worker reads itself. */
-    dismissals: z.optional(z.array(Dismissal)),
-  }),
-  /** The user agreed to the run the `confirm` message with this id asked about. */
-  z.object({ type: z.literal('proceed'), id: z.string() }),
-  z.object({ type: z.literal('cancel') }),
-]);
-/** What a sender writes (settings as read, unchecked). */
-export type HostMessage = z.input<typeof HostMessage>;
-export type StartMessage = Extract<z.infer<typeof HostMessage>, { type: 'start' }>;
 
 /** A Problems-panel place: 0-based lines, already clamped to the file (the host reads no source file). */
 const Place = z.object({ file: z.string(), line: z.int().check(z.minimum(0)), endLine: z.int().check(z.minimum(0)) });
@@ -79,30 +62,48 @@ const AFinding = z.custom<Finding>(
   (v) => typeof v === 'object' && v !== null && typeof (v as { file?: unknown }).file === 'string',
 );
 
-export const WorkerMessage = z.discriminatedUnion('type', [
+// Host → worker.
+
+/** Runs one review; the answer is how it ended. */
+export const StartReview = requestType(
+  'start',
   z.object({
-    type: z.literal('prepared'),
-    files: z.int(),
-    companions: z.int(),
-    excluded: z.int(),
-    paths: z.array(z.string()),
+    /** The target and the settings as read, by the names in CHOICES (app/contributions.ts). */
+    choices: ReviewChoices,
+    /** skeptic.severityMap: how findings show in the Problems panel. */
+    severityMap: SeverityMap,
+    apiKey: z.string().check(z.minLength(1)),
+    /** The user's own dismissals (kept in the workspace state); the team's file the worker reads itself. */
+    dismissals: z.optional(z.array(Dismissal)),
   }),
-  /** `costUsd`: the estimate in dollars; null when a model has no price (or in lens mode). */
-  z.object({
-    type: z.literal('confirm'),
-    id: z.string(),
-    calls: z.int(),
-    inputTokens: z.int(),
-    costUsd: z.nullable(z.number()),
-    threshold: z.int(),
-  }),
-  z.object({ type: z.literal('skipped'), reason: z.string() }),
-  z.object({ type: z.literal('event'), event: Event }),
-  z.object({ type: z.literal('finding'), finding: AFinding, diagnostic: PlainDiagnostic }),
-  z.object({ type: z.literal('report'), path: z.string(), markdown: z.string() }),
-  /** `setup`: a problem with the request or the environment, not a crash. */
-  z.object({ type: z.literal('failed'), message: z.string(), setup: z.boolean() }),
-  /** Null summary: nothing ran (declined at the confirmation). */
-  z.object({ type: z.literal('finished'), summary: z.nullable(RunSummary) }),
-]);
-export type WorkerMessage = z.infer<typeof WorkerMessage>;
+  z.discriminatedUnion('kind', [
+    /** Null summary: nothing ran (declined at the confirmation). */
+    z.object({ kind: z.literal('finished'), summary: z.nullable(RunSummary) }),
+    z.object({ kind: z.literal('skipped'), reason: z.string() }),
+    /** `setup`: a problem with the request or the environment, not a crash. */
+    z.object({ kind: z.literal('failed'), message: z.string(), setup: z.boolean() }),
+  ]),
+);
+export type StartParams = z.input<typeof StartReview.params>;
+export type ReviewOutcome = z.infer<typeof StartReview.result>;
+
+/** Stops the run: calls in flight are aborted, an open confirmation is declined, what finished is kept. */
+export const CancelReview = notificationType('cancel', z.object({}));
+
+// Worker → host.
+
+/** A run over the threshold asks first; `costUsd` is null when a model has no price (or in lens mode). The answer: run it. */
+export const ConfirmRun = requestType(
+  'confirm',
+  z.object({ calls: z.int(), inputTokens: z.int(), costUsd: z.nullable(z.number()), threshold: z.int() }),
+  z.boolean(),
+);
+
+/** Step 0 is done: what will be reviewed. */
+export const Prepared = notificationType(
+  'prepared',
+  z.object({ files: z.int(), companions: z.int(), excluded: z.int(), paths: z.array(z.string()) }),
+);
+export const RunEvent = notificationType('event', Event);
+export const FindingMade = notificationType('finding', z.object({ finding: AFinding, diagnostic: PlainDiagnostic }));
+export const ReportWritten = notificationType('report', z.object({ path: z.string(), markdown: z.string() }));

@@ -5,7 +5,16 @@
  */
 import * as vscode from 'vscode';
 import type { ReviewTarget } from '../app/choices';
-import type { RelayedEvent, RunSummary, WorkerMessage } from '../app/protocol';
+import type { Connection } from '../app/connection';
+import {
+  ConfirmRun,
+  FindingMade,
+  Prepared,
+  ReportWritten,
+  RunEvent,
+  type RelayedEvent,
+  type RunSummary,
+} from '../app/protocol';
 import type { Finding } from '../model/finding';
 import { plural } from '../model/plural';
 import { describeCost, formatUsd } from '../model/pricing';
@@ -53,10 +62,8 @@ export class ReviewController implements vscode.Disposable {
       );
     const settings = readSettings(request);
     const tracker = new RunTracker(request);
-    const worker: ReviewWorker = new ReviewWorker(
-      vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath,
-      (m) => tracker.pending.push(this.onMessage(m, request, worker, tracker)),
-    );
+    const worker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath);
+    this.listen(worker.connection, request, tracker);
     this.running = worker;
     this.log.info(
       `review started: ${tracker.scope} in ${request.cwd}${request.mode === 'lenses' ? ' (Quick Review)' : ''}`,
@@ -71,8 +78,7 @@ export class ReviewController implements vscode.Disposable {
           // The clock moves even when no event comes (a long call): redraw the line every second.
           const tick = setInterval(() => this.show(tracker), 1000);
           try {
-            worker.send({
-              type: 'start',
+            worker.start({
               choices: { ...request, ...settings.choices },
               severityMap: settings.severityMap,
               apiKey: key,
@@ -116,47 +122,44 @@ export class ReviewController implements vscode.Disposable {
     this.log.dispose();
   }
 
-  private async onMessage(
-    m: WorkerMessage,
-    request: ReviewTarget,
-    worker: ReviewWorker,
-    tracker: RunTracker,
-  ): Promise<void> {
-    switch (m.type) {
-      case 'prepared':
-        tracker.files = m.paths;
-        this.store.begin(request.cwd, m.paths);
-        this.log.info(
-          `${plural(m.files, 'file')} under review, ${plural(m.companions, 'companion')} discovered, ${m.excluded} excluded`,
-        );
-        return;
-      case 'confirm': {
-        const run = await vscode.window.showWarningMessage(
-          `This review is estimated at ${plural(m.calls, 'model call')} (~${Math.round(m.inputTokens / 1000)}k input tokens${m.costUsd === null ? '' : `, ~${formatUsd(m.costUsd)}`}).`,
-          { modal: true, detail: `The threshold (${m.threshold}) is the skeptic.confirmThreshold setting.` },
-          'Run Review',
-        );
-        worker.send(run === 'Run Review' ? { type: 'proceed', id: m.id } : { type: 'cancel' });
-        return;
-      }
-      case 'event':
-        return this.onEvent(m.event, tracker);
-      case 'finding':
-        this.store.add({ finding: m.finding, diagnostic: m.diagnostic });
-        tracker.found++;
-        this.show(tracker);
-        return;
-      case 'report': {
-        const state: PanelState = { reportPath: m.path, cwd: request.cwd, rerun: request };
-        await this.context.workspaceState.update(LAST_REPORT, state);
-        this.log.info(`report: ${m.path}`);
-        try {
-          await this.report.show(state, m.markdown);
-        } catch (err) {
-          void this.notices.error(`Skeptic wrote ${m.path} but could not show it: ${(err as Error).message}`);
-        }
-        return;
-      }
+  /** What the worker tells and asks during the run; handlers still at work are tracked until the run is over. */
+  private listen(worker: Connection, request: ReviewTarget, tracker: RunTracker): void {
+    const track = <T>(work: Promise<T>): Promise<T> => (tracker.pending.push(work.then(() => undefined)), work);
+    worker.onNotification(Prepared, (m) => {
+      tracker.files = m.paths;
+      this.store.begin(request.cwd, m.paths);
+      this.log.info(
+        `${plural(m.files, 'file')} under review, ${plural(m.companions, 'companion')} discovered, ${m.excluded} excluded`,
+      );
+    });
+    worker.onRequest(ConfirmRun, (m) =>
+      track(
+        Promise.resolve(
+          vscode.window.showWarningMessage(
+            `This review is estimated at ${plural(m.calls, 'model call')} (~${Math.round(m.inputTokens / 1000)}k input tokens${m.costUsd === null ? '' : `, ~${formatUsd(m.costUsd)}`}).`,
+            { modal: true, detail: `The threshold (${m.threshold}) is the skeptic.confirmThreshold setting.` },
+            'Run Review',
+          ),
+        ).then((run) => run === 'Run Review'),
+      ),
+    );
+    worker.onNotification(RunEvent, (e) => this.onEvent(e, tracker));
+    worker.onNotification(FindingMade, (m) => {
+      this.store.add({ finding: m.finding, diagnostic: m.diagnostic });
+      tracker.found++;
+      this.show(tracker);
+    });
+    worker.onNotification(ReportWritten, (m) => void track(this.showReport(m.path, m.markdown, request)));
+  }
+
+  private async showReport(path: string, markdown: string, request: ReviewTarget): Promise<void> {
+    const state: PanelState = { reportPath: path, cwd: request.cwd, rerun: request };
+    await this.context.workspaceState.update(LAST_REPORT, state);
+    this.log.info(`report: ${path}`);
+    try {
+      await this.report.show(state, markdown);
+    } catch (err) {
+      void this.notices.error(`Skeptic wrote ${path} but could not show it: ${(err as Error).message}`);
     }
   }
 

@@ -7,13 +7,12 @@
 import * as vscode from 'vscode';
 import type { ReviewTarget } from '../app/choices';
 import { SETTINGS } from '../app/contributions';
-import type { HostMessage } from '../app/protocol';
+import type { StartParams } from '../app/protocol';
 
-type Start = Extract<HostMessage, { type: 'start' }>;
 /** The settings half of the choices, as read. */
 export type SettingsAsRead = {
-  choices: Omit<Start['choices'], 'cwd' | 'scope' | 'mode'>;
-  severityMap: Start['severityMap'];
+  choices: Omit<StartParams['choices'], 'cwd' | 'scope' | 'mode'>;
+  severityMap: StartParams['severityMap'];
 };
 
 const RESTRICTED = new Set<string>([

@@ -1,69 +1,68 @@
 /**
- * Runs one review in dist/worker.js and relays its messages. The extension host never does review work
- * itself; a worker that crashes or stops answering is reported, never waited on forever.
+ * Runs one review in dist/worker.js over the typed protocol (src/app/protocol.ts). The extension host never
+ * does review work itself; a worker that crashes, talks nonsense or stops answering is reported, never
+ * waited on forever.
  */
 import { Worker } from 'node:worker_threads';
 // Types only: this module runs nothing of VS Code, so plain mocha can test it.
 import type { Disposable } from 'vscode';
-import { WorkerMessage, type HostMessage, type RunSummary } from '../app/protocol';
+import { Connection } from '../app/connection';
+import { CancelReview, StartReview, type ReviewOutcome, type StartParams } from '../app/protocol';
 
 /** After a cancel, how long the worker gets to return what it finished before it is stopped. */
 const CANCEL_GRACE_MS = 5000;
 
-export type WorkerOutcome =
-  | { kind: 'finished'; summary: RunSummary | null }
-  | { kind: 'skipped'; reason: string }
-  | { kind: 'failed'; message: string; setup: boolean }
-  | { kind: 'crashed'; message: string };
+export type WorkerOutcome = ReviewOutcome | { kind: 'crashed'; message: string };
 
 export class ReviewWorker implements Disposable {
   private readonly worker: Worker;
   private settled = false;
   private cancelTimer: NodeJS.Timeout | undefined;
+  /** Register the handlers for the worker's requests and notifications here before `start`. */
+  readonly connection: Connection;
   readonly done: Promise<WorkerOutcome>;
+  private settle: (o: WorkerOutcome) => void = () => undefined;
 
   constructor(
     script: string,
-    onMessage: (m: WorkerMessage) => void,
     private readonly cancelGraceMs = CANCEL_GRACE_MS,
   ) {
     this.worker = new Worker(script);
     this.done = new Promise((resolve) => {
-      const settle = (o: WorkerOutcome) => {
+      this.settle = (o) => {
         if (this.settled) return;
         this.settled = true;
         clearTimeout(this.cancelTimer);
+        this.connection.dispose(new Error('the review worker stopped'));
         resolve(o);
         void this.worker.terminate();
       };
-      this.worker.on('message', (raw: unknown) => {
-        const parsed = WorkerMessage.safeParse(raw);
-        if (!parsed.success)
-          return settle({
-            kind: 'crashed',
-            message: `unexpected message from the worker: ${parsed.error.issues[0]?.message}`,
-          });
-        const m = parsed.data;
-        if (m.type === 'finished') settle({ kind: 'finished', summary: m.summary });
-        else if (m.type === 'skipped') settle({ kind: 'skipped', reason: m.reason });
-        else if (m.type === 'failed') settle({ kind: 'failed', message: m.message, setup: m.setup });
-        else onMessage(m);
-      });
-      this.worker.on('error', (err) => settle({ kind: 'crashed', message: err.message }));
-      this.worker.on('exit', (code) =>
-        settle({ kind: 'crashed', message: `the review worker exited (code ${code}) before it finished` }),
-      );
     });
+    this.connection = new Connection(
+      (m) => {
+        if (!this.settled) this.worker.postMessage(m);
+      },
+      (problem) => this.settle({ kind: 'crashed', message: `unexpected message from the worker: ${problem}` }),
+    );
+    this.worker.on('message', (raw: unknown) => this.connection.receive(raw));
+    this.worker.on('error', (err) => this.settle({ kind: 'crashed', message: err.message }));
+    this.worker.on('exit', (code) =>
+      this.settle({ kind: 'crashed', message: `the review worker exited (code ${code}) before it finished` }),
+    );
   }
 
-  send(message: HostMessage): void {
-    if (!this.settled) this.worker.postMessage(message);
+  /** Starts the review; `done` settles with its answer. */
+  start(params: StartParams): void {
+    this.connection.sendRequest(StartReview, params).then(
+      (outcome) => this.settle(outcome),
+      (err: Error) => this.settle({ kind: 'crashed', message: err.message }),
+    );
   }
 
   /** Asks the worker to stop; it returns what it finished, or is stopped after a grace period. */
   cancel(): void {
     if (this.settled) return;
-    this.send({ type: 'cancel' });
+    this.connection.sendNotification(CancelReview, {});
     this.cancelTimer ??= setTimeout(() => void this.worker.terminate(), this.cancelGraceMs);
   }
 

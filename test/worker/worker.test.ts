@@ -2,27 +2,67 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { HostMessage } from '../../src/app/protocol';
-import type { WorkerMessage } from '../../src/app/protocol';
+import { Connection } from '../../src/app/connection';
+import {
+  CancelReview,
+  ConfirmRun,
+  FindingMade,
+  Prepared,
+  ReportWritten,
+  RunEvent,
+  StartReview,
+  type PlainDiagnostic,
+  type RelayedEvent,
+  type ReviewOutcome,
+  type StartParams,
+} from '../../src/app/protocol';
+import type { Finding } from '../../src/model/finding';
 import { useFakeServer } from '../helpers/fakeServer';
 import { fixtureWorkspace, REPO } from '../helpers/cli';
 
-/** Runs dist/worker.js as the extension does and collects what it posts, until it finishes or fails. */
+type Seen =
+  | { type: 'prepared'; paths: string[] }
+  | { type: 'event'; event: RelayedEvent }
+  | { type: 'finding'; finding: Finding; diagnostic: PlainDiagnostic }
+  | { type: 'confirm'; calls: number; threshold: number }
+  | { type: 'report'; path: string; markdown: string }
+  | ({ type: 'outcome' } & ReviewOutcome);
+
+/**
+ * Runs dist/worker.js over the protocol, as the extension does, and collects what it says until it answers
+ * the start. A worker that dies or talks nonsense fails the test at once, instead of leaving it to time out.
+ */
 function runWorker(
-  start: HostMessage,
-  onMessage: (m: WorkerMessage, worker: Worker) => void = () => undefined,
-): Promise<WorkerMessage[]> {
+  start: StartParams,
+  host: { confirm?: (m: Seen & { type: 'confirm' }, worker: Connection) => boolean | Promise<boolean> } & {
+    onSeen?: (m: Seen, worker: Connection) => void;
+  } = {},
+): Promise<Seen[]> {
   const worker = new Worker(join(REPO, 'dist/worker.js'));
-  const seen: WorkerMessage[] = [];
-  return new Promise((resolve, reject) => {
-    worker.on('message', (m: WorkerMessage) => {
-      seen.push(m);
-      onMessage(m, worker);
-      if (m.type === 'finished' || m.type === 'failed' || m.type === 'skipped')
-        void worker.terminate().then(() => resolve(seen));
+  const seen: Seen[] = [];
+  return new Promise<Seen[]>((resolve, reject) => {
+    const connection = new Connection(
+      (m) => worker.postMessage(m),
+      (problem) => reject(new Error(`the worker broke the protocol: ${problem}`)),
+    );
+    const see = (m: Seen) => (seen.push(m), host.onSeen?.(m, connection));
+    connection.onNotification(Prepared, (m) => see({ type: 'prepared', paths: m.paths }));
+    connection.onNotification(RunEvent, (event) => see({ type: 'event', event }));
+    connection.onNotification(FindingMade, (m) => see({ type: 'finding', ...m }));
+    connection.onNotification(ReportWritten, (m) => see({ type: 'report', ...m }));
+    connection.onRequest(ConfirmRun, (m) => {
+      const asked = { type: 'confirm' as const, calls: m.calls, threshold: m.threshold };
+      see(asked);
+      return host.confirm ? host.confirm(asked, connection) : true;
     });
+    worker.on('message', (raw: unknown) => connection.receive(raw));
     worker.on('error', reject);
-    worker.postMessage(start);
+    worker.on('exit', (code) => reject(new Error(`the worker exited (code ${code}) before it answered`)));
+    connection.sendRequest(StartReview, start).then((outcome) => {
+      seen.push({ type: 'outcome', ...outcome });
+      resolve(seen);
+      void worker.terminate();
+    }, reject);
   });
 }
 
@@ -30,8 +70,7 @@ describe('the review worker thread', function () {
   this.timeout(60_000);
   const fake = useFakeServer();
 
-  const start = (cwd: string, confirmThreshold = 1_000_000): HostMessage => ({
-    type: 'start',
+  const start = (cwd: string, confirmThreshold = 1_000_000): StartParams => ({
     choices: {
       cwd,
       scope: { kind: 'paths', paths: ['shop'] },
@@ -47,17 +86,17 @@ describe('the review worker thread', function () {
     apiKey: 'worker-key',
   });
 
-  it('posts prepared, progress, findings, the report and finished, in that order', async () => {
+  it('tells prepared, progress, findings and the report, then answers finished, in that order', async () => {
     const cwd = await fixtureWorkspace('shop');
     const seen = await runWorker(start(cwd));
     const kinds = seen.map((m) => (m.type === 'event' ? `event:${m.event.type}` : m.type));
     assert.equal(kinds[0], 'prepared');
-    assert.deepEqual(kinds.slice(-2), ['report', 'finished']);
+    assert.deepEqual(kinds.slice(-2), ['report', 'outcome']);
     assert.ok(kinds.includes('event:progress'));
     const findings = seen.flatMap((m) => (m.type === 'finding' ? [m] : []));
     assert.equal(findings.length, 7);
     const finished = seen.at(-1)!;
-    assert.ok(finished.type === 'finished' && finished.summary);
+    assert.ok(finished.type === 'outcome' && finished.kind === 'finished' && finished.summary);
     assert.equal(finished.summary.findings, 7);
     assert.ok(finished.summary.calls > 0);
     // Places come clamped, 0-based, for the Problems panel: the host reads no source file.
@@ -70,32 +109,46 @@ describe('the review worker thread', function () {
     assert.match(report.markdown, /^# Code Review: shop/);
   });
 
-  it('asks before a run over the threshold, and runs nothing when the host says cancel', async () => {
+  it('asks before a run over the threshold, and runs nothing when the host says no', async () => {
     const cwd = await fixtureWorkspace('shop');
-    const seen = await runWorker(start(cwd, 1), (m, w) => {
-      if (m.type === 'confirm') w.postMessage({ type: 'cancel' } satisfies HostMessage);
-    });
+    const seen = await runWorker(start(cwd, 1), { confirm: () => false });
     const confirm = seen.find((m) => m.type === 'confirm');
     assert.ok(confirm && confirm.type === 'confirm' && confirm.calls > 1);
     assert.equal(confirm.threshold, 1);
-    assert.deepEqual(seen.at(-1), { type: 'finished', summary: null });
+    assert.deepEqual(seen.at(-1), { type: 'outcome', kind: 'finished', summary: null });
     assert.equal(fake.server.requests.length, 0);
   });
 
-  it('runs only on a proceed that answers the question asked (by its id)', async () => {
+  it('a cancel while the host is asking declines the run', async () => {
     const cwd = await fixtureWorkspace('shop');
-    let callsAfterWrongId = -1;
-    const seen = await runWorker(start(cwd, 1), (m, w) => {
-      if (m.type !== 'confirm') return;
-      w.postMessage({ type: 'proceed', id: 'some other question' } satisfies HostMessage);
-      setTimeout(() => {
-        callsAfterWrongId = fake.server.requests.length;
-        w.postMessage({ type: 'proceed', id: m.id } satisfies HostMessage);
-      }, 300);
+    const seen = await runWorker(start(cwd, 1), {
+      // The question stays open: only the cancel can end it.
+      confirm: (_m, worker) => (worker.sendNotification(CancelReview, {}), new Promise<boolean>(() => undefined)),
     });
-    assert.equal(callsAfterWrongId, 0, 'a proceed with another id starts nothing');
-    assert.equal(seen.at(-1)!.type, 'finished');
+    assert.deepEqual(seen.at(-1), { type: 'outcome', kind: 'finished', summary: null });
+    assert.equal(fake.server.requests.length, 0);
+  });
+
+  it('runs once the host answers yes', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    let callsWhenAsked = -1;
+    const seen = await runWorker(start(cwd, 1), {
+      confirm: () => ((callsWhenAsked = fake.server.requests.length), true),
+    });
+    assert.equal(callsWhenAsked, 0, 'nothing is asked of the model before the answer');
+    const outcome = seen.at(-1)!;
+    assert.ok(outcome.type === 'outcome' && outcome.kind === 'finished' && outcome.summary);
     assert.ok(fake.server.requests.length > 0);
+  });
+
+  it('answers a start it cannot run with a setup failure, not a crash', async () => {
+    const seen = await runWorker({
+      ...start('/no/such/folder'),
+      choices: { cwd: '/no/such/folder', scope: { kind: 'paths', paths: ['x'] } },
+    });
+    const outcome = seen.at(-1)!;
+    assert.ok(outcome.type === 'outcome' && outcome.kind === 'failed', JSON.stringify(outcome));
+    assert.equal(outcome.setup, true);
   });
 
   it('cancels in-flight calls and keeps the findings already made', async () => {
@@ -106,17 +159,19 @@ describe('the review worker thread', function () {
       faults: [{ kind: 'slow', ms: 20_000, times: -1, match: { file: 'shop/cart.ts', record: 'PerFunctionReview' } }],
     });
     let cancelled = false;
-    const seen = await runWorker(start(cwd), (m, w) => {
-      const priceDone = m.type === 'finding' && m.finding.file === 'shop/price.ts';
-      if (priceDone && !cancelled) {
-        cancelled = true;
-        w.postMessage({ type: 'cancel' } satisfies HostMessage);
-      }
+    const seen = await runWorker(start(cwd), {
+      onSeen: (m, worker) => {
+        const priceDone = m.type === 'finding' && m.finding.file === 'shop/price.ts';
+        if (priceDone && !cancelled) {
+          cancelled = true;
+          worker.sendNotification(CancelReview, {});
+        }
+      },
     });
     fake.server.setScenario(fake.scenario);
     assert.ok(cancelled);
     const finished = seen.at(-1)!;
-    assert.ok(finished.type === 'finished' && finished.summary);
+    assert.ok(finished.type === 'outcome' && finished.kind === 'finished' && finished.summary);
     assert.equal(finished.summary.stopped, 'cancelled');
     const findings = seen.flatMap((m) => (m.type === 'finding' ? [m.finding] : []));
     assert.ok(
