@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Effort } from '../model/models';
 import { PROMPT_VERSION } from './promptVersion';
 import { ResultCache } from './resultCache';
-import type { UnitOutcome, UnitSpec } from './runner';
+import type { UnitOutcome, UnitSpec } from './unit';
 
 /**
  * What a unit came to when no clean answer could be kept: the sound part of a salvaged answer and what was

@@ -1,5 +1,13 @@
 /** What every benchmark adapter hands the evaluation: pull requests, each with the comments a reviewer should make. */
-import type { PullRequestRef } from './checkout';
+
+export interface PullRequestRef {
+  /** Where git fetches the repository from (https://…, or file://… for an offline copy). */
+  repoUrl: string;
+  number: number;
+  /** Commits the benchmark pins, when it does. */
+  headSha?: string;
+  baseSha?: string;
+}
 
 /** Where a golden comment sits, for benchmarks that say (AACR-Bench); `right` is the PR's side of the diff. */
 export interface GoldenLocation {

@@ -10,16 +10,8 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FetchError, git, type GitOptions } from './git';
 import { z } from 'zod';
+import type { PullRequestRef } from './cases';
 import { pullBase } from './pullBase';
-
-export interface PullRequestRef {
-  /** Where git fetches the repository from (https://…, or file://… for an offline copy). */
-  repoUrl: string;
-  number: number;
-  /** Commits the benchmark pins, when it does. */
-  headSha?: string;
-  baseSha?: string;
-}
 
 /** Where the base came from: the benchmark's data, GitHub's record of the PR, or the merge base with the default branch. */
 export type BaseSource = 'benchmark' | 'github' | 'merge-base';

@@ -6,7 +6,8 @@
  */
 import judgePrompt from '../../prompts/eval-judge.md';
 import type { Finding } from '../model/finding';
-import type { SubAgentRunner, UnitSpec } from '../engine/runner';
+import type { SubAgentRunner } from '../engine/runner';
+import type { UnitSpec } from '../engine/unit';
 import type { GoldenComment } from './cases';
 import { JudgeVerdict, type Judgement } from './records';
 import { placeAgrees } from './score';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { GitHub, GitHubError } from '../io/github';
-import type { PullRequestRef } from './checkout';
+import type { PullRequestRef } from './cases';
 
 const PullRecord = z.looseObject({ base: z.looseObject({ sha: z.string().regex(/^[0-9a-f]{40}$/) }) });
 const TIMEOUT_MS = 30_000;

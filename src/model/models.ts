@@ -4,6 +4,8 @@ import { LENS_ROLES, type LensRole } from './reviewers';
  * decide what the user sees, default to the deeper model. Each is settable per step. */
 export type StagedStep = 'curate' | 'analyze' | 'review' | 'challenge' | 'synthesize';
 export const STAGED_STEPS: StagedStep[] = ['curate', 'analyze', 'review', 'challenge', 'synthesize'];
+/** The steps asked once per file (synthesis is asked once per run). */
+export type FileStep = Exclude<StagedStep, 'synthesize'>;
 
 export type StepModels = Record<StagedStep, string>;
 

@@ -4,7 +4,8 @@
  * citing a file outside the scope, or a line that does not exist, back for repair.
  */
 import type { ContextFile } from '../../model/records';
-import type { SubAgentRunner, UnitOutcome, UnitSpec } from '../runner';
+import type { SubAgentRunner } from '../runner';
+import type { UnitOutcome, UnitSpec } from '../unit';
 import { lineErrors, type SourceFile } from '../source';
 import type { Chunk } from './chunks';
 import type { MergedFinding } from '../../model/lens';

@@ -7,7 +7,7 @@
 import { ReviewRun, type RunOptions } from '../reviewRun';
 import type { EmitFn, FileOutcome, LensProgressStep, LensResult, LensTargetOutcome } from '../../model/events';
 import type { ContextFile } from '../../model/records';
-import type { UnitOutcome } from '../runner';
+import type { UnitOutcome } from '../unit';
 import type { FailedUnit } from '../../model/finding';
 import {
   crossRepoCheck,

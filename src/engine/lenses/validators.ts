@@ -3,7 +3,7 @@
  * the small model. VALIDATED keeps the finding, REJECTED demotes it to INFO, and a validator that
  * fails or times out leaves it as it was, marked "timeout".
  */
-import type { UnitOutcome } from '../runner';
+import type { UnitOutcome } from '../unit';
 import { isSevere, SEVERITY_RANK, severityCounts, type MergedFinding, type ValidationSummary } from '../../model/lens';
 import type { LensValidation } from '../../model/lensRecords';
 

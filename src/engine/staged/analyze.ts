@@ -1,6 +1,6 @@
 /** Step 2: the file's story, its function inventory and the file-level rules F1–F3, in one read. */
 import { FileAnalysis, type Step1Record } from '../../model/records';
-import type { UnitOutcome } from '../runner';
+import type { UnitOutcome } from '../unit';
 import { lineErrors, type SourceFile } from '../source';
 import { fileCall, MAX_TOKENS, type FileCall, type FileUnderReview, type StageContext } from './context';
 import { parseLocation } from '../../model/location';

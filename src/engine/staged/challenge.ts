@@ -1,6 +1,6 @@
 /** Step 4: a fresh sub-agent defends the file against its findings; it may only disqualify or downgrade. */
 import { ChallengeResult, type FileAnalysis } from '../../model/records';
-import type { UnitOutcome } from '../runner';
+import type { UnitOutcome } from '../unit';
 import type { Finding } from '../../model/finding';
 import { fileCall, type FileCall, type FileUnderReview, type StageContext, type StageSetup } from './context';
 import type { LineRange } from '../../model/lines';

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { CodeFunction } from '../../model/functions';
 import { systemBlocks, userContent } from '../layout';
-import type { StagedStep, StepModels } from '../../model/models';
+import type { FileStep, StepModels } from '../../model/models';
 import type { LineRange } from '../../model/lines';
 import {
   BatchReview,
@@ -13,7 +13,8 @@ import {
   type ContextFile,
   type FileEntry,
 } from '../../model/records';
-import { recordTitle, type FitCheck, type SubAgentRunner, type UnitOutcome, type UnitSpec } from '../runner';
+import { recordTitle, type FitCheck, type SubAgentRunner } from '../runner';
+import type { UnitOutcome, UnitSpec } from '../unit';
 import type { SourceFile } from '../source';
 import type { UnitCache } from '../unitCache';
 import { FILE_SYSTEM, STEP_DIRECTIVES } from './prompts';
@@ -68,8 +69,6 @@ export const MAX_TOKENS = 16_000;
 
 /** Every record a file step submits: one fixed tool list for every call about a file, so it never splits the cached prefix. */
 export const FILE_RECORDS = [Step1Record, FileAnalysis, PerFunctionReview, BatchReview, ChallengeResult] as const;
-
-export type FileStep = Exclude<StagedStep, 'synthesize'>;
 
 export interface FileCall<T> {
   label: string;

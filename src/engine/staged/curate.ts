@@ -1,6 +1,6 @@
 /** Step 1: classify and orient one file. */
 import { Step1Record } from '../../model/records';
-import type { UnitOutcome } from '../runner';
+import type { UnitOutcome } from '../unit';
 import { fileCall, type FileCall, type FileUnderReview, type StageContext } from './context';
 
 export async function curate(ctx: StageContext, file: FileUnderReview): Promise<UnitOutcome<Step1Record>> {

@@ -7,7 +7,7 @@
  * (docs/caching.md, "The scheduler", has the figures).
  */
 import type { Priority } from '../../model/semaphore';
-import type { FileStep } from './context';
+import type { FileStep } from '../../model/models';
 
 const STEPS: readonly FileStep[] = ['curate', 'analyze', 'review', 'challenge'];
 

@@ -9,7 +9,7 @@
 import { userContent } from '../layout';
 import type { Finding } from '../../model/finding';
 import { SynthesisMerge, SynthesisResult, type CrossFileFinding } from '../../model/records';
-import type { UnitOutcome, UnitSpec } from '../runner';
+import type { UnitOutcome, UnitSpec } from '../unit';
 import { MAX_TOKENS, type StageSetup } from './context';
 import { SYNTHESIS_MERGE_SYSTEM, SYNTHESIS_PART_SYSTEM } from './prompts';
 import { checkSynthesis, salvageSynthesis, synthesisPacket, type SynthesisInput } from './synthesize';

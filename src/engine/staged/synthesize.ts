@@ -11,7 +11,7 @@ import {
   type FileEntry,
   type Step1Record,
 } from '../../model/records';
-import type { UnitOutcome, UnitSpec } from '../runner';
+import type { UnitOutcome, UnitSpec } from '../unit';
 import type { Finding } from '../../model/finding';
 import { SYNTHESIS_SYSTEM } from './prompts';
 import { lineErrors } from '../source';
