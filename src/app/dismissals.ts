@@ -1,60 +1,84 @@
 /**
  * Keeps dismissed findings out of a run: the team's file (`.skeptic/dismissed.json` in the working folder),
  * the user's own list (passed in the job by the extension) and `skeptic-ignore` comments in the code. Every
- * finding that comes out is stamped with its fingerprint, the key all three (and SARIF) use.
+ * finding that comes out is stamped with its fingerprint, the key all three (and SARIF) use. What they hide
+ * is kept apart in the result (`suppressed`), with what hid it and whether the change under review added
+ * that suppression, so every output can say so.
  */
-import { readOwnFile, readRegularFileSync } from '../io/regularFile';
+import { readRegularFileSync } from '../io/regularFile';
+import { readTeamFile } from '../io/teamDismissals';
 import { MAX_FILE_BYTES } from '../model/fileSize';
 import { join } from 'node:path';
 import type { EmitFn, ReviewResult } from '../model/events';
 import { toFinding } from '../engine/lenses/findings';
-import { splitLines } from '../model/lines';
+import { capText, overlaps, splitLines, type LineRange } from '../model/lines';
 import type { Finding } from '../model/finding';
-import { parseDismissalFile, TEAM_DISMISSALS_PATH, type DismissedCounts, type Dismissal } from '../model/dismissals';
+import type { MergedFinding } from '../model/lens';
+import {
+  MAX_NOTE_CHARS,
+  parseDismissalFile,
+  REASON_LABELS,
+  TEAM_DISMISSALS_PATH,
+  type Dismissal,
+} from '../model/dismissals';
 import { fingerprint, lineText } from '../model/fingerprint';
-import { suppressionAt } from '../model/suppression';
+import { suppressionAt, withoutDirective } from '../model/suppression';
+import type { SuppressedFinding } from '../model/suppressed';
 import { ScopeError } from '../scope/inventory';
 
-/** A team file larger than this is not a list of dismissals anyone reviews: it is ignored, with a warning. */
-export const MAX_DISMISSAL_FILE_BYTES = 1 << 20;
+/** The team's dismissals, and the line of the file each one's fingerprint is written on (when it could be found). */
+export interface TeamFile {
+  dismissals: Dismissal[];
+  lines: Map<string, number>;
+}
 
 /**
  * The team's dismissals in `cwd`, or none when there is no file; a malformed file is a setup error. One that
  * is not a regular file (a pipe, a link, a device) or is over the size cap is ignored, and `warn` says so.
  */
-export async function loadTeamDismissals(
-  cwd: string,
-  warn: (message: string) => void = () => {},
-): Promise<Dismissal[]> {
+export async function loadTeamFile(cwd: string, warn: (message: string) => void = () => {}): Promise<TeamFile> {
   let text: string | null;
   try {
-    text = await readOwnFile(join(cwd, TEAM_DISMISSALS_PATH), MAX_DISMISSAL_FILE_BYTES);
+    text = await readTeamFile(cwd);
   } catch (err) {
     warn(`${TEAM_DISMISSALS_PATH} ${(err as Error).message}; it is ignored, so the team's dismissals do not apply`);
-    return [];
+    return { dismissals: [], lines: new Map() };
   }
-  if (text === null) return [];
+  if (text === null) return { dismissals: [], lines: new Map() };
   try {
-    return parseDismissalFile(text);
+    return { dismissals: parseDismissalFile(text), lines: fingerprintLines(text) };
   } catch (err) {
     throw new ScopeError((err as Error).message);
   }
 }
 
-type Verdict = { kind: keyof DismissedCounts } | null;
+/** Where each `"fingerprint": "…"` is written, 1-based (the first place, for a fingerprint written twice). */
+function fingerprintLines(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  splitLines(text).forEach((line, i) => {
+    for (const m of line.matchAll(/"fingerprint"\s*:\s*"([0-9a-f]+)"/g)) if (!out.has(m[1]!)) out.set(m[1]!, i + 1);
+  });
+  return out;
+}
+
+/** What the screen knows of the change under review: its added lines per cwd-relative path (absent: not a change). */
+export type ChangedLines = ReadonlyMap<string, LineRange[]>;
+
+type Verdict = Omit<SuppressedFinding, 'finding' | 'lens'> | null;
 
 export class FindingScreen {
-  private readonly team: Set<string>;
-  private readonly user: Set<string>;
+  private readonly team: Map<string, Dismissal>;
+  private readonly user: Map<string, Dismissal>;
   private readonly lines = new Map<string, string[]>();
 
   constructor(
     private readonly cwd: string,
-    team: Dismissal[],
+    private readonly teamFile: TeamFile,
     user: Dismissal[],
+    private readonly changed?: ChangedLines,
   ) {
-    this.team = new Set(team.map((d) => d.fingerprint));
-    this.user = new Set(user.map((d) => d.fingerprint));
+    this.team = new Map(teamFile.dismissals.map((d) => [d.fingerprint, d]));
+    this.user = new Map(user.map((d) => [d.fingerprint, d]));
   }
 
   /** The finding with its fingerprint, or null when a dismissal or an inline comment removes it. */
@@ -76,27 +100,24 @@ export class FindingScreen {
     };
   }
 
-  /** The result without dismissed findings (in either mode), the rest stamped, and the counts for the report. */
+  /** The result without dismissed findings (in either mode), the rest stamped, and the hidden ones apart. */
   result<R extends ReviewResult>(result: R): R {
-    const counts: DismissedCounts = { team: 0, user: 0, inline: 0 };
-    const keep = (f: Finding): Finding | null => {
+    const suppressed: SuppressedFinding[] = [];
+    const keep = (f: Finding, lens?: MergedFinding): Finding | null => {
       const { finding, verdict } = this.judge(f);
-      if (verdict) counts[verdict.kind]++;
+      if (verdict) suppressed.push({ finding, ...(lens ? { lens } : {}), ...verdict });
       return verdict ? null : finding;
     };
-    const findings = result.findings.flatMap((f) => keep(f) ?? []);
-    const out = {
-      ...result,
-      findings,
-      ...(counts.team + counts.user + counts.inline > 0 ? { dismissed: counts } : {}),
-    };
-    if (out.mode === 'lenses') {
-      // The lens report lists its own records: drop the same ones there (matched through the shared Finding).
-      const kept = new Set(findings.map((f) => f.fingerprint));
-      const stays = (m: Parameters<typeof toFinding>[0]) => kept.has(this.judge(toFinding(m)).finding.fingerprint);
-      return { ...out, lensFindings: out.lensFindings.filter(stays), crossRepo: out.crossRepo.filter(stays) } as R;
+    if (result.mode === 'lenses') {
+      // The lens outputs list their own records: the same ones go (matched through the shared Finding).
+      const stays = (m: MergedFinding) => keep(toFinding(m), m) !== null;
+      const lensFindings = result.lensFindings.filter(stays);
+      const crossRepo = result.crossRepo.filter(stays);
+      const findings = result.findings.flatMap((f) => this.screen(f) ?? []);
+      return { ...result, findings, lensFindings, crossRepo, ...(suppressed.length ? { suppressed } : {}) };
     }
-    return out as R;
+    const findings = result.findings.flatMap((f) => keep(f) ?? []);
+    return { ...result, findings, ...(suppressed.length ? { suppressed } : {}) };
   }
 
   private judge(f: Finding): { finding: Finding; verdict: Verdict } {
@@ -105,13 +126,39 @@ export class FindingScreen {
       rule_id: f.rule_id,
       file: f.file,
       function: f.function,
-      code: lineText(lines, f.line),
+      code: withoutDirective(lineText(lines, f.line) ?? ''),
     });
     const finding = { ...f, fingerprint: print };
-    if (this.team.has(print)) return { finding, verdict: { kind: 'team' } };
-    if (this.user.has(print)) return { finding, verdict: { kind: 'user' } };
-    if (suppressionAt(lines, f.line, f.rule_id)) return { finding, verdict: { kind: 'inline' } };
+    const team = this.team.get(print);
+    if (team) {
+      const line = this.teamFile.lines.get(print);
+      const at = line ? { file: TEAM_DISMISSALS_PATH, line } : null;
+      // An entry whose line cannot be found (an escaped key, say) counts as added when the change touches the file.
+      const addedInChange = this.added(TEAM_DISMISSALS_PATH, line ?? null);
+      return { finding, verdict: { by: 'team', note: dismissalNote(team), addedInChange, at } };
+    }
+    const user = this.user.get(print);
+    if (user) return { finding, verdict: { by: 'user', note: dismissalNote(user), addedInChange: false, at: null } };
+    const inline = suppressionAt(lines, f.line, f.rule_id);
+    if (inline)
+      return {
+        finding,
+        verdict: {
+          by: 'comment',
+          note: inline.reason && capText(inline.reason, MAX_NOTE_CHARS),
+          addedInChange: this.added(f.file, inline.line),
+          at: { file: f.file, line: inline.line },
+          ...(inline.rules.length === 0 ? { everyRule: true as const } : {}),
+        },
+      };
     return { finding, verdict: null };
+  }
+
+  /** Whether the change adds `line` of `file` (null: any line of it). */
+  private added(file: string, line: number | null): boolean {
+    const ranges = this.changed?.get(file);
+    if (!ranges?.length) return false;
+    return line === null || overlaps([line, line], ranges);
   }
 
   /** The file's lines, read once per run (an unreadable file has none: its findings keep a line-less fingerprint). */
@@ -125,4 +172,10 @@ export class FindingScreen {
     }
     return lines;
   }
+}
+
+/** A dismissal's reason and note as one line ("Won't fix: the caller checks"), the note capped. */
+function dismissalNote(d: Dismissal): string {
+  const note = d.note?.trim();
+  return `${REASON_LABELS[d.reason]}${note ? `: ${capText(note, MAX_NOTE_CHARS)}` : ''}`;
 }

@@ -21,7 +21,7 @@ import type { FileEntry } from '../model/records';
 import { OUTLINE_ABOVE_BYTES } from '../model/fileSize';
 import type { FunctionInventory } from '../model/functions';
 import { inventoriesOf } from './inventories';
-import { loadTeamDismissals } from './dismissals';
+import { loadTeamFile } from './dismissals';
 import type { ContextFile } from '../model/records';
 import { resolveStepModels, STAGED_STEPS, type StagedStep, type StepModels } from '../model/models';
 import { costUsd, type PriceOverrides, type TokenCounts } from '../model/pricing';
@@ -465,7 +465,7 @@ export async function estimateLensRun(access: FileAccess, req: ReturnType<typeof
  */
 export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Promise<Estimate | LensEstimate> {
   if (job.mode === 'lenses') return estimateLensRun(prepared.access, lensRequest(job, prepared));
-  const staged = await stagedInputs(job, prepared, await loadTeamDismissals(job.cwd));
+  const staged = await stagedInputs(job, prepared, (await loadTeamFile(job.cwd)).dismissals);
   return estimateRun({
     access: prepared.access,
     entries: prepared.inventory.discovery.file_entries,

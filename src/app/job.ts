@@ -20,7 +20,7 @@ import { ResultCache } from '../engine/resultCache';
 import { displayPath, ScopeError, type Inventory } from '../scope/inventory';
 import { challengeExamples, type Dismissal } from '../model/dismissals';
 import type { ScopeSpec } from '../model/scope';
-import { FindingScreen, loadTeamDismissals } from './dismissals';
+import { FindingScreen, loadTeamFile } from './dismissals';
 import { inventoryLookup, quickFunctionCount } from './inventories';
 import { resolveScope, type ResolvedScope } from './scope';
 
@@ -343,8 +343,12 @@ export async function executeJob(
   emit: EmitFn,
   signal: AbortSignal,
 ): Promise<ReviewResult> {
-  const team = await loadTeamDismissals(job.cwd, (message) => emit({ type: 'warning', message }));
-  const screen = new FindingScreen(job.cwd, team, job.dismissals ?? []);
+  const teamFile = await loadTeamFile(job.cwd, (message) => emit({ type: 'warning', message }));
+  const team = teamFile.dismissals;
+  const changes = prepared.scope.changes;
+  // Every file the change adds lines to, the team file included: a suppression it adds is named as such.
+  const changed = changes && new Map(changes.files.map((f) => [f.path, f.ranges]));
+  const screen = new FindingScreen(job.cwd, teamFile, job.dismissals ?? [], changed);
   const events = screen.events(emit);
   const common = {
     cwd: job.cwd,

@@ -5,6 +5,7 @@
 import type { LensResult, ReviewResult, StagedResult } from '../model/events';
 import { plural } from '../model/plural';
 import { describeCost } from '../model/pricing';
+import { addedByChangeLines, describeSuppressed } from '../model/suppressed';
 import type { RunSummary } from './protocol';
 
 export function summarize(result: ReviewResult): RunSummary {
@@ -14,7 +15,7 @@ export function summarize(result: ReviewResult): RunSummary {
     costUsd: result.usage.cost_usd,
     notReviewed: result.failed.map((u) => `${u.file ?? 'synthesis'} ${u.step} ${u.unit}: ${u.reason}`),
     ...(result.stopped ? { stopped: result.stopped } : {}),
-    ...(result.dismissed ? { dismissed: result.dismissed.team + result.dismissed.user + result.dismissed.inline } : {}),
+    ...(result.suppressed ? { dismissed: result.suppressed.length } : {}),
     lines: [...(result.mode === 'lenses' ? lensLines(result) : stagedLines(result)), ...runNotes(result)],
   };
 }
@@ -26,7 +27,7 @@ function lensLines(result: LensResult): string[] {
   const u = result.usage;
   const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
   const lines = [
-    `${plural(all.length, 'finding')} (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info)${preExistingNote(every.length - all.length)}; ${plural(u.calls, 'model call')}, cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens, cost ${describeCost(u.cost_usd)}.`,
+    `${plural(all.length, 'finding')} (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info)${preExistingNote(every.length - all.length)}${suppressedNote(result)}; ${plural(u.calls, 'model call')}, cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens, cost ${describeCost(u.cost_usd)}.`,
   ];
   if (result.validation.performed)
     lines.push(`Validation: ${result.validation.rejected} rejected, ${result.validation.timeouts} not validated.`);
@@ -40,7 +41,7 @@ function stagedLines(result: StagedResult): string[] {
   const main = result.findings.filter((f) => !f.pre_existing);
   const by = (p: string) => main.filter((f) => f.priority === p).length;
   const lines = [
-    `${plural(main.length, 'finding')} (${by('must_fix')} must fix, ${by('should_fix')} should fix, ${by('nice_to_have')} nice to have)${preExistingNote(result.findings.length - main.length)}; ${plural(result.usage.calls, 'model call')}, cost ${describeCost(result.usage.cost_usd)}.`,
+    `${plural(main.length, 'finding')} (${by('must_fix')} must fix, ${by('should_fix')} should fix, ${by('nice_to_have')} nice to have)${preExistingNote(result.findings.length - main.length)}${suppressedNote(result)}; ${plural(result.usage.calls, 'model call')}, cost ${describeCost(result.usage.cost_usd)}.`,
   ];
   if (result.failed.length)
     lines.push(`${plural(result.failed.length, 'unit')} failed; the report lists them under Not Reviewed.`);
@@ -50,9 +51,15 @@ function stagedLines(result: StagedResult): string[] {
 /** Pre-existing findings (off the change) are counted apart from the findings before them. */
 const preExistingNote = (n: number) => (n ? `, and ${n} pre-existing apart (not on a changed line)` : '');
 
-/** What the call count leaves out, and why the run stopped early, if it did. */
+/** Findings a suppression hid are counted on the summary line, each kind apart. */
+function suppressedNote(result: ReviewResult): string {
+  const text = describeSuppressed(result.suppressed);
+  return text ? `, ${text}` : '';
+}
+
+/** What the call count leaves out, why the run stopped early, and what the change's own suppressions hide. */
 function runNotes(result: ReviewResult): string[] {
-  const notes: string[] = [];
+  const notes: string[] = [...addedByChangeLines(result.suppressed)];
   const b = result.batch;
   if (b)
     notes.push(

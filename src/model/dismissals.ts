@@ -46,25 +46,6 @@ export const DismissalFile = z.object({
 });
 export type DismissalFile = z.infer<typeof DismissalFile>;
 
-/** How many findings each kind of dismissal removed from a run (the reports' notes say so). */
-export interface DismissedCounts {
-  team: number;
-  user: number;
-  inline: number;
-}
-
-/** "2 findings dismissed (1 by the team file, 1 by skeptic-ignore comments)"; null when none were. */
-export function describeDismissed(c: DismissedCounts | undefined): string | null {
-  const total = c ? c.team + c.user + c.inline : 0;
-  if (!c || total === 0) return null;
-  const parts = [
-    c.team && `${c.team} by the team file ${TEAM_DISMISSALS_PATH}`,
-    c.user && `${c.user} by your own dismissals`,
-    c.inline && `${c.inline} by skeptic-ignore comments`,
-  ].filter(Boolean);
-  return `${total} ${total === 1 ? 'finding' : 'findings'} dismissed earlier left out (${parts.join(', ')})`;
-}
-
 export const TEAM_DISMISSALS_PATH = `${SKEPTIC_FOLDER}/dismissed.json`;
 
 /** Reads a team file's text; a problem names the file and the first bad field. */

@@ -6,7 +6,7 @@ import type { ValidationSummary } from './lens';
 import type { FileAnalysis, Step1Record, SynthesisResult } from './records';
 import type { FailedUnit, FilteredFinding, Finding } from './finding';
 import type { Usage } from './usage';
-import type { DismissedCounts } from './dismissals';
+import type { SuppressedFinding } from './suppressed';
 
 export type FileStatus = 'reviewed' | 'skipped' | 'failed';
 
@@ -57,8 +57,8 @@ export interface StagedResult extends RunAccounting {
   notes: string[];
   /** Set when the run stopped early: cancelled, or the API refused the run as a whole. */
   stopped?: string;
-  /** Findings left out because they were dismissed before (absent: none). */
-  dismissed?: DismissedCounts;
+  /** Findings a suppression hid (a skeptic-ignore comment, the team file, the user's list); absent: none. */
+  suppressed?: SuppressedFinding[];
 }
 
 /** One reviewed scope of a lens run: the whole scope, or one repository of a multi-repo run. */
@@ -109,8 +109,8 @@ export interface LensResult extends RunAccounting {
   rubric: RubricResult | null;
   failed: FailedUnit[];
   stopped?: string;
-  /** Findings left out because they were dismissed before (absent: none). */
-  dismissed?: DismissedCounts;
+  /** Findings a suppression hid (a skeptic-ignore comment, the team file, the user's list); absent: none. */
+  suppressed?: SuppressedFinding[];
 }
 
 export type ReviewResult = StagedResult | LensResult;

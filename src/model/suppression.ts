@@ -17,6 +17,16 @@ const RULE_ID = /^[A-Za-z][A-Za-z0-9-]*$/;
 /** A line that is only a comment: a directive there covers the next line; after code, only its own. */
 const COMMENT_ONLY = /^\s*(?:\/\/|#|\/\*|\*|--|<!--|;|%)/;
 
+/**
+ * The line without the `skeptic-ignore` comment it ends with (the line as it is when none): a finding's
+ * fingerprint is taken from this, so adding a suppression on the finding's own line keeps its fingerprint and
+ * `skeptic ci` does not take the hidden finding for a fixed one.
+ */
+export function withoutDirective(line: string): string {
+  const trimmed = line.replace(/\s*(\*\/|-->)\s*$/, '');
+  return parseSuppression(trimmed) ? trimmed.replace(DIRECTIVE, '').trimEnd() : line;
+}
+
 /** The suppression a line holds, or null when it holds none (or a malformed one). */
 export function parseSuppression(line: string): InlineSuppression | null {
   const m = DIRECTIVE.exec(line.replace(/\s*(\*\/|-->)\s*$/, ''));
@@ -27,13 +37,20 @@ export function parseSuppression(line: string): InlineSuppression | null {
   return { rules, reason };
 }
 
-/** The suppression covering rule `ruleId` at 1-based `line` of `lines`: on that line, or a comment line just above. */
-export function suppressionAt(lines: readonly string[], line: number, ruleId: string): InlineSuppression | null {
+/**
+ * The suppression covering rule `ruleId` at 1-based `line` of `lines` (on that line, or a comment line just
+ * above), with the line it is written on; null when none covers it.
+ */
+export function suppressionAt(
+  lines: readonly string[],
+  line: number,
+  ruleId: string,
+): (InlineSuppression & { line: number }) | null {
   for (const at of [line, line - 1]) {
     const text = lines[at - 1];
     const found = text === undefined || (at < line && !COMMENT_ONLY.test(text)) ? null : parseSuppression(text);
     if (found && (found.rules.length === 0 || found.rules.some((r) => r.toLowerCase() === ruleId.toLowerCase())))
-      return found;
+      return { ...found, line: at };
   }
   return null;
 }

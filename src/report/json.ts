@@ -4,6 +4,7 @@ import type { StagedResult } from '../model/events';
 import { formatLocation } from '../model/location';
 import { Confidence, Priority } from '../model/records';
 import type { Finding } from '../model/finding';
+import { SUPPRESSION_KINDS, type SuppressedFinding } from '../model/suppressed';
 
 const StagedJsonFinding = z.object({
   file: z.string(),
@@ -18,6 +19,21 @@ const StagedJsonFinding = z.object({
   /** What the finding is about (src/model/categories.ts); null where the model gave none. */
   category: z.string().nullable(),
 });
+
+/** What hid a finding, beside its fields as in `findings` (the same for both modes' JSON). */
+export const SuppressionFields = {
+  /** "comment" (skeptic-ignore), "team" (.skeptic/dismissed.json) or "user" (the extension user's own list). */
+  by: z.enum(SUPPRESSION_KINDS),
+  /** The comment's reason, or the dismissal's reason and note; null when the comment gives none. */
+  note: z.string().nullable(),
+  /** The change under review adds the suppression (a comment on a line it adds, a team entry it adds). */
+  added_in_change: z.boolean(),
+};
+
+/** A suppressed finding's extra fields, as the JSON spells them. */
+export function suppressionFields(s: SuppressedFinding) {
+  return { by: s.by, note: s.note, added_in_change: s.addedInChange };
+}
 
 export const StagedJsonReport = z.object({
   version: z.literal(1),
@@ -37,6 +53,8 @@ export const StagedJsonReport = z.object({
   findings: z.array(StagedJsonFinding),
   /** Diff review: must_fix problems on lines the change did not touch, kept apart from the main findings. */
   pre_existing: z.array(StagedJsonFinding),
+  /** Findings a suppression hid, with what hid it; not counted anywhere else. */
+  suppressed: z.array(StagedJsonFinding.extend(SuppressionFields)),
   usage: z.object({
     calls: z.number().int(),
     input_tokens: z.number().int(),
@@ -65,6 +83,7 @@ export function stagedJson(result: StagedResult, reportPath: string | null): Sta
     })),
     findings: result.findings.filter((f) => !f.pre_existing).map(jsonFinding),
     pre_existing: result.findings.filter((f) => f.pre_existing).map(jsonFinding),
+    suppressed: (result.suppressed ?? []).map((s) => ({ ...jsonFinding(s.finding), ...suppressionFields(s) })),
     usage: { ...result.usage },
     report_path: reportPath,
   };

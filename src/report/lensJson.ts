@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { LensResult } from '../model/events';
 import { severityCounts, sortLensFindings as sortFindings, type MergedFinding } from '../model/lens';
 import { Severity } from '../model/lensRecords';
+import { suppressionFields, SuppressionFields } from './json';
 
 const count = () => z.number().int().min(0);
 const SevereCounts = z.object({ critical: count(), high: count() });
@@ -48,6 +49,8 @@ export const LensJsonReport = z.object({
   // Additive fields.
   /** Change scopes: CRITICAL/HIGH problems on lines the change did not touch, kept apart (not in `summary`). */
   pre_existing: z.array(LensJsonFinding),
+  /** Findings a suppression hid, with what hid it; not in `summary` or any other count. */
+  suppressed: z.array(LensJsonFinding.extend(SuppressionFields)),
   /** Findings removed for a category that is never a finding (prompts/noise.md), per category. */
   noiseDropped: z.record(z.string(), count()),
   mode: z.literal('lenses'),
@@ -107,6 +110,9 @@ export function lensJson(result: LensResult, meta: { date: string; reportPath: s
     },
     findings: all.map(jsonFinding),
     pre_existing: every.filter((f) => f.preExisting).map(jsonFinding),
+    suppressed: (result.suppressed ?? []).flatMap((s) =>
+      s.lens ? [{ ...jsonFinding(s.lens), ...suppressionFields(s) }] : [],
+    ),
     noiseDropped: result.noiseDropped ?? {},
     mode: 'lenses',
     missingReviewers: result.missingReviewers,

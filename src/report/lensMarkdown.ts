@@ -15,7 +15,7 @@ import {
 import { SEVERITIES, type Severity } from '../model/lensRecords';
 import { CROSS_REPO } from '../model/reviewers';
 import type { ReportMeta } from './markdown';
-import { describeDismissed } from '../model/dismissals';
+import { ADDED_BY_CHANGE_INTRO, addedByChange, describeSuppressed, describeSuppression } from '../model/suppressed';
 import { codeSpan, inlineText, paragraph } from './mdText';
 
 const GROUPS: Array<{ title: string; severities: Severity[] }> = [
@@ -90,6 +90,19 @@ export function renderLensReport(result: LensResult, meta: ReportMeta): string {
       'CRITICAL and HIGH problems on lines the change did not touch: kept for the record, not counted above.',
       '',
       ...preExisting.flatMap(numbered),
+    );
+  const hidden = addedByChange(result.suppressed).filter((s) => s.lens);
+  if (hidden.length)
+    out.push(
+      '## Suppressed by This Change',
+      '',
+      ADDED_BY_CHANGE_INTRO,
+      '',
+      ...hidden.flatMap((s) => [
+        ...numbered(s.lens!).slice(0, -1),
+        `- **Suppressed**: ${inlineText(describeSuppression(s))}`,
+        '',
+      ]),
     );
   out.push('## Per-File Summary', '', ...renderPerFile(all), '');
   out.push('## Recommendations', '', ...renderRecommendations(all), '');
@@ -212,8 +225,8 @@ function renderNotes(result: LensResult): string[] {
     );
   if (result.outsideChange)
     notes.push(`- ${result.outsideChange} findings below HIGH were not on a changed line and were dropped.`);
-  const dismissed = describeDismissed(result.dismissed);
-  if (dismissed) notes.push(`- ${dismissed}.`);
+  const suppressed = describeSuppressed(result.suppressed);
+  if (suppressed) notes.push(`- Findings ${suppressed}; --json and SARIF list them.`);
   if (result.spec) notes.push(`- Spec: ${result.spec}.`);
   if (result.gateCheck.reason) notes.push(`- Gate check: ${result.gateCheck.reason}.`);
   for (const u of result.failed) notes.push(`- Not reviewed: ${u.unit} — ${u.reason}`);

@@ -5,7 +5,7 @@ import type { Priority } from '../model/records';
 import { PRIORITY_ORDER } from '../model/order';
 import type { Finding } from '../model/finding';
 import { formatLocation } from '../model/location';
-import { describeDismissed } from '../model/dismissals';
+import { ADDED_BY_CHANGE_INTRO, addedByChange, describeSuppressed, describeSuppression } from '../model/suppressed';
 import { plural } from '../model/plural';
 import { ruleLabel } from '../model/rules';
 import { codeSpan, inlineText, paragraph } from './mdText';
@@ -80,6 +80,16 @@ export function renderStagedReport(result: StagedResult, meta: ReportMeta): stri
       ...preExisting.map((f, i) => `${i + 1}. ${findingLine(f)}\n`),
       '',
     );
+  const hidden = addedByChange(result.suppressed);
+  if (hidden.length)
+    out.push(
+      '## Suppressed by This Change',
+      '',
+      ADDED_BY_CHANGE_INTRO,
+      '',
+      ...hidden.map((s, i) => `${i + 1}. ${findingLine(s.finding)} — ${inlineText(describeSuppression(s))}\n`),
+      '',
+    );
   out.push(cleanLine(result), '');
 
   const notReviewed = renderNotReviewed(result);
@@ -146,7 +156,9 @@ function renderNotes(result: StagedResult): string[] {
   return [
     `- Filtered out: ${count('challenge')} disqualified by the challenger, ${count('tiebreaker')} by the confidence tiebreaker, ${count('rule_scope')} out of rule scope, ${count('diff_scope')} outside the change, ${count('noise')} in a category that is never a finding.`,
     `- ${result.recovered} functions re-run solo by the completeness check; ${result.repairs} replies repaired; ${result.retries} API retries${result.cacheHits ? `; ${result.cacheHits} units answered from the result cache` : ''}.`,
-    ...[describeDismissed(result.dismissed)].flatMap((d) => (d ? [`- ${d}.`] : [])),
+    ...[describeSuppressed(result.suppressed)].flatMap((d) =>
+      d ? [`- Findings ${d}; --json and SARIF list them.`] : [],
+    ),
     `- ${u.calls} model calls; tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write; cost ${describeCost(u.cost_usd)}.`,
     ...result.notes.map((n) => `- ${n}`),
   ];

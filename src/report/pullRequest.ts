@@ -7,7 +7,7 @@
  */
 import type { Finding } from '../model/finding';
 import type { ReviewResult } from '../model/events';
-import { describeDismissed } from '../model/dismissals';
+import { addedByChange, describeSuppressed, describeSuppression } from '../model/suppressed';
 import { describeCost } from '../model/pricing';
 import { plural } from '../model/plural';
 import type { Priority } from '../model/records';
@@ -68,8 +68,13 @@ export function inlineComment(f: Finding): string {
 
 /** One finding as a line of the review's body. */
 export function bodyItem(f: Finding): string {
+  return `${listItem(f)} ${findingMarker(f.fingerprint ?? '')}`;
+}
+
+/** The finding as a list item, without the marker that says it was posted. */
+function listItem(f: Finding): string {
   const at = f.end_line && f.end_line > f.line ? `${f.file}:${f.line}-${f.end_line}` : `${f.file}:${f.line}`;
-  return `- ${ICON[f.priority]} \`${inert(at)}\` **${PRIORITY[f.priority]}** ${ruleLink(f)}: ${inert(f.action)} — ${inert(f.rationale)} ${findingMarker(f.fingerprint ?? '')}`;
+  return `- ${ICON[f.priority]} \`${inert(at)}\` **${PRIORITY[f.priority]}** ${ruleLink(f)}: ${inert(f.action)} — ${inert(f.rationale)}`;
 }
 
 export interface ReviewBodyParts {
@@ -149,8 +154,16 @@ export function summaryMarkdown(p: SummaryParts): string {
         'This token cannot write to the pull request (a fork, or read-only permissions): the findings are workflow annotations and SARIF, not review comments.',
       );
     }
-    const dismissed = describeDismissed(o.result.dismissed);
-    if (dismissed) out.push('', `${dismissed}.`);
+    const suppressed = describeSuppressed(o.result.suppressed);
+    if (suppressed) out.push('', `Findings ${inert(suppressed)}.`);
+    const hidden = addedByChange(o.result.suppressed);
+    if (hidden.length)
+      out.push(
+        '',
+        '**Hidden by suppressions this pull request adds** (review them as findings until the team agrees):',
+        '',
+        ...hidden.map((h) => `${listItem(h.finding)} — ${inert(describeSuppression(h))}`),
+      );
     const gaps = notReviewed(o.result);
     if (gaps.length) out.push('', '**Not reviewed**', '', ...gaps.map((g) => `- ${inert(g)}`));
   }

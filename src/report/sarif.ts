@@ -4,9 +4,14 @@
  * finding (off the change of a diff review) sits one level lower, so a code-scanning gate counts the change's own.
  * Rules carry the catalog's name, descriptions and help page; results carry priority, confidence and the fingerprint
  * dismissals use, so a code-scanning tool tracks a finding across edits the same way Skeptic does.
+ * A finding a suppression hid is a result too, with `suppressions` (SARIF 2.1.0 §3.35): kind `inSource` for a
+ * skeptic-ignore comment, `external` for the team file and the user's list; status `underReview` when the
+ * change under review adds the suppression (nobody has agreed to it yet), else `accepted`.
  */
 import { z } from 'zod';
 import type { ReviewResult } from '../model/events';
+import type { Finding } from '../model/finding';
+import type { SuppressedFinding } from '../model/suppressed';
 import type { Location as Place } from '../model/location';
 import type { Priority } from '../model/records';
 import { renderRulePage, ruleInfo, rulePageName, RULES_HELP_URL } from '../model/rules';
@@ -63,6 +68,17 @@ export const SarifLog = z.object({
             locations: z.array(Location).length(1),
             relatedLocations: z.array(Location.extend({ id: z.number().int() })).optional(),
             partialFingerprints: z.record(z.string(), z.string()).optional(),
+            suppressions: z
+              .array(
+                z.object({
+                  kind: z.enum(['inSource', 'external']),
+                  status: z.enum(['accepted', 'underReview']),
+                  justification: z.string().optional(),
+                  location: Location.optional(),
+                }),
+              )
+              .length(1)
+              .optional(),
             properties: z.object({
               priority: z.string(),
               confidence: z.string(),
@@ -79,32 +95,52 @@ export const SarifLog = z.object({
 export type SarifLog = z.infer<typeof SarifLog>;
 
 export function toSarif(result: ReviewResult): SarifLog {
-  const rules = [...new Set(result.findings.map((f) => f.rule_id))].sort();
+  const suppressed = result.suppressed ?? [];
+  const rules = [...new Set([...result.findings, ...suppressed.map((s) => s.finding)].map((f) => f.rule_id))].sort();
   return {
     version: '2.1.0',
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     runs: [
       {
         tool: { driver: { name: 'Skeptic', rules: rules.map(ruleMetadata) } },
-        results: result.findings.map((f) => ({
-          ruleId: f.rule_id,
-          level: (f.pre_existing ? PRE_EXISTING_LEVEL : LEVEL)[f.priority],
-          message: { text: `${f.action} (${f.rationale})` },
-          locations: [location(f.file, f.line, f.end_line)],
-          ...(f.locations.length > 1
-            ? { relatedLocations: f.locations.slice(1).map((loc, i) => ({ id: i + 1, ...place(loc) })) }
-            : {}),
-          ...(f.fingerprint ? { partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint } } : {}),
-          properties: {
-            priority: f.priority,
-            confidence: f.confidence,
-            ...(f.pre_existing ? { preExisting: true } : {}),
-            ...(f.verdict ? { verdict: f.verdict } : {}),
-            ...(f.category ? { category: f.category } : {}),
-          },
-        })),
+        results: [
+          ...result.findings.map((f) => sarifResult(f)),
+          ...suppressed.map((s) => ({ ...sarifResult(s.finding), suppressions: [suppression(s)] })),
+        ],
       },
     ],
+  };
+}
+
+type SarifResult = SarifLog['runs'][number]['results'][number];
+
+function sarifResult(f: Finding): SarifResult {
+  return {
+    ruleId: f.rule_id,
+    level: (f.pre_existing ? PRE_EXISTING_LEVEL : LEVEL)[f.priority],
+    message: { text: `${f.action} (${f.rationale})` },
+    locations: [location(f.file, f.line, f.end_line)],
+    ...(f.locations.length > 1
+      ? { relatedLocations: f.locations.slice(1).map((loc, i) => ({ id: i + 1, ...place(loc) })) }
+      : {}),
+    ...(f.fingerprint ? { partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint } } : {}),
+    properties: {
+      priority: f.priority,
+      confidence: f.confidence,
+      ...(f.pre_existing ? { preExisting: true } : {}),
+      ...(f.verdict ? { verdict: f.verdict } : {}),
+      ...(f.category ? { category: f.category } : {}),
+    },
+  };
+}
+
+/** Where the suppression is kept, and whether the team has agreed to it (not when this change adds it). */
+function suppression(s: SuppressedFinding): NonNullable<SarifResult['suppressions']>[number] {
+  return {
+    kind: s.by === 'comment' ? 'inSource' : 'external',
+    status: s.addedInChange ? 'underReview' : 'accepted',
+    ...(s.note ? { justification: s.note } : {}),
+    ...(s.at ? { location: place(s.at) } : {}),
   };
 }
 

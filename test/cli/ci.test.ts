@@ -168,6 +168,39 @@ describe('skeptic ci on a pull request, against the fake GitHub and Messages API
     );
   });
 
+  it("a push that adds a bare skeptic-ignore: the finding is not called fixed, and the summary names it as the PR's own", async () => {
+    const pr = shopPullRequest();
+    assert.equal((await ci(pr)).code, 0);
+    const posted = github.reviewComments.find((c) => c.path === 'shop/cart.ts' && c.line === 17)!;
+    assert.ok(posted, 'the must-fix on the loop is posted first');
+    const line = readFileSync(pr.repo.path('shop/cart.ts'), 'utf8').split('\n')[16];
+    edit(pr.repo, 'shop/cart.ts', { 17: `${line} // skeptic-ignore` });
+    pr.repo.commit('quiet the reviewer');
+    github.requests.length = 0;
+    const run = await ci(pr);
+    assert.equal(run.code, 0, run.stderr);
+    // Hidden is not fixed: the comment stays as it was (no edit, no delete), and nothing new is posted for it.
+    assert.deepEqual(
+      writes().filter((r) => r.path.includes('/pulls/comments/')),
+      [],
+    );
+    assert.equal(github.reviewComments.find((c) => c.id === posted.id)?.body, posted.body);
+    const summary = github.issueComments[0]!.body;
+    assert.match(summary, /\| \d+ \| 0 \|\n/, 'nothing fixed on this push');
+    assert.match(
+      summary,
+      /Findings 1 suppressed \(1 by skeptic-ignore comments, 0 by the team file \.skeptic\/dismissed\.json, 0 by your own list; 1 of them by suppressions this change adds\)\./,
+    );
+    assert.match(
+      summary,
+      /\*\*Hidden by suppressions this pull request adds\*\*[^\n]*\n\n- 🔴 `shop\/cart\.ts:17` \*\*must fix\*\* .*: Loop while i &lt; this\.items\.length.* — hidden by a skeptic-ignore comment at shop\/cart\.ts:17 that names no rule \(it hides every rule\), added by this change$/m,
+    );
+    // Listed, not posted: no finding marker, so a later run does not take it for a comment of its own.
+    const listed = summary.slice(summary.indexOf('**Hidden by'), summary.indexOf('<details>'));
+    assert.doesNotMatch(listed, MARKER);
+    assert.equal(run.summary.trim(), summary.trim(), 'the job summary says the same');
+  });
+
   it('a fork (read-only token): no failure; annotations, the job summary and SARIF instead', async () => {
     const pr = shopPullRequest();
     const run = await ci(pr, { token: 'fork-token', args: ['--sarif', 'skeptic.sarif'] });

@@ -2,17 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FindingScreen, loadTeamDismissals } from '../../src/app/dismissals';
+import { FindingScreen, loadTeamFile, type TeamFile } from '../../src/app/dismissals';
 import type { ReviewEvent, StagedResult } from '../../src/model/events';
 import { emptyUsage } from '../../src/model/usage';
-import {
-  challengeExamples,
-  describeDismissed,
-  parseDismissalFile,
-  withDismissal,
-  type Dismissal,
-} from '../../src/model/dismissals';
+import { challengeExamples, parseDismissalFile, withDismissal, type Dismissal } from '../../src/model/dismissals';
 import { fingerprint } from '../../src/model/fingerprint';
+import { describeSuppressed } from '../../src/model/suppressed';
 import { renderStagedReport } from '../../src/report/markdown';
 import { ScopeError } from '../../src/scope/inventory';
 import { finding } from '../helpers/records';
@@ -26,6 +21,8 @@ const CART = [
   '}',
   '',
 ].join('\n');
+
+const teamOf = (dismissals: Dismissal[]): TeamFile => ({ dismissals, lines: new Map() });
 
 function dismissal(over: Partial<Dismissal> = {}): Dismissal {
   return {
@@ -99,10 +96,10 @@ describe('the team dismissal file', () => {
 
   it('is optional, and a broken one stops the run with a setup error', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'skeptic-dismiss-'));
-    assert.deepEqual(await loadTeamDismissals(dir), []);
+    assert.deepEqual((await loadTeamFile(dir)).dismissals, []);
     await put(dir, '.skeptic/dismissed.json', '{');
     await assert.rejects(
-      loadTeamDismissals(dir),
+      loadTeamFile(dir),
       (err: unknown) => err instanceof ScopeError && /not valid JSON/.test(err.message),
     );
   });
@@ -136,7 +133,7 @@ describe('screening a run against dismissals', () => {
     ];
     const user = [dismissal({ rule_id: 'A6', fingerprint: printOf(a6, 'let sum = 0;') })];
     const other = finding({ file: 'cart.ts', line: 1, rule_id: 'A3', function: 'total', priority: 'should_fix' });
-    const screen = new FindingScreen(dir, team, user);
+    const screen = new FindingScreen(dir, teamOf(team), user);
     const result = {
       mode: 'staged',
       findings: [a1, a6, inline, other],
@@ -161,18 +158,25 @@ describe('screening a run against dismissals', () => {
       ['A3'],
     );
     assert.equal(out.findings[0]!.fingerprint, printOf(other, 'export function total(items) {'));
-    assert.deepEqual(out.dismissed, { team: 1, user: 1, inline: 1 });
+    assert.deepEqual(
+      out.suppressed?.map((s) => `${s.finding.rule_id} ${s.by} ${s.note} ${s.addedInChange}`),
+      ['A1 team False positive false', 'A6 user False positive false', 'A5 comment no error can happen here false'],
+    );
+    assert.deepEqual(out.suppressed?.[2]?.at, { file: 'cart.ts', line: 4 }, 'the comment is on the line above');
     const report = renderStagedReport(out, { name: 'cart', date: '2026-12-01' });
     assert.match(
       report,
-      /^- 3 findings dismissed earlier left out \(1 by the team file \.skeptic\/dismissed\.json, 1 by your own dismissals, 1 by skeptic-ignore comments\)\.$/m,
+      /^- Findings 3 suppressed \(1 by skeptic-ignore comments, 1 by the team file \.skeptic\/dismissed\.json, 1 by your own list\); --json and SARIF list them\.$/m,
     );
+    assert.doesNotMatch(report, /Suppressed by This Change/, 'no change under review');
   });
 
   it("keeps a dismissed finding out of the event stream and holds back the engine's done event", () => {
     const screen = new FindingScreen(
       dir,
-      [dismissal({ fingerprint: printOf(a1, 'for (let i = 0; i <= items.length; i++) sum += items[i].price;') })],
+      teamOf([
+        dismissal({ fingerprint: printOf(a1, 'for (let i = 0; i <= items.length; i++) sum += items[i].price;') }),
+      ]),
       [],
     );
     const seen: ReviewEvent[] = [];
@@ -191,18 +195,37 @@ describe('screening a run against dismissals', () => {
   it('a dismissal no longer matches once the line it was about is edited', () => {
     const screen = new FindingScreen(
       dir,
-      [dismissal({ fingerprint: printOf(a1, 'for (let i = 0; i < items.length; i++) sum += items[i].price;') })],
+      teamOf([
+        dismissal({ fingerprint: printOf(a1, 'for (let i = 0; i < items.length; i++) sum += items[i].price;') }),
+      ]),
       [],
     );
     assert.ok(screen.screen(a1), 'the code at line 3 still has <=: a different fingerprint');
   });
 
-  it('describes nothing when nothing was dismissed', () => {
-    assert.equal(describeDismissed(undefined), null);
-    assert.equal(describeDismissed({ team: 0, user: 0, inline: 0 }), null);
-    assert.equal(
-      describeDismissed({ team: 0, user: 1, inline: 0 }),
-      '1 finding dismissed earlier left out (1 by your own dismissals)',
+  it('describes nothing when nothing was suppressed', () => {
+    assert.equal(describeSuppressed(undefined), null);
+    assert.equal(describeSuppressed([]), null);
+  });
+
+  it("marks a team entry as the change's own by the line its fingerprint is on, and any entry it cannot place when the file changed", async () => {
+    const placed = printOf(a1, '  for (let i = 0; i <= items.length; i++) sum += items[i].price;');
+    const hidden = printOf(a6, '  let sum = 0;');
+    const team = await mkdtemp(join(tmpdir(), 'skeptic-team-'));
+    // The second entry spells its key with an escape: JSON reads it, a search for the key's text does not.
+    await put(
+      team,
+      '.skeptic/dismissed.json',
+      `{"version": 1, "dismissed": [\n{"fingerprint": "${placed}", "rule_id": "A1", "file": "cart.ts", "reason": "wont_fix"},\n{"\\u0066ingerprint": "${hidden}", "rule_id": "A6", "file": "cart.ts", "reason": "wont_fix"}\n]}\n`,
     );
+    const file = await loadTeamFile(team);
+    assert.deepEqual([...file.lines], [[placed, 2]]);
+    const run = (changed: Map<string, Array<[number, number]>>) =>
+      new FindingScreen(dir, file, [], changed)
+        .result({ mode: 'staged', findings: [a1, a6] } as StagedResult)
+        .suppressed?.map((s) => `${s.finding.rule_id} ${s.addedInChange} ${s.at?.line ?? null}`);
+    assert.deepEqual(run(new Map([['.skeptic/dismissed.json', [[3, 3]]]])), ['A1 false 2', 'A6 true null']);
+    assert.deepEqual(run(new Map([['.skeptic/dismissed.json', [[2, 2]]]])), ['A1 true 2', 'A6 true null']);
+    assert.deepEqual(run(new Map([['cart.ts', [[1, 9]]]])), ['A1 false 2', 'A6 false null']);
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseSuppression, suppressionAt } from '../../src/model/suppression';
+import { parseSuppression, suppressionAt, withoutDirective } from '../../src/model/suppression';
 
 describe('skeptic-ignore comments', () => {
   it('read rule ids and a reason in the comment styles of common languages', () => {
@@ -53,5 +53,13 @@ describe('skeptic-ignore comments', () => {
     assert.equal(suppressionAt(lines, 4, 'A5'), null, 'a comment after code covers only its own line');
     assert.ok(suppressionAt(lines, 6, 'G3'), 'no rule ids: every rule');
     assert.equal(suppressionAt(lines, 99, 'A1'), null);
+  });
+
+  it('takes the directive off a line for its fingerprint, and leaves any other line as it is', () => {
+    assert.equal(withoutDirective('  for (;;) { // skeptic-ignore'), '  for (;;) {');
+    assert.equal(withoutDirective('x = 1  # skeptic-ignore A1: why'), 'x = 1');
+    assert.equal(withoutDirective('a(); /* skeptic-ignore A1 */'), 'a();');
+    assert.equal(withoutDirective('// skeptic-ignore-not a directive'), '// skeptic-ignore-not a directive');
+    assert.equal(withoutDirective('const s = "// a comment"; // keep'), 'const s = "// a comment"; // keep');
   });
 });

@@ -123,7 +123,12 @@ export async function publish(p: {
           comments,
           reviews,
           ours,
-          current: new Set(result.findings.flatMap((f) => f.fingerprint ?? [])),
+          // A finding a suppression now hides is not fixed: its comment stays, and the summary says what hid it.
+          current: new Set(
+            [...result.findings, ...(result.suppressed ?? []).map((s) => s.finding)].flatMap(
+              (f) => f.fingerprint ?? [],
+            ),
+          ),
           reviewed,
           prefix: checkout.prefix,
           headSha: ctx.pr.headSha,
