@@ -3,21 +3,18 @@
  * (`.skeptic/dismissed.json`). Either way the finding leaves every view at once, and later reviews leave
  * it out (the worker gets both lists through the job and the folder).
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import {
   Dismissal,
   DISMISSAL_REASONS,
-  parseDismissalFile,
   REASON_LABELS,
   TEAM_DISMISSALS_PATH,
-  withDismissal,
   type DismissalReason,
 } from '../model/dismissals';
 import type { Finding } from '../model/finding';
-import { ensureSkepticFolder } from '../io/skepticFolder';
+import { addTeamDismissal } from '../io/teamDismissals';
 import type { FindingStore } from './findingStore';
 import type { Notices } from './notices';
 
@@ -60,7 +57,8 @@ export class Dismissals {
       date: new Date().toISOString().slice(0, 10),
     };
     try {
-      if (full.scope === 'team') await this.saveForTeam(record);
+      // The engine's own reader and writer: a regular file under the cap only, never written through a link.
+      if (full.scope === 'team') await addTeamDismissal(this.store.folder, record);
       else
         await this.memento.update(USER_KEY, [
           ...this.own().filter((d) => d.fingerprint !== record.fingerprint),
@@ -108,20 +106,6 @@ export class Dismissals {
         )
       )?.scope;
     return scope ? { reason, note, scope } : undefined;
-  }
-
-  private async saveForTeam(record: Dismissal): Promise<void> {
-    const folder = this.store.folder;
-    const path = join(folder, TEAM_DISMISSALS_PATH);
-    const existing = await readFile(path, 'utf8').then(
-      (text) => parseDismissalFile(text),
-      (err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') return [];
-        throw err;
-      },
-    );
-    await ensureSkepticFolder(folder);
-    await writeFile(path, withDismissal(existing, record), 'utf8');
   }
 
   private async codeAt(f: Finding): Promise<string> {
