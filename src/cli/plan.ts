@@ -29,6 +29,8 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   // The review's own job (cache folder, state folder, prices, models): the plan counts what that review will ask.
   const job = await jobFromFlags(args, io, '');
   const prepared = await prepareJob(job);
+  // What review would warn about before its first call (a context file it skips, and why), on stderr.
+  for (const message of prepared.warnings) io.stderr.write(`warning: ${message}\n`);
   const inventories = await inventoriesOf(prepared.access, prepared.inventory.discovery.file_entries);
   const est = await estimateJob(job, prepared);
   // What the parses found is kept for the next plan and review.

@@ -74,6 +74,20 @@ describe('second safety pass: links, context files and Skeptic’s own files, th
       assert.ok(fake.server.requests.length > 0);
       assert.ok(!bodies().includes(TOKEN_MARK), 'the checkout token reached a request');
       assert.ok(!bodies().includes(OUTSIDE_MARK), 'an outside or excluded file reached a request');
+      // The plan says the same before anything is spent, in text and beside --json's one record.
+      for (const json of [[], ['--json']]) {
+        const plan = await runCli(['plan', ...json, '--exclude', 'notes/**', 'shop'], { cwd: ws });
+        assert.equal(plan.code, 0, plan.stderr);
+        assert.match(
+          plan.stderr,
+          /^warning: context file "CLAUDE\.md" is excluded from the review \(version control\)/m,
+        );
+        assert.match(plan.stderr, /^warning: context file "AGENTS\.md" is excluded from the review \(user exclude\)/m);
+        assert.match(
+          plan.stderr,
+          /^warning: context file "\.github\/copilot-instructions\.md" is outside the review roots/m,
+        );
+      }
     });
 
     it('a plain CLAUDE.md is still sent with every call (the check above can fail)', async () => {
