@@ -39,10 +39,6 @@ export function describeSuppressed(list: readonly SuppressedFinding[] | undefine
   return `${list.length} suppressed (${n('comment')} by skeptic-ignore comments, ${n('team')} by the team file ${TEAM_DISMISSALS_PATH}, ${n('user')} by your own list${added ? `; ${added} of them by suppressions this change adds` : ''})`;
 }
 
-/** What a report says above the findings hidden by the change's own suppressions. */
-export const ADDED_BY_CHANGE_INTRO =
-  'The change under review adds the suppressions that hide these findings: read them as findings until the team agrees to the suppression.';
-
 /** The suppressions the change under review adds: the findings its author hid from this review. */
 export function addedByChange(list: readonly SuppressedFinding[] | undefined): SuppressedFinding[] {
   return (list ?? []).filter((s) => s.addedInChange);

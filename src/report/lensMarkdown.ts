@@ -15,7 +15,8 @@ import {
 import { SEVERITIES, type Severity } from '../model/lensRecords';
 import { CROSS_REPO } from '../model/reviewers';
 import type { ReportMeta } from './markdown';
-import { ADDED_BY_CHANGE_INTRO, addedByChange, describeSuppressed, describeSuppression } from '../model/suppressed';
+import { suppressedByChange } from './suppressedSection';
+import { describeSuppressed, describeSuppression } from '../model/suppressed';
 import { codeSpan, inlineText, paragraph } from './mdText';
 
 const GROUPS: Array<{ title: string; severities: Severity[] }> = [
@@ -91,19 +92,11 @@ export function renderLensReport(result: LensResult, meta: ReportMeta): string {
       '',
       ...preExisting.flatMap(numbered),
     );
-  const hidden = addedByChange(result.suppressed).filter((s) => s.lens);
-  if (hidden.length)
-    out.push(
-      '## Suppressed by This Change',
-      '',
-      ADDED_BY_CHANGE_INTRO,
-      '',
-      ...hidden.flatMap((s) => [
-        ...numbered(s.lens!).slice(0, -1),
-        `- **Suppressed**: ${inlineText(describeSuppression(s))}`,
-        '',
-      ]),
-    );
+  out.push(
+    ...suppressedByChange(result.suppressed, (s) =>
+      s.lens ? [...numbered(s.lens).slice(0, -1), `- **Suppressed**: ${inlineText(describeSuppression(s))}`, ''] : [],
+    ),
+  );
   out.push('## Per-File Summary', '', ...renderPerFile(all), '');
   out.push('## Recommendations', '', ...renderRecommendations(all), '');
   if (result.rubric) out.push(...renderRubric(result));

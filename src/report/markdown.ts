@@ -5,7 +5,8 @@ import type { Priority } from '../model/records';
 import { PRIORITY_ORDER } from '../model/order';
 import type { Finding } from '../model/finding';
 import { formatLocation } from '../model/location';
-import { ADDED_BY_CHANGE_INTRO, addedByChange, describeSuppressed, describeSuppression } from '../model/suppressed';
+import { describeSuppressed, describeSuppression } from '../model/suppressed';
+import { suppressedByChange } from './suppressedSection';
 import { plural } from '../model/plural';
 import { ruleLabel } from '../model/rules';
 import { codeSpan, inlineText, paragraph } from './mdText';
@@ -80,16 +81,12 @@ export function renderStagedReport(result: StagedResult, meta: ReportMeta): stri
       ...preExisting.map((f, i) => `${i + 1}. ${findingLine(f)}\n`),
       '',
     );
-  const hidden = addedByChange(result.suppressed);
-  if (hidden.length)
-    out.push(
-      '## Suppressed by This Change',
+  out.push(
+    ...suppressedByChange(result.suppressed, (s, i) => [
+      `${i + 1}. ${findingLine(s.finding)} — ${inlineText(describeSuppression(s))}`,
       '',
-      ADDED_BY_CHANGE_INTRO,
-      '',
-      ...hidden.map((s, i) => `${i + 1}. ${findingLine(s.finding)} — ${inlineText(describeSuppression(s))}\n`),
-      '',
-    );
+    ]),
+  );
   out.push(cleanLine(result), '');
 
   const notReviewed = renderNotReviewed(result);

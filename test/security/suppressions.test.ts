@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withDismissal, type Dismissal } from '../../src/model/dismissals';
 import { StagedJsonReport } from '../../src/report/json';
+import { LensJsonReport } from '../../src/report/lensJson';
 import { FINGERPRINT_KEY, SarifLog } from '../../src/report/sarif';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { FIXTURES, loadJson, runCli } from '../helpers/cli';
@@ -176,5 +177,66 @@ describe('suppressions are visible: a change that hides its own findings, throug
     );
     assert.doesNotMatch(run.stdout, /this change adds/);
     assert.doesNotMatch(readFileSync(join(out, 'r.md'), 'utf8'), /Suppressed by This Change/);
+  });
+
+  it("lens mode: the hidden record keeps the lens fields in --json, and the report names the change's own", async () => {
+    server.setScenario({
+      lenses: {
+        logic: [
+          {
+            file: 'shop/cart.ts',
+            line: 17,
+            severity: 'HIGH',
+            title: 'Loop reads past the end',
+            evidence: 'i <= length reads items[length].',
+            recommendation: 'Loop while i < length.',
+            confidence: 5,
+          },
+        ],
+      },
+    });
+    const repo = editedShop();
+    const line = readFileSync(repo.path('shop/cart.ts'), 'utf8').split('\n')[16];
+    editLines(repo, 'shop/cart.ts', { 17: `${line} // skeptic-ignore` });
+    const out = outside();
+    const run = await runCli(
+      ['review', '--yes', '--mode', 'lenses', '--changes', '--json', join(out, 'r.json'), '--out', join(out, 'r.md')],
+      { cwd: repo.dir, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } },
+    );
+    server.setScenario(shopScenarioWithPreExisting());
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stdout,
+      /^0 findings \(0 critical, 0 high, .*\), 1 suppressed \(1 by skeptic-ignore comments, .*; 1 of them by suppressions this change adds\); /m,
+    );
+    const json = LensJsonReport.parse(await loadJson(join(out, 'r.json')));
+    assert.equal(json.summary.total, 0);
+    assert.deepEqual(
+      json.suppressed.map((s) => ({
+        file: s.file,
+        line: s.line,
+        severity: s.severity,
+        reviewers: s.reviewers,
+        by: s.by,
+        note: s.note,
+        added: s.added_in_change,
+      })),
+      [
+        {
+          file: 'shop/cart.ts',
+          line: 17,
+          severity: 'HIGH',
+          reviewers: ['logic'],
+          by: 'comment',
+          note: null,
+          added: true,
+        },
+      ],
+    );
+    const report = readFileSync(join(out, 'r.md'), 'utf8');
+    assert.match(
+      report,
+      /## Suppressed by This Change\n\n.*\n\n### \d+\. `shop\/cart\.ts:17` — Loop reads past the end\n[\s\S]*?- \*\*Suppressed\*\*: hidden by a skeptic-ignore comment at shop\/cart\.ts:17 that names no rule \(it hides every rule\), added by this change\n/,
+    );
   });
 });
