@@ -5,6 +5,7 @@
  * in-flight model calls when the host cancels. The messages are in src/app/protocol.ts, the logic in src/app.
  */
 import { parentPort } from 'node:worker_threads';
+import { resolveScope } from './app/autoScope';
 import { buildJob } from './app/buildJob';
 import { Connection } from './app/connection';
 import { lineCounter, toDiagnostic } from './app/diagnosticMap';
@@ -15,6 +16,7 @@ import {
   Prepared,
   ReportWritten,
   RunEvent,
+  ScopeChosen,
   StartReview,
   type ReviewOutcome,
 } from './app/protocol';
@@ -36,8 +38,10 @@ host.onNotification(CancelReview, () => controller.abort(new Error('cancelled'))
 host.onRequest(StartReview, async (start): Promise<ReviewOutcome> => {
   try {
     const cwd = start.choices.cwd;
+    const { target: choices, line } = await resolveScope(start.choices);
+    if (line) host.sendNotification(ScopeChosen, { scope: choices.scope, line });
     // The CLI's default too: one state folder (and result cache) per repository, shared by both.
-    const job = buildJob(start.choices, {
+    const job = buildJob(choices, {
       apiKey: start.apiKey,
       stateDir: await repositoryStateDir(cwd),
       ...(start.dismissals ? { dismissals: start.dismissals } : {}),

@@ -7,6 +7,7 @@
 import { git } from '../io/git';
 import { plural } from '../model/plural';
 import type { ScopeSpec } from '../model/scope';
+import type { TargetScope } from './choices';
 import { ghBranchPullRequest } from '../scope/gh';
 import { gitToplevel } from '../scope/git';
 
@@ -39,4 +40,15 @@ export async function autoScope(cwd: string, env?: NodeJS.ProcessEnv): Promise<A
     scope: { kind: 'paths', paths: ['.'] },
     line: `Scope: the whole folder (auto: ${pr.none}; no uncommitted changes)`,
   };
+}
+
+/** The target with its scope detected when it is `auto` (the CLI and the worker alike); `line` only then. */
+export async function resolveScope<T extends { cwd: string; scope: TargetScope }>(
+  target: T,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ target: T & { scope: ScopeSpec }; line?: string }> {
+  const { scope } = target;
+  if (scope.kind !== 'auto') return { target: { ...target, scope } };
+  const chosen = await autoScope(target.cwd, env);
+  return { target: { ...target, scope: chosen.scope }, line: chosen.line };
 }

@@ -18,6 +18,7 @@ import {
 import type { PriceOverrides } from '../model/pricing';
 import { ModelEntry } from './prices';
 import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
+import type { ScopeSpec } from '../model/scope';
 import { REPORTS_FOLDER } from '../model/skepticFolder';
 import type { ReviewChoices } from './choices';
 import { LIMITS } from './contributions';
@@ -32,7 +33,8 @@ export interface JobContext {
   dismissals?: Dismissal[];
 }
 
-export function buildJob(c: ReviewChoices, context: JobContext): ReviewJob {
+/** The scope is resolved first: `auto` is detected where the review runs (app/autoScope.ts). */
+export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobContext): ReviewJob {
   const model = c.model?.trim() || undefined;
   const effort = EFFORTS.find((e) => e === c.effort);
   const { apiKey, stateDir, dismissals } = context;

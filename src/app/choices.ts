@@ -17,13 +17,17 @@ const flag = () => chosen(z.boolean());
 const list = () => chosen(z.array(z.string()));
 const map = () => chosen(z.record(z.string(), z.unknown()));
 
+/** A scope, or `auto`: detected where the review runs (app/autoScope.ts), before the job is built. */
+export const TargetScope = z.union([ScopeSpec, z.object({ kind: z.literal('auto') })]);
+export type TargetScope = z.infer<typeof TargetScope>;
+
 /** What to review: the part of the choices a command or the positional arguments make. */
 export const ReviewTarget = z.object({
   /** The folder the review runs in: the workspace folder, or the CLI's working directory. */
   cwd: z.string(),
   /** Absent: the staged review; 'lenses': the Quick Review. */
   mode: z.optional(z.enum(['staged', 'lenses'])),
-  scope: ScopeSpec,
+  scope: TargetScope,
 });
 export type ReviewTarget = z.infer<typeof ReviewTarget>;
 

@@ -4,6 +4,7 @@
  */
 export const COMMANDS = {
   reviewFiles: 'skeptic.reviewFiles',
+  reviewAuto: 'skeptic.reviewAuto',
   reviewChanges: 'skeptic.reviewChanges',
   reviewStaged: 'skeptic.reviewStaged',
   reviewBranch: 'skeptic.reviewBranch',

@@ -12,6 +12,7 @@ import * as z from 'zod/mini';
 import type { ReviewEvent } from '../model/events';
 import type { Finding } from '../model/finding';
 import { Dismissal } from '../model/dismissals';
+import { ScopeSpec } from '../model/scope';
 import { ReviewChoices } from './choices';
 import { notificationType, requestType } from './connection';
 
@@ -99,6 +100,8 @@ export const ConfirmRun = requestType(
   z.boolean(),
 );
 
+/** An `auto` scope was detected: which, and why (app/autoScope.ts), before anything else happens. */
+export const ScopeChosen = notificationType('scope', z.object({ scope: ScopeSpec, line: z.string() }));
 /** Step 0 is done: what will be reviewed. */
 export const Prepared = notificationType(
   'prepared',

@@ -1,18 +1,15 @@
 /** Parses and checks `skeptic review` / `skeptic plan` arguments (the key comes from the environment). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { ReviewChoices } from '../app/choices';
+import type { ReviewChoices, TargetScope } from '../app/choices';
 import { CHOICES, flagOf, LIMITS } from '../app/contributions';
 import { EFFORTS, STAGED_STEPS, type Effort, type LensModels, type StagedStep } from '../model/models';
 import { LENS_ROLES, MAX_REVIEWERS, type LensRole } from '../model/reviewers';
-import type { ScopeSpec } from '../model/scope';
 import { UsageError } from './help';
 
 /** What `skeptic review` and `skeptic plan` were told: the review's choices, and how the command itself behaves. */
 export interface ReviewFlags {
   /** Named as everywhere (CHOICES); the working folder, the endpoint and the prices file's content come from cli/job.ts. */
   choices: Omit<ReviewChoices, 'cwd' | 'prices'> & { mode: 'staged' | 'lenses' };
-  /** No path and no scope flag: the scope is detected (src/app/autoScope.ts). */
-  autoScope: boolean;
   /** A JSON file of price overrides per model (see src/model/pricing.ts). */
   pricesFile?: string;
   /** Do not ask before a large run. */
@@ -130,7 +127,6 @@ export function parseReviewArgs(argv: string[]): ReviewFlags {
       ...(v[C.maxCalls.flag] !== undefined ? number('maxCalls', v[C.maxCalls.flag]) : {}),
       ...text('events', v[C.events.flag]),
     },
-    autoScope: parsed.positionals.length === 0 && scope.kind === 'paths',
     ...(pricesFile !== undefined ? { pricesFile } : {}),
     yes: v.yes ?? false,
     help: v.help ?? false,
@@ -205,7 +201,7 @@ function scopeOf(
   paths: string[],
   v: { changes?: boolean; staged?: boolean; base?: string; pr?: string },
   mode: 'staged' | 'lenses',
-): { scope: ScopeSpec; repositories: string[] } {
+): { scope: TargetScope; repositories: string[] } {
   const chosen = [
     v.changes && '--changes',
     v.staged && '--staged',
@@ -213,7 +209,9 @@ function scopeOf(
     v.pr !== undefined && '--pr',
   ].filter(Boolean);
   if (chosen.length > 1) throw new UsageError(`${chosen.join(' and ')} cannot be combined; choose one change scope`);
-  if (chosen.length === 0) return { scope: { kind: 'paths', paths }, repositories: [] };
+  // No path and no scope flag: detected where the review runs (app/autoScope.ts).
+  if (chosen.length === 0)
+    return { scope: paths.length ? { kind: 'paths', paths } : { kind: 'auto' }, repositories: [] };
   if (paths.length > 0 && mode !== 'lenses')
     throw new UsageError(
       `${chosen[0]} reviews a change; it takes no paths (got ${paths.join(' ')}); with --mode lenses, paths name repositories`,

@@ -52,7 +52,7 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
   const ceilingGiven = rest.some((a) => a === '--max-calls' || a.startsWith('--max-calls='));
   const flags = parseReviewArgs(ceilingGiven ? rest : [...rest, '--max-calls', String(CI_MAX_CALLS)]);
   const args = flags.choices;
-  if (args.scope.kind !== 'paths' || args.scope.paths.length)
+  if (args.scope.kind !== 'auto')
     throw new UsageError('skeptic ci reviews the pull request of its event; it takes no paths or scope flags');
   const ctx = await readCiContext(io.env);
   const apiKey = io.env.ANTHROPIC_API_KEY?.trim();

@@ -3,17 +3,18 @@
  * what the process adds (its folder, the endpoint from ANTHROPIC_BASE_URL, the --prices file read, the
  * repository's state folder), so the plan counts what the review will ask.
  */
-import { autoScope } from '../app/autoScope';
+import { resolveScope } from '../app/autoScope';
 import { buildJob } from '../app/buildJob';
 import type { ReviewJob } from '../app/job';
 import { repositoryStateDir } from '../app/state';
+import type { ScopeSpec } from '../model/scope';
 import type { ReviewFlags } from './args';
 import type { CliIo } from './io';
 import { loadPrices } from './prices';
 
 /** `apiKey`: '' for a plan, which makes no call. */
 export async function jobFromFlags(
-  flags: ReviewFlags,
+  flags: ReviewFlags & { choices: { scope: ScopeSpec } },
   io: Pick<CliIo, 'cwd' | 'env'>,
   apiKey: string,
 ): Promise<ReviewJob & { stateDir: string }> {
@@ -32,9 +33,8 @@ export async function chooseScope(
   flags: ReviewFlags,
   io: Pick<CliIo, 'cwd' | 'env'>,
   out: NodeJS.WritableStream,
-): Promise<ReviewFlags> {
-  if (!flags.autoScope) return flags;
-  const chosen = await autoScope(io.cwd, io.env);
-  out.write(`${chosen.line}\n`);
-  return { ...flags, choices: { ...flags.choices, scope: chosen.scope } };
+): Promise<ReviewFlags & { choices: { scope: ScopeSpec } }> {
+  const { target, line } = await resolveScope({ ...flags.choices, cwd: io.cwd }, io.env);
+  if (line) out.write(`${line}\n`);
+  return { ...flags, choices: { ...flags.choices, scope: target.scope } };
 }

@@ -25,6 +25,11 @@ export function registerCommands(
     vscode.commands.registerCommand(COMMANDS.reviewFiles, (clicked: unknown, selection: unknown) =>
       runAll(requestsForUris(selectedUris(clicked, selection))),
     ),
+    // The CLI's default without a scope: the branch's open PR, else the uncommitted changes, else the folder.
+    vscode.commands.registerCommand(COMMANDS.reviewAuto, async (arg: unknown) => {
+      const cwd = await folderForChanges(arg);
+      if (cwd) await controller.run({ cwd, scope: { kind: 'auto' } });
+    }),
     vscode.commands.registerCommand(COMMANDS.reviewChanges, changes('changes')),
     vscode.commands.registerCommand(COMMANDS.reviewStaged, changes('staged')),
     vscode.commands.registerCommand(COMMANDS.reviewBranch, async (arg: unknown) => {

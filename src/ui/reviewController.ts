@@ -4,7 +4,7 @@
  * and the status bar) as they survive, the report to the webview, and a run log to the Skeptic output channel.
  */
 import * as vscode from 'vscode';
-import type { ReviewTarget } from '../app/choices';
+import type { ReviewTarget, TargetScope } from '../app/choices';
 import type { Connection } from '../app/connection';
 import {
   ConfirmRun,
@@ -12,6 +12,7 @@ import {
   Prepared,
   ReportWritten,
   RunEvent,
+  ScopeChosen,
   type RelayedEvent,
   type RunSummary,
 } from '../app/protocol';
@@ -125,6 +126,10 @@ export class ReviewController implements vscode.Disposable {
   /** What the worker tells and asks during the run; handlers still at work are tracked until the run is over. */
   private listen(worker: Connection, request: ReviewTarget, tracker: RunTracker): void {
     const track = <T>(work: Promise<T>): Promise<T> => (tracker.pending.push(work.then(() => undefined)), work);
+    worker.onNotification(ScopeChosen, (m) => {
+      tracker.scope = describeScope(m.scope);
+      this.log.info(m.line);
+    });
     worker.onNotification(Prepared, (m) => {
       tracker.files = m.paths;
       this.store.begin(request.cwd, m.paths);
@@ -232,23 +237,31 @@ class RunTracker {
   readonly pending: Array<Promise<void>> = [];
   readonly progress: RunProgress;
   readonly startedAt = Date.now();
-  readonly scope: string;
+  /** How the scope reads in the log and the last run's summary; a detected scope replaces `auto`'s. */
+  scope: string;
   /** The files under review (from Step 0). */
   files: string[] = [];
   found = 0;
 
   constructor(request: ReviewTarget) {
     this.progress = new RunProgress(request.mode === 'lenses' ? 'lenses' : 'staged', this.startedAt);
-    const s = request.scope;
-    this.scope =
-      s.kind === 'paths'
-        ? s.paths.join(', ')
-        : s.kind === 'branch'
-          ? `changes since ${s.base}`
-          : s.kind === 'pr'
-            ? `PR #${s.number}`
-            : s.kind === 'staged'
-              ? 'staged changes'
-              : 'uncommitted changes';
+    this.scope = describeScope(request.scope);
+  }
+}
+
+function describeScope(s: TargetScope): string {
+  switch (s.kind) {
+    case 'paths':
+      return s.paths.join(', ');
+    case 'branch':
+      return `changes since ${s.base}`;
+    case 'pr':
+      return `PR #${s.number}`;
+    case 'staged':
+      return 'staged changes';
+    case 'changes':
+      return 'uncommitted changes';
+    case 'auto':
+      return 'the scope detected';
   }
 }

@@ -6,7 +6,12 @@ import { DEFAULT_LENS_MODELS } from '../../src/model/models';
 import { MAX_REVIEWERS } from '../../src/model/reviewers';
 
 /** The job the flags describe, as cli/job.ts builds it (without the process's folder and state). */
-const jobOf = (argv: string[]) => buildJob({ ...parseReviewArgs(argv).choices, cwd: '/w' }, { apiKey: 'k' });
+const jobOf = (argv: string[]) => {
+  const { choices } = parseReviewArgs(argv);
+  // Without paths the scope is detected where the review runs; these tests are about everything else.
+  const scope = choices.scope.kind === 'auto' ? { kind: 'paths' as const, paths: ['.'] } : choices.scope;
+  return buildJob({ ...choices, scope, cwd: '/w' }, { apiKey: 'k' });
+};
 
 describe('lens-mode arguments', () => {
   it('stays in staged mode unless asked', () => {

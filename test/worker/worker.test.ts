@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Connection } from '../../src/app/connection';
@@ -10,6 +10,7 @@ import {
   Prepared,
   ReportWritten,
   RunEvent,
+  ScopeChosen,
   StartReview,
   type PlainDiagnostic,
   type RelayedEvent,
@@ -17,10 +18,13 @@ import {
   type StartParams,
 } from '../../src/app/protocol';
 import type { Finding } from '../../src/model/finding';
+import type { ScopeSpec } from '../../src/model/scope';
 import { useFakeServer } from '../helpers/fakeServer';
-import { fixtureWorkspace, REPO } from '../helpers/cli';
+import { FIXTURES, fixtureWorkspace, REPO } from '../helpers/cli';
+import { TempRepo } from '../helpers/git-repo';
 
 type Seen =
+  | { type: 'scope'; scope: ScopeSpec; line: string }
   | { type: 'prepared'; paths: string[] }
   | { type: 'event'; event: RelayedEvent }
   | { type: 'finding'; finding: Finding; diagnostic: PlainDiagnostic }
@@ -46,6 +50,7 @@ function runWorker(
       (problem) => reject(new Error(`the worker broke the protocol: ${problem}`)),
     );
     const see = (m: Seen) => (seen.push(m), host.onSeen?.(m, connection));
+    connection.onNotification(ScopeChosen, (m) => see({ type: 'scope', ...m }));
     connection.onNotification(Prepared, (m) => see({ type: 'prepared', paths: m.paths }));
     connection.onNotification(RunEvent, (event) => see({ type: 'event', event }));
     connection.onNotification(FindingMade, (m) => see({ type: 'finding', ...m }));
@@ -107,6 +112,24 @@ describe('the review worker thread', function () {
     assert.equal(report.path, join(cwd, '.skeptic/reports/code-review-shop.md'));
     assert.match(readFileSync(join(cwd, '.skeptic/.gitignore'), 'utf8'), /^\*$/m);
     assert.match(report.markdown, /^# Code Review: shop/);
+  });
+
+  it('detects an auto scope first and says which (Review (Auto)): here the uncommitted change', async () => {
+    const repo = new TempRepo();
+    cpSync(join(FIXTURES, 'shop'), join(repo.dir, 'shop'), { recursive: true });
+    repo.commit('shop').write('shop/price.ts', `${readFileSync(join(FIXTURES, 'shop/price.ts'), 'utf8')}\n// edited\n`);
+    const seen = await runWorker({
+      ...start(repo.dir),
+      choices: { ...start(repo.dir).choices, scope: { kind: 'auto' } },
+    });
+    const first = seen[0];
+    assert.ok(first?.type === 'scope', `first message: ${first?.type}`);
+    assert.deepEqual(first.scope, { kind: 'changes' });
+    assert.match(first.line, /^Scope: uncommitted changes \(auto: .*1 file changed/);
+    const prepared = seen.find((m) => m.type === 'prepared');
+    assert.ok(prepared?.type === 'prepared');
+    assert.deepEqual(prepared.paths, ['shop/price.ts']);
+    assert.equal(seen.at(-1)?.type, 'outcome');
   });
 
   it('asks before a run over the threshold, and runs nothing when the host says no', async () => {
