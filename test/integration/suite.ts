@@ -244,6 +244,23 @@ describe('Skeptic in VS Code', () => {
     }
   });
 
+  it('"Review (Auto)" picks the uncommitted change (no pull request without gh) and reviews only it', async () => {
+    const text = readFileSync(join(folder, 'shop/price.ts'), 'utf8').split('\n');
+    text[10] = "  return Number(text.replace('$', '').trim());";
+    writeFileSync(join(folder, 'shop/price.ts'), text.join('\n'));
+    try {
+      await vscode.commands.executeCommand(COMMANDS.reviewAuto, { rootUri: vscode.Uri.file(folder) });
+      assert.ok(diagnostics('shop/price.ts').some((d) => d.range.start.line === 10));
+      const step3 = server.requests.filter((r) => r.record === 'PerFunctionReview' || r.record === 'BatchReview');
+      assert.deepEqual(
+        step3.map((r) => r.functions.join(',')),
+        ['parsePrice'],
+      );
+    } finally {
+      git('checkout', '--', '.');
+    }
+  });
+
   it('"Cancel Review" stops the run and keeps the findings already made', async () => {
     server.setScenario({
       ...scenario,
