@@ -59,6 +59,27 @@ function builtinImports() {
   };
 }
 
+/**
+ * src/engine/connect.ts imports each cloud platform's module lazily; in the CLI's and the worker's bundles that
+ * import becomes a require of its own bundle beside them (dist/bedrock.js, dist/vertex.js), so neither grows.
+ */
+function platformBundles() {
+  return {
+    name: 'platform-bundles',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/providers\/(bedrock|vertex)$/ }, (args) => ({
+        path: args.path.slice('./providers/'.length),
+        namespace: 'platform-bundle',
+      }));
+      // A require, not an import(): a bundle run from V8's code cache cannot make a real import() (src/boot/).
+      build.onLoad({ filter: /.*/, namespace: 'platform-bundle' }, (args) => ({
+        contents: `module.exports = require(require('node:path').join(__dirname, ${JSON.stringify(`${args.path}.js`)}));`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 // test/fixtures holds code under review, and test/e2e runs under its own Node: neither is bundled here.
 const SKIP = new Set([join('test', 'fixtures'), join('test', 'e2e')]);
 function walk(dir, pick) {
@@ -90,6 +111,13 @@ const builds = [
   esbuild.build({
     ...programs,
     entryPoints: { 'cli.bundle': 'src/cli.ts', 'worker.bundle': 'src/worker.ts' },
+    outdir: 'dist',
+    plugins: [...common.plugins, platformBundles()],
+  }),
+  // Bedrock's and Vertex AI's SDKs (with their AWS and Google auth libraries, ~0.85 MB) load only for a run on them.
+  esbuild.build({
+    ...programs,
+    entryPoints: { bedrock: 'src/engine/providers/bedrock.ts', vertex: 'src/engine/providers/vertex.ts' },
     outdir: 'dist',
   }),
   esbuild.build({ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] }),

@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { resolveScope } from './app/autoScope';
-import { buildJob } from './app/buildJob';
+import { buildJob, providerFromSettings } from './app/buildJob';
 import { Connection } from './app/connection';
 import { lineCounter, toDiagnostic } from './app/diagnosticMap';
 import {
@@ -43,6 +43,8 @@ host.onRequest(StartReview, async (start): Promise<ReviewOutcome> => {
     // The CLI's default too: one state folder (and result cache) per repository, shared by both.
     const job = buildJob(choices, {
       apiKey: start.apiKey,
+      // Bedrock and Vertex AI find their credentials in the environment, which the worker shares with the host.
+      provider: providerFromSettings(start.choices, process.env),
       stateDir: await repositoryStateDir(cwd),
       ...(start.dismissals ? { dismissals: start.dismissals } : {}),
     });

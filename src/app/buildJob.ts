@@ -15,13 +15,14 @@ import {
   type LensModels,
   type StepModels,
 } from '../model/models';
-import type { PriceOverrides } from '../model/pricing';
+import { withPremiums, type PriceOverrides } from '../model/pricing';
+import { providerModelId, regionalPremium, resolveProvider, type Env, type ProviderConfig } from '../model/providers';
 import { ModelEntry } from './prices';
 import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
 import type { ScopeSpec } from '../model/scope';
 import { REPORTS_FOLDER } from '../model/skepticFolder';
 import type { ReviewChoices } from './choices';
-import { LIMITS } from './contributions';
+import { LIMITS, PROVIDER_SETTINGS } from './contributions';
 import { resultsDir } from './state';
 import type { ReviewJob } from './job';
 
@@ -31,6 +32,8 @@ export interface JobContext {
   /** This repository's state folder (app/state.ts); with it, the result cache defaults to the repository's own. */
   stateDir?: string;
   dismissals?: Dismissal[];
+  /** Where the calls go, as the surface resolved it (it knows the environment); absent: the Anthropic API at `baseUrl`. */
+  provider?: ProviderConfig;
 }
 
 /** The scope is resolved first: `auto` is detected where the review runs (app/autoScope.ts). */
@@ -42,6 +45,21 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
   const reportFolder = c.reportFolder === undefined ? undefined : join(c.cwd, c.reportFolder || REPORTS_FOLDER);
   const defined = <T extends object>(o: T) =>
     Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as ReviewJob['outputs'];
+  const provider: ProviderConfig = context.provider ?? {
+    provider: 'anthropic',
+    chosenBy: 'the default',
+    skipAuth: false,
+    ...(c.baseUrl ? { baseURL: { value: c.baseUrl, from: 'baseUrl' } } : {}),
+  };
+  // Skeptic's model names become the provider's ids; an id the user gave goes through as it is.
+  const ids = <T extends Record<string, string>>(models: T): T =>
+    Object.fromEntries(Object.entries(models).map(([k, m]) => [k, providerModelId(provider.provider, m)])) as T;
+  const models = ids(resolveStepModels(model, known<StepModels>(STAGED_STEPS, c.modelPerStep)));
+  const lensModels = ids(resolveLensModels(model, known<LensModels>(LENS_ROLES, c.reviewerModels)));
+  const used = [...Object.values(models), ...(c.mode === 'lenses' ? Object.values(lensModels) : [])];
+  const prices = withPremiums(c.prices ? validPrices(c.prices) : {}, used, (id) =>
+    regionalPremium(provider.provider, provider.region?.value, id),
+  );
   return {
     cwd: c.cwd,
     scope: c.scope,
@@ -55,7 +73,7 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
               : {}),
             ...(c.spec ? { spec: c.spec } : {}),
             ...(c.rubric ? { rubric: c.rubric } : {}),
-            models: resolveLensModels(model, known<LensModels>(LENS_ROLES, c.reviewerModels)),
+            models: lensModels,
             repositories: c.repositories ?? [],
           },
         }
@@ -64,16 +82,16 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
     includeUntracked: c.includeUntracked ?? true,
     force: c.force ?? false,
     contextFiles: c.contextFiles ?? [],
-    models: resolveStepModels(model, known<StepModels>(STAGED_STEPS, c.modelPerStep)),
+    models,
     maxConcurrency: clamp(c.maxConcurrency, LIMITS.maxConcurrency),
     requestTimeout: clamp(c.requestTimeout, LIMITS.requestTimeout),
     maxAttempts: clamp(c.maxAttempts, LIMITS.maxAttempts),
     ...(effort ? { effort: effort satisfies Effort } : {}),
     apiKey,
-    ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}),
+    provider,
     ...(cacheDir ? { cacheDir } : {}),
     ...(stateDir ? { stateDir } : {}),
-    ...(c.prices ? nonEmpty(validPrices(c.prices)) : {}),
+    ...(Object.keys(prices).length ? { prices } : {}),
     ...(dismissals?.length ? { dismissals } : {}),
     confirmThreshold: clamp(c.confirmThreshold, LIMITS.confirmThreshold),
     ...(Number.isInteger(c.maxCalls) && c.maxCalls! > 0 ? { maxCalls: c.maxCalls } : {}),
@@ -109,7 +127,10 @@ function known<T extends Record<string, string>>(
   ) as Partial<T>;
 }
 
-const nonEmpty = (prices: PriceOverrides) => (Object.keys(prices).length ? { prices } : {});
+/** The provider the extension's settings choose, else the environment's (the worker shares the host's). */
+export function providerFromSettings(c: ReviewChoices, env: Env): ProviderConfig {
+  return resolveProvider({ ...c, via: PROVIDER_SETTINGS }, env);
+}
 
 /** The well-formed entries of a price map; a malformed one is left out and the list price stands. */
 function validPrices(map: Record<string, unknown>): PriceOverrides {

@@ -43,6 +43,11 @@ export const ReviewChoices = z.extend(ReviewTarget, {
   /** Empty or unknown: the model's default (lens mode: xhigh). */
   effort: text(),
   baseUrl: text(),
+  /** Where the calls go (model/providers.ts resolves them with the environment): anthropic, bedrock, vertex, compatible. */
+  provider: text(),
+  region: text(),
+  project: text(),
+  profile: text(),
   excludes: list(),
   contextFiles: list(),
   /** Untracked files count as changes in the uncommitted scope (default true). */

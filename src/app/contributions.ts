@@ -44,6 +44,11 @@ export const CHOICES = {
   effort: { setting: 'effort', flag: 'effort' },
   /** The CLI takes the endpoint from ANTHROPIC_BASE_URL. */
   baseUrl: { setting: 'baseUrl' },
+  /** Where the calls go (docs/providers.md); without them, the environment decides, as for Claude Code. */
+  provider: { setting: 'provider', flag: 'provider' },
+  region: { setting: 'region', flag: 'region' },
+  project: { setting: 'project', flag: 'project' },
+  profile: { setting: 'profile', flag: 'profile' },
   excludes: { setting: 'excludes', flag: 'exclude' },
   contextFiles: { setting: 'contextFiles', flag: 'context-file' },
   includeUntracked: { setting: 'includeUntracked', flag: 'no-untracked', negated: true },
@@ -87,6 +92,15 @@ export const SETTINGS = Object.fromEntries(
 export const flagOf = (
   field: { [K in keyof Choices]: Choices[K] extends { flag: string } ? K : never }[keyof Choices],
 ) => `--${(CHOICES[field] as { flag: string }).flag}`;
+
+/** How messages name the provider settings (see model/providers.ts, resolveProvider). */
+export const PROVIDER_SETTINGS = {
+  provider: `skeptic.${SETTINGS.provider}`,
+  region: `skeptic.${SETTINGS.region}`,
+  project: `skeptic.${SETTINGS.project}`,
+  profile: `skeptic.${SETTINGS.profile}`,
+  baseUrl: `skeptic.${SETTINGS.baseUrl}`,
+} as const;
 
 export const SECRET_API_KEY = 'skeptic.anthropicApiKey';
 export const REPORT_VIEW_TYPE = 'skeptic.report';

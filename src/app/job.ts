@@ -12,6 +12,8 @@ import { defaultMaxReviewers } from '../model/reviewers';
 import type { LensTargetSpec } from '../engine/lenses/target';
 import type { ChangeSet } from '../scope/changes';
 import type { PriceOverrides } from '../model/pricing';
+import { modelIdProblem, ProviderError, type ProviderConfig } from '../model/providers';
+import type { Connection } from '../engine/connect';
 import { loadContextFiles } from '../scope/contextFiles';
 import { batchLedgerFile, factsDirOf, knownOutputs, outputsUnder } from './state';
 import { FactStore, Step0Facts } from '../scope/facts';
@@ -57,8 +59,10 @@ export interface ReviewJob {
   requestTimeout: number;
   maxAttempts: number;
   effort?: Effort;
+  /** The Anthropic API key ('' where the provider signs with its cloud's credentials). */
   apiKey: string;
-  baseUrl?: string;
+  /** Where the calls go: the provider, its region, project or profile, and endpoint (src/model/providers.ts). */
+  provider: ProviderConfig;
   /** Keep finished units here and reuse them for unchanged input (see src/engine/resultCache.ts). */
   cacheDir?: string;
   /** This repository's state folder (src/app/state.ts): the outputs recorded there are never reviewed. */
@@ -333,6 +337,37 @@ export async function checkBeforeRun(job: Pick<ReviewJob, 'cacheDir'>): Promise<
     await ResultCache.prepare(job.cacheDir).catch((err: Error) => Promise.reject(new ScopeError(err.message)));
 }
 
+/** Every model the job will call, by the steps or roles that use it. */
+export function modelsInUse(job: Pick<ReviewJob, 'mode' | 'models' | 'lens'>): Map<string, string[]> {
+  const byRole = job.mode === 'lenses' ? (job.lens?.models ?? {}) : job.models;
+  const out = new Map<string, string[]>();
+  for (const [role, id] of Object.entries(byRole)) out.set(id, [...(out.get(id) ?? []), role]);
+  return out;
+}
+
+/** A model id of another platform (a first-party id sent to Bedrock, say) stops the job before any call. */
+export function checkModels(job: Pick<ReviewJob, 'mode' | 'models' | 'lens' | 'provider'>): void {
+  for (const [id, roles] of modelsInUse(job)) {
+    const problem = modelIdProblem(job.provider.provider, id);
+    if (problem)
+      throw new ProviderError(
+        `${problem} (the model for ${roles.join(', ')}; set it with --model, --step-model or skeptic.modelPerStep)`,
+      );
+  }
+}
+
+/** The provider's client with its credentials resolved: a ProviderError naming the fix when they cannot be. */
+export async function connectJob(job: Pick<ReviewJob, 'provider' | 'apiKey' | 'requestTimeout'>): Promise<Connection> {
+  // Loaded when a run is about to call: a plan makes no call and needs no SDK.
+  const { connect } = await import('../engine/connect');
+  return connect({
+    provider: job.provider,
+    apiKey: job.apiKey,
+    timeoutMs: job.requestTimeout * 1000,
+    env: process.env,
+  });
+}
+
 /** How many dismissals with a reason the challenger sees as examples of what this team does not want. */
 const CHALLENGE_EXAMPLES = 8;
 
@@ -342,6 +377,7 @@ export async function executeJob(
   prepared: PreparedJob,
   emit: EmitFn,
   signal: AbortSignal,
+  connection: Connection,
 ): Promise<ReviewResult> {
   const teamFile = await loadTeamFile(job.cwd, (message) => emit({ type: 'warning', message }));
   const team = teamFile.dismissals;
@@ -354,8 +390,7 @@ export async function executeJob(
     cwd: job.cwd,
     access: prepared.access,
     ...(job.maxCalls ? { maxCalls: job.maxCalls } : {}),
-    apiKey: job.apiKey,
-    baseURL: job.baseUrl,
+    connection,
     concurrency: job.maxConcurrency,
     timeoutMs: job.requestTimeout * 1000,
     maxAttempts: job.maxAttempts,

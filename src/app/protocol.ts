@@ -73,7 +73,8 @@ export const StartReview = requestType(
     choices: ReviewChoices,
     /** skeptic.severityMap: how findings show in the Problems panel. */
     severityMap: SeverityMap,
-    apiKey: z.string().check(z.minLength(1)),
+    /** Empty where the provider signs with its cloud's credentials (Bedrock, Vertex AI) or needs no key. */
+    apiKey: z.string(),
     /** The user's own dismissals (kept in the workspace state); the team's file the worker reads itself. */
     dismissals: z.optional(z.array(Dismissal)),
   }),

@@ -6,11 +6,15 @@ import type { EmitFn, ReviewResult } from '../model/events';
 import { GitError } from '../io/git';
 import { currentBranch } from '../scope/changes';
 import { ScopeError } from '../scope/inventory';
+import { ProviderError, setupLine } from '../model/providers';
 import {
   assertReviewable,
   checkBeforeRun,
+  checkModels,
   checkOutputs,
+  connectJob,
   executeJob,
+  modelsInUse,
   prepareJob,
   type PreparedJob,
   type ReviewJob,
@@ -46,9 +50,12 @@ export type JobOutcome =
 /** Throws a ScopeError or GitError for a scope that cannot be reviewed (nothing written, no call made). */
 export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcome> {
   const { emit, confirm, signal } = hooks;
+  checkModels(job);
   const prepared = await prepareJob(job);
+  // Before the first event: the event log is written from it on, and must not be a file under review.
   checkOutputs(job, prepared);
   await checkOutputTargets(job.cwd, job.outputs);
+  emit({ type: 'setup', message: setupLine(job.provider, modelsInUse(job)) });
   const entries = prepared.inventory.discovery.file_entries;
   emit({
     type: 'inventory',
@@ -59,6 +66,8 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   if (prepared.scope.skip && !job.force) return { kind: 'skipped', reason: prepared.scope.skip };
   assertReviewable(prepared);
   await checkBeforeRun(job);
+  // Credentials resolved before the estimate is asked about: a setup that cannot call says so first.
+  const connection = await connectJob(job);
   for (const message of await warnings(job, prepared)) emit({ type: 'warning', message });
   if (confirm) {
     // Loaded only to ask: the estimate's code (both modes' planners) is not needed to run.
@@ -73,7 +82,7 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
       if (!yes || signal.aborted) return { kind: 'declined' };
     }
   }
-  const result = await executeJob(job, prepared, emit, signal);
+  const result = await executeJob(job, prepared, emit, signal, connection);
   // What the run's parses found is kept for the next plan and review.
   await prepared.access.facts.store.flush();
   // What the run used per step teaches the next estimate its token figures; losing it costs only accuracy.
@@ -95,7 +104,9 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
 
 /** A problem with the request or the environment (a bad path, not a repository), not a crash: one line for the user. */
 export function isSetupError(err: unknown): err is Error {
-  return err instanceof ScopeError || err instanceof GitError || err instanceof UnsafeWrite;
+  return (
+    err instanceof ScopeError || err instanceof GitError || err instanceof UnsafeWrite || err instanceof ProviderError
+  );
 }
 
 /** Nothing to report: no file got past its first steps (a cancel, or the API refused the run as a whole). */

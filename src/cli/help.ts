@@ -81,9 +81,20 @@ Lens mode (--mode lenses):
   REPO…                  with a change scope: repositories, each reviewed on its own changes, plus a
                          cross-repository check and one merged report
 
+Provider options (default: as the environment says, the way Claude Code reads it; docs/providers.md):
+  --provider NAME        anthropic (the Anthropic API) | bedrock (Amazon Bedrock) | vertex (Google Vertex AI)
+                         | compatible (an Anthropic-compatible server at ANTHROPIC_BASE_URL, e.g. Ollama)
+  --region REGION        Bedrock's AWS region (else AWS_REGION) or Vertex AI's (else CLOUD_ML_REGION)
+  --project ID           Vertex AI's project (else ANTHROPIC_VERTEX_PROJECT_ID, else the credentials')
+  --profile NAME         Bedrock: the AWS profile that signs the calls (else AWS_PROFILE, else the default chain)
+
 Environment:
-  ANTHROPIC_API_KEY      required for review
+  ANTHROPIC_API_KEY      required for review on the Anthropic API (Bedrock and Vertex AI use their own credentials)
   ANTHROPIC_BASE_URL     optional API endpoint (e.g. a proxy, or the fake server for trials)
+  CLAUDE_CODE_USE_BEDROCK=1, CLAUDE_CODE_USE_VERTEX=1   choose Bedrock or Vertex AI, as for Claude Code;
+                         with AWS_REGION, AWS_PROFILE, AWS_BEARER_TOKEN_BEDROCK, ANTHROPIC_BEDROCK_BASE_URL,
+                         CLOUD_ML_REGION, ANTHROPIC_VERTEX_PROJECT_ID, ANTHROPIC_VERTEX_BASE_URL, and
+                         CLAUDE_CODE_SKIP_BEDROCK_AUTH / CLAUDE_CODE_SKIP_VERTEX_AUTH (a gateway adds credentials)
 
 Exit codes: 0 the review ran · 2 usage or setup error · 3 some units failed or --max-calls was reached (the report
 lists them) · 130 interrupted (Ctrl-C) · 143 terminated (SIGTERM); both write a partial report

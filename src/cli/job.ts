@@ -5,7 +5,11 @@
  */
 import { resolveScope } from '../app/autoScope';
 import { buildJob } from '../app/buildJob';
+import { needsApiKey, resolveProvider, type Env, type ProviderConfig } from '../model/providers';
+import { UsageError } from './help';
 import type { ReviewJob } from '../app/job';
+import type { ReviewChoices } from '../app/choices';
+import { flagOf } from '../app/contributions';
 import { repositoryStateDir } from '../app/state';
 import type { ScopeSpec } from '../model/scope';
 import type { ReviewFlags } from './args';
@@ -17,13 +21,14 @@ export async function jobFromFlags(
   flags: ReviewFlags & { choices: { scope: ScopeSpec } },
   io: Pick<CliIo, 'cwd' | 'env'>,
   apiKey: string,
+  provider: ProviderConfig = providerFromFlags(flags.choices, io.env),
 ): Promise<ReviewJob & { stateDir: string }> {
   const prices = await loadPrices(io.cwd, flags.pricesFile);
   const stateDir = await repositoryStateDir(io.cwd, io.env);
   const baseUrl = io.env.ANTHROPIC_BASE_URL;
   const job = buildJob(
     { ...flags.choices, cwd: io.cwd, ...(baseUrl ? { baseUrl } : {}), ...(prices ? { prices } : {}) },
-    { apiKey, stateDir },
+    { apiKey, stateDir, provider },
   );
   return { ...job, stateDir };
 }
@@ -37,4 +42,37 @@ export async function chooseScope(
   const { target, line } = await resolveScope({ ...flags.choices, cwd: io.cwd }, io.env);
   if (line) out.write(`${line}\n`);
   return { ...flags, choices: { ...flags.choices, scope: target.scope } };
+}
+
+/**
+ * The flags' provider, else the environment's: CLAUDE_CODE_USE_BEDROCK and the rest, as Claude Code reads them.
+ * The endpoint is each provider's own variable (ANTHROPIC_BASE_URL only for the Anthropic API and compatible servers).
+ */
+export function providerFromFlags(
+  flags: Pick<ReviewChoices, 'provider' | 'region' | 'project' | 'profile'>,
+  env: Env,
+): ProviderConfig {
+  const via = {
+    provider: flagOf('provider'),
+    region: flagOf('region'),
+    project: flagOf('project'),
+    profile: flagOf('profile'),
+    baseUrl: 'ANTHROPIC_BASE_URL',
+  };
+  const { provider, region, project, profile } = flags;
+  return resolveProvider({ provider, region, project, profile, via }, env);
+}
+
+/**
+ * The Anthropic key the provider needs: required for the Anthropic API, optional for a compatible server (local
+ * ones take none), none for Bedrock and Vertex AI, which sign with their cloud's credentials.
+ */
+export function keyFor(provider: ProviderConfig, env: Env): string {
+  const key =
+    env.ANTHROPIC_API_KEY?.trim() || (provider.provider === 'compatible' ? env.ANTHROPIC_AUTH_TOKEN?.trim() : '');
+  if (!key && needsApiKey(provider.provider))
+    throw new UsageError(
+      'no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), from https://console.anthropic.com/settings/keys; or choose --provider bedrock or vertex',
+    );
+  return provider.provider === 'anthropic' || provider.provider === 'compatible' ? (key ?? '') : '';
 }

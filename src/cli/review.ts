@@ -6,7 +6,7 @@ import { runJob, type ConfirmEstimate } from '../app/runJob';
 import { summarize } from '../app/summary';
 import { parseReviewArgs } from './args';
 import { consoleReporter } from './console';
-import { chooseScope, jobFromFlags } from './job';
+import { chooseScope, jobFromFlags, keyFor, providerFromFlags } from './job';
 import type { CliIo } from './io';
 import { recordOutputs } from '../app/state';
 import { openEventLog } from './events';
@@ -19,20 +19,18 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     io.stdout.write(USAGE);
     return EXIT.ok;
   }
-  const apiKey = io.env.ANTHROPIC_API_KEY?.trim();
-  if (!apiKey)
-    throw new UsageError(
-      'no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), from https://console.anthropic.com/settings/keys',
-    );
+  const provider = providerFromFlags(parsed.choices, io.env);
+  const apiKey = keyFor(provider, io.env);
   const args = await chooseScope(parsed, io, io.stdout);
-  const job = await jobFromFlags(args, io, apiKey);
+  const job = await jobFromFlags(args, io, apiKey, provider);
 
   const progress = consoleReporter(io.stderr, job.mode ?? 'staged');
   const events = job.outputs.events ? openEventLog(io.cwd, job.outputs.events) : undefined;
   const outcome = await runJob(job, {
     emit: (e) => {
       events?.emit(e);
-      if (e.type === 'inventory') io.stdout.write(`${inventoryLine(e.files.length, e.companions)}\n`);
+      if (e.type === 'setup') io.stdout.write(`${e.message}\n`);
+      else if (e.type === 'inventory') io.stdout.write(`${inventoryLine(e.files.length, e.companions)}\n`);
       else progress(e);
     },
     ...(args.yes ? {} : { confirm: (estimate) => confirmAtTerminal(estimate, io) }),

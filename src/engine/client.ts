@@ -7,8 +7,10 @@
  * through the Message Batches API instead (engine/batch.ts), in rounds, at batch prices.
  */
 import { setMaxListeners } from 'node:events';
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
+import { batchRefusal, type Capabilities } from '../model/providers';
+import type { Connection, ErrorClasses } from './connect';
 import { redact } from '../model/redact';
 import { costUsd, type PriceOverrides } from '../model/pricing';
 import { Batcher, BatchRetry, type BatchOptions, type BatchState } from './batch';
@@ -21,8 +23,8 @@ export type MessageParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
 export type Message = Anthropic.Messages.Message;
 
 export interface ModelClientOptions {
-  apiKey: string;
-  baseURL?: string;
+  /** The provider's SDK client with its credentials, error classes and capabilities (engine/connect.ts). */
+  connection: Connection;
   concurrency: number;
   /** Per attempt. */
   timeoutMs: number;
@@ -89,7 +91,6 @@ export class ModelClient {
   failedAttempts = 0;
   /** Requests sent, failed ones included: what --max-calls limits. */
   private sent = 0;
-  private readonly sdk: Anthropic;
   private readonly slots: Semaphore;
   /** What each model's window holds, and what the API taught about our estimate. */
   readonly window: WindowGuard;
@@ -103,17 +104,11 @@ export class ModelClient {
   readonly firstSent = new Promise<void>((done) => (this.markSent = () => setImmediate(done)));
 
   constructor(private readonly opts: ModelClientOptions) {
-    this.sdk = new Anthropic({
-      apiKey: opts.apiKey,
-      ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
-      maxRetries: 0,
-      timeout: opts.timeoutMs,
-    });
     // A batch takes every request that is ready: no limit on how many wait for their round at once.
     this.slots = new Semaphore(opts.batch ? Number.MAX_SAFE_INTEGER : opts.concurrency);
     this.batcher =
       opts.batch &&
-      new Batcher(this.sdk, opts.batch, {
+      new Batcher(batchesOf(opts.connection), opts.batch, {
         signal: opts.signal,
         onState: (state) => opts.onBatch?.(state),
         onWarning: (message) => opts.onWarning?.(message),
@@ -129,9 +124,31 @@ export class ModelClient {
     return this.opts.signal;
   }
 
+  /** What the provider can do (see model/providers.ts): the runner and the layout fall back on what it cannot. */
+  get capabilities(): Capabilities {
+    return this.opts.connection.capabilities;
+  }
+
+  private get errors(): ErrorClasses {
+    return this.opts.connection.errors;
+  }
+
   /** One line about a failed call, without the key or any credential an endpoint echoed back. */
   describe(err: unknown): string {
-    return redact(describeApiError(err), [this.opts.apiKey]);
+    return redact(describeRaw(err, this.errors), this.opts.connection.secrets);
+  }
+
+  /** True where a 400 says structured outputs (output formats, strict tools) are not available here. */
+  refusesStructuredOutput(err: unknown): boolean {
+    return (
+      err instanceof this.errors.BadRequestError &&
+      /output_config|output_format|structured output|json_schema|strict/i.test(this.describe(err))
+    );
+  }
+
+  /** True where a 400 says a forced (or `none`) tool_choice is not available here. */
+  refusesToolChoice(err: unknown): boolean {
+    return err instanceof this.errors.BadRequestError && /tool_choice/i.test(this.describe(err));
   }
 
   /** Sends one request, retrying transient failures; throws PromptTooLong for one that does not fit its window. */
@@ -171,11 +188,11 @@ export class ModelClient {
         if (err instanceof RunLimitReached) throw err;
         this.failedAttempts++;
         const tooLong =
-          err instanceof Anthropic.BadRequestError ? this.window.learn(params, describeApiError(err)) : undefined;
+          err instanceof this.errors.BadRequestError ? this.window.learn(params, this.describe(err)) : undefined;
         if (tooLong) throw tooLong;
-        if (isFatal(err)) throw new FatalApiError(this.describe(err));
-        if (!isRetryable(err) || attempt + 1 >= this.opts.maxAttempts) throw err;
-        const headers = err instanceof Anthropic.APIError ? err.headers : undefined;
+        if (isFatal(err, this.errors)) throw new FatalApiError(this.describe(err));
+        if (!isRetryable(err, this.errors) || attempt + 1 >= this.opts.maxAttempts) throw err;
+        const headers = err instanceof this.errors.APIError ? err.headers : undefined;
         // In batch mode the next round is the wait.
         const delayMs = this.batcher ? 0 : retryDelayMs(attempt, headers, this.opts.backoff ?? DEFAULT_BACKOFF);
         this.retries++;
@@ -191,7 +208,10 @@ export class ModelClient {
       throw new CallCeilingReached(`the run reached its ceiling of ${this.opts.maxCalls} model calls (--max-calls)`);
     }
     this.sent++;
-    const pending = this.batcher ? this.batcher.send(params, key) : this.sdk.messages.create(params, { signal });
+    const sent = this.capabilities.promptCache ? params : withoutCacheControl(params);
+    const pending = this.batcher
+      ? this.batcher.send(sent, key)
+      : this.opts.connection.messages.create(sent, { signal });
     this.markSent();
     const reply: unknown = await pending;
     if (!ReplyShape.safeParse(reply).success) {
@@ -213,40 +233,47 @@ function tokenUsage(u: Anthropic.Messages.Usage): Omit<Usage, 'calls' | 'cost_us
   };
 }
 
-function isFatal(err: unknown): boolean {
+/** The client batches go through; a provider without them is refused before the run (model/providers.ts batchRefusal). */
+function batchesOf(c: Connection): Anthropic {
+  if (!c.batches) throw new FatalApiError(batchRefusal(c.provider.provider) ?? '--batch needs Message Batches');
+  return c.batches;
+}
+
+/** A provider without a prompt cache gets no cache_control blocks at all (a strict server refuses what it does not know). */
+function withoutCacheControl(params: MessageParams): MessageParams {
+  return JSON.parse(
+    JSON.stringify(params, (key, value: unknown) => (key === 'cache_control' ? undefined : value)),
+  ) as MessageParams;
+}
+
+/** Refusals no retry can fix: the key or credentials, a permission, an unknown model (a 404, or Bedrock's 400 for an invalid id). */
+function isFatal(err: unknown, e: ErrorClasses): boolean {
   return (
-    err instanceof Anthropic.AuthenticationError ||
-    err instanceof Anthropic.PermissionDeniedError ||
-    err instanceof Anthropic.NotFoundError
+    err instanceof e.AuthenticationError ||
+    err instanceof e.PermissionDeniedError ||
+    err instanceof e.NotFoundError ||
+    (err instanceof e.BadRequestError && /model identifier is invalid/i.test(err.message))
   );
 }
 
-function isRetryable(err: unknown): boolean {
-  if (err instanceof Anthropic.APIConnectionError || err instanceof MalformedReply || err instanceof BatchRetry)
-    return true; // dropped connection, timeout, broken gateway, a batch result to ask again
-  if (!(err instanceof Anthropic.APIError) || err.status === undefined) return false;
+function isRetryable(err: unknown, e: ErrorClasses): boolean {
+  // A dropped connection, a timeout, a broken gateway, credentials not fetched, a batch result to ask again.
+  if (err instanceof e.APIConnectionError || err instanceof MalformedReply || err instanceof BatchRetry) return true;
+  if (!(err instanceof e.APIError) || err.status === undefined) return false;
   return err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500;
 }
 
-/** One line for logs and reports: the status and the API's own message, never a stack (nor a credential). */
-export function describeApiError(err: unknown): string {
-  return redact(describeRaw(err));
-}
-
-function describeRaw(err: unknown): string {
-  if (err instanceof Anthropic.APIConnectionTimeoutError) return 'request timed out';
-  if (err instanceof Anthropic.APIConnectionError) return `connection failed (${err.message})`;
-  if (err instanceof Anthropic.APIError) {
-    const body = err.error as { error?: { message?: string } } | undefined;
-    return `HTTP ${err.status ?? '?'}: ${body?.error?.message ?? err.message}`;
+/** One line for logs and reports: the status and the API's own message, never a stack (describe() redacts it). */
+function describeRaw(err: unknown, e: ErrorClasses): string {
+  if (err instanceof e.APIConnectionTimeoutError) return 'request timed out';
+  if (err instanceof e.APIConnectionError) {
+    const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+    return `connection failed (${err.message}${cause})`;
+  }
+  if (err instanceof e.APIError) {
+    // The Anthropic API and Vertex AI answer {error: {message}}; Bedrock answers {message}.
+    const body = err.error as { error?: { message?: string }; message?: string } | undefined;
+    return `HTTP ${err.status ?? '?'}: ${body?.error?.message ?? body?.message ?? err.message}`;
   }
   return err instanceof Error ? err.message : String(err);
-}
-
-/** True where a 400 says structured outputs are not available for this model or gateway. */
-export function refusesStructuredOutput(err: unknown): boolean {
-  return (
-    err instanceof Anthropic.BadRequestError &&
-    /output_config|output_format|structured output|json_schema/i.test(describeApiError(err))
-  );
 }

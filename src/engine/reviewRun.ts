@@ -7,6 +7,7 @@ import type { FileAccess } from '../model/access';
 import type { PriceOverrides } from '../model/pricing';
 import { FatalApiError, ModelClient, RunLimitReached } from './client';
 import { BatchLedger } from './batchLedger';
+import type { Connection } from './connect';
 import type { EmitFn, RunAccounting } from '../model/events';
 import { ResultCache } from './resultCache';
 import type { Effort } from '../model/models';
@@ -14,8 +15,8 @@ import { SubAgentRunner } from './runner';
 import type { BackoffPolicy } from './backoff';
 
 export interface RunOptions {
-  apiKey: string;
-  baseURL?: string;
+  /** The provider's client (engine/connect.ts), made before the run. */
+  connection: Connection;
   concurrency: number;
   timeoutMs: number;
   maxAttempts: number;

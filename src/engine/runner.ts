@@ -6,7 +6,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
-import { FatalApiError, refusesStructuredOutput, type Message, type MessageParams, type ModelClient } from './client';
+import { FatalApiError, type Message, type MessageParams, type ModelClient } from './client';
 import type { Priority } from '../model/semaphore';
 import { sleep } from './backoff';
 import type { ResultCache } from './resultCache';
@@ -36,8 +36,10 @@ const PRIME_WINDOW_MS = 25;
 const PRIME_TAIL: ContentBlock = { type: 'text', text: 'Cache warm-up: reply with nothing.' };
 
 export class SubAgentRunner {
-  /** Flips to forced `submit_<record>` tool calls once the API refuses structured outputs. */
-  private structured = true;
+  /** Off where the provider has no structured outputs, or once it refuses them: records come through submit tools. */
+  private structured: boolean;
+  /** Off where the provider cannot force a tool, or once it refuses to: the instructions name the submit tool. */
+  private forced: boolean;
   repairs = 0;
   private readonly effort: Effort | undefined;
   /** Keys and stored answers: the same code a forecast of the run uses (see UnitCache). */
@@ -51,6 +53,8 @@ export class SubAgentRunner {
   ) {
     this.effort = opts.effort;
     this.cache = new UnitCache(opts.cache, opts.effort, opts.refresh);
+    this.structured = client.capabilities.structuredOutputs;
+    this.forced = client.capabilities.forcedToolChoice;
   }
 
   /** See ModelClient.firstSent. */
@@ -95,7 +99,8 @@ export class SubAgentRunner {
    * not used. Best effort: a failure just means the calls that follow write the prefix themselves.
    */
   async prime<T>(spec: UnitSpec<T>): Promise<void> {
-    if (this.client.batcher || (await this.cache.holds(spec))) return;
+    // Without a prompt cache a prime would only be another call; a batch has no cache to warm in time.
+    if (!this.client.capabilities.promptCache || this.client.batcher || (await this.cache.holds(spec))) return;
     return this.sendPrime(spec);
   }
 
@@ -105,6 +110,7 @@ export class SubAgentRunner {
    * then would only add a call). Once per key for the runner's life.
    */
   private primeOnce<T>(key: string, spec: UnitSpec<T>): Promise<void> {
+    if (!this.client.capabilities.promptCache) return Promise.resolve();
     const gate = this.primes.get(key);
     if (gate) {
       gate.callers++;
@@ -121,7 +127,7 @@ export class SubAgentRunner {
   private async sendPrime<T>(spec: UnitSpec<T>): Promise<void> {
     try {
       await this.client.create(
-        this.params({ ...spec, maxTokens: 1 }, [{ role: 'user', content: spec.content }], this.structured),
+        this.params({ ...spec, maxTokens: 1 }, [{ role: 'user', content: spec.content }], this.structured, this.forced),
         { label: `${spec.label} (cache prime)`, step: spec.step },
         PRIME_PRIORITY,
       );
@@ -195,31 +201,26 @@ export class SubAgentRunner {
 
   /** `toolsOff`: the tool budget is spent; the tools stay declared (earlier turns use them) but may not be called. */
   private async send<T>(spec: UnitSpec<T>, messages: MessageTurn[], toolsOff = false, key?: string): Promise<Message> {
-    // Decided per request: calls already in flight when the first refusal arrives switch over too.
-    const structured = this.structured;
-    const params = (s: boolean) => ({
-      ...this.params(spec, messages, s),
-      ...(toolsOff && s && spec.tools ? { tool_choice: { type: 'none' as const } } : {}),
-    });
-    try {
-      return await this.client.create(
-        params(structured),
-        { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}), ...(key ? { key } : {}) },
-        spec.priority,
-      );
-    } catch (err) {
-      if (!structured || !refusesStructuredOutput(err)) throw err;
-      this.structured = false;
-      return this.client.create(
-        params(false),
-        { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}), ...(key ? { key } : {}) },
-        spec.priority,
-      );
+    const tag = { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}), ...(key ? { key } : {}) };
+    // Decided per request, and again after a refusal: calls already in flight when the first one arrives switch over too.
+    for (;;) {
+      const { structured, forced } = this;
+      const params = {
+        ...this.params(spec, messages, structured, forced),
+        ...(toolsOff && structured && forced && spec.tools ? { tool_choice: { type: 'none' as const } } : {}),
+      };
+      try {
+        return await this.client.create(params, tag, spec.priority);
+      } catch (err) {
+        if (structured && this.client.refusesStructuredOutput(err)) this.structured = false;
+        else if (forced && this.client.refusesToolChoice(err)) this.forced = false;
+        else throw err;
+      }
     }
   }
 
-  private params<T>(spec: UnitSpec<T>, messages: MessageTurn[], structured: boolean): MessageParams {
-    return requestParams(spec, messages, structured, this.effort);
+  private params<T>(spec: UnitSpec<T>, messages: MessageTurn[], structured: boolean, forced: boolean): MessageParams {
+    return requestParams(spec, messages, structured, this.effort, forced);
   }
 
   /** The record, or the errors against it; `parsed` is the schema-valid record that failed only the semantic check. */
@@ -275,12 +276,16 @@ export class SubAgentRunner {
   }
 }
 
-/** The request a unit sends with `messages` so far; `structured`: an output schema rather than a forced submit tool. */
+/**
+ * The request a unit sends with `messages` so far; `structured`: an output schema rather than a submit tool;
+ * `forced`: the submit tool forced by tool_choice, else offered and named in the instructions.
+ */
 function requestParams<T>(
   spec: UnitSpec<T>,
   messages: MessageTurn[],
   structured: boolean,
   effortLevel?: Effort,
+  forced = true,
 ): MessageParams {
   const system: SystemBlock[] =
     typeof spec.system === 'string'
@@ -297,7 +302,7 @@ function requestParams<T>(
   if (spec.recordTools) {
     return {
       ...base,
-      tools: [...(spec.tools ? TOOL_DEFINITIONS : []), ...spec.recordTools.map((r) => submitTool(r, true))],
+      tools: [...(spec.tools ? TOOL_DEFINITIONS : []), ...spec.recordTools.map((r) => submitTool(r, structured))],
       ...(effortLevel ? { output_config: effort } : {}),
     };
   }
@@ -309,12 +314,14 @@ function requestParams<T>(
     };
   }
   const submit = submitTool(spec.record);
-  return {
-    ...base,
-    tools: [submit],
-    tool_choice: { type: 'tool', name: submit.name },
-    ...(effortLevel ? { output_config: effort } : {}),
+  const config = effortLevel ? { output_config: effort } : {};
+  if (forced) return { ...base, tools: [submit], tool_choice: { type: 'tool', name: submit.name }, ...config };
+  // Nothing can force the tool: the instructions name it, and a reply without it is repaired like any other.
+  const ask: SystemBlock = {
+    type: 'text',
+    text: `Answer only by calling the ${submit.name} tool with the complete record.`,
   };
+  return { ...base, system: [...system, ask], tools: [submit], ...config };
 }
 
 /** Whether a unit's first request fits its model's window with `headroom` tokens to spare (WindowGuard.fits). */
@@ -359,7 +366,7 @@ export function recordTitle(record: z.ZodType): string {
   return title;
 }
 
-/** `strict`: the API holds the tool's input to its schema (the cache-first layout's only output constraint). */
+/** `strict`: the API holds the tool's input to its schema (the cache-first layout's only output constraint, where the provider has it). */
 function submitTool(record: z.ZodType, strict = false): Anthropic.Messages.Tool {
   const title = recordTitle(record);
   return {

@@ -8,6 +8,7 @@
 import { noAccess } from '../model/access';
 import { join } from 'node:path';
 import { FatalApiError, ModelClient } from '../engine/client';
+import { firstParty } from '../engine/connect';
 import { ResultCache } from '../engine/resultCache';
 import { SubAgentRunner } from '../engine/runner';
 import type { EmitFn } from '../model/events';
@@ -102,13 +103,24 @@ export async function runEval(
   note: (line: string) => void = () => undefined,
 ): Promise<PrOutcome[]> {
   const { review } = settings;
-  const client = new ModelClient({
+  // The judge calls the Anthropic API, whatever provider the reviews use.
+  const connection = firstParty({
+    provider: {
+      provider: 'anthropic',
+      chosenBy: 'the default',
+      skipAuth: false,
+      ...(review.baseUrl ? { baseURL: { value: review.baseUrl, from: 'ANTHROPIC_BASE_URL' } } : {}),
+    },
     apiKey: settings.apiKey,
+    timeoutMs: review.requestTimeout * 1000,
+    env: {},
+  });
+  const client = new ModelClient({
+    connection,
     concurrency: review.maxConcurrency,
     timeoutMs: review.requestTimeout * 1000,
     maxAttempts: review.maxAttempts,
     signal,
-    ...(review.baseUrl ? { baseURL: review.baseUrl } : {}),
     ...(review.prices ? { prices: review.prices } : {}),
   });
   const judge = new SubAgentRunner(client, noAccess(settings.workdir), { cache: new ResultCache(review.cacheDir) });

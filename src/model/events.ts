@@ -119,6 +119,8 @@ export type ProgressStep = 'curate' | 'analyze' | 'review' | 'challenge' | 'synt
 export type LensProgressStep = 'reviewers' | 'validators' | 'cross-repo';
 
 export type ReviewEvent =
+  /** Before anything else: where the calls will go (provider, region, models), as one line. */
+  | { type: 'setup'; message: string }
   /** Step 0 is done: the files under review (cwd-relative), before any model call. */
   | { type: 'inventory'; files: string[]; companions: number; excluded: number }
   | { type: 'progress'; step: ProgressStep | LensProgressStep; done: number; total: number; message: string }

@@ -82,6 +82,31 @@ export function priceOf(model: string, overrides: PriceOverrides = {}): ModelPri
   return family ? FAMILY_PRICES[family] : undefined;
 }
 
+/**
+ * `overrides` plus, for each model whose calls cost a factor more (a regional endpoint), its price so scaled;
+ * an override for the exact id is the user's own figure and stays as it is.
+ */
+export function withPremiums(
+  overrides: PriceOverrides,
+  models: Iterable<string>,
+  factor: (model: string) => number,
+): PriceOverrides {
+  const out = { ...overrides };
+  for (const model of new Set(models)) {
+    const f = factor(model);
+    const p = priceOf(model, overrides);
+    if (f === 1 || !p || overrides[model]?.input !== undefined) continue;
+    out[model] = {
+      ...overrides[model],
+      input: p.input * f,
+      output: p.output * f,
+      cache_write: (p.cache_write ?? 1.25 * p.input) * f,
+      cache_read: (p.cache_read ?? 0.1 * p.input) * f,
+    };
+  }
+  return out;
+}
+
 /** Dollars for `usage` on `model`, or null when the model has no known price. */
 export function costUsd(
   model: string,

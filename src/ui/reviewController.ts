@@ -21,6 +21,8 @@ import { plural } from '../model/plural';
 import { describeCost, formatUsd } from '../model/pricing';
 import { RunProgress } from '../model/progress';
 import { apiKey, offerToSetKey } from './apiKey';
+import { PROVIDER_SETTINGS } from '../app/contributions';
+import { needsApiKey, ProviderError, resolveProvider, type Provider } from '../model/providers';
 import type { Dismissals } from './dismiss';
 import type { FindingStore } from './findingStore';
 import type { Notices } from './notices';
@@ -53,15 +55,24 @@ export class ReviewController implements vscode.Disposable {
     }
     // Set API Key from the error below starts this review again once a key is saved.
     const resume = () => this.run(request);
-    const key = await apiKey(this.context.secrets);
-    if (!key)
+    const settings = readSettings(request);
+    // Bedrock and Vertex AI sign with their cloud's credentials (the worker resolves them): no key to ask for.
+    let provider: Provider;
+    try {
+      provider = resolveProvider({ ...settings.choices, via: PROVIDER_SETTINGS }, process.env).provider;
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      this.log.error(err.message);
+      return void this.notices.error(`Skeptic: ${err.message}`);
+    }
+    const key = (await apiKey(this.context.secrets)) ?? '';
+    if (!key && needsApiKey(provider))
       return offerToSetKey(
-        'Skeptic needs an Anthropic API key to review code.',
+        'Skeptic needs an Anthropic API key to review code (or choose Bedrock or Vertex AI in skeptic.provider).',
         this.notices,
         this.context.secrets,
         resume,
       );
-    const settings = readSettings(request);
     const tracker = new RunTracker(request);
     const worker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath);
     this.listen(worker.connection, request, tracker);
@@ -183,6 +194,9 @@ export class ReviewController implements vscode.Disposable {
         return;
       case 'warning':
         this.log.warn(e.message);
+        return;
+      case 'setup':
+        this.log.info(e.message);
         return;
       default:
         return;

@@ -2,7 +2,8 @@
  * Skeptic's settings, read per resource by the table of choices (app/contributions.ts) and sent to the worker
  * as read, under the same field names: the worker's job builder (src/app/buildJob.ts) checks them and applies
  * the defaults. In an untrusted workspace the settings that choose where code is sent or what is read
- * (endpoint, models, context files) come from user settings only.
+ * (provider, region, project, profile,
+ * endpoint, models, context files) come from user settings only.
  */
 import * as vscode from 'vscode';
 import type { ReviewTarget } from '../app/choices';
@@ -16,6 +17,10 @@ export type SettingsAsRead = {
 };
 
 const RESTRICTED = new Set<string>([
+  SETTINGS.provider,
+  SETTINGS.region,
+  SETTINGS.project,
+  SETTINGS.profile,
   SETTINGS.baseUrl,
   SETTINGS.model,
   SETTINGS.modelPerStep,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildJob } from '../../src/app/buildJob';
 import { inventoryLookup } from '../../src/app/inventories';
-import { prepareJob } from '../../src/app/job';
+import { connectJob, prepareJob } from '../../src/app/job';
 import { runStagedReview } from '../../src/engine/staged/pipeline';
 import { fixtureWorkspace } from '../helpers/cli';
 import { useFakeServer } from '../helpers/fakeServer';
@@ -34,8 +34,7 @@ describe('the parser inventory is read on demand', function () {
         discovery: prepared.inventory.discovery,
         models: job.models,
         contextFiles: [],
-        apiKey: 'test-key',
-        baseURL: fake.server.url,
+        connection: await connectJob(job),
         concurrency: 4,
         timeoutMs: 30_000,
         maxAttempts: 2,

@@ -53,14 +53,16 @@ export interface ParsedRequest {
 
 export const SUBMIT_PREFIX = 'submit_';
 
-export function parseRequest(body: MessagesBody): ParsedRequest {
+/** `honoursToolChoice`: false for a server that ignores tool_choice (Ollama's compatibility). */
+export function parseRequest(body: MessagesBody, opts: { honoursToolChoice?: boolean } = {}): ParsedRequest {
+  const honours = opts.honoursToolChoice ?? true;
   const texts = textsOf(body.messages[0].content);
-  const forced = body.tool_choice?.type === 'tool' ? (body.tool_choice.name ?? null) : null;
+  const forced = honours && body.tool_choice?.type === 'tool' ? (body.tool_choice.name ?? null) : null;
   const submitTool = forced?.startsWith(SUBMIT_PREFIX)
     ? forced
     : body.output_config?.format
       ? null
-      : namedSubmitTool(body, texts.at(-1) ?? '');
+      : (namedSubmitTool(body, texts.at(-1) ?? '') ?? (honours ? null : onlySubmitTool(body)));
   const schema =
     body.output_config?.format?.schema ?? body.tools?.find((t) => t.name === submitTool)?.input_schema ?? null;
   const title = typeof schema?.title === 'string' ? schema.title : null;
@@ -92,6 +94,12 @@ function namedSubmitTool(body: MessagesBody, lastBlock: string): string | null {
   const instructions = fence < 0 ? lastBlock : lastBlock.slice(0, fence);
   const named = [...instructions.matchAll(/\b(submit_\w+)\b/g)].at(-1)?.[1] ?? null;
   return named && body.tools?.some((t) => t.name === named) ? named : null;
+}
+
+/** Unforced, a model offered exactly one way to submit a record (and asked for one) takes it. */
+function onlySubmitTool(body: MessagesBody): string | null {
+  const submits = (body.tools ?? []).filter((t) => t.name.startsWith(SUBMIT_PREFIX));
+  return submits.length === 1 ? submits[0]!.name : null;
 }
 
 /** A string field of a JSON object, or null. */

@@ -12,6 +12,16 @@ import { FaultBook } from './faults';
 import { reply, type ContentBlock } from './reply';
 import { isObject, MessagesBody, parseRequest } from './request';
 import { parseScenario, type Fault, type Scenario } from './scenario';
+import {
+  admit,
+  metadata,
+  platformError,
+  platformLimits,
+  platformOf,
+  type PlatformName,
+  type PlatformOptions,
+  type PlatformRequest,
+} from './platforms';
 
 export interface LoggedRequest {
   seq: number;
@@ -20,6 +30,10 @@ export interface LoggedRequest {
   began_at: number | null;
   /** null while in flight. */
   ended_at: number | null;
+  /** Which API the request came to (see platforms.ts), its path, and the scheme of its credential. */
+  platform: PlatformName;
+  path: string;
+  auth: 'Bearer' | 'AWS4-HMAC-SHA256' | 'x-api-key' | null;
   record: string | null;
   file: string | null;
   functions: string[];
@@ -36,7 +50,7 @@ export interface LoggedRequest {
   usage: (CacheUsage & { output_tokens: number }) | null;
 }
 
-export interface FakeAnthropicOptions {
+export interface FakeAnthropicOptions extends PlatformOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   scenario?: Scenario;
@@ -79,6 +93,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   let faults = new FaultBook(scenario.faults);
   const cache = new PromptCache(opts.minCacheTokens ?? 1024);
   const requests: LoggedRequest[] = [];
+  /** Access tokens the metadata server handed out: the only ones Vertex AI's route accepts. */
+  const tokens = new Set<string>();
   let seq = 0;
 
   const reset = () => {
@@ -98,12 +114,15 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     delayMs: () => batchDelayMs,
   });
 
-  async function messages(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function messages(req: IncomingMessage, res: ServerResponse, at: PlatformRequest): Promise<void> {
     const entry: LoggedRequest = {
       seq: ++seq,
       started_at: Date.now(),
       began_at: null,
       ended_at: null,
+      platform: at.platform,
+      path: new URL(req.url ?? '/', 'http://fake').pathname,
+      auth: authScheme(req),
       record: null,
       file: null,
       functions: [],
@@ -128,37 +147,51 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       gone.abort();
       end(null);
     });
+    const fail = (status: number, type: string, message: string, headers: OutgoingHttpHeaders = {}) => {
+      const e = platformError(at.platform, status, type, message);
+      return send(res, e.status, e.payload, { ...e.headers, ...headers });
+    };
+    const limits = platformLimits(at.platform);
 
-    entry.body = parseJson(await readBody(req));
-    if (!hasCredential(req))
+    const raw = await readBody(req);
+    entry.body = parseJson(raw);
+    // A compatible server such as Ollama accepts any key, or none.
+    if (at.platform === 'anthropic' && !hasCredential(req))
+      return end(fail(401, 'authentication_error', 'an x-api-key or Authorization: Bearer header is required'));
+    const admitted = admit(req, raw, entry.body, at, opts, tokens);
+    if ('status' in admitted) return end(send(res, admitted.status, admitted.payload, admitted.headers));
+    if (admitted.body === null) return end(fail(400, 'invalid_request_error', 'request body is not valid JSON'));
+    if (at.stream || (isObject(admitted.body) && admitted.body.stream === true)) {
       return end(
-        apiError(res, 401, 'authentication_error', 'an x-api-key or Authorization: Bearer header is required'),
-      );
-    if (entry.body === null) return end(apiError(res, 400, 'invalid_request_error', 'request body is not valid JSON'));
-    if (isObject(entry.body) && entry.body.stream === true) {
-      return end(
-        apiError(
-          res,
+        fail(
           400,
           'invalid_request_error',
           'streaming is not supported by the fake Anthropic server; send stream: false',
         ),
       );
     }
-    const body = MessagesBody.safeParse(entry.body);
+    const body = MessagesBody.safeParse(admitted.body);
     if (!body.success) {
       const why = body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-      return end(apiError(res, 400, 'invalid_request_error', why));
+      return end(fail(400, 'invalid_request_error', why));
     }
+    if (!limits.outputFormats && body.data.output_config?.format)
+      return end(
+        fail(
+          400,
+          'invalid_request_error',
+          'output_config.format: structured output formats are not supported by this server',
+        ),
+      );
 
     let accounted: Accounted;
     try {
-      accounted = cache.account(body.data);
+      accounted = limits.cache ? cache.account(body.data) : { usage: uncachedUsage(body.data), writes: [] };
     } catch (err) {
-      if (err instanceof CacheError) return end(apiError(res, 400, 'invalid_request_error', err.message));
+      if (err instanceof CacheError) return end(fail(400, 'invalid_request_error', err.message));
       throw err;
     }
-    const parsed = parseRequest(body.data);
+    const parsed = parseRequest(body.data, { honoursToolChoice: limits.toolChoice });
     Object.assign(entry, {
       record: parsed.record,
       file: parsed.file,
@@ -169,9 +202,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     const prompt = promptTokens(accounted.usage);
     const maximum = (opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW) - body.data.max_tokens;
     if (prompt > maximum) {
-      return end(
-        apiError(res, 400, 'invalid_request_error', `prompt is too long: ${prompt} tokens > ${maximum} maximum`),
-      );
+      return end(fail(400, 'invalid_request_error', `prompt is too long: ${prompt} tokens > ${maximum} maximum`));
     }
     const fault = faults.take(parsed);
     entry.fault = fault?.kind ?? null;
@@ -188,7 +219,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       end(200);
     } else if (outcome.kind === 'error') {
       const headers = outcome.retryAfter === undefined ? {} : { 'retry-after': String(outcome.retryAfter) };
-      end(apiError(res, outcome.status, outcome.type, outcome.message, headers));
+      end(fail(outcome.status, outcome.type, outcome.message, headers));
     } else {
       const { usage, writes } = accounted;
       entry.usage = { ...usage, output_tokens: outputTokens(outcome.content) };
@@ -205,14 +236,17 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         content: outcome.content,
         stop_reason: outcome.stopReason,
         stop_sequence: null,
-        usage: {
-          ...entry.usage,
-          cache_creation: {
-            ephemeral_5m_input_tokens: usage.cache_creation_input_tokens - accounted.writtenHour,
-            ephemeral_1h_input_tokens: accounted.writtenHour,
-          },
-          service_tier: 'standard',
-        },
+        // A server without a prompt cache reports input and output tokens only (Ollama's usage).
+        usage: limits.cache
+          ? {
+              ...entry.usage,
+              cache_creation: {
+                ephemeral_5m_input_tokens: usage.cache_creation_input_tokens - accounted.writtenHour,
+                ephemeral_1h_input_tokens: accounted.writtenHour,
+              },
+              service_tier: 'standard',
+            }
+          : { input_tokens: usage.input_tokens, output_tokens: entry.usage.output_tokens },
       };
       end(send(res, 200, message));
     }
@@ -220,7 +254,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
-    if (req.method === 'POST' && path === '/v1/messages') return messages(req, res);
+    const at = req.method === 'POST' ? platformOf(path) : null;
+    if (at) return messages(req, res, at);
     if (path.startsWith('/v1/messages/batches')) {
       if (!hasCredential(req))
         return void apiError(
@@ -230,6 +265,11 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
           'an x-api-key or Authorization: Bearer header is required',
         );
       if (await batches.route(req, res, path, send, apiError)) return;
+    }
+    const meta = req.method === 'GET' ? metadata(req, path, opts, tokens) : null;
+    if (meta) {
+      res.writeHead(meta.status, { 'content-type': meta.type, 'metadata-flavor': 'Google' });
+      return void res.end(meta.body);
     }
     if (req.method === 'GET' && path === '/_requests') return void send(res, 200, requests);
     if (req.method === 'POST' && path === '/_reset') {
@@ -304,6 +344,22 @@ function hasCredential(req: IncomingMessage): boolean {
   const key = req.headers['x-api-key'];
   const bearer = /^Bearer\s+\S/i.test(req.headers.authorization ?? '');
   return (typeof key === 'string' && key.trim() !== '') || bearer;
+}
+
+function authScheme(req: IncomingMessage): LoggedRequest['auth'] {
+  const scheme = /^(Bearer|AWS4-HMAC-SHA256)\s/i.exec(req.headers.authorization ?? '')?.[1];
+  if (scheme) return scheme.toLowerCase() === 'bearer' ? 'Bearer' : 'AWS4-HMAC-SHA256';
+  return typeof req.headers['x-api-key'] === 'string' ? 'x-api-key' : null;
+}
+
+/** What a server without a prompt cache counts: the whole prompt as input. */
+function uncachedUsage(body: MessagesBody): CacheUsage {
+  const { model: _model, max_tokens: _max, ...prompt } = body;
+  return {
+    input_tokens: estimateTokens(JSON.stringify(prompt)),
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
 }
 
 function parseJson(text: string): unknown {

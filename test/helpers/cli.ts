@@ -17,6 +17,43 @@ export interface CliRun {
 }
 
 /**
+ * A run sees none of the machine's own provider setup (a developer's Claude Code variables, AWS or Google
+ * credentials), and its credential chains never reach out of the machine: no instance metadata service, no
+ * Google metadata server but the fake's.
+ */
+export const NO_PROVIDER_ENV: Record<string, string | undefined> = {
+  ANTHROPIC_API_KEY: undefined,
+  ANTHROPIC_AUTH_TOKEN: undefined,
+  ANTHROPIC_BASE_URL: undefined,
+  CLAUDE_CODE_USE_BEDROCK: undefined,
+  CLAUDE_CODE_USE_VERTEX: undefined,
+  CLAUDE_CODE_SKIP_BEDROCK_AUTH: undefined,
+  CLAUDE_CODE_SKIP_VERTEX_AUTH: undefined,
+  ANTHROPIC_BEDROCK_BASE_URL: undefined,
+  ANTHROPIC_VERTEX_BASE_URL: undefined,
+  ANTHROPIC_VERTEX_PROJECT_ID: undefined,
+  CLOUD_ML_REGION: undefined,
+  AWS_REGION: undefined,
+  AWS_DEFAULT_REGION: undefined,
+  AWS_PROFILE: undefined,
+  AWS_ACCESS_KEY_ID: undefined,
+  AWS_SECRET_ACCESS_KEY: undefined,
+  AWS_SESSION_TOKEN: undefined,
+  AWS_BEARER_TOKEN_BEDROCK: undefined,
+  AWS_CONFIG_FILE: '/nonexistent/skeptic-test/aws-config',
+  AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/skeptic-test/aws-credentials',
+  AWS_EC2_METADATA_DISABLED: 'true',
+  AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: undefined,
+  AWS_CONTAINER_CREDENTIALS_FULL_URI: undefined,
+  AWS_WEB_IDENTITY_TOKEN_FILE: undefined,
+  GOOGLE_APPLICATION_CREDENTIALS: undefined,
+  CLOUDSDK_CONFIG: '/nonexistent/skeptic-test/gcloud',
+  GCE_METADATA_HOST: undefined,
+  GCE_METADATA_IP: undefined,
+  METADATA_SERVER_DETECTION: 'none',
+};
+
+/**
  * `script`: another build of the CLI (default dist/cli.js); `nodeArgs`: Node's own options before it. Each run gets its own empty user cache
  * (XDG_CACHE_HOME) unless the test passes one: the result cache is on by default, and one test's answers
  * must not leak into another's.
@@ -36,8 +73,7 @@ export function runCli(
     const fresh = mkdtempSync(join(tmpdir(), 'skeptic-user-cache-'));
     const env = {
       ...process.env,
-      ANTHROPIC_API_KEY: undefined,
-      ANTHROPIC_BASE_URL: undefined,
+      ...NO_PROVIDER_ENV,
       XDG_CACHE_HOME: fresh,
       ...opts.env,
     };

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Scenario } from '../fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import type { PlatformOptions } from '../fake-anthropic/platforms';
 import { FIXTURES } from './cli';
 
 export interface FakeServerHandle {
@@ -11,11 +12,12 @@ export interface FakeServerHandle {
   scenario: Scenario;
 }
 
-export function useFakeServer(scenarioFile = 'shop.scenario.json'): FakeServerHandle {
+/** `options`: what else the fake serves (Bedrock's accepted keys, Vertex AI's project: see platforms.ts). */
+export function useFakeServer(scenarioFile = 'shop.scenario.json', options: PlatformOptions = {}): FakeServerHandle {
   const handle = {} as FakeServerHandle;
   before(async () => {
     handle.scenario = JSON.parse(readFileSync(join(FIXTURES, scenarioFile), 'utf8')) as Scenario;
-    handle.server = await startFakeAnthropic({ scenario: handle.scenario });
+    handle.server = await startFakeAnthropic({ ...options, scenario: handle.scenario });
   });
   after(() => handle.server.close());
   beforeEach(() => {

@@ -91,11 +91,11 @@ describe('the review worker thread', function () {
     apiKey: 'worker-key',
   });
 
-  it('tells prepared, progress, findings and the report, then answers finished, in that order', async () => {
+  it('tells the setup line, prepared, progress, findings and the report, then answers finished, in that order', async () => {
     const cwd = await fixtureWorkspace('shop');
     const seen = await runWorker(start(cwd));
     const kinds = seen.map((m) => (m.type === 'event' ? `event:${m.event.type}` : m.type));
-    assert.equal(kinds[0], 'prepared');
+    assert.deepEqual(kinds.slice(0, 2), ['event:setup', 'prepared']);
     assert.deepEqual(kinds.slice(-2), ['report', 'outcome']);
     assert.ok(kinds.includes('event:progress'));
     const findings = seen.flatMap((m) => (m.type === 'finding' ? [m] : []));
