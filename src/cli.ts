@@ -44,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import('./cli/hook')).hookCommand(rest, io);
       case 'eval':
         return await (await import('./cli/eval')).evalCommand(rest, io);
+      case 'doctor':
+        return await (await import('./cli/doctor')).doctorCommand(rest, io);
       case '--version':
       case '-V':
       case 'version':
@@ -57,7 +59,7 @@ export async function main(argv: string[]): Promise<number> {
         return command === undefined ? EXIT.usage : EXIT.ok;
       default:
         throw new UsageError(
-          `unknown command "${command}"; the commands are review, plan, ci, hook and eval (see skeptic --help)`,
+          `unknown command "${command}"; the commands are review, plan, ci, hook, eval and doctor (see skeptic --help)`,
         );
     }
   } catch (err) {

@@ -26,6 +26,7 @@ import type { ContextFile } from '../model/records';
 import { resolveStepModels, STAGED_STEPS, type StagedStep, type StepModels } from '../model/models';
 import { costUsd, type PriceOverrides, type TokenCounts } from '../model/pricing';
 import { Semaphore } from '../model/semaphore';
+import { CAPABILITIES } from '../model/providers';
 import { sourceTokens } from '../engine/lenses/chunks';
 import { planTarget } from '../engine/lenses/plan';
 import { BRIEFS, LENS_SYSTEM, VALIDATOR_BRIEF } from '../engine/lenses/prompts';
@@ -134,6 +135,8 @@ export interface StagedEstimateInput {
   history?: RunUsage[];
   /** Through the Message Batches API: no cache primes, cache writes at the 1-hour price, and half of it all. */
   batch?: boolean;
+  /** False where the provider has no prompt cache: no primes, and every prompt token at the input price. Default true. */
+  promptCache?: boolean;
 }
 
 /** What one file will ask, per step: from the forecast, else sized by the rules above. */
@@ -165,7 +168,9 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
   // Unknown files add expected values: a whole number of calls only over all of them.
   for (const step of FILE_STEPS) calls[step] = Math.round(plans.reduce((n, p) => n + p.calls[step], 0));
   // The run-wide prefix is primed once when Step 1 of several files starts together; a file's prefix before its Step 3 calls fan out.
-  if (!input.batch) {
+  const cache = input.promptCache ?? true;
+  // Neither a batch nor a provider without a prompt cache sends primes.
+  if (!input.batch && cache) {
     calls.curate += plans.filter((p) => p.calls.curate > 0).length > 1 ? 1 : 0;
     calls.review += plans.reduce((n, p) => n + p.primes, 0);
   }
@@ -182,7 +187,8 @@ export async function estimateRun(input: StagedEstimateInput): Promise<Estimate>
   const tokensOf = (step: StagedStep, run?: number): TokenCounts => {
     const c = calibrated.get(step);
     const perCall = c && ((run !== undefined ? c.byRun[run] : undefined) ?? c.perCall);
-    return perCall ? scale(perCall, calls[step]) : defaults[step];
+    const t = perCall ? scale(perCall, calls[step]) : defaults[step];
+    return cache ? t : uncached(t);
   };
   const price = (step: StagedStep, t: TokenCounts) =>
     costUsd(
@@ -463,6 +469,16 @@ export async function estimateLensRun(access: FileAccess, req: ReturnType<typeof
  * leave out what the job's result cache already answers; its token figures come from the repository's
  * recorded runs where there are any.
  */
+/** The same prompt without a prompt cache: what would be read or written is plain input. */
+function uncached(t: TokenCounts): TokenCounts {
+  return {
+    input_tokens: t.input_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens,
+    output_tokens: t.output_tokens,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+  };
+}
+
 export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Promise<Estimate | LensEstimate> {
   if (job.mode === 'lenses') return estimateLensRun(prepared.access, lensRequest(job, prepared));
   const staged = await stagedInputs(job, prepared, (await loadTeamFile(job.cwd)).dismissals);
@@ -485,10 +501,25 @@ export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Pro
       : {}),
     history: job.stateDir ? await readUsageHistory(job.stateDir) : [],
     ...(job.batch ? { batch: true } : {}),
+    promptCache: CAPABILITIES[job.provider.provider].value.promptCache,
   });
 }
 
 export type EstimatedJob = Pick<
   ReviewJob,
+<<<<<<< HEAD
   'cwd' | 'mode' | 'lens' | 'force' | 'effort' | 'models' | 'prices' | 'cacheDir' | 'stateDir' | 'dismissals' | 'batch'
+=======
+  | 'cwd'
+  | 'mode'
+  | 'lens'
+  | 'force'
+  | 'effort'
+  | 'models'
+  | 'prices'
+  | 'cacheDir'
+  | 'stateDir'
+  | 'dismissals'
+  | 'provider'
+>>>>>>> a225ec1 (WIP (last session's uncommitted work): skeptic doctor, AWS/Google secret redaction, estimate without cache discounts, providers unit test)
 >;

@@ -18,6 +18,8 @@ Usage:
   skeptic hook install [--pre-push|--pre-commit] [--chain] [--block-on must_fix] [--max-calls N]
                                       a git hook: a lens review of each push (or commit); skeptic hook
                                       uninstall removes it (skeptic hook --help)
+  skeptic doctor [--probe]            the provider, credentials, models and capabilities a review would use;
+                                      --probe: one paid minimal call per model, asked first (skeptic doctor --help)
   skeptic eval martian|aacr [--limit N] [--pr URL…] [--dry-run] [--yes] …   score Skeptic on a public
                                       benchmark with your key (skeptic eval --help)
 

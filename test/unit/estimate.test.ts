@@ -30,6 +30,19 @@ describe('staged estimate', () => {
     assert.equal(est.byStep.review.calls, 3 + 5 + 1);
   });
 
+  it('without a prompt cache (a compatible server): no primes, no cache reads or writes, every prompt token at the input price', async () => {
+    const { access, entries } = await tree();
+    const cached = await estimateRun({ access, entries, context: [] });
+    const plain = await estimateRun({ access, entries, context: [], promptCache: false });
+    for (const step of Object.values(plain.byStep)) {
+      assert.equal(step.cacheReadTokens, 0);
+      assert.equal(step.cacheWriteTokens, 0);
+    }
+    assert.ok(cached.byStep.curate.cacheReadTokens > 0, 'the cached estimate reads the cache');
+    assert.equal(plain.byStep.curate.calls, cached.byStep.curate.calls - 1, 'the run-wide prime is not sent');
+    assert.ok(plain.costUsd! > cached.costUsd!);
+  });
+
   it('prices a cold run with the prompt cache: well under the same tokens uncached; unknown models have no price', async () => {
     const { access, entries } = await tree();
     const est = await estimateRun({ access, entries, context: [] });

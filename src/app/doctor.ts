@@ -1,0 +1,103 @@
+/**
+ * `skeptic doctor` (and the extension's *Check Setup*): the resolved provider, where each of its settings came
+ * from, the credentials' source (never the secret), the endpoint, the model ids, and each capability with where
+ * we know it from. With a probe, one minimal call per model (max_tokens 1: paid, so the surface asks first), each
+ * failure with its fix. Nothing here reads code or sends any.
+ */
+import { CAPABILITIES, PROVIDER_NAMES, type Capability, type ProviderConfig } from '../model/providers';
+import type { Connection } from '../engine/connect';
+import { connectJob, modelsInUse, type ReviewJob } from './job';
+
+export interface Diagnosis {
+  lines: string[];
+  /** The connection when the credentials resolved; null with the reason in `lines` otherwise. */
+  connection: Connection | null;
+  /** Model id → the steps or roles that use it. */
+  models: Map<string, string[]>;
+}
+
+const LABELS: Record<Capability, string> = {
+  structuredOutputs: 'structured outputs',
+  forcedToolChoice: 'forced tool choice',
+  promptCache: 'prompt cache',
+  cacheTtls: 'cache lifetimes',
+  tokenCounting: 'token counting',
+  batches: 'message batches',
+};
+
+const sourced = (label: string, s: { value: string; from: string } | undefined) =>
+  s ? [`${label.padEnd(13)}${s.value} (${s.from})`] : [];
+
+export async function diagnose(job: Pick<ReviewJob, 'provider' | 'apiKey' | 'timeoutMs' | 'mode' | 'models' | 'lens'>): Promise<Diagnosis> {
+  const p: ProviderConfig = job.provider;
+  const models = modelsInUse(job);
+  const lines = [
+    `Provider:    ${p.provider}: ${PROVIDER_NAMES[p.provider]} (chosen by ${p.chosenBy})`,
+    ...sourced('Region:', p.region),
+    ...sourced('Project:', p.project),
+    ...sourced('Profile:', p.profile),
+  ];
+  let connection: Connection | null = null;
+  try {
+    connection = await connectJob(job);
+    lines.push(`Endpoint:    ${connection.endpoint}${p.baseURL ? ` (${p.baseURL.from})` : ''}`);
+    lines.push(`Credentials: ${connection.credentials}`);
+  } catch (err) {
+    lines.push(`Credentials: not usable: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  lines.push('Models:');
+  for (const [id, roles] of models) lines.push(`  ${id} (${roles.join(', ')})`);
+  lines.push('Capabilities:');
+  const { value, source } = CAPABILITIES[p.provider];
+  for (const key of Object.keys(LABELS) as Capability[]) {
+    const v = value[key];
+    const shown = Array.isArray(v) ? (v.length ? v.join(', ') : 'none') : v ? 'yes' : 'no';
+    lines.push(`  ${LABELS[key].padEnd(20)}${shown.padEnd(9)}${source[key]}`);
+  }
+  return { lines, connection, models };
+}
+
+export interface ProbeResult {
+  model: string;
+  ok: boolean;
+  /** "ok (812 ms)", or the failure and its fix. */
+  line: string;
+}
+
+/** One call per model of one output token, through the run's own client (its retries, its error wording). */
+export async function probe(connection: Connection, models: Iterable<string>, signal: AbortSignal): Promise<ProbeResult[]> {
+  const { ModelClient } = await import('../engine/client');
+  const client = new ModelClient({ connection, concurrency: 4, timeoutMs: 60_000, maxAttempts: 2, signal });
+  return Promise.all(
+    [...models].map(async (model) => {
+      const started = Date.now();
+      try {
+        await client.create(
+          { model, max_tokens: 1, messages: [{ role: 'user', content: 'Reply with one word.' }] },
+          { label: `probe ${model}`, step: 'probe' },
+        );
+        return { model, ok: true, line: `${model}: ok (${Date.now() - started} ms)` };
+      } catch (err) {
+        const why = client.describe(err);
+        return { model, ok: false, line: `${model}: failed: ${why}; ${fixFor(why, connection)}` };
+      }
+    }),
+  );
+}
+
+/** What to do about a failed probe, by what the platform said. */
+function fixFor(why: string, c: Connection): string {
+  const provider = c.provider.provider;
+  if (/HTTP 401|HTTP 403/.test(why))
+    return provider === 'bedrock'
+      ? 'the credentials were refused: check they are current and allow bedrock:InvokeModel on this model (and that the model is enabled in this region)'
+      : provider === 'vertex'
+        ? 'the credentials were refused: the account needs the Vertex AI User role in the project, with the model enabled in Model Garden'
+        : 'the key was refused: set a current key (ANTHROPIC_API_KEY, or Skeptic: Set API Key)';
+  if (/HTTP 404|model identifier is invalid/i.test(why))
+    return 'this model id is not served here: choose another with --model or --step-model (skeptic.model, skeptic.modelPerStep)';
+  if (/connection failed|timed out/.test(why))
+    return `the endpoint ${c.endpoint} could not be reached: check the region, the base URL and the network`;
+  if (/HTTP 429|HTTP 5\d\d/.test(why)) return 'the provider is busy or limited: try again later';
+  return 'see the message above';
+}
