@@ -28,7 +28,9 @@ const LABELS: Record<Capability, string> = {
 const sourced = (label: string, s: { value: string; from: string } | undefined) =>
   s ? [`${label.padEnd(13)}${s.value} (${s.from})`] : [];
 
-export async function diagnose(job: Pick<ReviewJob, 'provider' | 'apiKey' | 'timeoutMs' | 'mode' | 'models' | 'lens'>): Promise<Diagnosis> {
+export async function diagnose(
+  job: Pick<ReviewJob, 'provider' | 'apiKey' | 'timeoutMs' | 'mode' | 'models' | 'lens'>,
+): Promise<Diagnosis> {
   const p: ProviderConfig = job.provider;
   const models = modelsInUse(job);
   const lines = [
@@ -65,7 +67,11 @@ export interface ProbeResult {
 }
 
 /** One call per model of one output token, through the run's own client (its retries, its error wording). */
-export async function probe(connection: Connection, models: Iterable<string>, signal: AbortSignal): Promise<ProbeResult[]> {
+export async function probe(
+  connection: Connection,
+  models: Iterable<string>,
+  signal: AbortSignal,
+): Promise<ProbeResult[]> {
   const { ModelClient } = await import('../engine/client');
   const client = new ModelClient({ connection, concurrency: 4, timeoutMs: 60_000, maxAttempts: 2, signal });
   return Promise.all(

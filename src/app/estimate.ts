@@ -507,9 +507,6 @@ export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Pro
 
 export type EstimatedJob = Pick<
   ReviewJob,
-<<<<<<< HEAD
-  'cwd' | 'mode' | 'lens' | 'force' | 'effort' | 'models' | 'prices' | 'cacheDir' | 'stateDir' | 'dismissals' | 'batch'
-=======
   | 'cwd'
   | 'mode'
   | 'lens'
@@ -521,5 +518,5 @@ export type EstimatedJob = Pick<
   | 'stateDir'
   | 'dismissals'
   | 'provider'
->>>>>>> a225ec1 (WIP (last session's uncommitted work): skeptic doctor, AWS/Google secret redaction, estimate without cache discounts, providers unit test)
+  | 'batch'
 >;

@@ -80,12 +80,17 @@ export async function doctorCommand(argv: string[], io: CliIo): Promise<number> 
 }
 
 /** NAME=ID pairs for known names. */
-function pairs<T extends string>(flag: string, raw: string[] | undefined, names: readonly T[]): Partial<Record<T, string>> {
+function pairs<T extends string>(
+  flag: string,
+  raw: string[] | undefined,
+  names: readonly T[],
+): Partial<Record<T, string>> {
   const out: Partial<Record<T, string>> = {};
   for (const pair of raw ?? []) {
     const at = pair.indexOf('=');
     const [name, id] = at < 0 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)];
-    if (!names.includes(name as T) || !id.trim()) throw new UsageError(`${flag} takes NAME=ID with NAME one of ${names.join(', ')}, got "${pair}"`);
+    if (!names.includes(name as T) || !id.trim())
+      throw new UsageError(`${flag} takes NAME=ID with NAME one of ${names.join(', ')}, got "${pair}"`);
     out[name as T] = id;
   }
   return out;

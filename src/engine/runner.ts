@@ -201,7 +201,12 @@ export class SubAgentRunner {
 
   /** `toolsOff`: the tool budget is spent; the tools stay declared (earlier turns use them) but may not be called. */
   private async send<T>(spec: UnitSpec<T>, messages: MessageTurn[], toolsOff = false, key?: string): Promise<Message> {
-    const tag = { label: spec.label, step: spec.step, ...(spec.file ? { file: spec.file } : {}), ...(key ? { key } : {}) };
+    const tag = {
+      label: spec.label,
+      step: spec.step,
+      ...(spec.file ? { file: spec.file } : {}),
+      ...(key ? { key } : {}),
+    };
     // Decided per request, and again after a refusal: calls already in flight when the first one arrives switch over too.
     for (;;) {
       const { structured, forced } = this;

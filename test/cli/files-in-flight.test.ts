@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { buildJob } from '../../src/app/buildJob';
-import { prepareJob, stagedInputs } from '../../src/app/job';
+import { connectJob, prepareJob, stagedInputs } from '../../src/app/job';
 import { runStagedReview } from '../../src/engine/staged/pipeline';
 import type { LoggedRequest } from '../fake-anthropic/server';
 import { fixtureWorkspace } from '../helpers/cli';
@@ -40,8 +40,7 @@ describe('files in flight', function () {
         ...stagedInputs(job, prepared, []),
         cwd,
         access: prepared.access,
-        apiKey: 'k',
-        baseURL: fake.server.url,
+        connection: await connectJob(job),
         concurrency: 1,
         timeoutMs: 30_000,
         maxAttempts: 2,

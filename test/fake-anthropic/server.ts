@@ -186,7 +186,9 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
 
     let accounted: Accounted;
     try {
-      accounted = limits.cache ? cache.account(body.data) : { usage: uncachedUsage(body.data), writes: [] };
+      accounted = limits.cache
+        ? cache.account(body.data)
+        : { usage: uncachedUsage(body.data), writes: [], writtenHour: 0 };
     } catch (err) {
       if (err instanceof CacheError) return end(fail(400, 'invalid_request_error', err.message));
       throw err;
