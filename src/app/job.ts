@@ -12,7 +12,7 @@ import { defaultMaxReviewers } from '../model/reviewers';
 import type { LensTargetSpec } from '../engine/lenses/target';
 import type { ChangeSet } from '../scope/changes';
 import type { PriceOverrides } from '../model/pricing';
-import { modelIdProblem, ProviderError, type ProviderConfig } from '../model/providers';
+import { batchRefusal, modelIdProblem, ProviderError, type ProviderConfig } from '../model/providers';
 import type { Connection } from '../engine/connect';
 import { loadContextFiles } from '../scope/contextFiles';
 import { batchLedgerFile, factsDirOf, knownOutputs, outputsUnder } from './state';
@@ -345,8 +345,13 @@ export function modelsInUse(job: Pick<ReviewJob, 'mode' | 'models' | 'lens'>): M
   return out;
 }
 
-/** A model id of another platform (a first-party id sent to Bedrock, say) stops the job before any call. */
-export function checkModels(job: Pick<ReviewJob, 'mode' | 'models' | 'lens' | 'provider'>): void {
+/**
+ * What the provider cannot do for this job stops it before any call: a model id of another platform (a
+ * first-party id sent to Bedrock, say), or --batch where there are no Message Batches.
+ */
+export function checkProvider(job: Pick<ReviewJob, 'mode' | 'models' | 'lens' | 'provider' | 'batch'>): void {
+  const noBatches = job.batch ? batchRefusal(job.provider.provider) : undefined;
+  if (noBatches) throw new ProviderError(noBatches);
   for (const [id, roles] of modelsInUse(job)) {
     const problem = modelIdProblem(job.provider.provider, id);
     if (problem)

@@ -10,7 +10,7 @@ import { ProviderError, setupLine } from '../model/providers';
 import {
   assertReviewable,
   checkBeforeRun,
-  checkModels,
+  checkProvider,
   checkOutputs,
   connectJob,
   executeJob,
@@ -50,7 +50,7 @@ export type JobOutcome =
 /** Throws a ScopeError or GitError for a scope that cannot be reviewed (nothing written, no call made). */
 export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcome> {
   const { emit, confirm, signal } = hooks;
-  checkModels(job);
+  checkProvider(job);
   const prepared = await prepareJob(job);
   // Before the first event: the event log is written from it on, and must not be a file under review.
   checkOutputs(job, prepared);

@@ -33,15 +33,13 @@ export async function jobFromFlags(
   return { ...job, stateDir };
 }
 
-/** With no path and no scope flag, the detected scope; its line (which and why) is the first of the output. */
+/** With no path and no scope flag, the detected scope, and its line (which and why) for the output. */
 export async function chooseScope(
   flags: ReviewFlags,
   io: Pick<CliIo, 'cwd' | 'env'>,
-  out: NodeJS.WritableStream,
-): Promise<ReviewFlags & { choices: { scope: ScopeSpec } }> {
+): Promise<{ flags: ReviewFlags & { choices: { scope: ScopeSpec } }; line?: string }> {
   const { target, line } = await resolveScope({ ...flags.choices, cwd: io.cwd }, io.env);
-  if (line) out.write(`${line}\n`);
-  return { ...flags, choices: { ...flags.choices, scope: target.scope } };
+  return { flags: { ...flags, choices: { ...flags.choices, scope: target.scope } }, ...(line ? { line } : {}) };
 }
 
 /**

@@ -8,7 +8,7 @@ import { inventoryLine, plural } from '../model/plural';
 import { costUsd, formatUsd, PRICES_AS_OF, type PriceOverrides } from '../model/pricing';
 import { estimateJob, type Estimate, type LensEstimate, type StepEstimate } from '../app/estimate';
 import { inventoriesOf, type Inventories } from '../app/inventories';
-import { prepareJob } from '../app/job';
+import { checkProvider, prepareJob } from '../app/job';
 import { planJson } from '../app/plan';
 import { parseReviewArgs } from './args';
 import { chooseScope, jobFromFlags } from './job';
@@ -25,9 +25,11 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   // --json keeps stdout one JSON record: the scope's line goes to stderr then.
-  const args = await chooseScope(parsed, io, json ? io.stderr : io.stdout);
+  const { flags: args, line } = await chooseScope(parsed, io);
+  if (line) (json ? io.stderr : io.stdout).write(`${line}\n`);
   // The review's own job (cache folder, state folder, prices, models): the plan counts what that review will ask.
   const job = await jobFromFlags(args, io, '');
+  checkProvider(job);
   const prepared = await prepareJob(job);
   // What review would warn about before its first call (a context file it skips, and why), on stderr.
   for (const message of prepared.warnings) io.stderr.write(`warning: ${message}\n`);

@@ -9,6 +9,8 @@ import { consoleReporter } from './console';
 import { chooseScope, jobFromFlags, keyFor, providerFromFlags } from './job';
 import type { CliIo } from './io';
 import { recordOutputs } from '../app/state';
+import { checkProvider, modelsInUse } from '../app/job';
+import { setupLine } from '../model/providers';
 import { openEventLog } from './events';
 import { EXIT, USAGE, UsageError } from './help';
 import { inventoryLine, plural } from '../model/plural';
@@ -21,16 +23,20 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
   }
   const provider = providerFromFlags(parsed.choices, io.env);
   const apiKey = keyFor(provider, io.env);
-  const args = await chooseScope(parsed, io, io.stdout);
+  const { flags: args, line } = await chooseScope(parsed, io);
   const job = await jobFromFlags(args, io, apiKey, provider);
+  checkProvider(job);
+  // Where the calls go comes first; the scope's line, when it was detected, second.
+  io.stdout.write(`${setupLine(job.provider, modelsInUse(job))}\n${line ? `${line}\n` : ''}`);
 
   const progress = consoleReporter(io.stderr, job.mode ?? 'staged');
   const events = job.outputs.events ? openEventLog(io.cwd, job.outputs.events) : undefined;
   const outcome = await runJob(job, {
     emit: (e) => {
       events?.emit(e);
-      if (e.type === 'setup') io.stdout.write(`${e.message}\n`);
-      else if (e.type === 'inventory') io.stdout.write(`${inventoryLine(e.files.length, e.companions)}\n`);
+      // The setup line is printed above, before the scope's.
+      if (e.type === 'setup') return;
+      if (e.type === 'inventory') io.stdout.write(`${inventoryLine(e.files.length, e.companions)}\n`);
       else progress(e);
     },
     ...(args.yes ? {} : { confirm: (estimate) => confirmAtTerminal(estimate, io) }),

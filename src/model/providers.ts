@@ -292,10 +292,9 @@ export const CAPABILITIES: Record<Provider, { value: Capabilities; source: Recor
 
 /** Why `--batch` cannot run on `provider`, or undefined where it can. */
 export function batchRefusal(provider: Provider): string | undefined {
-  const c = CAPABILITIES[provider];
-  return c.value.batches
+  return CAPABILITIES[provider].value.batches
     ? undefined
-    : `--batch needs Message Batches, which ${PROVIDER_NAMES[provider]} does not offer (${c.source.batches})`;
+    : `--batch (skeptic.batch) needs the Message Batches API, which ${PROVIDER_NAMES[provider]} does not have; review without it, or with --provider anthropic`;
 }
 
 /** The run's first line: provider, what chose it, region or project, endpoint if not the provider's own, and the models by use. */

@@ -23,9 +23,9 @@ describe('the fixture review through each provider, against the fake platforms',
   });
   let firstParty: string[];
 
-  const review = async (env: Record<string, string>, args: string[] = []) => {
+  const review = async (env: Record<string, string>, args: string[] = [], paths = ['shop']) => {
     const cwd = await fixtureWorkspace('shop');
-    const run = await runCli(['review', 'shop', '--json', 'result.json', ...args], { cwd, env });
+    const run = await runCli(['review', ...paths, '--json', 'result.json', ...args], { cwd, env });
     return {
       run,
       cwd,
@@ -33,12 +33,20 @@ describe('the fixture review through each provider, against the fake platforms',
     };
   };
   const bodies = () => fake.server.requests.map((r) => r.body as Record<string, unknown>);
+  /** Cache warm-up calls: a unit's prefix sent for one output token. */
+  const primes = () => bodies().filter((b) => b.max_tokens === 1).length;
+  const withCacheControl = () => bodies().filter((b) => JSON.stringify(b).includes('"cache_control"')).length;
+  let firstPartyPrimes: number;
 
   before(async function () {
     const { run, findings } = await review({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url });
     assert.equal(run.code, 0, run.stderr);
     firstParty = await findings();
     assert.equal(firstParty.length, 7, 'the fixture plants seven findings');
+    // What the limited server must not see, seen here: so the checks below can fail.
+    firstPartyPrimes = primes();
+    assert.ok(firstPartyPrimes > 0, 'the first-party run warms the cache');
+    assert.ok(withCacheControl() > 0, 'the first-party run marks cache breakpoints');
   });
 
   it('Bedrock, as Claude Code sets it up (CLAUDE_CODE_USE_BEDROCK, AWS_REGION, keys): SigV4-signed invokes, the same findings', async () => {
@@ -107,25 +115,29 @@ describe('the fixture review through each provider, against the fake platforms',
   });
 
   it('a limited compatible server (no forced tool choice, no output formats, no cache): submit tools by instruction, the same findings', async () => {
-    const { run, findings } = await review({ ANTHROPIC_BASE_URL: `${fake.server.url}/limited` }, [
-      '--provider',
-      'compatible',
-    ]);
-    assert.equal(run.code, 0, run.stderr);
-    assert.match(
-      run.stdout,
-      /^Provider: compatible \(an Anthropic-compatible server, chosen by --provider; endpoint http:\/\/127\.0\.0\.1:\d+\/limited\)/,
+    // No path: the scope is detected, and its line comes second, after where the calls go.
+    const { run, findings } = await review(
+      { ANTHROPIC_BASE_URL: `${fake.server.url}/limited` },
+      ['--provider', 'compatible'],
+      [],
     );
+    assert.equal(run.code, 0, run.stderr);
+    const [first, second] = run.stdout.split('\n');
+    assert.match(
+      first!,
+      /^Provider: compatible \(an Anthropic-compatible server, chosen by --provider; endpoint http:\/\/127\.0\.0\.1:\d+\/limited\) · models: /,
+    );
+    assert.match(second!, /^Scope: the whole folder \(auto: /);
     assert.deepEqual(await findings(), firstParty);
     const requests = fake.server.requests;
     assert.ok(requests.length > 0 && requests.every((r) => r.platform === 'limited' && r.status === 200));
     for (const body of bodies()) {
       assert.equal((body.output_config as { format?: unknown } | undefined)?.format, undefined, 'no output format');
       assert.equal(body.tool_choice, undefined, 'no tool_choice');
-      assert.ok(!JSON.stringify(body).includes('cache_control'), 'no cache_control');
     }
-    // Nothing can be cached there, so nothing is primed: every call is a unit's own.
-    assert.ok(!requests.some((r) => r.usage && r.usage.output_tokens <= 1));
+    assert.equal(withCacheControl(), 0, 'no cache_control block reaches a server without a prompt cache');
+    // Nothing can be cached there, so nothing is warmed: every call is a unit's own.
+    assert.equal(primes(), 0, 'no cache warm-up call');
   });
 
   describe('a setup that cannot work is one line, exit 2, before any call', () => {
@@ -165,6 +177,12 @@ describe('the fixture review through each provider, against the fake platforms',
         { AWS_BEARER_TOKEN_BEDROCK: BEDROCK_KEY },
         ['--provider', 'bedrock', '--region', 'us-east-1', '--step-model', 'review=claude-sonnet-4-5'],
         /^skeptic: "claude-sonnet-4-5" is not an Amazon Bedrock model id; .+ \(the model for review; set it with --model/,
+      ],
+      [
+        '--batch on Bedrock, which has no Message Batches',
+        { AWS_BEARER_TOKEN_BEDROCK: BEDROCK_KEY },
+        ['--provider', 'bedrock', '--region', 'us-east-1', '--batch'],
+        /^skeptic: --batch \(skeptic\.batch\) needs the Message Batches API, which Amazon Bedrock does not have; review without it/,
       ],
       [
         'both Claude Code switches',

@@ -166,7 +166,10 @@ describe('providers: which one, and with what', () => {
       assert.deepEqual(Object.keys(source).sort(), Object.keys(value).sort(), p);
       assert.equal(batchRefusal(p) === undefined, value.batches, p);
     }
-    assert.match(batchRefusal('bedrock')!, /^--batch needs Message Batches, which Amazon Bedrock does not offer/);
+    assert.match(
+      batchRefusal('bedrock')!,
+      /^--batch \(skeptic\.batch\) needs the Message Batches API, which Amazon Bedrock does not have/,
+    );
     assert.equal(CAPABILITIES.compatible.value.promptCache, false);
   });
 });
