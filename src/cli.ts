@@ -5,6 +5,7 @@
  */
 import type { CliIo } from './cli/io';
 import { EXIT, USAGE, UsageError } from './cli/help';
+import { redact } from './model/redact';
 import { version as VERSION } from '../package.json';
 
 export async function main(argv: string[]): Promise<number> {
@@ -65,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     // A setup error comes from a command's own code, already loaded by then.
     if (err instanceof UsageError || (command && (await import('./app/runJob')).isSetupError(err))) {
-      process.stderr.write(`skeptic: ${err.message}\n`);
+      process.stderr.write(`skeptic: ${redact(err.message)}\n`);
       return EXIT.usage;
     }
     throw err;
@@ -83,7 +84,7 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     process.stderr.write(
-      `skeptic: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      `skeptic: internal error: ${redact(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
     );
     process.exitCode = 1;
   },

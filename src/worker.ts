@@ -23,6 +23,7 @@ import {
 import { isSetupError, runJob } from './app/runJob';
 import { repositoryStateDir } from './app/state';
 import { summarize } from './app/summary';
+import { redact } from './model/redact';
 
 const port = parentPort;
 if (!port) throw new Error('worker.js must run in a worker thread');
@@ -80,6 +81,10 @@ host.onRequest(StartReview, async (start): Promise<ReviewOutcome> => {
       host.sendNotification(ReportWritten, { path: outcome.outputs.reportPath, markdown: outcome.outputs.markdown });
     return { kind: 'finished', summary: summarize(outcome.result) };
   } catch (err) {
-    return { kind: 'failed', message: err instanceof Error ? err.message : String(err), setup: isSetupError(err) };
+    return {
+      kind: 'failed',
+      message: redact(err instanceof Error ? err.message : String(err)),
+      setup: isSetupError(err),
+    };
   }
 });

@@ -6,7 +6,7 @@
  */
 import { CAPABILITIES, PROVIDER_NAMES, type Capability, type ProviderConfig } from '../model/providers';
 import type { Connection } from '../engine/connect';
-import { connectJob, modelsInUse, type ReviewJob } from './job';
+import { checkProvider, connectJob, modelsInUse, type ReviewJob } from './job';
 
 export interface Diagnosis {
   lines: string[];
@@ -14,6 +14,8 @@ export interface Diagnosis {
   connection: Connection | null;
   /** Model id → the steps or roles that use it. */
   models: Map<string, string[]>;
+  /** What stops a review here before any call (a model id the provider cannot take, say), one line each. */
+  problems: string[];
 }
 
 const LABELS: Record<Capability, string> = {
@@ -29,7 +31,7 @@ const sourced = (label: string, s: { value: string; from: string } | undefined) 
   s ? [`${label.padEnd(13)}${s.value} (${s.from})`] : [];
 
 export async function diagnose(
-  job: Pick<ReviewJob, 'provider' | 'apiKey' | 'timeoutMs' | 'mode' | 'models' | 'lens'>,
+  job: Pick<ReviewJob, 'provider' | 'apiKey' | 'timeoutMs' | 'mode' | 'models' | 'lens' | 'batch'>,
 ): Promise<Diagnosis> {
   const p: ProviderConfig = job.provider;
   const models = modelsInUse(job);
@@ -39,6 +41,12 @@ export async function diagnose(
     ...sourced('Project:', p.project),
     ...sourced('Profile:', p.profile),
   ];
+  const problems: string[] = [];
+  try {
+    checkProvider(job);
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
   let connection: Connection | null = null;
   try {
     connection = await connectJob(job);
@@ -56,7 +64,7 @@ export async function diagnose(
     const shown = Array.isArray(v) ? (v.length ? v.join(', ') : 'none') : v ? 'yes' : 'no';
     lines.push(`  ${LABELS[key].padEnd(20)}${shown.padEnd(9)}${source[key]}`);
   }
-  return { lines, connection, models };
+  return { lines, connection, models, problems };
 }
 
 export interface ProbeResult {

@@ -60,12 +60,10 @@ export async function doctorCommand(argv: string[], io: CliIo): Promise<number> 
     apiKey,
     provider,
   });
-  const { lines, connection, models } = await diagnose(job);
-  io.stdout.write(`${lines.join('\n')}\n`);
-  if (keyProblem || !connection) {
-    if (keyProblem) io.stdout.write(`Problem:     ${keyProblem}\n`);
-    return EXIT.usage;
-  }
+  const { lines, connection, models, problems } = await diagnose(job);
+  if (keyProblem) problems.unshift(keyProblem);
+  io.stdout.write([...lines, ...problems.map((p) => `Problem:     ${p}`)].map((l) => `${l}\n`).join(''));
+  if (problems.length || !connection) return EXIT.usage;
   if (!v.probe) return EXIT.ok;
   const what = `--probe sends ${models.size} call${models.size === 1 ? '' : 's'} of one output token to ${provider.provider} (paid calls)`;
   if (!v.yes) {

@@ -13,6 +13,7 @@ import {
   type Env,
   type ProviderConfig,
 } from '../model/providers';
+import { redact } from '../model/redact';
 
 /** The SDK error classes a reply can be judged by: those of the SDK copy that made the client. */
 export type ErrorClasses = Pick<
@@ -63,7 +64,8 @@ export async function connect(o: ConnectOptions): Promise<Connection> {
       : o.provider.provider === 'vertex'
         ? await (await import('./providers/vertex')).connectVertex(o)
         : firstParty(o);
-  if ('problem' in made) throw new ProviderError(made.problem);
+  // A credential library's own words may quote what it read.
+  if ('problem' in made) throw new ProviderError(redact(made.problem));
   return { ...made, provider: o.provider, capabilities: CAPABILITIES[o.provider.provider].value };
 }
 

@@ -280,8 +280,8 @@ export const CAPABILITIES: Record<Provider, { value: Capabilities; source: Recor
       batches: false,
     },
     source: {
-      structuredOutputs: 'assumed absent (Ollama refuses output formats); skeptic doctor --probe asks the server',
-      forcedToolChoice: 'assumed absent (Ollama ignores tool_choice); skeptic doctor --probe asks the server',
+      structuredOutputs: 'assumed absent (Ollama refuses output formats): records come through submit tools',
+      forcedToolChoice: 'assumed absent (Ollama ignores tool_choice): the instructions name the tool, with repair',
       promptCache: 'assumed absent (Ollama ignores cache_control)',
       cacheTtls: 'assumed absent',
       tokenCounting: 'assumed absent (Ollama has no count_tokens)',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StagedJsonReport } from '../../src/report/json';
 import { fixtureWorkspace, loadJson, runCli } from '../helpers/cli';
@@ -138,6 +138,40 @@ describe('the fixture review through each provider, against the fake platforms',
     assert.equal(withCacheControl(), 0, 'no cache_control block reaches a server without a prompt cache');
     // Nothing can be cached there, so nothing is warmed: every call is a unit's own.
     assert.equal(primes(), 0, 'no cache warm-up call');
+  });
+
+  it('a Bedrock endpoint that echoes the signature and the session token: neither reaches the report, the JSON, the events or the console', async () => {
+    const sessionToken = 'IQoJb3JpZ2luX2VjFakeSessionTokenForSkepticTests0000000000';
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'echo_auth', status: 400, match: { record: 'Step1Record' } }],
+    });
+    const { run, cwd } = await review(
+      {
+        CLAUDE_CODE_USE_BEDROCK: '1',
+        AWS_REGION: AWS.region,
+        AWS_ACCESS_KEY_ID: AWS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: AWS.secretAccessKey,
+        AWS_SESSION_TOKEN: sessionToken,
+        ANTHROPIC_BEDROCK_BASE_URL: fake.server.url,
+      },
+      ['--events', 'events.jsonl'],
+    );
+    assert.equal(run.code, 3, run.stderr);
+    const echoed = fake.server.requests.filter((r) => r.fault === 'echo_auth');
+    assert.ok(
+      echoed.length > 0 && echoed.every((r) => r.auth === 'AWS4-HMAC-SHA256'),
+      'the fault answered signed calls',
+    );
+    const written = await Promise.all(
+      (await readdir(cwd)).filter((f) => f !== 'shop').map((f) => readFile(join(cwd, f), 'utf8')),
+    );
+    assert.ok(written.join('').includes('X-Amz-Security-Token: [redacted]'), 'the echo is quoted, struck');
+    for (const text of [...written, run.stdout, run.stderr]) {
+      assert.ok(!text.includes(sessionToken.slice(8)), 'the session token leaked');
+      assert.ok(!text.includes(AWS.secretAccessKey), 'the secret key leaked');
+      assert.ok(!/Signature=[0-9a-f]{64}/.test(text), 'a signature leaked');
+    }
   });
 
   describe('a setup that cannot work is one line, exit 2, before any call', () => {

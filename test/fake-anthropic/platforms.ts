@@ -122,10 +122,11 @@ function requestId(): string {
   return `req_fake_${randomBytes(12).toString('hex')}`;
 }
 
-/** Bedrock's model ids: an inference profile, a base model id, or an ARN. */
-const BEDROCK_MODEL = /^((global|us|us-gov|eu|apac|jp|au|ca)\.)?anthropic\.claude-[\w.:-]+$|^arn:aws[\w-]*:bedrock:/;
-/** Vertex AI's Claude ids: `claude-…`, dated with `@` or not. */
-const VERTEX_MODEL = /^claude-[a-z0-9-]+(@\d{8})?$/;
+/** Bedrock's Claude ids: an inference profile or a base model id of a Claude family, or an ARN; any other is invalid. */
+const BEDROCK_MODEL =
+  /^((global|us|us-gov|eu|apac|jp|au|ca)\.)?anthropic\.claude-(opus|sonnet|haiku)-[\w.:-]+$|^arn:aws[\w-]*:bedrock:/;
+/** Vertex AI's Claude ids: `claude-{family}-…`, dated with `@` or not; any other publisher model is not found. */
+const VERTEX_MODEL = /^claude-(opus|sonnet|haiku)-[a-z0-9-]+(@\d{8})?$/;
 
 /**
  * Checks a platform request's credentials and body as the platform would; returns the Messages API body to answer

@@ -336,6 +336,8 @@ function credentialsOf(req: IncomingMessage): string {
   return [
     req.headers.authorization && `Authorization: ${req.headers.authorization}`,
     typeof req.headers['x-api-key'] === 'string' && `x-api-key: ${req.headers['x-api-key']}`,
+    typeof req.headers['x-amz-security-token'] === 'string' &&
+      `X-Amz-Security-Token: ${req.headers['x-amz-security-token']}`,
   ]
     .filter(Boolean)
     .join(', ');
