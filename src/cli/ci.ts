@@ -15,8 +15,9 @@ import { plural } from '../model/plural';
 import { parseReviewArgs } from './args';
 import { consoleReporter } from './console';
 import { EXIT, UsageError } from './help';
-import { jobFromFlags } from './job';
+import { jobFromFlags, keyFor, providerFromFlags } from './job';
 import type { CliIo } from './io';
+import { needsApiKey } from '../model/providers';
 
 /** The model calls a CI review may make unless told otherwise (the action's max-calls input). */
 export const CI_MAX_CALLS = 300;
@@ -40,7 +41,7 @@ pull request) gets workflow annotations, the job summary and SARIF instead. See 
   --mode, --model, --out, --json, --exclude, …   as for skeptic review (no scope flags: the event says)
 
 Environment: GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL, GITHUB_STEP_SUMMARY,
-ANTHROPIC_API_KEY. Exit codes: 0 · 1 findings at --fail-on · 2 setup error · 3 partial review (with --fail-on)
+ANTHROPIC_API_KEY (or, with --provider bedrock|vertex, the cloud's credentials). Exit codes: 0 · 1 findings at --fail-on · 2 setup error · 3 partial review (with --fail-on)
 `;
 
 export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
@@ -55,8 +56,11 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
   if (args.scope.kind !== 'auto')
     throw new UsageError('skeptic ci reviews the pull request of its event; it takes no paths or scope flags');
   const ctx = await readCiContext(io.env);
-  const apiKey = io.env.ANTHROPIC_API_KEY?.trim();
-  if (!apiKey && ctx.pr.headRepository !== ctx.repository) {
+  const provider = providerFromFlags(flags.choices, io.env);
+  // Bedrock and Vertex AI take the cloud's credentials (resolved before any call); the others may take a key.
+  const keyed = needsApiKey(provider.provider);
+  const apiKey = keyed ? (io.env.ANTHROPIC_API_KEY?.trim() ?? '') : keyFor(provider, io.env);
+  if (keyed && !apiKey && ctx.pr.headRepository !== ctx.repository) {
     // GitHub gives no secrets to a pull_request run from a fork: not the contributor's failure.
     const reason = `no API key in this run: GitHub withholds secrets from pull_request workflows of forks (${ctx.pr.headRepository ?? 'a deleted fork'}); see docs/ci.md for pull_request_target`;
     await finish(
@@ -68,9 +72,9 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`skeptic ci: not reviewed: ${reason}\n`);
     return EXIT.ok;
   }
-  if (!apiKey)
+  if (keyed && !apiKey)
     throw new UsageError(
-      "no API key: set ANTHROPIC_API_KEY for the step (the action's anthropic-api-key input, from a repository secret)",
+      "no API key: set ANTHROPIC_API_KEY for the step (the action's anthropic-api-key input, from a repository secret), or choose the action's provider input",
     );
   const checkout = await checkoutOf(io.cwd, ctx.pr.baseSha, ctx.pr.headSha);
   const say = (line: string) => io.stderr.write(`${line}\n`);
@@ -93,11 +97,15 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
     },
     io,
     apiKey,
+    provider,
   );
   let estimatedCalls = 0;
   const progress = consoleReporter(io.stderr, args.mode);
   const outcome = await runJob(job, {
-    emit: (e) => (e.type === 'inventory' ? say(`${plural(e.files.length, 'file')} under review`) : progress(e)),
+    emit: (e) =>
+      e.type === 'setup' || e.type === 'inventory'
+        ? say(e.type === 'setup' ? e.message : `${plural(e.files.length, 'file')} under review`)
+        : progress(e),
     // Nobody is there to say yes: over the ceiling, the run does not start.
     confirm: async (estimate) => {
       estimatedCalls = estimate.calls;

@@ -24,6 +24,8 @@ function shopPullRequest(): { repo: TempRepo; base: string; head: string } {
   return { repo, base, head: repo.git('rev-parse', 'HEAD').trim() };
 }
 
+const BEDROCK_KEY = 'ABSKZmFrZS1jaS1iZWRyb2NrLWtleS1mb3ItdGVzdHM=';
+
 describe('skeptic ci on a pull request, against the fake GitHub and Messages APIs', function () {
   this.timeout(90_000);
   let anthropic: FakeAnthropic;
@@ -32,7 +34,15 @@ describe('skeptic ci on a pull request, against the fake GitHub and Messages API
 
   before(async () => {
     scenario = shopScenarioWithPreExisting();
-    anthropic = await startFakeAnthropic({ scenario });
+    anthropic = await startFakeAnthropic({
+      scenario,
+      aws: {
+        accessKeyId: 'AKIAFAKESKEPTIC00003',
+        secretAccessKey: 'unused',
+        region: 'us-east-1',
+        apiKeys: [BEDROCK_KEY],
+      },
+    });
   });
   after(() => anthropic.close());
   beforeEach(async () => {
@@ -114,6 +124,21 @@ describe('skeptic ci on a pull request, against the fake GitHub and Messages API
     assert.match(summary, /\| 2 \| 2 \| \d+ \| 4 \| 0 \|/);
     assert.match(summary, /\[This run\]\(https:\/\/github\.com\/acme\/shop\/actions\/runs\/42\)/);
     assert.equal(run.summary.trim(), summary.trim());
+  });
+
+  it('through Amazon Bedrock (the provider input): no Anthropic key, the same comments, every call a Bedrock invoke', async () => {
+    const pr = shopPullRequest();
+    const run = await ci(pr, {
+      args: ['--provider', 'bedrock', '--region', 'us-east-1'],
+      env: { ANTHROPIC_API_KEY: '', AWS_BEARER_TOKEN_BEDROCK: BEDROCK_KEY, ANTHROPIC_BEDROCK_BASE_URL: anthropic.url },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /^Provider: bedrock \(Amazon Bedrock, chosen by --provider; region us-east-1/m);
+    assert.deepEqual(github.reviewComments.map((c) => `${c.path}:${c.line}`).sort(), [
+      'shop/cart.ts:17',
+      'shop/price.ts:11',
+    ]);
+    assert.ok(anthropic.requests.length > 0 && anthropic.requests.every((r) => r.platform === 'bedrock'));
   });
 
   it('a rerun on the same head posts nothing new and updates the one summary in place', async () => {
