@@ -137,6 +137,7 @@ if (tests) {
         'bench/window.ts',
         'bench/scale.ts',
         'bench/secrets.ts',
+        'bench/providers.ts',
       ],
       outdir: 'out',
       outbase: '.',
