@@ -11,6 +11,7 @@ import { Connection } from './app/connection';
 import { lineCounter, toDiagnostic } from './app/diagnosticMap';
 import {
   CancelReview,
+  CheckSetup,
   ConfirmRun,
   FindingMade,
   Prepared,
@@ -35,6 +36,19 @@ const host = new Connection(
 );
 port.on('message', (raw: unknown) => host.receive(raw));
 host.onNotification(CancelReview, () => controller.abort(new Error('cancelled')));
+
+/** What a review here would use, as skeptic doctor says it; a setting that cannot work is its one problem line. */
+host.onRequest(CheckSetup, async ({ choices, apiKey, probe }) => {
+  try {
+    const job = buildJob(choices, { apiKey, provider: providerFromSettings(choices, process.env) });
+    const { checkSetup } = await import('./app/doctor');
+    const keyFix = 'run Skeptic: Set API Key, or choose Bedrock or Vertex AI in skeptic.provider';
+    return await checkSetup(job, { keyFix, probe, signal: controller.signal });
+  } catch (err) {
+    if (!isSetupError(err)) throw err;
+    return { lines: [`Problem:     ${redact(err.message)}`], ok: false };
+  }
+});
 
 host.onRequest(StartReview, async (start): Promise<ReviewOutcome> => {
   try {

@@ -15,6 +15,7 @@ export const COMMANDS = {
   clear: 'skeptic.clearFindings',
   setApiKey: 'skeptic.setApiKey',
   showLog: 'skeptic.showLog',
+  checkSetup: 'skeptic.checkSetup',
   dismiss: 'skeptic.dismissFinding',
   copyFixPrompt: 'skeptic.copyFixPrompt',
   fixWithChat: 'skeptic.fixWithChat',

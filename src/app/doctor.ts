@@ -4,7 +4,7 @@
  * we know it from. With a probe, one minimal call per model (max_tokens 1: paid, so the surface asks first), each
  * failure with its fix. Nothing here reads code or sends any.
  */
-import { CAPABILITIES, PROVIDER_NAMES, type Capability, type ProviderConfig } from '../model/providers';
+import { CAPABILITIES, needsApiKey, PROVIDER_NAMES, type Capability, type ProviderConfig } from '../model/providers';
 import type { Connection } from '../engine/connect';
 import { checkProvider, connectJob, modelsInUse, type ReviewJob } from './job';
 
@@ -30,9 +30,13 @@ const LABELS: Record<Capability, string> = {
 const sourced = (label: string, s: { value: string; from: string } | undefined) =>
   s ? [`${label.padEnd(13)}${s.value} (${s.from})`] : [];
 
-export async function diagnose(
-  job: Pick<ReviewJob, 'provider' | 'apiKey' | 'timeoutMs' | 'mode' | 'models' | 'lens' | 'batch'>,
-): Promise<Diagnosis> {
+export type DiagnosedJob = Pick<
+  ReviewJob,
+  'provider' | 'apiKey' | 'requestTimeout' | 'mode' | 'models' | 'lens' | 'batch'
+>;
+
+/** `keyFix`: how this surface sets the Anthropic key, for the line a missing one gets. */
+export async function diagnose(job: DiagnosedJob, keyFix: string): Promise<Diagnosis> {
   const p: ProviderConfig = job.provider;
   const models = modelsInUse(job);
   const lines = [
@@ -42,6 +46,7 @@ export async function diagnose(
     ...sourced('Profile:', p.profile),
   ];
   const problems: string[] = [];
+  if (needsApiKey(p.provider) && !job.apiKey) problems.push(`no Anthropic API key: ${keyFix}`);
   try {
     checkProvider(job);
   } catch (err) {
@@ -65,6 +70,33 @@ export async function diagnose(
     lines.push(`  ${LABELS[key].padEnd(20)}${shown.padEnd(9)}${source[key]}`);
   }
   return { lines, connection, models, problems };
+}
+
+/** The diagnosis as printed: its lines, then each problem. */
+export function diagnosisLines(d: Diagnosis): string[] {
+  return [...d.lines, ...d.problems.map((p) => `Problem:     ${p}`)];
+}
+
+/** Whether a review here can start: credentials resolved and nothing in the way. */
+export function usable(d: Diagnosis): d is Diagnosis & { connection: Connection } {
+  return d.connection !== null && d.problems.length === 0;
+}
+
+export function probeLines(results: ProbeResult[]): string[] {
+  return ['Probe:', ...results.map((r) => `  ${r.line}`)];
+}
+
+/** The whole check as one surface without a terminal runs it (the extension): the diagnosis, and the probe if asked. */
+export async function checkSetup(
+  job: DiagnosedJob,
+  o: { keyFix: string; probe: boolean; signal: AbortSignal },
+): Promise<{ lines: string[]; ok: boolean }> {
+  const d = await diagnose(job, o.keyFix);
+  const lines = diagnosisLines(d);
+  if (!usable(d)) return { lines, ok: false };
+  if (!o.probe) return { lines, ok: true };
+  const results = await probe(d.connection, d.models.keys(), o.signal);
+  return { lines: [...lines, ...probeLines(results)], ok: results.every((r) => r.ok) };
 }
 
 export interface ProbeResult {

@@ -89,6 +89,19 @@ export const StartReview = requestType(
 export type StartParams = z.input<typeof StartReview.params>;
 export type ReviewOutcome = z.infer<typeof StartReview.result>;
 
+/**
+ * What a review would use, as `skeptic doctor` prints it (app/doctor.ts); `probe`: also one paid minimal call
+ * per model, which the host asks the user about first. The answer: the lines, and whether a review can start
+ * (and every probe passed).
+ */
+export const CheckSetup = requestType(
+  'checkSetup',
+  z.object({ choices: ReviewChoices, apiKey: z.string(), probe: z.boolean() }),
+  z.object({ lines: z.array(z.string()), ok: z.boolean() }),
+);
+export type CheckParams = z.input<typeof CheckSetup.params>;
+export type CheckAnswer = z.infer<typeof CheckSetup.result>;
+
 /** Stops the run: calls in flight are aborted, an open confirmation is declined, what finished is kept. */
 export const CancelReview = notificationType('cancel', z.object({}));
 

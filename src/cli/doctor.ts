@@ -4,13 +4,14 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { buildJob } from '../app/buildJob';
-import { diagnose, probe } from '../app/doctor';
+import { diagnose, diagnosisLines, probe, probeLines, usable } from '../app/doctor';
 import { STAGED_STEPS } from '../model/models';
 import { LENS_ROLES } from '../model/reviewers';
-import { parseCommandLine, providerFlags } from './args';
+import { parseCommandLine } from './args';
+import { flagOf } from '../app/contributions';
 import { EXIT, UsageError } from './help';
-import { keyFor, providerFromArgs } from './job';
-import type { CliIo } from './review';
+import { envKey, providerFromFlags } from './job';
+import type { CliIo } from './io';
 
 export const DOCTOR_USAGE = `Usage: skeptic doctor [--provider NAME] [--region R] [--project P] [--profile NAME]
                       [--mode staged|lenses] [--model ID] [--step-model STEP=ID] [--reviewer-model NAME=ID]
@@ -42,28 +43,27 @@ export async function doctorCommand(argv: string[], io: CliIo): Promise<number> 
   }
   if (v.mode !== undefined && v.mode !== 'staged' && v.mode !== 'lenses')
     throw new UsageError(`--mode must be staged or lenses, got "${v.mode}"`);
-  const provider = providerFromArgs(providerFlags(v), io.env);
-  let apiKey = '';
-  let keyProblem: string | undefined;
-  try {
-    apiKey = keyFor(provider, io.env);
-  } catch (err) {
-    keyProblem = (err as Error).message;
-  }
-  const job = buildJob({
+  const choices = {
     cwd: io.cwd,
-    scope: { kind: 'paths', paths: [] },
-    mode: v.mode === 'lenses' ? 'lenses' : 'staged',
+    scope: { kind: 'paths' as const, paths: [] },
+    mode: v.mode === 'lenses' ? ('lenses' as const) : ('staged' as const),
     ...(v.model ? { model: v.model } : {}),
-    stepModels: pairs('--step-model', v['step-model'], STAGED_STEPS),
-    reviewerModels: pairs('--reviewer-model', v['reviewer-model'], LENS_ROLES),
-    apiKey,
-    provider,
-  });
-  const { lines, connection, models, problems } = await diagnose(job);
-  if (keyProblem) problems.unshift(keyProblem);
-  io.stdout.write([...lines, ...problems.map((p) => `Problem:     ${p}`)].map((l) => `${l}\n`).join(''));
-  if (problems.length || !connection) return EXIT.usage;
+    modelPerStep: pairs(flagOf('modelPerStep'), v['step-model'], STAGED_STEPS),
+    reviewerModels: pairs(flagOf('reviewerModels'), v['reviewer-model'], LENS_ROLES),
+    provider: v.provider,
+    region: v.region,
+    project: v.project,
+    profile: v.profile,
+  };
+  const provider = providerFromFlags(choices, io.env);
+  const job = buildJob(choices, { apiKey: envKey(provider, io.env), provider });
+  const diagnosis = await diagnose(
+    job,
+    'export ANTHROPIC_API_KEY=sk-ant-… (https://console.anthropic.com/settings/keys)',
+  );
+  io.stdout.write(`${diagnosisLines(diagnosis).join('\n')}\n`);
+  if (!usable(diagnosis)) return EXIT.usage;
+  const { connection, models } = diagnosis;
   if (!v.probe) return EXIT.ok;
   const what = `--probe sends ${models.size} call${models.size === 1 ? '' : 's'} of one output token to ${provider.provider} (paid calls)`;
   if (!v.yes) {
@@ -73,7 +73,7 @@ export async function doctorCommand(argv: string[], io: CliIo): Promise<number> 
     if (!/^y(es)?$/i.test(answer.trim())) return EXIT.ok;
   }
   const results = await probe(connection, models.keys(), io.signal);
-  io.stdout.write(`Probe:\n${results.map((r) => `  ${r.line}`).join('\n')}\n`);
+  io.stdout.write(`${probeLines(results).join('\n')}\n`);
   return results.every((r) => r.ok) ? EXIT.ok : EXIT.usage;
 }
 

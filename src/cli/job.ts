@@ -66,11 +66,18 @@ export function providerFromFlags(
  * ones take none), none for Bedrock and Vertex AI, which sign with their cloud's credentials.
  */
 export function keyFor(provider: ProviderConfig, env: Env): string {
-  const key =
-    env.ANTHROPIC_API_KEY?.trim() || (provider.provider === 'compatible' ? env.ANTHROPIC_AUTH_TOKEN?.trim() : '');
+  const key = envKey(provider, env);
   if (!key && needsApiKey(provider.provider))
     throw new UsageError(
       'no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), from https://console.anthropic.com/settings/keys; or choose --provider bedrock or vertex',
     );
-  return provider.provider === 'anthropic' || provider.provider === 'compatible' ? (key ?? '') : '';
+  return key;
+}
+
+/** The environment's Anthropic key for the provider, '' for none: Bedrock and Vertex AI are sent none. */
+export function envKey(provider: ProviderConfig, env: Env): string {
+  if (provider.provider === 'anthropic') return env.ANTHROPIC_API_KEY?.trim() ?? '';
+  if (provider.provider === 'compatible')
+    return env.ANTHROPIC_API_KEY?.trim() || env.ANTHROPIC_AUTH_TOKEN?.trim() || '';
+  return '';
 }

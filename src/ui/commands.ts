@@ -45,6 +45,7 @@ export function registerCommands(
     vscode.commands.registerCommand(COMMANDS.showReport, () => controller.showLastReport()),
     vscode.commands.registerCommand(COMMANDS.clear, () => store.clear()),
     vscode.commands.registerCommand(COMMANDS.showLog, () => controller.log.show(true)),
+    vscode.commands.registerCommand(COMMANDS.checkSetup, () => controller.checkSetup()),
     vscode.commands.registerCommand(COMMANDS.setApiKey, () => promptForApiKey(context.secrets, notices)),
   ];
 }

@@ -63,7 +63,7 @@ export class ReviewController implements vscode.Disposable {
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
       this.log.error(err.message);
-      return void this.notices.error(`Skeptic: ${err.message}`);
+      return void this.offerCheck(`Skeptic: ${err.message}`, request.cwd);
     }
     const key = (await apiKey(this.context.secrets)) ?? '';
     if (!key && needsApiKey(provider))
@@ -73,7 +73,7 @@ export class ReviewController implements vscode.Disposable {
         this.context.secrets,
         resume,
       );
-    const tracker = new RunTracker(request);
+    const tracker = new RunTracker(request, needsApiKey(provider));
     const worker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath);
     this.listen(worker.connection, request, tracker);
     this.running = worker;
@@ -113,6 +113,38 @@ export class ReviewController implements vscode.Disposable {
       this.running = undefined;
       worker.dispose();
       this.status.finished();
+    }
+  }
+
+  /**
+   * *Check Setup*: what a review in `folder` (default: the first workspace folder) would use, as `skeptic doctor`
+   * prints it, in the log; where it can review, it offers the probe (one paid minimal call per model).
+   */
+  async checkSetup(folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, probe = false): Promise<void> {
+    if (!folder) return void this.notices.info('Skeptic: open a folder to check its setup.');
+    const target: ReviewTarget = { cwd: folder, scope: { kind: 'paths', paths: [] } };
+    const { choices } = readSettings(target);
+    const key = (await apiKey(this.context.secrets)) ?? '';
+    const worker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath);
+    try {
+      worker.check({ choices: { ...target, ...choices }, apiKey: key, probe });
+      const outcome = await worker.done;
+      if (outcome.kind !== 'checked') {
+        this.log.error(`setup check ${outcome.kind}: ${'message' in outcome ? outcome.message : ''}`);
+        return void this.notices.error('Skeptic could not check its setup; the log says why.');
+      }
+      this.log.info(`setup check${probe ? ' with a probe of each model' : ''}:\n${outcome.lines.join('\n')}`);
+      this.log.show(true);
+      if (!outcome.ok)
+        return void this.notices.error('Skeptic: this setup cannot review yet; the log says what to fix.');
+      if (probe) return void this.notices.info('Skeptic: every model answered.');
+      const choice = await this.notices.info(
+        'Skeptic: the setup resolves (see the log). Probe each model with one paid call of one output token?',
+        'Probe Models',
+      );
+      if (choice === 'Probe Models') await this.checkSetup(folder, true);
+    } finally {
+      worker.dispose();
     }
   }
 
@@ -203,6 +235,13 @@ export class ReviewController implements vscode.Disposable {
     }
   }
 
+  /** A setup failure's message, with the check one click away. Does not wait for the user. */
+  private offerCheck(message: string, folder: string): void {
+    void this.notices.error(message, 'Check Setup').then(async (choice) => {
+      if (choice === 'Check Setup') await this.checkSetup(folder);
+    });
+  }
+
   private show(tracker: RunTracker): void {
     const line = tracker.progress.line();
     tracker.notification?.report({ message: tracker.found ? `${line} · ${plural(tracker.found, 'finding')}` : line });
@@ -213,6 +252,11 @@ export class ReviewController implements vscode.Disposable {
     if (outcome.kind === 'skipped') {
       this.log.info(`skipped: ${outcome.reason}`);
       return void this.notices.info(`Skeptic: ${outcome.reason.replace(/^SKIP: /, 'skipped, ')}.`);
+    }
+    if (outcome.kind === 'checked') return; // a review's worker never answers a check
+    if (outcome.kind === 'failed' && outcome.setup) {
+      this.log.error(`failed: ${outcome.message}`);
+      return void this.offerCheck(`Skeptic could not review: ${outcome.message}`, t.request.cwd);
     }
     if (outcome.kind === 'failed' || outcome.kind === 'crashed') {
       this.log.error(`${outcome.kind}: ${outcome.message}`);
@@ -236,8 +280,10 @@ export class ReviewController implements vscode.Disposable {
       `review finished: ${plural(summary.findings, 'finding')}${summary.dismissed ? ` (${summary.dismissed} dismissed earlier left out)` : ''}; ${plural(summary.calls, 'model call')}; cost ${describeCost(summary.costUsd)}${stopped ? `; stopped: ${stopped}` : ''}`,
     );
     if (stopped && stopped !== 'cancelled') {
-      if (/HTTP 401|HTTP 403/.test(stopped))
+      // A refused key is fixed by another key; refused cloud credentials or a model the platform does not serve, by the check.
+      if (/HTTP 401|HTTP 403/.test(stopped) && t.needsKey)
         return offerToSetKey(`Skeptic: ${stopped}`, this.notices, this.context.secrets, resume);
+      if (/the API refused the run/.test(stopped)) return void this.offerCheck(`Skeptic: ${stopped}`, t.request.cwd);
       return void this.notices.error(`Skeptic: ${stopped}`);
     }
     if (failed > 0)
@@ -257,7 +303,11 @@ class RunTracker {
   files: string[] = [];
   found = 0;
 
-  constructor(request: ReviewTarget) {
+  constructor(
+    readonly request: ReviewTarget,
+    /** Whether the provider takes an Anthropic key (a refused one is fixed with Set API Key). */
+    readonly needsKey: boolean,
+  ) {
     this.progress = new RunProgress(request.mode === 'lenses' ? 'lenses' : 'staged', this.startedAt);
     this.scope = describeScope(request.scope);
   }

@@ -7,12 +7,20 @@ import { Worker } from 'node:worker_threads';
 // Types only: this module runs nothing of VS Code, so plain mocha can test it.
 import type { Disposable } from 'vscode';
 import { Connection } from '../app/connection';
-import { CancelReview, StartReview, type ReviewOutcome, type StartParams } from '../app/protocol';
+import {
+  CancelReview,
+  CheckSetup,
+  StartReview,
+  type CheckAnswer,
+  type CheckParams,
+  type ReviewOutcome,
+  type StartParams,
+} from '../app/protocol';
 
 /** After a cancel, how long the worker gets to return what it finished before it is stopped. */
 const CANCEL_GRACE_MS = 5000;
 
-export type WorkerOutcome = ReviewOutcome | { kind: 'crashed'; message: string };
+export type WorkerOutcome = ReviewOutcome | { kind: 'crashed'; message: string } | ({ kind: 'checked' } & CheckAnswer);
 
 export class ReviewWorker implements Disposable {
   private readonly worker: Worker;
@@ -55,6 +63,14 @@ export class ReviewWorker implements Disposable {
   start(params: StartParams): void {
     this.connection.sendRequest(StartReview, params).then(
       (outcome) => this.settle(outcome),
+      (err: Error) => this.settle({ kind: 'crashed', message: err.message }),
+    );
+  }
+
+  /** Checks the setup instead (Check Setup); `done` settles with the lines. */
+  check(params: CheckParams): void {
+    this.connection.sendRequest(CheckSetup, params).then(
+      (answer) => this.settle({ kind: 'checked', ...answer }),
       (err: Error) => this.settle({ kind: 'crashed', message: err.message }),
     );
   }

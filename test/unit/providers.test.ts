@@ -124,13 +124,14 @@ describe('providers: which one, and with what', () => {
 
   it('a job on Bedrock calls the platform’s ids and prices a regional profile 10% above the global one', () => {
     const provider = resolve({ CLAUDE_CODE_USE_BEDROCK: '1', AWS_REGION: 'us-east-1' });
-    const job = buildJob({
-      cwd: '/x',
-      scope: { kind: 'paths', paths: [] },
-      apiKey: '',
-      provider,
-      stepModels: { challenge: 'us.anthropic.claude-opus-5-5-v1' },
-    });
+    const job = buildJob(
+      {
+        cwd: '/x',
+        scope: { kind: 'paths', paths: [] },
+        modelPerStep: { challenge: 'us.anthropic.claude-opus-5-5-v1' },
+      },
+      { apiKey: '', provider },
+    );
     assert.equal(job.models.review, 'global.anthropic.claude-sonnet-5-5-v1');
     assert.equal(job.models.challenge, 'us.anthropic.claude-opus-5-5-v1');
     const tokens = {
@@ -142,21 +143,27 @@ describe('providers: which one, and with what', () => {
     assert.equal(costUsd(job.models.synthesize, tokens, job.prices), priceOf('opus')!.input);
     assert.ok(Math.abs(costUsd(job.models.challenge, tokens, job.prices)! - 1.1 * priceOf('opus')!.input) < 1e-9);
     // A price the user gave for the exact id stands as it is.
-    const own = buildJob({
-      cwd: '/x',
-      scope: { kind: 'paths', paths: [] },
-      apiKey: '',
-      provider,
-      model: 'us.anthropic.claude-opus-5-5-v1',
-      prices: { 'us.anthropic.claude-opus-5-5-v1': { input: 1, output: 1 } },
-    });
+    const own = buildJob(
+      {
+        cwd: '/x',
+        scope: { kind: 'paths', paths: [] },
+        model: 'us.anthropic.claude-opus-5-5-v1',
+        prices: { 'us.anthropic.claude-opus-5-5-v1': { input: 1, output: 1 } },
+      },
+      { apiKey: '', provider },
+    );
     assert.equal(costUsd('us.anthropic.claude-opus-5-5-v1', tokens, own.prices), 1);
-    const vertex = buildJob({
-      cwd: '/x',
-      scope: { kind: 'paths', paths: [] },
-      apiKey: '',
-      provider: resolve({ CLAUDE_CODE_USE_VERTEX: '1', CLOUD_ML_REGION: 'us-east5', ANTHROPIC_VERTEX_PROJECT_ID: 'p' }),
-    });
+    const vertex = buildJob(
+      { cwd: '/x', scope: { kind: 'paths', paths: [] } },
+      {
+        apiKey: '',
+        provider: resolve({
+          CLAUDE_CODE_USE_VERTEX: '1',
+          CLOUD_ML_REGION: 'us-east5',
+          ANTHROPIC_VERTEX_PROJECT_ID: 'p',
+        }),
+      },
+    );
     assert.ok(Math.abs(costUsd(vertex.models.review, tokens, vertex.prices)! - 1.1 * priceOf('sonnet')!.input) < 1e-9);
   });
 

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { Connection } from '../../src/app/connection';
 import {
   CancelReview,
+  CheckSetup,
   ConfirmRun,
   FindingMade,
   Prepared,
@@ -214,5 +215,53 @@ describe('the review worker thread', function () {
       fake.server.requests.some((r) => r.record === 'PerFunctionReview' && r.status === null),
       'the hanging calls were aborted, not awaited',
     );
+  });
+
+  describe('Check Setup (skeptic doctor in the extension)', () => {
+    const answer = (settings: Record<string, unknown>, probe = false) => {
+      const worker = new Worker(join(REPO, 'dist/worker.js'));
+      const connection = new Connection(
+        (m) => worker.postMessage(m),
+        (problem) => assert.fail(`the worker broke the protocol: ${problem}`),
+      );
+      worker.on('message', (raw: unknown) => connection.receive(raw));
+      const choices = { cwd: REPO, scope: { kind: 'paths' as const, paths: [] }, ...settings };
+      return connection.sendRequest(CheckSetup, { choices, apiKey: '', probe }).finally(() => void worker.terminate());
+    };
+
+    it('answers with what skeptic doctor prints, and makes no call', async () => {
+      const { lines, ok } = await answer({ provider: 'compatible', baseUrl: `${fake.server.url}/limited` });
+      assert.ok(ok, lines.join('\n'));
+      assert.match(
+        lines[0]!,
+        /^Provider: +compatible: an Anthropic-compatible server \(chosen by skeptic\.provider\)$/,
+      );
+      assert.ok(lines.some((l) => /^Endpoint: +http:\/\/127\.0\.0\.1:\d+\/limited \(skeptic\.baseUrl\)$/.test(l)));
+      assert.ok(lines.some((l) => /^ {2}prompt cache +no +/.test(l)));
+      assert.equal(fake.server.requests.length, 0);
+    });
+
+    it('with the probe, one call of one output token per model, each line saying how it went', async () => {
+      const { lines, ok } = await answer({ provider: 'compatible', baseUrl: `${fake.server.url}/limited` }, true);
+      assert.ok(ok, lines.join('\n'));
+      assert.ok(lines.includes('Probe:'));
+      assert.equal(lines.filter((l) => /^ {2}claude-\S+: ok \(\d+ ms\)$/.test(l)).length, 2);
+      assert.deepEqual(
+        fake.server.requests.map((r) => (r.body as { max_tokens: number }).max_tokens),
+        [1, 1],
+      );
+    });
+
+    it('a setting that cannot work, or no key for the Anthropic API, is a problem line with the fix', async () => {
+      const bad = await answer({ provider: 'azure' });
+      assert.equal(bad.ok, false);
+      assert.deepEqual(bad.lines, [
+        'Problem:     skeptic.provider must be one of anthropic, bedrock, vertex, compatible; got "azure"',
+      ]);
+      const keyless = await answer({ baseUrl: fake.server.url });
+      assert.equal(keyless.ok, false);
+      assert.match(keyless.lines.at(-1)!, /^Problem: +no Anthropic API key: run Skeptic: Set API Key/);
+      assert.equal(fake.server.requests.length, 0);
+    });
   });
 });
