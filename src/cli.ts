@@ -5,7 +5,6 @@
  */
 import type { CliIo } from './cli/io';
 import { EXIT, USAGE, UsageError } from './cli/help';
-import { redact } from './model/redact';
 import { version as VERSION } from '../package.json';
 
 export async function main(argv: string[]): Promise<number> {
@@ -66,6 +65,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     // A setup error comes from a command's own code, already loaded by then.
     if (err instanceof UsageError || (command && (await import('./app/runJob')).isSetupError(err))) {
+      // Loaded here: --version and --help evaluate nothing but the command line.
+      const { redact } = await import('./model/redact');
       process.stderr.write(`skeptic: ${redact(err.message)}\n`);
       return EXIT.usage;
     }
@@ -82,7 +83,8 @@ main(process.argv.slice(2)).then(
     // Stopped by a signal: the partial report is written; do not wait for idle connections to wind down.
     if (code === EXIT.interrupted || code === EXIT.terminated) process.exit(code);
   },
-  (err: unknown) => {
+  async (err: unknown) => {
+    const { redact } = await import('./model/redact');
     process.stderr.write(
       `skeptic: internal error: ${redact(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
     );
