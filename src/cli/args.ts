@@ -50,10 +50,7 @@ export function parseReviewArgs(argv: string[]): ReviewFlags {
     [C.spec.flag]: { type: 'string' },
     [C.rubric.flag]: { type: 'string' },
     [C.reviewerModels.flag]: { type: 'string', multiple: true },
-    [C.provider.flag]: { type: 'string' },
-    [C.region.flag]: { type: 'string' },
-    [C.project.flag]: { type: 'string' },
-    [C.profile.flag]: { type: 'string' },
+    ...PROVIDER_OPTIONS,
     changes: { type: 'boolean' },
     staged: { type: 'boolean' },
     base: { type: 'string' },
@@ -267,3 +264,11 @@ function parseReviewerModels(pairs: string[]): Partial<LensModels> {
   }
   return out;
 }
+
+/** Where the calls go: the same flags for review, plan, ci and doctor. */
+export const PROVIDER_OPTIONS = {
+  [CHOICES.provider.flag]: { type: 'string' },
+  [CHOICES.region.flag]: { type: 'string' },
+  [CHOICES.project.flag]: { type: 'string' },
+  [CHOICES.profile.flag]: { type: 'string' },
+} as const;

@@ -7,7 +7,7 @@ import { buildJob } from '../app/buildJob';
 import { diagnose, diagnosisLines, probe, probeLines, usable } from '../app/doctor';
 import { STAGED_STEPS } from '../model/models';
 import { LENS_ROLES } from '../model/reviewers';
-import { parseCommandLine } from './args';
+import { parseCommandLine, PROVIDER_OPTIONS } from './args';
 import { flagOf } from '../app/contributions';
 import { EXIT, UsageError } from './help';
 import { envKey, providerFromFlags } from './job';
@@ -25,10 +25,7 @@ paid calls, so it asks first (--yes: do not ask). Exit 2 when the setup cannot r
 
 export async function doctorCommand(argv: string[], io: CliIo): Promise<number> {
   const { values: v } = parseCommandLine(argv, {
-    provider: { type: 'string' },
-    region: { type: 'string' },
-    project: { type: 'string' },
-    profile: { type: 'string' },
+    ...PROVIDER_OPTIONS,
     mode: { type: 'string' },
     model: { type: 'string' },
     'step-model': { type: 'string', multiple: true },

@@ -213,17 +213,20 @@ export interface Capabilities {
 
 export type Capability = keyof Capabilities;
 
+/** The whole Messages API, as the first-party API has it; the clouds differ from it in a field or two. */
+const FULL: Capabilities = {
+  structuredOutputs: true,
+  forcedToolChoice: true,
+  promptCache: true,
+  cacheTtls: ['5m', '1h'],
+  tokenCounting: true,
+  batches: true,
+};
+
 /** Each provider's capabilities as built, and where each fact comes from. */
 export const CAPABILITIES: Record<Provider, { value: Capabilities; source: Record<Capability, string> }> = {
   anthropic: {
-    value: {
-      structuredOutputs: true,
-      forcedToolChoice: true,
-      promptCache: true,
-      cacheTtls: ['5m', '1h'],
-      tokenCounting: true,
-      batches: true,
-    },
+    value: FULL,
     source: {
       structuredOutputs: 'Anthropic API docs',
       forcedToolChoice: 'Anthropic API docs',
@@ -234,14 +237,7 @@ export const CAPABILITIES: Record<Provider, { value: Capabilities; source: Recor
     },
   },
   bedrock: {
-    value: {
-      structuredOutputs: true,
-      forcedToolChoice: true,
-      promptCache: true,
-      cacheTtls: ['5m', '1h'],
-      tokenCounting: false,
-      batches: false,
-    },
+    value: { ...FULL, tokenCounting: false, batches: false },
     source: {
       structuredOutputs: 'Bedrock docs: output_config.format and strict tools on InvokeModel (bedrock-runtime)',
       forcedToolChoice: 'Bedrock docs: tool_choice in the Messages request',
@@ -252,14 +248,7 @@ export const CAPABILITIES: Record<Provider, { value: Capabilities; source: Recor
     },
   },
   vertex: {
-    value: {
-      structuredOutputs: true,
-      forcedToolChoice: true,
-      promptCache: true,
-      cacheTtls: ['5m', '1h'],
-      tokenCounting: true,
-      batches: false,
-    },
+    value: { ...FULL, batches: false },
     source: {
       structuredOutputs:
         'Anthropic docs (an organisation policy may turn it off: the first refusal switches to submit tools)',
