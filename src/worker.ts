@@ -40,7 +40,11 @@ host.onNotification(CancelReview, () => controller.abort(new Error('cancelled'))
 /** What a review here would use, as skeptic doctor says it; a setting that cannot work is its one problem line. */
 host.onRequest(CheckSetup, async ({ choices, apiKey, probe }) => {
   try {
-    const job = buildJob(choices, { apiKey, provider: providerFromSettings(choices, process.env) });
+    // Nothing is reviewed: the scope does not matter, and is not detected.
+    const job = buildJob(
+      { ...choices, scope: { kind: 'paths', paths: [] } },
+      { apiKey, provider: providerFromSettings(choices, process.env) },
+    );
     const { checkSetup } = await import('./app/doctor');
     const keyFix = 'run Skeptic: Set API Key, or choose Bedrock or Vertex AI in skeptic.provider';
     return await checkSetup(job, { keyFix, probe, signal: controller.signal });
