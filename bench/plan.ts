@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { estimateRun } from '../src/app/estimate';
+import { inventoryLookup } from '../src/app/inventories';
+import { estimateStagedRun } from '../src/engine/staged';
 import { takeInventory } from '../src/scope/inventory';
 import { ReviewAccess } from '../src/scope/access';
 
@@ -29,10 +30,13 @@ export async function benchPlan(files: number): Promise<string> {
     const t0 = performance.now();
     const inv = await takeInventory(['.'], { cwd: root });
     const t1 = performance.now();
-    const est = await estimateRun({
-      access: await ReviewAccess.open({ cwd: root, roots: ['.'] }),
-      entries: inv.discovery.file_entries,
+    const access = await ReviewAccess.open({ cwd: root, roots: ['.'] });
+    const entries = inv.discovery.file_entries;
+    const est = await estimateStagedRun({
+      access,
+      entries,
       context: [],
+      inventoryOf: inventoryLookup(access, entries),
     });
     const t2 = performance.now();
     return `  ${label}: inventory ${((t1 - t0) / 1000).toFixed(2)} s (${inv.discovery.file_entries.length} files), estimate ${((t2 - t1) / 1000).toFixed(2)} s (${est.calls} calls)`;

@@ -10,10 +10,9 @@ import { readTeamFile } from '../io/teamDismissals';
 import { MAX_FILE_BYTES } from '../model/fileSize';
 import { join } from 'node:path';
 import type { EmitFn, ReviewResult } from '../model/events';
-import { toFinding } from '../engine/lenses/findings';
 import { capText, overlaps, splitLines, type LineRange } from '../model/lines';
 import type { Finding } from '../model/finding';
-import type { MergedFinding } from '../model/lens';
+import { toFinding, type MergedFinding } from '../model/lens';
 import {
   MAX_NOTE_CHARS,
   parseDismissalFile,

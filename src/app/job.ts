@@ -9,7 +9,7 @@ import type { EmitFn, ReviewResult } from '../model/events';
 import type { ContextFile } from '../model/records';
 import { DEFAULT_LENS_EFFORT, resolveLensModels, type Effort, type LensModels, type StepModels } from '../model/models';
 import { defaultMaxReviewers } from '../model/reviewers';
-import type { LensTargetSpec } from '../engine/lenses/target';
+import type { LensTargetSpec } from '../engine/lenses';
 import type { ChangeSet } from '../scope/changes';
 import type { PriceOverrides } from '../model/pricing';
 import { batchRefusal, modelIdProblem, ProviderError, type ProviderConfig } from '../model/providers';
@@ -410,11 +410,9 @@ export async function executeJob(
   // Only the mode that runs is loaded.
   const raw =
     job.mode === 'lenses'
-      ? await (
-          await import('../engine/lenses/pipeline')
-        ).runLensReview({ ...common, ...lensRequest(job, prepared) }, events)
+      ? await (await import('../engine/lenses')).runLensReview({ ...common, ...lensRequest(job, prepared) }, events)
       : await (
-          await import('../engine/staged/pipeline')
+          await import('../engine/staged')
         ).runStagedReview({ ...common, ...stagedInputs(job, prepared, team) }, events);
   const result = screen.result(raw);
   emit({ type: 'done', result });

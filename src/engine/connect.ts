@@ -10,52 +10,15 @@ import {
   PROVIDER_NAMES,
   ProviderError,
   type Capabilities,
-  type Env,
   type ProviderConfig,
 } from '../model/providers';
 import { redact } from '../model/redact';
-
-/** The SDK error classes a reply can be judged by: those of the SDK copy that made the client. */
-export type ErrorClasses = Pick<
-  typeof Anthropic,
-  | 'APIError'
-  | 'APIConnectionError'
-  | 'APIConnectionTimeoutError'
-  | 'AuthenticationError'
-  | 'PermissionDeniedError'
-  | 'NotFoundError'
-  | 'BadRequestError'
->;
-
-/** What a platform's module hands back: the client and what `skeptic doctor` says of it. */
-export interface PlatformClient {
-  /** `messages.create` of the platform's SDK, which rewrites the request to the platform's wire shape. */
-  messages: Pick<Anthropic['messages'], 'create'>;
-  errors: ErrorClasses;
-  /** Where the credentials came from, never the secret. */
-  credentials: string;
-  /** Secrets that must never reach a message (key, secret key, session token). */
-  secrets: string[];
-  endpoint: string;
-  /** The first-party SDK client, where Message Batches exist (the Anthropic API only). */
-  batches?: Anthropic;
-}
+import type { Connected, ConnectOptions, PlatformClient } from './platform';
 
 export interface Connection extends PlatformClient {
   provider: ProviderConfig;
   capabilities: Capabilities;
 }
-
-export interface ConnectOptions {
-  provider: ProviderConfig;
-  /** The Anthropic API key, for the first-party API and compatible servers ('' for none). */
-  apiKey: string;
-  timeoutMs: number;
-  env: Env;
-}
-
-/** What a platform module answers: a client, or why the credentials cannot be had (with the fix). */
-export type Connected = PlatformClient | { problem: string };
 
 export async function connect(o: ConnectOptions): Promise<Connection> {
   const made: Connected =

@@ -48,7 +48,12 @@ export class ReviewRun {
   private readonly refresh: boolean;
   readonly access: FileAccess;
 
-  constructor(opts: RunOptions, emit: EmitFn) {
+  /** `prompts`: the mode's prompt version, part of every unit's result-cache key (staged/ or lenses/promptVersion.ts). */
+  constructor(
+    opts: RunOptions,
+    emit: EmitFn,
+    private readonly prompts: string,
+  ) {
     this.access = opts.access;
     this.refresh = opts.refresh ?? false;
     this.outer = opts.signal;
@@ -78,6 +83,7 @@ export class ReviewRun {
   /** A sub-agent runner on this run's client and result cache; its repairs and cache hits count in close(). */
   runner(effort?: Effort): SubAgentRunner {
     const runner = new SubAgentRunner(this.client, this.access, {
+      prompts: this.prompts,
       ...(effort ? { effort } : {}),
       ...(this.cache ? { cache: this.cache, refresh: this.refresh } : {}),
     });

@@ -49,10 +49,11 @@ export class SubAgentRunner {
   constructor(
     private readonly client: ModelClient,
     private readonly access: FileAccess,
-    opts: { effort?: Effort; cache?: ResultCache; refresh?: boolean } = {},
+    /** `prompts`: the version of the prompts the units are asked with, part of their cache keys (see UnitCache). */
+    opts: { prompts: string; effort?: Effort; cache?: ResultCache; refresh?: boolean },
   ) {
     this.effort = opts.effort;
-    this.cache = new UnitCache(opts.cache, opts.effort, opts.refresh);
+    this.cache = new UnitCache(opts.prompts, opts.cache, opts.effort, opts.refresh);
     this.structured = client.capabilities.structuredOutputs;
     this.forced = client.capabilities.forcedToolChoice;
   }

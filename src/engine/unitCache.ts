@@ -1,5 +1,5 @@
 /**
- * The result cache as units see it: a unit's key (the prompt version, model, system, record schema, effort,
+ * The result cache as units see it: a unit's key (its mode's prompt version, model, system, record schema, effort,
  * tools, and what the unit names: its whole user turn, or just the parts it lists) and its stored answer,
  * read back through the record's schema and the unit's own check. A run and the forecast of what a run will
  * ask (staged/forecast.ts) both go through here, so the two cannot disagree on what is cached.
@@ -7,7 +7,6 @@
 import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { z } from 'zod';
 import type { Effort } from '../model/models';
-import { PROMPT_VERSION } from './promptVersion';
 import { ResultCache } from './resultCache';
 import type { UnitOutcome, UnitSpec } from './unit';
 
@@ -25,8 +24,13 @@ export class UnitCache {
   /** Answers read back (each a unit, or a Step 3 function, that needed no call). */
   hits = 0;
 
-  /** `refresh`: settled units (salvaged, or failed after the model answered) are asked again; clean answers still count. */
+  /**
+   * `prompts`: the version of the prompts its units are asked with (each mode's own: staged/promptVersion.ts,
+   * lenses/promptVersion.ts). `refresh`: settled units (salvaged, or failed after the model answered) are
+   * asked again; clean answers still count.
+   */
   constructor(
+    private readonly prompts: string,
     private readonly store: ResultCache | undefined,
     private readonly effort: Effort | undefined,
     private readonly refresh = false,
@@ -37,7 +41,7 @@ export class UnitCache {
     return ResultCache.key({
       // Only when set, so that the keys of units without one stay what they were.
       ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
-      prompts: PROMPT_VERSION,
+      prompts: this.prompts,
       model: spec.model,
       system: spec.system,
       schema: jsonSchemaOf(spec.record),

@@ -6,11 +6,12 @@
  * are counted exactly, less those the cache answers; for any other PR an assumed count is used and printed. Input tokens are priced as uncached (prompt-cache reads would make it cheaper).
  */
 import { join } from 'node:path';
+import { tokens } from '../engine/estimate';
 import { ResultCache } from '../engine/resultCache';
 import { UnitCache } from '../engine/unitCache';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
 import { readCandidates } from './candidates';
-import { findingText, JUDGE_SYSTEM, judgedPairs, judgeUnit } from './judge';
+import { findingText, JUDGE_PROMPT_VERSION, JUDGE_SYSTEM, judgedPairs, judgeUnit } from './judge';
 import { byModel, estimateReview, reviewKey, type ModelUsage, type EvalChoices } from './review';
 import { priced, type PreparedCase } from './run';
 
@@ -37,8 +38,6 @@ export interface EvalEstimate {
   skipped: Array<{ url: string; reason: string }>;
 }
 
-const tokens = (chars: number) => Math.ceil(chars / 4);
-
 export async function estimateEval(
   prepared: PreparedCase[],
   review: EvalChoices,
@@ -48,7 +47,7 @@ export async function estimateEval(
   const perModel: Array<[string, Usage]> = [];
   const judge = emptyUsage();
   const skipped: EvalEstimate['skipped'] = [];
-  const cache = new UnitCache(new ResultCache(review.cacheDir), undefined);
+  const cache = new UnitCache(JUDGE_PROMPT_VERSION, new ResultCache(review.cacheDir), undefined);
   let prs = 0;
   let assumedPrs = 0;
   let judgeCached = 0;

@@ -6,6 +6,7 @@
  */
 import judgePrompt from '../../prompts/eval-judge.md';
 import type { Finding } from '../model/finding';
+import { promptVersion } from '../engine/promptVersion';
 import type { SubAgentRunner } from '../engine/runner';
 import type { UnitSpec } from '../engine/unit';
 import type { GoldenComment } from './cases';
@@ -13,6 +14,8 @@ import { JudgeVerdict, type Judgement } from './records';
 import { placeAgrees } from './score';
 
 export const JUDGE_SYSTEM = judgePrompt.trim();
+/** Part of every judgement's result-cache key, as each review mode's prompt version is of its units'. */
+export const JUDGE_PROMPT_VERSION = promptVersion({ JUDGE_SYSTEM });
 const JUDGE_MAX_TOKENS = 1024;
 const JUDGE_TEMPERATURE = 0;
 

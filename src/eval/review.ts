@@ -14,7 +14,8 @@ import type { LensModels, StepModels } from '../model/models';
 import type { PriceOverrides } from '../model/pricing';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
 import type { Checkout } from './checkout';
-import { PROMPT_VERSION } from '../engine/promptVersion';
+import { LENS_PROMPT_VERSION } from '../engine/lenses';
+import { STAGED_PROMPT_VERSION } from '../engine/staged';
 import { ResultCache } from '../engine/resultCache';
 
 /**
@@ -93,7 +94,7 @@ export function reviewKey(checkout: Checkout, choices: EvalChoices): string {
     base: checkout.base.source,
     mode: choices.mode,
     models: reviewModels(choices),
-    prompts: PROMPT_VERSION,
+    prompts: choices.mode === 'lenses' ? LENS_PROMPT_VERSION : STAGED_PROMPT_VERSION,
   });
 }
 

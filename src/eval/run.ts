@@ -19,7 +19,7 @@ import type { EvalCase } from './cases';
 import { EvalError } from './errors';
 import { checkoutPull, pullSlug, type Checkout } from './checkout';
 import { keepCandidates } from './candidates';
-import { judgeAll } from './judge';
+import { judgeAll, JUDGE_PROMPT_VERSION } from './judge';
 import type { Judgement } from './records';
 import { reviewCheckout, reviewKey, type ModelUsage, type EvalChoices } from './review';
 import { assign, tallyOf, type Assignment, type Matching, type Tally } from './score';
@@ -123,7 +123,10 @@ export async function runEval(
     signal,
     ...(review.prices ? { prices: review.prices } : {}),
   });
-  const judge = new SubAgentRunner(client, noAccess(settings.workdir), { cache: new ResultCache(review.cacheDir) });
+  const judge = new SubAgentRunner(client, noAccess(settings.workdir), {
+    prompts: JUDGE_PROMPT_VERSION,
+    cache: new ResultCache(review.cacheDir),
+  });
   const outcomes: PrOutcome[] = [];
   let stopped: string | null = null;
   for (const [i, p] of prepared.entries()) {

@@ -1,10 +1,11 @@
 /**
- * Lens mode's shared shapes: merged findings, severity order and counts, and the rubric, routing and
- * validation summaries a lens result carries to the reports.
+ * Lens mode's shared shapes: merged findings (and the shared Finding each becomes), severity order and
+ * counts, and the rubric, routing and validation summaries a lens result carries to the reports.
  */
 import type { Confidence, Priority } from './records';
 import { MIN_CONFIDENCE, SEVERITIES, type LensFinding, type Severity } from './lensRecords';
-import type { ReviewerName } from './reviewers';
+import type { Finding } from './finding';
+import { CROSS_REPO, type ReviewerName } from './reviewers';
 
 export type Validated = true | false | 'timeout';
 
@@ -54,6 +55,25 @@ export function priorityOf(severity: Severity): Priority {
 
 export function confidenceOf(score: number): Confidence {
   return score >= 4 ? 'high' : score >= MIN_CONFIDENCE ? 'medium' : 'low';
+}
+
+/** The shared Finding every surface (diagnostics, JSON) is built from; the rule id is the reviewer that led. */
+export function toFinding(f: MergedFinding): Finding {
+  return {
+    file: f.file,
+    line: f.line,
+    locations: [{ file: f.file, line: f.line }],
+    rule_id: f.reviewers[0] ?? 'lens',
+    priority: priorityOf(f.severity),
+    confidence: confidenceOf(f.confidence),
+    function: null,
+    action: f.recommendation,
+    rationale: `${f.title.trim().replace(/\.$/, '')}: ${f.evidence}`,
+    source: f.reviewers.includes(CROSS_REPO) ? 'cross_repo' : 'lens',
+    category: f.category ?? null,
+    ...(f.repository ? { repository: f.repository } : {}),
+    ...(f.preExisting ? { pre_existing: true } : {}),
+  };
 }
 
 export type RubricStatus = 'PASS' | 'FAIL';

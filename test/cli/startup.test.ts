@@ -50,12 +50,12 @@ describe('startup: what loads when', function () {
     );
   });
 
-  it('a staged review reaches its first request without the lens pipeline, the estimate, the reports, the parser or the other commands', async () => {
+  it('a staged review reaches its first request without lens mode, the estimate, the reports, the parser or the other commands', async () => {
     const cwd = await fixtureWorkspace('shop');
     const modules = await evaluated(['review', 'shop', '--yes'], cwd);
     assert.ok(modules.includes('src/engine/staged/pipeline.ts'), 'the marker works');
     const early = modules.filter((m) =>
-      /^src\/engine\/lenses\/(pipeline|plan)\.ts$|^src\/eval\/|^src\/report\/(markdown|lensMarkdown|json|lensJson|sarif)\.ts$|^src\/cli\/(plan|eval)\.ts$|^src\/app\/estimate\.ts$|^src\/scope\/syntax\/finder\.ts$|tree-sitter-wasm/.test(
+      /^src\/engine\/lenses\/|^src\/eval\/|^src\/report\/(markdown|lensMarkdown|json|lensJson|sarif)\.ts$|^src\/cli\/(plan|eval)\.ts$|^src\/app\/estimate\.ts$|^src\/scope\/syntax\/finder\.ts$|tree-sitter-wasm/.test(
         m,
       ),
     );

@@ -1,5 +1,5 @@
 /** src/cli.ts bundled again as esbuild.mjs bundles it, with a plugin that changes what a test needs. */
-import { cp, mkdtemp } from 'node:fs/promises';
+import { cp, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
@@ -22,4 +22,16 @@ export async function bundleCli(plugin: Plugin): Promise<string> {
   });
   await cp(join(REPO, 'dist/tree-sitter'), join(dir, 'tree-sitter'), { recursive: true });
   return outfile;
+}
+
+/** The CLI built again with one prompt file's text changed (`file` under prompts/), as a release that edits it would ship. */
+export function bundleCliWithPrompt(file: string, edit: (text: string) => string): Promise<string> {
+  return bundleCli({
+    name: 'edit-prompt',
+    setup: (b) =>
+      b.onLoad({ filter: new RegExp(`prompts[\\\\/]${file.replace('.', '\\.')}$`) }, async (args) => ({
+        contents: edit(await readFile(args.path, 'utf8')),
+        loader: 'text',
+      })),
+  });
 }

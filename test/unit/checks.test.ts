@@ -3,7 +3,7 @@ import { checkAnalysis } from '../../src/engine/staged/analyze';
 import { checkChallenge } from '../../src/engine/staged/challenge';
 import type { FileUnderReview } from '../../src/engine/staged/context';
 import { checkBatch } from '../../src/engine/staged/review';
-import { checkSynthesis, salvageSynthesis } from '../../src/engine/staged/synthesize';
+import { checkSynthesis, salvageSynthesis } from '../../src/engine/staged/synthesisRecords';
 import { toSourceFile } from '../../src/engine/source';
 import { finding, step1, verdicts } from '../helpers/records';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { citationErrors } from '../../src/engine/lenses/calls';
 import { chunkFiles, sourceTokens } from '../../src/engine/lenses/chunks';
-import { applyConfidenceFloor, keepOnChange, mergeFindings, toFinding } from '../../src/engine/lenses/findings';
+import { applyConfidenceFloor, keepOnChange, mergeFindings } from '../../src/engine/lenses/findings';
+import { toFinding } from '../../src/model/lens';
 import { type MergedFinding, type RaisedFinding } from '../../src/model/lens';
 import type { LensFinding } from '../../src/model/lensRecords';
 import { toSourceFile } from '../../src/engine/source';

@@ -1,20 +1,10 @@
 /**
  * The deterministic side of lens mode: the self-critique floor, the change filter, merging findings that
- * several reviewers raised at one file:line, and the mapping to the shared Finding type.
+ * several reviewers raised at one file:line (the mapping to the shared Finding type is model/lens.ts).
  */
-import {
-  confidenceOf,
-  isSevere,
-  priorityOf,
-  SEVERITY_RANK,
-  sortLensFindings,
-  type MergedFinding,
-  type RaisedFinding,
-} from '../../model/lens';
+import { isSevere, SEVERITY_RANK, sortLensFindings, type MergedFinding, type RaisedFinding } from '../../model/lens';
 import { overlaps, type LineRange } from '../../model/lines';
-import type { Finding } from '../../model/finding';
 import { MIN_CONFIDENCE, type LensFinding } from '../../model/lensRecords';
-import { CROSS_REPO } from '../../model/reviewers';
 
 /** The self-critique floor: findings below confidence 3 are dropped and counted, not treated as an error. */
 export function applyConfidenceFloor(findings: LensFinding[]): { kept: LensFinding[]; dropped: number } {
@@ -77,23 +67,4 @@ function combine(group: RaisedFinding[], text: (f: LensFinding) => string): stri
   }
   if (distinct.length === 1) return distinct[0]![1];
   return distinct.map(([reviewer, t]) => `(${reviewer}) ${t}`).join(' ');
-}
-
-/** The shared Finding every surface (diagnostics, JSON) is built from; the rule id is the reviewer that led. */
-export function toFinding(f: MergedFinding): Finding {
-  return {
-    file: f.file,
-    line: f.line,
-    locations: [{ file: f.file, line: f.line }],
-    rule_id: f.reviewers[0] ?? 'lens',
-    priority: priorityOf(f.severity),
-    confidence: confidenceOf(f.confidence),
-    function: null,
-    action: f.recommendation,
-    rationale: `${f.title.trim().replace(/\.$/, '')}: ${f.evidence}`,
-    source: f.reviewers.includes(CROSS_REPO) ? 'cross_repo' : 'lens',
-    category: f.category ?? null,
-    ...(f.repository ? { repository: f.repository } : {}),
-    ...(f.preExisting ? { pre_existing: true } : {}),
-  };
 }

@@ -19,15 +19,17 @@ import {
   type Part,
 } from './calls';
 import { dropNoise, noiseRules } from '../noise';
-import { applyConfidenceFloor, keepOnChange, mergeFindings, toFinding } from './findings';
+import { applyConfidenceFloor, keepOnChange, mergeFindings } from './findings';
 import {
   severityCounts,
   sortLensFindings as sortFindings,
+  toFinding,
   type MergedFinding,
   type RaisedFinding,
 } from '../../model/lens';
 import type { Effort, LensModels } from '../../model/models';
 import { planTarget, type Planned, type PlanOptions } from './plan';
+import { LENS_PROMPT_VERSION } from './promptVersion';
 import { markRubric } from './rubric';
 import { CROSS_REPO, type ReviewerName } from '../../model/reviewers';
 import { loadTarget, type LensTargetSpec } from './target';
@@ -60,7 +62,7 @@ interface ReviewedUnit {
 }
 
 export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<LensResult> {
-  const run = new ReviewRun(req, emit);
+  const run = new ReviewRun(req, emit, LENS_PROMPT_VERSION);
   const ctx: LensCallContext = { runner: run.runner(req.effort), validatorRunner: run.runner(), models: req.models };
   const progress = progressOf(emit);
   const rules = noiseRules(req.context);

@@ -10,7 +10,7 @@ import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
 import Anthropic from '@anthropic-ai/sdk';
 import { createCredentialChain, fromEnv, fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import type { ConnectOptions, Connected } from '../connect';
+import type { ConnectOptions, Connected } from '../platform';
 
 /** The version Bedrock's InvokeModel requires in the body (the SDK copies the `anthropic-version` header there). */
 const BEDROCK_VERSION = 'bedrock-2023-05-31';

@@ -8,7 +8,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
 import { GoogleAuth, type AuthClient } from 'google-auth-library';
-import type { ConnectOptions, Connected } from '../connect';
+import type { ConnectOptions, Connected } from '../platform';
 
 /** The version Vertex AI requires in the body (the SDK copies the `anthropic-version` header there). */
 const VERTEX_VERSION = 'vertex-2023-10-16';

@@ -30,6 +30,7 @@ import {
   syntaxInventory,
   type StagedRequest,
 } from './pipeline';
+import { STAGED_PROMPT_VERSION } from './promptVersion';
 import { primesFile, recallReviews } from './review';
 import { synthesizeWith } from './synthesize';
 import { fitCheck } from '../runner';
@@ -85,7 +86,11 @@ interface Walked {
 const WALKS_AT_ONCE = 16;
 
 export async function forecastStagedRun(req: ForecastRequest): Promise<StagedForecast> {
-  const cache = new UnitCache(req.cacheDir ? new ResultCache(req.cacheDir) : undefined, req.effort);
+  const cache = new UnitCache(
+    STAGED_PROMPT_VERSION,
+    req.cacheDir ? new ResultCache(req.cacheDir) : undefined,
+    req.effort,
+  );
   const ctx: StageSetup = {
     cache,
     models: req.models,

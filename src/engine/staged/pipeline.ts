@@ -8,6 +8,7 @@ import type { CodeFunction, FunctionInventory } from '../../model/functions';
 import { ReviewRun, type RunOptions } from '../reviewRun';
 import type { EmitFn, FileOutcome, StagedResult } from '../../model/events';
 import { Progress } from './progress';
+import { STAGED_PROMPT_VERSION } from './promptVersion';
 import type { ContextFile } from '../../model/records';
 import type { Effort, StepModels } from '../../model/models';
 import type {
@@ -32,7 +33,8 @@ import { applyChallenge, findingFromFileRule, findingsFromReview, tiebreak } fro
 import { sortFindings } from '../../model/order';
 import { dropNoise, noiseRules } from '../noise';
 import { reviewFunctions } from './review';
-import { synthesize, type SynthesisInput } from './synthesize';
+import { synthesize } from './synthesize';
+import type { SynthesisInput } from './synthesisRecords';
 import { lastAnswersKey, type LastAnswers } from './lastAnswers';
 import { MAX_BATCH, planReviews } from './batching';
 import { expectedUnits, Schedule } from './schedule';
@@ -73,7 +75,7 @@ interface FileRun {
 }
 
 export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise<StagedResult> {
-  const run = new ReviewRun(req, emit);
+  const run = new ReviewRun(req, emit, STAGED_PROMPT_VERSION);
   const runner = run.runner(req.effort);
   const schedule = new Schedule(req.concurrency);
   const ctx: StageContext = {

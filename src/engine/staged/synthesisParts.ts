@@ -12,7 +12,7 @@ import { SynthesisMerge, SynthesisResult, type CrossFileFinding } from '../../mo
 import type { UnitOutcome, UnitSpec } from '../unit';
 import { MAX_TOKENS, type StageSetup } from './context';
 import { SYNTHESIS_MERGE_SYSTEM, SYNTHESIS_PART_SYSTEM } from './prompts';
-import { checkSynthesis, salvageSynthesis, synthesisPacket, type SynthesisInput } from './synthesize';
+import { checkSynthesis, salvageSynthesis, synthesisPacket, type SynthesisInput } from './synthesisRecords';
 
 /** Answers one unit; undefined when it cannot be known without a call (a forecast). */
 export type Ask = <T>(spec: UnitSpec<T>) => Promise<UnitOutcome<T> | undefined>;

@@ -4,34 +4,15 @@
  * answer), it goes by parts: synthesisParts.ts.
  */
 import { userContent } from '../layout';
-import {
-  SynthesisResult,
-  type CrossFileFinding,
-  type FileAnalysis,
-  type FileEntry,
-  type Step1Record,
-} from '../../model/records';
+import { SynthesisResult } from '../../model/records';
 import type { UnitOutcome, UnitSpec } from '../unit';
-import type { Finding } from '../../model/finding';
 import { SYNTHESIS_SYSTEM } from './prompts';
-import { lineErrors } from '../source';
 import { MAX_TOKENS, type StageContext, type StageSetup } from './context';
-import { parseLocation } from '../../model/location';
 import { fitsOneAnswer, REPLY_ROOM, synthesizeByParts, type Ask } from './synthesisParts';
+import { checkSynthesis, salvageSynthesis, synthesisPacket, type SynthesisInput } from './synthesisRecords';
 
 /** Plans by parts tried before synthesis is reported as not fitting (each refusal teaches the window guard). */
 const MAX_PLANS = 3;
-
-export interface SynthesisInput {
-  reviewRoots: string[];
-  entries: FileEntry[];
-  step1: Step1Record[];
-  analyses: FileAnalysis[];
-  /** Surviving findings only (post-challenge, post-tiebreak). */
-  findings: Finding[];
-  /** Line counts of the reviewed files, for checking cited locations. */
-  lineCounts: Map<string, number>;
-}
 
 /** The run's Step 5; `planned` hears how many units it will ask (one, or the parts and their merges), `answered` each answer. */
 export async function synthesize(
@@ -87,73 +68,4 @@ export function synthesisSpec(ctx: StageSetup, input: SynthesisInput): UnitSpec<
     check: (r) => checkSynthesis(r, input.lineCounts),
     salvage: (r) => salvageSynthesis(r, input.lineCounts),
   };
-}
-
-/** Keeps the synthesis and the cross-file findings whose places check out; says in plain words why the others were dropped. */
-export function salvageSynthesis<R extends { cross_file_findings: CrossFileFinding[] }>(
-  result: R,
-  lineCounts: Map<string, number>,
-): { value: R; leftOut: string[] } {
-  const leftOut: string[] = [];
-  const kept = result.cross_file_findings.filter((f) => {
-    const problems = f.locations.flatMap((loc) => locationProblem(loc, lineCounts)?.user ?? []);
-    if (problems.length)
-      leftOut.push(
-        `cross-file finding ${f.rule_id} "${f.action.trim().replace(/\.$/, '')}" dropped: ${problems.join('; ')}`,
-      );
-    return problems.length === 0;
-  });
-  return { value: { ...result, cross_file_findings: kept }, leftOut };
-}
-
-export function synthesisPacket(input: SynthesisInput) {
-  const finding = (f: Finding) => ({
-    file_path: f.file,
-    rule_id: f.rule_id,
-    function_qualified_name: f.function,
-    line: f.line,
-    priority: f.priority,
-    confidence: f.confidence,
-    action: f.action,
-    rationale: f.rationale,
-  });
-  return {
-    review_roots: input.reviewRoots,
-    file_entries: input.entries,
-    step1_results: input.step1,
-    // Findings reach synthesis only after the filters: the analyses go without their raw file-level findings.
-    file_analyses: input.analyses.map(({ file_level_findings: _dropped, ...rest }) => rest),
-    function_findings: input.findings.filter((f) => f.source === 'function_rule').map(finding),
-    file_level_findings: input.findings.filter((f) => f.source === 'file_rule').map(finding),
-  };
-}
-
-/** Every cross-file location is "path:line" in a reviewed file, on a line that exists. */
-export function checkSynthesis(
-  result: { cross_file_findings: CrossFileFinding[] },
-  lineCounts: Map<string, number>,
-): string[] {
-  return result.cross_file_findings.flatMap((f, i) =>
-    f.locations.flatMap((loc, j) => {
-      const problem = locationProblem(loc, lineCounts);
-      return problem ? [`cross_file_findings.${i}.locations.${j}: ${problem.repair}`] : [];
-    }),
-  );
-}
-
-/** What is wrong with one cited location: for the repair turn (the model's terms), and for the user. */
-function locationProblem(loc: string, lineCounts: Map<string, number>): { repair: string; user: string } | null {
-  const parsed = parseLocation(loc);
-  if (!parsed?.path)
-    return { repair: `"${loc}" must be "path:line"`, user: `cites "${loc}", which is not a file:line place` };
-  const count = lineCounts.get(parsed.path);
-  if (count === undefined)
-    return {
-      repair: `"${parsed.path}" is not one of the reviewed files`,
-      user: `cites ${parsed.path}, which was not reviewed`,
-    };
-  const [error] = lineErrors('line', parsed.line, count);
-  return error
-    ? { repair: error, user: `cites ${parsed.path}:${parsed.line}, but ${parsed.path} has ${count} lines` }
-    : null;
 }

@@ -1,0 +1,44 @@
+/**
+ * What connect.ts and a cloud platform's module (providers/bedrock.ts, providers/vertex.ts) agree on: the
+ * options a platform is connected with and the client it hands back. Apart from connect.ts, which loads the
+ * platform modules, so that neither imports the other.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Env, ProviderConfig } from '../model/providers';
+
+/** The SDK error classes a reply can be judged by: those of the SDK copy that made the client. */
+export type ErrorClasses = Pick<
+  typeof Anthropic,
+  | 'APIError'
+  | 'APIConnectionError'
+  | 'APIConnectionTimeoutError'
+  | 'AuthenticationError'
+  | 'PermissionDeniedError'
+  | 'NotFoundError'
+  | 'BadRequestError'
+>;
+
+/** What a platform's module hands back: the client and what `skeptic doctor` says of it. */
+export interface PlatformClient {
+  /** `messages.create` of the platform's SDK, which rewrites the request to the platform's wire shape. */
+  messages: Pick<Anthropic['messages'], 'create'>;
+  errors: ErrorClasses;
+  /** Where the credentials came from, never the secret. */
+  credentials: string;
+  /** Secrets that must never reach a message (key, secret key, session token). */
+  secrets: string[];
+  endpoint: string;
+  /** The first-party SDK client, where Message Batches exist (the Anthropic API only). */
+  batches?: Anthropic;
+}
+
+export interface ConnectOptions {
+  provider: ProviderConfig;
+  /** The Anthropic API key, for the first-party API and compatible servers ('' for none). */
+  apiKey: string;
+  timeoutMs: number;
+  env: Env;
+}
+
+/** What a platform module answers: a client, or why the credentials cannot be had (with the fix). */
+export type Connected = PlatformClient | { problem: string };

@@ -1,0 +1,397 @@
+/**
+ * What a staged run will cost, before any call: model calls and tokens per step, and the dollars at the
+ * price table's rates. It counts only what the run will ask: the result cache's answers come out first
+ * (forecast.ts computes them with the run's own keys); files the cache knows nothing about are sized by the
+ * rules below, from Step 0's parser (the functions Step 3 will review; in a diff review only those a change
+ * touches). Tokens per call come from this repository's last runs (model/usageRecord.ts) where there are any
+ * for the step and its model, else from the defaults below, with the prompt cache as the layout uses it
+ * (docs/caching.md). An estimate, said as one: it sizes a run, it does not bill it.
+ */
+import type { FileAccess } from '../../model/access';
+import { OUTLINE_ABOVE_BYTES } from '../../model/fileSize';
+import type { FunctionInventory } from '../../model/functions';
+import { lineCount, splitLines, type LineRange } from '../../model/lines';
+import { resolveStepModels, STAGED_STEPS, type StagedStep, type StepModels } from '../../model/models';
+import { costUsd, type PriceOverrides, type TokenCounts } from '../../model/pricing';
+import type { ContextFile, FileEntry } from '../../model/records';
+import { Semaphore } from '../../model/semaphore';
+import { calibration, recordedShape, type RunShape, type RunUsage } from '../../model/usageRecord';
+import { tokens, totals, type StepEstimate } from '../estimate';
+import { MAX_BATCH } from './batching';
+import { functionsTouched } from './diffScope';
+import type { FileForecast, StagedForecast, StepCounts } from './forecast';
+import { FILE_SYSTEM, SYNTHESIS_SYSTEM } from './prompts';
+
+export interface StagedStepEstimate extends StepEstimate {
+  /** Of `inputTokens`, those read from and written to the prompt cache. */
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** On the step's model; null when it has no price. */
+  costUsd: number | null;
+  /** Where the per-call token figures come from: this repository's last runs, or the defaults. */
+  basis: 'history' | 'defaults';
+}
+
+export interface Estimate {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Functions in scope for Step 3, cached or not. */
+  functions: number;
+  byStep: Record<StagedStep, StagedStepEstimate>;
+  /** Dollars at the price table's rates; null when a model has no price. */
+  costUsd: number | null;
+  /** The cost under each recorded run's own figures, lowest and highest; with two runs or more. */
+  costRange?: [number, number];
+  /** Recorded runs the figures come from (0: the defaults throughout). */
+  historyRuns: number;
+  /** Units the result cache answers, of all the run's units (Steps 1, 2 and 4 one per file, Step 3 one per function, synthesis one). */
+  units: { cached: number; total: number };
+}
+
+/**
+ * Files the cache knows nothing about, until a recorded run gives this repository's own rates: every file
+ * goes past Step 1; solo reviews are kept for "a few" functions of a larger file (about one in ten, at most
+ * three), the rest go in batches; half the files with functions reach the challenge.
+ */
+const SOLO_PER_FUNCTIONS = 10;
+const MAX_SOLO = 3;
+const CHALLENGED_SHARE = 0.5;
+
+/** How an unknown file goes, as expected values: past Step 1, solo functions of n, to the challenge. */
+interface Rates {
+  included: number;
+  solo: (functions: number) => number;
+  challenged: (functions: number) => number;
+}
+
+function ratesFrom(shape: RunShape | undefined): Rates {
+  const rule: Rates = {
+    included: 1,
+    solo: (n) => Math.min(MAX_SOLO, Math.floor(n / SOLO_PER_FUNCTIONS)),
+    challenged: (n) => (n > 0 ? CHALLENGED_SHARE : 0),
+  };
+  if (!shape) return rule;
+  return {
+    included: shape.curated ? shape.analysed / shape.curated : rule.included,
+    solo: shape.functions ? (n) => (n * shape.solo) / shape.functions : rule.solo,
+    challenged: shape.analysed ? () => shape.challenged / shape.analysed : rule.challenged,
+  };
+}
+/**
+ * The default per-call figures (docs/caching.md): uncached input is the step's directive and packet, plus
+ * the lines of the functions a call is about for a file sent as an outline; output is the record.
+ */
+const PACKET = { curate: 60, analyze: 150, analyzePerFunction: 30, review: 150, reviewPerFunction: 50, challenge: 300 };
+/** The fixed tool list of a file call: the read tools and five strict submit schemas. */
+const TOOLS_TOKENS = 2000;
+/** Output per record, sized for a real model's answers (a sentence of rationale per verdict, a line per function row). */
+const OUT = {
+  curate: 250,
+  analyzeBase: 400,
+  analyzePerFunction: 50,
+  perFunction: 500,
+  challenge: 300,
+  synthesisBase: 1500,
+  synthesisPerFile: 100,
+};
+/** What each file adds to the synthesis packet: its Step 1 record, its analysis without findings, its surviving findings. */
+const SYNTHESIS_PER_FILE = 900;
+const FILE_STEPS = ['curate', 'analyze', 'review', 'challenge'] as const;
+
+export interface StagedEstimateInput {
+  /** Reads a file sent as an outline, and one whose size Step 0 does not know. */
+  access: FileAccess;
+  entries: FileEntry[];
+  context: ContextFile[];
+  /** Each file's functions as Step 0's parser finds them: the run's own lookup (StagedRequest.inventoryOf). */
+  inventoryOf: (path: string) => Promise<FunctionInventory | undefined>;
+  /** A file's size as Step 0 judged it, without reading it again; undefined: read it. */
+  knownSize?: (path: string) => Promise<FileBytes | undefined>;
+  /** A diff review's changed lines per file. */
+  changed?: Map<string, LineRange[]>;
+  models?: StepModels;
+  prices?: PriceOverrides;
+  /** What the result cache answers; absent: a cold run. */
+  forecast?: StagedForecast;
+  /** This repository's last runs, oldest first; absent or empty: the defaults. */
+  history?: RunUsage[];
+  /** Through the Message Batches API: no cache primes, cache writes at the 1-hour price, and half of it all. */
+  batch?: boolean;
+  /** False where the provider has no prompt cache: no primes, and every prompt token at the input price. Default true. */
+  promptCache?: boolean;
+}
+
+/** What one file will ask, per step: from the forecast, else sized by the rules above. */
+interface FilePlan {
+  calls: StepCounts;
+  cached: StepCounts;
+  functions: number;
+  functionsAsked: number;
+  primes: number;
+}
+
+export async function estimateStagedRun(input: StagedEstimateInput): Promise<Estimate> {
+  const { entries, context } = input;
+  const models = input.models ?? resolveStepModels();
+  const ctx = tokens(context.reduce((n, c) => n + c.text.length, 0));
+  const io = new Semaphore(64);
+  const inventories = await Promise.all(entries.map((e) => input.inventoryOf(e.path)));
+  const sizes = await Promise.all(
+    entries.map((entry, i) => io.run(() => measure(input, entry, inventories[i], input.changed?.get(entry.path)))),
+  );
+  const forecasts = new Map((input.forecast?.files ?? []).map((f) => [f.path, f]));
+  const history = input.history ?? [];
+  const rates = ratesFrom(recordedShape(history));
+  const plans = entries.map((e, i) => planFile(sizes[i]!.functions, forecasts.get(e.path), rates));
+
+  const calls = Object.fromEntries(STAGED_STEPS.map((s) => [s, 0])) as Record<StagedStep, number>;
+  // Unknown files add expected values: a whole number of calls only over all of them.
+  for (const step of FILE_STEPS) calls[step] = Math.round(plans.reduce((n, p) => n + p.calls[step], 0));
+  // The run-wide prefix is primed once when Step 1 of several files starts together; a file's prefix before its Step 3 calls fan out.
+  const cache = input.promptCache ?? true;
+  // Neither a batch nor a provider without a prompt cache sends primes.
+  if (!input.batch && cache) {
+    calls.curate += plans.filter((p) => p.calls.curate > 0).length > 1 ? 1 : 0;
+    calls.review += plans.reduce((n, p) => n + p.primes, 0);
+  }
+  const synthesis = input.forecast ? input.forecast.synthesis : entries.length ? 'asked' : 'none';
+  calls.synthesize = synthesis === 'asked' ? 1 : 0;
+
+  const defaults = defaultTokens(plans, sizes, models, {
+    runPrefix: tokens(FILE_SYSTEM.length) + TOOLS_TOKENS + ctx,
+    synthesis: calls.synthesize ? tokens(SYNTHESIS_SYSTEM.length) + ctx + SYNTHESIS_PER_FILE * entries.length : 0,
+    files: entries.length,
+  });
+  const calibrated = new Map(STAGED_STEPS.map((s) => [s, calibration(history, s, models[s])]));
+  /** The step's tokens: `calls` × the figures of `run` (a history index), else of all recorded runs, else the defaults. */
+  const tokensOf = (step: StagedStep, run?: number): TokenCounts => {
+    const c = calibrated.get(step);
+    const perCall = c && ((run !== undefined ? c.byRun[run] : undefined) ?? c.perCall);
+    const t = perCall ? scale(perCall, calls[step]) : defaults[step];
+    return cache ? t : uncached(t);
+  };
+  const price = (step: StagedStep, t: TokenCounts) =>
+    costUsd(
+      models[step],
+      t,
+      input.prices,
+      input.batch ? { batch: true, hourWrites: t.cache_creation_input_tokens } : {},
+    );
+  const costOf = (run?: number) => sumCosts(STAGED_STEPS.map((s) => price(s, tokensOf(s, run))));
+  const byStep = Object.fromEntries(
+    STAGED_STEPS.map((step) => {
+      const t = tokensOf(step);
+      const estimate: StagedStepEstimate = {
+        calls: calls[step],
+        inputTokens: Math.round(t.input_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens),
+        outputTokens: Math.round(t.output_tokens),
+        cacheReadTokens: Math.round(t.cache_read_input_tokens),
+        cacheWriteTokens: Math.round(t.cache_creation_input_tokens),
+        costUsd: price(step, t),
+        basis: calibrated.get(step) ? 'history' : 'defaults',
+      };
+      return [step, estimate];
+    }),
+  ) as Record<StagedStep, StagedStepEstimate>;
+
+  const runs = history.map((_, i) => costOf(i)).filter((c): c is number => c !== null);
+  const cached =
+    plans.reduce((n, p) => n + FILE_STEPS.reduce((m, s) => m + p.cached[s], 0), 0) + (synthesis === 'cached' ? 1 : 0);
+  const asked =
+    Math.round(plans.reduce((n, p) => n + p.calls.curate + p.calls.analyze + p.functionsAsked, 0)) +
+    calls.challenge +
+    calls.synthesize;
+  return {
+    ...totals(Object.values(byStep)),
+    functions: plans.reduce((n, p) => n + p.functions, 0),
+    byStep,
+    costUsd: costOf(),
+    ...(runs.length > 1 ? { costRange: [Math.min(...runs), Math.max(...runs)] as [number, number] } : {}),
+    historyRuns: history.length,
+    units: { cached, total: cached + asked },
+  };
+}
+
+function planFile(functions: number, forecast: FileForecast | undefined, rates: Rates): FilePlan {
+  const zero = (): StepCounts => ({ curate: 0, analyze: 0, review: 0, challenge: 0 });
+  /** Steps 2-4 of a file that goes past Step 1 with probability `p`. */
+  const sized = (p: number) => {
+    const solo = rates.solo(functions);
+    return {
+      analyze: p,
+      review: p * (solo + Math.ceil((functions - solo) / MAX_BATCH)),
+      challenge: p * rates.challenged(functions),
+    };
+  };
+  if (!forecast || forecast.unknownFrom === 'curate')
+    return {
+      calls: { curate: 1, ...sized(rates.included) },
+      cached: zero(),
+      functions,
+      functionsAsked: rates.included * functions,
+      primes: 0,
+    };
+  if (forecast.unknownFrom === 'analyze')
+    return {
+      calls: { curate: forecast.calls.curate, ...sized(1) },
+      cached: { ...zero(), curate: forecast.cached.curate },
+      functions,
+      functionsAsked: functions,
+      primes: 0,
+    };
+  return {
+    calls: forecast.calls,
+    cached: forecast.cached,
+    functions: forecast.cached.review + forecast.functionsAsked,
+    functionsAsked: forecast.functionsAsked,
+    primes: forecast.primes,
+  };
+}
+
+/**
+ * Tokens by step as the cache-first layout spends them, from the tree's own sizes: the run-wide prefix
+ * (tools, system, context) is written by the first call on a model and read by every later one; a file's
+ * block is written by its first call on a model and read by the rest; directive and packet are uncached.
+ */
+function defaultTokens(
+  plans: FilePlan[],
+  sizes: FileSize[],
+  models: StepModels,
+  run: { runPrefix: number; synthesis: number; files: number },
+): Record<StagedStep, TokenCounts> {
+  const by = Object.fromEntries(
+    STAGED_STEPS.map((s) => [
+      s,
+      { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    ]),
+  ) as Record<StagedStep, TokenCounts>;
+  const prefixWritten = new Set<string>();
+  plans.forEach((p, i) => {
+    const { fileBlock, bodyPerFunction } = sizes[i]!;
+    const fileWritten = new Set<string>();
+    const perCall = (step: (typeof FILE_STEPS)[number]) => {
+      const calls = p.calls[step];
+      const functionsPerCall = p.functionsAsked / Math.max(1, p.calls.review);
+      switch (step) {
+        case 'curate':
+          return { uncached: PACKET.curate, output: OUT.curate };
+        case 'analyze':
+          return {
+            uncached: PACKET.analyze + PACKET.analyzePerFunction * p.functions,
+            output: OUT.analyzeBase + OUT.analyzePerFunction * p.functions,
+          };
+        case 'review':
+          return {
+            uncached: PACKET.review + (PACKET.reviewPerFunction + bodyPerFunction) * functionsPerCall,
+            output: (OUT.perFunction * p.functionsAsked) / Math.max(1, calls),
+          };
+        case 'challenge':
+          return { uncached: PACKET.challenge, output: OUT.challenge };
+      }
+    };
+    for (const step of FILE_STEPS) {
+      const calls = p.calls[step];
+      if (calls <= 0) continue;
+      const t = by[step];
+      const model = models[step];
+      const { uncached, output } = perCall(step);
+      // The first call about the file on this model writes its block (a fraction of a call: as likely).
+      const writer = fileWritten.has(model) ? 0 : Math.min(1, calls);
+      fileWritten.add(model);
+      t.cache_creation_input_tokens += writer * fileBlock;
+      if (writer && !prefixWritten.has(model)) {
+        prefixWritten.add(model);
+        t.cache_creation_input_tokens += run.runPrefix;
+        t.cache_read_input_tokens += (calls - 1) * run.runPrefix;
+      } else t.cache_read_input_tokens += calls * run.runPrefix;
+      t.cache_read_input_tokens += (calls - writer) * fileBlock;
+      t.input_tokens += calls * uncached;
+      t.output_tokens += calls * output;
+    }
+  });
+  if (run.synthesis) {
+    // Synthesis shares nothing with file calls, and its packet is new whenever it runs: all of it is written.
+    by.synthesize.cache_creation_input_tokens += run.synthesis;
+    by.synthesize.output_tokens += OUT.synthesisBase + OUT.synthesisPerFile * run.files;
+  }
+  return by;
+}
+
+const scale = (u: TokenCounts, calls: number): TokenCounts => ({
+  input_tokens: u.input_tokens * calls,
+  output_tokens: u.output_tokens * calls,
+  cache_read_input_tokens: u.cache_read_input_tokens * calls,
+  cache_creation_input_tokens: u.cache_creation_input_tokens * calls,
+});
+
+const sumCosts = (costs: (number | null)[]): number | null =>
+  costs.reduce<number | null>((sum, c) => (sum === null || c === null ? null : sum + c), 0);
+
+interface FileSize {
+  fileBlock: number;
+  functions: number;
+  bodyPerFunction: number;
+}
+
+/**
+ * A file's shared source-block size in tokens, the number of functions a review would cover, and what each
+ * function adds to a Step 3 call when the file is large enough to go as an outline plus the bodies reviewed.
+ */
+async function measure(
+  input: Pick<StagedEstimateInput, 'access' | 'knownSize'>,
+  entry: FileEntry,
+  inventory: FunctionInventory | undefined,
+  ranges: LineRange[] | undefined,
+): Promise<FileSize> {
+  const file = await sizeOf(input, entry.path);
+  const companion = entry.companion_path ? await sizeOf(input, entry.companion_path).catch(() => NOTHING) : NOTHING;
+  const found = inventory?.functions ?? [];
+  const functions = (ranges ? functionsTouched(found, file.lines, ranges) : found).length;
+  // The numbered source block adds about two tokens a line.
+  const block = (s: Size) => tokens(s.chars) + 2 * s.lines;
+  const companionBlock = companion.chars > OUTLINE_ABOVE_BYTES ? 0 : block(companion);
+  if (file.bytes <= OUTLINE_ABOVE_BYTES || inventory?.parser !== 'syntax')
+    return { fileBlock: block(file) + companionBlock, functions, bodyPerFunction: 0 };
+  // Sent as an outline: each function's first line, which only the text itself has.
+  const lines = splitLines(await input.access.read(entry.path));
+  const outline = found.reduce(
+    (n, f) =>
+      n +
+      block({
+        chars: `${f.qualified_name} ${f.kind} ${lines[(f.signature_line ?? f.start_line) - 1] ?? ''}`.length,
+        lines: 2,
+      }),
+    0,
+  );
+  return {
+    fileBlock: outline + companionBlock,
+    functions,
+    bodyPerFunction: Math.ceil(block(file) / Math.max(1, found.length)),
+  };
+}
+
+interface Size {
+  chars: number;
+  lines: number;
+}
+export type FileBytes = Size & { bytes: number };
+const NOTHING = { bytes: 0, chars: 0, lines: 0 };
+
+/** A file's size as Step 0 judged it (without reading it again), else as it reads now. */
+async function sizeOf(input: Pick<StagedEstimateInput, 'access' | 'knownSize'>, path: string): Promise<FileBytes> {
+  const known = await input.knownSize?.(path);
+  if (known) return known;
+  const text = await input.access.read(path);
+  return { bytes: Buffer.byteLength(text), chars: text.length, lines: lineCount(text) };
+}
+
+/** The same prompt without a prompt cache: what would be read or written is plain input. */
+function uncached(t: TokenCounts): TokenCounts {
+  return {
+    input_tokens: t.input_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens,
+    output_tokens: t.output_tokens,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+  };
+}
