@@ -34,42 +34,62 @@ type Seen =
   | ({ type: 'outcome' } & ReviewOutcome);
 
 /**
- * Runs dist/worker.js over the protocol, as the extension does, and collects what it says until it answers
- * the start. A worker that dies or talks nonsense fails the test at once, instead of leaving it to time out.
+ * dist/worker.js behind a Connection, as the extension starts it. `died` rejects as soon as the worker fails
+ * (an uncaught error, or an exit before it was stopped) with its exit code and what it wrote to stderr, so
+ * a test that waits on it fails at once instead of running into its timeout.
  */
-function runWorker(
+function startWorker(): { connection: Connection; died: Promise<never>; stop: () => void } {
+  const worker = new Worker(join(REPO, 'dist/worker.js'), { stderr: true });
+  let stderr = '';
+  worker.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  let stopped = false;
+  let broke: (err: Error) => void = () => undefined;
+  const died = new Promise<never>((_, reject) => (broke = reject));
+  died.catch(() => undefined); // a test that never waits on it is not failed by it
+  const connection = new Connection(
+    (m) => worker.postMessage(m),
+    (problem) => broke(new Error(`the worker broke the protocol: ${problem}`)),
+  );
+  worker.on('message', (raw: unknown) => connection.receive(raw));
+  worker.on('error', (err) => broke(new Error(`the worker failed: ${err.stack ?? err.message}\nstderr: ${stderr}`)));
+  worker.on('exit', (code) => {
+    if (!stopped)
+      broke(new Error(`the worker exited (code ${code}) before it answered; stderr: ${stderr || '(none)'}`));
+  });
+  const stop = () => {
+    stopped = true;
+    void worker.terminate();
+  };
+  return { connection, died, stop };
+}
+
+/** Runs a review in the worker and collects what it says until it answers the start. */
+async function runWorker(
   start: StartParams,
   host: { confirm?: (m: Seen & { type: 'confirm' }, worker: Connection) => boolean | Promise<boolean> } & {
     onSeen?: (m: Seen, worker: Connection) => void;
   } = {},
 ): Promise<Seen[]> {
-  const worker = new Worker(join(REPO, 'dist/worker.js'));
+  const { connection, died, stop } = startWorker();
   const seen: Seen[] = [];
-  return new Promise<Seen[]>((resolve, reject) => {
-    const connection = new Connection(
-      (m) => worker.postMessage(m),
-      (problem) => reject(new Error(`the worker broke the protocol: ${problem}`)),
-    );
-    const see = (m: Seen) => (seen.push(m), host.onSeen?.(m, connection));
-    connection.onNotification(ScopeChosen, (m) => see({ type: 'scope', ...m }));
-    connection.onNotification(Prepared, (m) => see({ type: 'prepared', paths: m.paths }));
-    connection.onNotification(RunEvent, (event) => see({ type: 'event', event }));
-    connection.onNotification(FindingMade, (m) => see({ type: 'finding', ...m }));
-    connection.onNotification(ReportWritten, (m) => see({ type: 'report', ...m }));
-    connection.onRequest(ConfirmRun, (m) => {
-      const asked = { type: 'confirm' as const, calls: m.calls, threshold: m.threshold };
-      see(asked);
-      return host.confirm ? host.confirm(asked, connection) : true;
-    });
-    worker.on('message', (raw: unknown) => connection.receive(raw));
-    worker.on('error', reject);
-    worker.on('exit', (code) => reject(new Error(`the worker exited (code ${code}) before it answered`)));
-    connection.sendRequest(StartReview, start).then((outcome) => {
-      seen.push({ type: 'outcome', ...outcome });
-      resolve(seen);
-      void worker.terminate();
-    }, reject);
+  const see = (m: Seen) => (seen.push(m), host.onSeen?.(m, connection));
+  connection.onNotification(ScopeChosen, (m) => see({ type: 'scope', ...m }));
+  connection.onNotification(Prepared, (m) => see({ type: 'prepared', paths: m.paths }));
+  connection.onNotification(RunEvent, (event) => see({ type: 'event', event }));
+  connection.onNotification(FindingMade, (m) => see({ type: 'finding', ...m }));
+  connection.onNotification(ReportWritten, (m) => see({ type: 'report', ...m }));
+  connection.onRequest(ConfirmRun, (m) => {
+    const asked = { type: 'confirm' as const, calls: m.calls, threshold: m.threshold };
+    see(asked);
+    return host.confirm ? host.confirm(asked, connection) : true;
   });
+  try {
+    const outcome = await Promise.race([connection.sendRequest(StartReview, start), died]);
+    seen.push({ type: 'outcome', ...outcome });
+    return seen;
+  } finally {
+    stop();
+  }
 }
 
 describe('the review worker thread', function () {
@@ -219,14 +239,9 @@ describe('the review worker thread', function () {
 
   describe('Check Setup (skeptic doctor in the extension)', () => {
     const answer = (settings: Record<string, unknown>, probe = false) => {
-      const worker = new Worker(join(REPO, 'dist/worker.js'));
-      const connection = new Connection(
-        (m) => worker.postMessage(m),
-        (problem) => assert.fail(`the worker broke the protocol: ${problem}`),
-      );
-      worker.on('message', (raw: unknown) => connection.receive(raw));
+      const { connection, died, stop } = startWorker();
       const choices = { cwd: REPO, scope: { kind: 'paths' as const, paths: [] }, ...settings };
-      return connection.sendRequest(CheckSetup, { choices, apiKey: '', probe }).finally(() => void worker.terminate());
+      return Promise.race([connection.sendRequest(CheckSetup, { choices, apiKey: '', probe }), died]).finally(stop);
     };
 
     it('answers with what skeptic doctor prints, and makes no call', async () => {
