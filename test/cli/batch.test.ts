@@ -165,7 +165,7 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     const cwd = await fixtureWorkspace('shop');
     const cache = await mkdtemp(join(tmpdir(), 'skeptic-user-cache-'));
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, XDG_CACHE_HOME: cache };
-    const stopped = await interruptWhen(cwd, env, () => fake.server.batches().length > 0);
+    const stopped = await interruptOnceSubmitted(cwd, env);
     assert.equal(stopped.code, 130, stopped.stderr);
     assert.match(
       stopped.stderr,
@@ -204,20 +204,13 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     assert.match(run.stderr, /--timeout takes a duration from 1s to 72h \(e\.g\. 90m, 24h, 3600\), got "soon"/);
   });
 
-  /** Runs `--batch` and sends SIGINT once `ready()` holds. */
-  function interruptWhen(cwd: string, env: Record<string, string>, ready: () => boolean): Promise<CliRun> {
-    let poll: NodeJS.Timeout | undefined;
+  /** Runs `--batch` and sends SIGINT once the first batch is submitted (created, and kept in the ledger). */
+  function interruptOnceSubmitted(cwd: string, env: Record<string, string>): Promise<CliRun> {
     return runCli(['review', 'shop', '--yes', '--batch', '--json', 'result.json'], {
       cwd,
       env,
-      started: (child) => {
-        poll = setInterval(() => {
-          if (!ready()) return;
-          clearInterval(poll);
-          setTimeout(() => child.kill('SIGINT'), 300);
-        }, 50);
-      },
-    }).finally(() => clearInterval(poll));
+      stop: { signal: 'SIGINT', when: /msgbatch_\w+ submitted/ },
+    });
   }
 });
 

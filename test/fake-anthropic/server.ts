@@ -3,6 +3,7 @@
  * It speaks real HTTP so the real SDK (retries, error classes, headers) is exercised end to end.
  */
 import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -81,6 +82,12 @@ export interface FakeAnthropic {
   batches(): { id: string; status: string; requests: number; custom_ids: string[] }[];
   /** From now on, each new Message Batch waits this long before its requests run (reset() does not change it). */
   setBatchDelay(ms: number): void;
+  /**
+   * Resolves with what `find` returns once it returns something truthy: checked now and again each time a
+   * request arrives (its record, file and turn read; before any latency or fault delay) or ends. Rejects
+   * with `what` when that has not happened within `ms`, so a test waits on the log, never on a clock.
+   */
+  until<T>(find: () => T | undefined | null | false, what: string, ms?: number): Promise<T>;
   /** Validates and installs a scenario (fault counters start over); throws ScenarioError. */
   setScenario(scenario: Scenario): void;
   /** Clears the log, the prompt cache, the batches and the fault counters. */
@@ -96,6 +103,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   /** Access tokens the metadata server handed out: the only ones Vertex AI's route accepts. */
   const tokens = new Set<string>();
   let seq = 0;
+  /** 'change' each time a logged request arrives or ends. */
+  const log = new EventEmitter();
 
   const reset = () => {
     requests.length = 0;
@@ -140,6 +149,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       entry.ended_at = Date.now();
       entry.status = status;
       opts.onLogged?.(entry);
+      log.emit('change');
     };
     const gone = new AbortController();
     res.on('close', () => {
@@ -208,6 +218,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     }
     const fault = faults.take(parsed);
     entry.fault = fault?.kind ?? null;
+    log.emit('change');
     const outcome = reply(parsed, scenario, fault, credentialsOf(req));
     const delay = (opts.latencyMs ?? 0) + (fault?.kind === 'slow' ? fault.ms : 0);
     if (delay > 0 && !(await wait(delay, gone.signal))) return;
@@ -300,6 +311,31 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     setBatchDelay(ms) {
       batchDelayMs = ms;
     },
+    until: (find, what, ms = UNTIL_MS) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          let found;
+          try {
+            found = find();
+          } catch (err) {
+            stop();
+            return reject(err as Error);
+          }
+          if (!found) return;
+          stop();
+          resolve(found);
+        };
+        const timer = setTimeout(() => {
+          stop();
+          reject(new Error(`the fake Anthropic server waited ${ms} ms for ${what}; log: ${describeLog(requests)}`));
+        }, ms);
+        const stop = () => {
+          clearTimeout(timer);
+          log.off('change', check);
+        };
+        log.on('change', check);
+        check();
+      }),
     setScenario(next) {
       scenario = parseScenario(next);
       faults = new FaultBook(scenario.faults);
@@ -321,6 +357,19 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 const DEFAULT_CONTEXT_WINDOW = 1_000_000;
+/** How long `until` waits by default: well inside a test's timeout, so the test fails with what it waited for. */
+const UNTIL_MS = 20_000;
+
+/** The log in one line, for a failed wait: seq, record, file and how each ended. */
+function describeLog(requests: LoggedRequest[]): string {
+  if (requests.length === 0) return 'empty';
+  return requests
+    .map(
+      (r) =>
+        `#${r.seq} ${r.record ?? r.path}${r.file ? ` ${r.file}` : ''} ${r.ended_at === null ? 'in flight' : (r.status ?? 'no answer')}`,
+    )
+    .join(', ');
+}
 
 /** Every input token counts against the window, cached or not. */
 function promptTokens(u: CacheUsage): number {

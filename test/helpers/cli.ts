@@ -1,5 +1,5 @@
 /** Runs the built CLI (dist/cli.js) as a user would, in its own process. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { cp, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -54,6 +54,15 @@ export const NO_PROVIDER_ENV: Record<string, string | undefined> = {
 };
 
 /**
+ * Sends `signal` once `when` holds: a promise (the fake server's log, say) or a line on stderr. The run fails
+ * if the promise rejects, or if the process ends before it was signalled.
+ */
+export interface CliStop {
+  signal: NodeJS.Signals;
+  when: Promise<unknown> | RegExp;
+}
+
+/**
  * `script`: another build of the CLI (default dist/cli.js); `nodeArgs`: Node's own options before it. Each run gets its own empty user cache
  * (XDG_CACHE_HOME) unless the test passes one: the result cache is on by default, and one test's answers
  * must not leak into another's.
@@ -65,8 +74,7 @@ export function runCli(
     env?: Record<string, string | undefined>;
     script?: string;
     nodeArgs?: string[];
-    /** Called once the process has started (to signal it, say). */
-    started?: (child: ChildProcess) => void;
+    stop?: CliStop;
   },
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
@@ -83,11 +91,32 @@ export function runCli(
     });
     let stdout = '';
     let stderr = '';
+    let signalled = false;
+    const stop = opts.stop;
+    const signal = () => {
+      if (signalled || !stop) return;
+      signalled = true;
+      child.kill(stop.signal);
+    };
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (stop?.when instanceof RegExp && stop.when.test(stderr)) signal();
+    });
+    if (stop && !(stop.when instanceof RegExp)) {
+      stop.when.then(signal, (err: unknown) => {
+        child.kill('SIGKILL');
+        reject(err as Error);
+      });
+    }
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    opts.started?.(child);
+    child.on('close', (code) => {
+      if (stop && !signalled) {
+        const what = stop.when instanceof RegExp ? `stderr to match ${stop.when}` : 'its stop signal';
+        return reject(new Error(`the CLI exited (code ${code}) before ${what}:\n${stderr}`));
+      }
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 

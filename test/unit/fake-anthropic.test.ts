@@ -517,11 +517,14 @@ describe('fake Anthropic server', () => {
       PerFunctionReview.parse(recordOf(await review()));
     });
 
-    it('slow delays the answer', async () => {
-      server.setScenario({ faults: [{ kind: 'slow', ms: 300 }] });
-      const started = Date.now();
+    it('slow delays the answer: a call sent after it is answered first', async () => {
+      server.setScenario({ faults: [{ kind: 'slow', ms: 1000 }] });
+      const held = review();
+      await server.until(() => server.requests[0]?.fault === 'slow', 'the first call to take the slow fault');
       PerFunctionReview.parse(recordOf(await review()));
-      assert.ok(Date.now() - started >= 290);
+      assert.equal(server.requests[0]!.ended_at, null, 'the slow call is still held');
+      PerFunctionReview.parse(recordOf(await held));
+      assert.equal(server.requests[0]!.status, 200);
     });
 
     it('invalid_json answers text that is not JSON', async () => {
@@ -650,12 +653,13 @@ describe('fake Anthropic server', () => {
     });
 
     it('makes a written prefix readable only once its response has begun: calls that start together all write it', async () => {
-      const slow = await startFakeAnthropic({ latencyMs: 150, msPerOutputToken: 1 });
+      const slow = await startFakeAnthropic({ latencyMs: 400, msPerOutputToken: 1 });
       try {
         const slowClient = new Anthropic({ apiKey: 'test', baseURL: slow.url, maxRetries: 0 });
         const params = ask({ schema: PerFunctionReview, packet: cartReviewPacket, system: longSystem });
         const first = slowClient.messages.create(params);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // Arrived (its cache accounted), and waiting out its latency before the response begins.
+        await slow.until(() => slow.requests[0]?.record, 'the first call to arrive');
         const together = await slowClient.messages.create(params);
         assert.equal(together.usage.cache_read_input_tokens, 0, 'the first call had not begun its response');
         assert.equal(together.usage.cache_creation_input_tokens, (await first).usage.cache_creation_input_tokens);
@@ -798,13 +802,16 @@ describe('fake Anthropic server', () => {
         const params = ask({ schema: PerFunctionReview, packet: cartReviewPacket });
         const controller = new AbortController();
         const pending = slowClient.messages.create(params, { signal: controller.signal });
-        setTimeout(() => controller.abort(), 50);
+        await slow.until(() => slow.requests[0]?.record, 'the call to arrive');
+        controller.abort();
         assert.ok((await rejection(pending)) instanceof APIUserAbortError);
-        await new Promise((resolve) => setTimeout(resolve, 400));
         const [entry] = slow.requests;
-        assert.equal(entry.status, null);
-        assert.ok(entry.ended_at !== null && entry.ended_at - entry.started_at < 250);
-        // Had the abandoned call run to the end, it would have cached its prefix.
+        await slow.until(() => entry!.ended_at !== null, 'the server to see the client go away');
+        assert.equal(entry!.status, null);
+        // A call of another prefix, sent later with the same latency, ends after the abandoned one would have:
+        // had that one gone on, it would have begun its response and cached its prefix by then.
+        await slowClient.messages.create({ ...params, system: 'A later call.' });
+        assert.deepEqual([entry!.began_at, entry!.usage], [null, null], 'the abandoned call never began');
         assert.equal((await slowClient.messages.create(params)).usage.cache_read_input_tokens, 0);
       } finally {
         await slow.close();

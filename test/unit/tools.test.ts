@@ -214,6 +214,26 @@ describe('grep on a linear-time engine', () => {
     }
   });
 
+  it('gives the event loop a turn while it matches: an abort that comes meanwhile stops the search', async () => {
+    await put(cwd, 'src/many.txt', `${'a'.repeat(2000)}\n`.repeat(60));
+    const access = await ReviewAccess.open({ cwd, roots: ['src'] });
+    const controller = new AbortController();
+    // The abort waits for the loop's next turn, queued as the search begins matching: only a search that lets
+    // the loop turn sees it before its end.
+    const aborting: FileAccess = {
+      cwd: access.cwd,
+      files: () => access.files(),
+      list: (path) => access.list(path),
+      read: async (path) => {
+        const text = await access.read(path);
+        setImmediate(() => controller.abort());
+        return text;
+      },
+    };
+    const out = await runTool('grep', { pattern: '(.{1000})[^ab]', glob: 'many.txt' }, aborting, controller.signal);
+    assert.equal(out.content, 'no matches (search cancelled)');
+  });
+
   it('says which syntax it takes when a pattern uses a backreference or lookaround', async () => {
     const access = await ReviewAccess.open({ cwd, roots: ['src'] });
     for (const pattern of ['(x)\\1', '(?<=a)b']) {
