@@ -18,10 +18,19 @@ const MAX_ENTRY_BYTES = 4 << 20;
 const STALE_TMP_MS = 10 * 60_000;
 
 export class ResultCache {
-  /** `warn` hears of an entry that is not a regular file (a pipe, a link): it is ignored, as a miss. */
+  /** Per shard folder, the entries it held when first looked at (a snapshot reader's); null: it could not be listed. */
+  private readonly listings = new Map<string, Promise<Set<string> | null>>();
+
+  /**
+   * `warn` hears of an entry that is not a regular file (a pipe, a link): it is ignored, as a miss. A
+   * `snapshot` reader (the estimate's forecast, which writes nothing) lists each shard folder once and takes
+   * a key missing from it as a miss without opening anything: on a large tree most keys miss, and a failed
+   * open per key cost more than the rest of the forecast.
+   */
   constructor(
     private readonly dir: string,
     private readonly warn: (message: string) => void = () => {},
+    private readonly snapshot = false,
   ) {}
 
   /**
@@ -68,6 +77,7 @@ export class ResultCache {
    * entry answers only for the key it was written under: one copied or planted under another name is a miss.
    */
   async get(key: string): Promise<unknown> {
+    if (this.snapshot && (await this.listing(key.slice(0, 2)))?.has(`${key}.json`) === false) return undefined;
     let text: string | null;
     try {
       text = await readOwnFile(this.path(key), MAX_ENTRY_BYTES);
@@ -91,6 +101,24 @@ export class ResultCache {
    */
   async put(key: string, value: unknown): Promise<void> {
     await replaceFile(this.path(key), JSON.stringify({ key, value }), { root: this.dir }).catch(() => undefined);
+  }
+
+  /** The names in a folder of the cache ('' its top), empty when there is none, null when it cannot be listed. */
+  private listing(folder: string): Promise<Set<string> | null> {
+    let names = this.listings.get(folder);
+    if (!names) {
+      // A shard folder the top does not hold is not listed at all.
+      names = (folder ? this.listing('') : Promise.resolve(null)).then((top) =>
+        top?.has(folder) === false
+          ? new Set<string>()
+          : readdir(join(this.dir, folder)).then(
+              (list) => new Set(list),
+              (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? new Set<string>() : null),
+            ),
+      );
+      this.listings.set(folder, names);
+    }
+    return names;
   }
 
   private path(key: string): string {

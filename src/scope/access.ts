@@ -62,11 +62,16 @@ export class ReviewAccess implements FileAccess {
     readonly facts: Step0Facts,
   ) {}
 
-  /** Sibling listings, for the compiled-file evidence (a source map or the TypeScript beside a .js). */
-  private get dirs(): DirCache {
+  /**
+   * Folder listings, each read once: the compiled-file evidence (a source map or the TypeScript beside a .js)
+   * and Step 0's companion lookups share them.
+   */
+  get dirs(): DirCache {
     return (this.dirCache ??= new DirCache(this.cwd));
   }
   private dirCache: DirCache | undefined;
+  /** Folders' real paths, for the files git lists (listedRealpath). */
+  private readonly realFolders = new Map<string, Promise<string | null>>();
 
   static async open(opts: AccessOptions): Promise<ReviewAccess> {
     const roots: Root[] = [];
@@ -88,11 +93,12 @@ export class ReviewAccess implements FileAccess {
 
   /**
    * Step 0's verdict on the file at `abs` (the path it was found by): its text, or why it is left out. With
-   * `known`, the blob id git gives its unmodified content, what the store learnt about that content stands in
-   * for reading it (the verdict then has no text); every other verdict is reached on the bytes just read.
+   * `known`, the blob id git gives its unmodified content (a regular file, as git's listing found it), what the
+   * store learnt about that content stands in for reading it (the verdict then has no text); every other
+   * verdict is reached on the bytes just read.
    */
   async judge(abs: string, known?: string): Promise<Verdict> {
-    const real = await realpath(abs).catch(() => null);
+    const real = await (known === undefined ? realpath(abs).catch(() => null) : this.listedRealpath(abs));
     if (!real) return { ok: false, reason: 'unreadable', detail: 'does not exist' };
     // Where it was reached: its folder resolved, its own name kept (a link's name is judged too). A path
     // that is its own real path was reached through no link at all.
@@ -143,6 +149,22 @@ export class ReviewAccess implements FileAccess {
     if (refused) return refused;
     this.facts.judged(abs, id);
     return { ok: true, id, text };
+  }
+
+  /**
+   * The real path of a file git lists as unmodified, which the listing found to be a regular file, not a link
+   * (scope/inventory.ts): its folder's real path and its own name. One realpath per folder instead of one per
+   * file; only such files are judged this way, so every other read still resolves the whole path.
+   */
+  private async listedRealpath(abs: string): Promise<string | null> {
+    const dir = dirname(abs);
+    let real = this.realFolders.get(dir);
+    if (!real) {
+      real = realpath(dir).catch(() => null);
+      this.realFolders.set(dir, real);
+    }
+    const folder = await real;
+    return folder === null ? null : join(folder, basename(abs));
   }
 
   /** The refusal that the content's size and first and last bytes decide, or null when they let it through. */

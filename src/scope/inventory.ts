@@ -3,13 +3,13 @@
  * Folders expand through git's view of the tree where they are in a repository (tracked plus untracked
  * files git does not ignore), and by a plain walk elsewhere. Every file left out is counted with its reason.
  */
+import type { Stats } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { DiscoveryResult, FileEntry } from '../model/records';
 import { isInside } from '../model/access';
 import { ReviewAccess } from './access';
 import { CompanionFinder } from './companionFinder';
-import { DirCache } from './dirCache';
 import type { ExclusionReason } from './exclusions';
 import type { Step0Facts } from './facts';
 import { GitListings, gitToplevel } from './git';
@@ -108,7 +108,6 @@ export async function classify(
     const v = await access.judge(resolve(opts.cwd, c), listed.known.get(c));
     return v.ok ? null : v;
   });
-  const dirs = new DirCache(opts.cwd);
   const included: string[] = [];
   candidates.forEach((path, i) => {
     const v = verdicts[i];
@@ -116,13 +115,15 @@ export async function classify(
     else excluded.push({ path, reason: v.reason, ...(v.detail ? { detail: v.detail } : {}) });
   });
   included.sort();
-  const companions = new CompanionFinder(opts.cwd, reviewRoots, included, dirs, listed.listings);
+  const companions = new CompanionFinder(opts.cwd, reviewRoots, included, access.dirs, listed.listings);
   const entries: FileEntry[] = await mapLimit(included, IO_PARALLEL, async (path) => ({
     path,
     companion_path: await companions.find(path),
   }));
   return { discovery: { review_roots: reviewRoots, file_entries: entries }, excluded };
 }
+
+const TRACKED_FILE: Pick<Stats, 'isFile' | 'isSymbolicLink'> = { isFile: () => true, isSymbolicLink: () => false };
 
 async function listFolder(
   abs: string,
@@ -146,8 +147,13 @@ async function listFolder(
     ? listing.files.filter((f) => f.startsWith(`${below}/`)).map((f) => f.slice(below.length + 1))
     : listing.files;
   const blobOf = (f: string) => listing.blobs.get(below ? `${below}/${f}` : f);
+  // A file git found unmodified is the regular file it tracks (its check lstat'd it already): no lstat here.
   const kinds = await mapLimit(files, IO_PARALLEL, (f) =>
-    f.includes('\uFFFD') ? Promise.resolve(null) : lstat(join(abs, f)).catch(() => null),
+    f.includes('\uFFFD')
+      ? Promise.resolve(null)
+      : blobOf(f)
+        ? Promise.resolve(TRACKED_FILE)
+        : lstat(join(abs, f)).catch(() => null),
   );
   const out: string[] = [];
   for (const [i, f] of files.entries()) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, unlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScopeError, takeInventory, type Inventory } from '../../src/scope/inventory';
@@ -279,6 +279,29 @@ describe('scope/inventory', () => {
       const fromInside = await takeInventory(['.'], { cwd: join(repo, 'src') });
       assert.deepEqual(paths(fromInside), ['a.test.ts', 'a.ts', 'new file ü.ts', 'new.ts', 'with space.ts', 'ünï.py']);
       assert.equal(fromInside.discovery.file_entries.find((e) => e.path === 'a.ts')?.companion_path, 'a.test.ts');
+    });
+
+    it('a tracked folder swapped for a link leading outside: git still sees its files unmodified, Step 0 leaves them out', async () => {
+      const outside = await mkdtemp(join(tmpdir(), 'skeptic-inventory-outside-'));
+      const repo2 = await mkdtemp(join(tmpdir(), 'skeptic-inventory-swap-'));
+      const git2 = (...args: string[]) => execFileSync('git', args, { cwd: repo2, encoding: 'utf8' });
+      try {
+        await put(repo2, 'kept.ts');
+        await put(repo2, 'sub/moved.ts');
+        git2('init', '-q');
+        git2('add', '-A');
+        git2('-c', 'user.name=Test', '-c', 'user.email=test@example.com', 'commit', '-q', '-m', 'init');
+        await rename(join(repo2, 'sub'), join(outside, 'sub'));
+        await symlink(join(outside, 'sub'), join(repo2, 'sub'));
+        // The case under test: `ls-files --modified` does not look through the linked folder.
+        assert.match(git2('ls-files', '-t', '--cached', '--modified'), /^H sub\/moved\.ts$/m);
+        const inv = await takeInventory(['.'], { cwd: repo2 });
+        assert.deepEqual(paths(inv), ['kept.ts']);
+        assert.deepEqual(reasons(inv), { sub: 'outside_roots', 'sub/moved.ts': 'outside_roots' });
+      } finally {
+        await rm(repo2, { recursive: true, force: true });
+        await rm(outside, { recursive: true, force: true });
+      }
     });
 
     it('an explicitly named tracked file with a space in its name', async () => {

@@ -88,7 +88,7 @@ const WALKS_AT_ONCE = 16;
 export async function forecastStagedRun(req: ForecastRequest): Promise<StagedForecast> {
   const cache = new UnitCache(
     STAGED_PROMPT_VERSION,
-    req.cacheDir ? new ResultCache(req.cacheDir) : undefined,
+    req.cacheDir ? new ResultCache(req.cacheDir, undefined, true) : undefined,
     req.effort,
   );
   const ctx: StageSetup = {
