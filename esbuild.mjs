@@ -124,7 +124,8 @@ const builds = [
 ];
 if (tests) {
   const unit = walk('test', (p) => p.endsWith('.test.ts') && !p.startsWith(join('test', 'integration')));
-  // esbuild stays external: a test builds a variant of the CLI with it; typescript too: a test reads src/'s imports with its parser.
+  // esbuild stays external: a test builds a variant of the CLI with it; typescript and eslint too: tests read
+  // src/'s imports with the one's parser and lint planted imports with the other.
   builds.push(
     esbuild.build({
       ...common,
@@ -142,7 +143,7 @@ if (tests) {
       outdir: 'out',
       outbase: '.',
       sourcemap: true,
-      external: ['esbuild', 'typescript'],
+      external: ['esbuild', 'typescript', 'eslint'],
     }),
   );
   const integration = walk(join('test', 'integration'), (p) => p.endsWith('.ts'));
