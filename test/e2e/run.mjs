@@ -41,6 +41,8 @@ const USAGE = `usage: node test/e2e/run.mjs [options]
                           (default: shop; with --smoke: test/e2e/smoke-extension/fixture/demo)
   --workspace DIR         open DIR itself instead of a fixture copy (used as is, not copied)
   --ext-tests PATH        extension-host test entry (JS exporting run(): Promise<void>); needed for exthost
+  --grep PATTERN          run only the extension-host tests whose full titles match (SKEPTIC_E2E_GREP in
+                          the extension host; each test of test/integration sets up what it needs)
   --ui-suite PATH         UI suite module exporting runUiSuite (default: test/e2e/ui-suite.mjs)
   --fake-scenario FILE    start \`node dist/fake-anthropic.js --port 0 --scenario FILE\` and point the
                           extension at it (skeptic.baseUrl, ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY=e2e-key)
@@ -61,6 +63,7 @@ function parse() {
         fixture: { type: 'string' },
         workspace: { type: 'string' },
         'ext-tests': { type: 'string' },
+        grep: { type: 'string' },
         'ui-suite': { type: 'string' },
         'fake-scenario': { type: 'string' },
         'exthost-timeout': { type: 'string' },
@@ -269,6 +272,7 @@ async function main() {
       vsix,
       extId,
       fakeUrl,
+      grep: opts.grep,
       fixtureDir,
       workspaceOpt: opts.workspace && fromCwd(opts.workspace),
       state,
@@ -524,6 +528,7 @@ function suiteEnv(ctx, ws, extra = {}) {
     ...(ctx.fakeUrl
       ? { SKEPTIC_E2E_FAKE_URL: ctx.fakeUrl, ANTHROPIC_BASE_URL: ctx.fakeUrl, ANTHROPIC_API_KEY: 'e2e-key' }
       : {}),
+    ...(ctx.grep ? { SKEPTIC_E2E_GREP: ctx.grep } : {}),
     ...extra,
   };
 }

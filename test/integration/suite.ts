@@ -47,6 +47,8 @@ describe('Skeptic in VS Code', () => {
     );
   };
   const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code));
+  /** A test's own review of the whole fixture, so that no test needs another's findings (each runs alone). */
+  const reviewShop = () => vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop'), [uri('shop')]);
   const git = (...args: string[]) => execFileSync('git', args, { cwd: folder, encoding: 'utf8' });
 
   before(async () => {
@@ -88,7 +90,7 @@ describe('Skeptic in VS Code', () => {
   });
 
   it('"Review These Files" fills the Problems panel with the surviving findings', async () => {
-    await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop'), [uri('shop')]);
+    await reviewShop();
     const cart = diagnostics('shop/cart.ts');
     const at = (ds: vscode.Diagnostic[]) =>
       ds.map((d) => `${d.range.start.line} ${codeOf(d)} ${vscode.DiagnosticSeverity[d.severity]}`).sort();
@@ -113,13 +115,15 @@ describe('Skeptic in VS Code', () => {
       vscode.window.tabGroups.all
         .flatMap((g) => g.tabs)
         .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('skeptic.report'));
-    await until(() => reportTab() === undefined, 10_000, 'the earlier report tab to close');
+    const tabsChange = vscode.window.tabGroups.onDidChangeTabs;
+    await until(tabsChange, () => reportTab() === undefined, 'the earlier report tab to close');
     await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop/price.ts'), [uri('shop/price.ts')]);
-    await until(() => reportTab() !== undefined, 10_000, 'the report tab');
+    await until(tabsChange, () => reportTab() !== undefined, 'the report tab');
     assert.match(reportTab()!.label, /^Skeptic: code-review-price(-v\d+)?\.md$/);
   });
 
   it('explains a finding: the code links to its rule page, the hover names rule, priority, confidence and verdict', async () => {
+    await reviewShop();
     const a1 = diagnostics('shop/cart.ts').find((d) => codeOf(d) === 'A1')!;
     assert.ok(
       typeof a1.code === 'object' && a1.code.target.path.endsWith('/media/rules/a1.md'),
@@ -139,6 +143,7 @@ describe('Skeptic in VS Code', () => {
   });
 
   it('offers Dismiss, Copy Fix Prompt, Fix with Chat (only with a chat view) and Show in Report on a finding', async () => {
+    await reviewShop();
     const a1 = diagnostics('shop/cart.ts').find((d) => codeOf(d) === 'A1')!;
     const actions = await actionsOn('shop/cart.ts', a1);
     const titles = actions.map((a) => a.title).filter((t) => t.startsWith('Skeptic'));
@@ -158,8 +163,7 @@ describe('Skeptic in VS Code', () => {
   });
 
   it('the findings view counts by file and priority, and filters by priority', async () => {
-    // Its own review of the whole fixture: the view shows the last run, whatever ran before this test.
-    await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop'), [uri('shop')]);
+    await reviewShop();
     const view = api.findingsView();
     assert.ok(
       view.some((l) => /^Last run: shop — \d+ files · \d+ calls · \$\d+\.\d\d · \d+:\d\d$/.test(l)),
@@ -181,6 +185,7 @@ describe('Skeptic in VS Code', () => {
 
   it('a dismissed finding leaves at once and stays gone in the next review; the team file records it for the challenger', async () => {
     const teamFile = join(folder, '.skeptic/dismissed.json');
+    await reviewShop();
     const a1 = diagnostics('shop/cart.ts').find((d) => codeOf(d) === 'A1')!;
     const dismiss = (await actionsOn('shop/cart.ts', a1)).find((a) => a.title.startsWith('Skeptic: Dismiss'))!;
     try {
@@ -209,7 +214,7 @@ describe('Skeptic in VS Code', () => {
       });
 
       server.reset();
-      await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop'), [uri('shop')]);
+      await reviewShop();
       assert.deepEqual(
         diagnostics('shop/cart.ts').map((d) => codeOf(d)),
         ['A2'],
@@ -267,8 +272,12 @@ describe('Skeptic in VS Code', () => {
       faults: [{ kind: 'slow', ms: 30_000, times: -1, match: { file: 'shop/cart.ts', record: 'PerFunctionReview' } }],
     });
     await vscode.commands.executeCommand(COMMANDS.clear);
-    const review = vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop'), [uri('shop')]);
-    await until(() => diagnostics('shop/price.ts').length > 0, 30_000, 'price.ts findings before the cancel');
+    const review = reviewShop();
+    await until(
+      vscode.languages.onDidChangeDiagnostics,
+      () => diagnostics('shop/price.ts').length > 0,
+      'price.ts findings before the cancel',
+    );
     await vscode.commands.executeCommand(COMMANDS.cancel);
     await review;
     assert.ok(diagnostics('shop/price.ts').length >= 3, 'findings made before the cancel stay');
@@ -298,10 +307,20 @@ describe('Skeptic in VS Code', () => {
   });
 });
 
-async function until(ok: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/**
+ * Resolves once `ok()` holds: checked now and each time `event` fires. Rejects after `ms` naming what it
+ * waited for, well inside the suite's timeout.
+ */
+function until(event: vscode.Event<unknown>, ok: () => boolean, what: string, ms = 30_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      listener.dispose();
+      if (err) reject(err);
+      else resolve();
+    };
+    const timer = setTimeout(() => done(new Error(`waited ${ms} ms for ${what}`)), ms);
+    const listener = event(() => ok() && done());
+    if (ok()) done();
+  });
 }
