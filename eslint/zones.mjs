@@ -1,4 +1,5 @@
-// The rooms of src/ and who may import whom: the table of ARCHITECTURE.md ("Layers"), checked by path.
+// The rooms of src/ and who may import whom: the table of ARCHITECTURE.md ("Layers"), checked by path
+// (test/unit/zones.test.ts reads that table and fails unless it says what ROOMS says).
 // Every import of a file under src/ — static, `import type`, `export … from`, dynamic `import()`,
 // `require()`, `import x = require()` and `typeof import()` in a type — is resolved to the path it names
 // and judged by this one table, type-only imports alike. A file under src/ in no room is itself an error,
