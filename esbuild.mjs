@@ -114,6 +114,8 @@ const builds = [
     outdir: 'dist',
     plugins: [...common.plugins, platformBundles()],
   }),
+  // The function finder's worker thread (src/scope/syntax/parsePool.ts), beside the bundles that start it.
+  esbuild.build({ ...programs, entryPoints: { parser: 'src/scope/syntax/parseWorker.ts' }, outdir: 'dist' }),
   // Bedrock's and Vertex AI's SDKs (with their AWS and Google auth libraries, ~0.85 MB) load only for a run on them.
   esbuild.build({
     ...programs,

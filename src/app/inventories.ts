@@ -22,7 +22,12 @@ export type InventoryOf = (path: string) => Promise<FunctionInventory | undefine
 interface Parses {
   io: Semaphore;
   byPath: Map<string, Promise<FunctionInventory | undefined>>;
+  /** Parse on worker threads (scope/syntax/parsePool.ts): worth their start only for a scope of many files. */
+  pooled: boolean;
 }
+
+/** Scopes of at least this many files are parsed on worker threads; smaller ones here, without starting any. */
+const POOL_FROM_FILES = 64;
 
 const memo = new WeakMap<FileEntry[], Parses>();
 
@@ -37,14 +42,14 @@ export async function inventoriesOf(access: ReviewAccess, entries: FileEntry[]):
 export function inventoryLookup(access: ReviewAccess, entries: FileEntry[]): InventoryOf {
   let parses = memo.get(entries);
   if (!parses) {
-    parses = { io: new Semaphore(16), byPath: new Map() };
+    parses = { io: new Semaphore(16), byPath: new Map(), pooled: entries.length >= POOL_FROM_FILES };
     memo.set(entries, parses);
   }
-  const { io, byPath } = parses;
+  const { io, byPath, pooled } = parses;
   return (path) => {
     let found = byPath.get(path);
     if (!found) {
-      found = io.run(() => parse(access, path));
+      found = io.run(() => parse(access, path, pooled));
       byPath.set(path, found);
     }
     return found;
@@ -55,15 +60,16 @@ export function inventoryLookup(access: ReviewAccess, entries: FileEntry[]): Inv
  * The inventory kept for the file's content as last judged; else a parse of the file read through the run's
  * one confinement rule, like every other read (the file is judged again as it is now).
  */
-async function parse(access: ReviewAccess, path: string): Promise<FunctionInventory | undefined> {
+async function parse(access: ReviewAccess, path: string, pooled: boolean): Promise<FunctionInventory | undefined> {
   const language = finderLanguage(path);
   const kept = (await access.facts.of(resolve(access.cwd, path)))?.facts.functions;
   if (kept && kept.finder === FINDER_VERSION && kept.language === language) return kept.inventory ?? undefined;
   const read = await access.readWithId(path).catch(() => null);
   if (read === null) return undefined;
   // The parser (tree-sitter and its grammars) loads with the first file that needs it, not with the program.
-  const { functionInventory } = await import('../scope/syntax/finder');
-  const inventory = await functionInventory(path, read.text);
+  const inventory = pooled
+    ? await (await import('../scope/syntax/parsePool')).parsePool().parse(path, read.text)
+    : await (await import('../scope/syntax/finder')).functionInventory(path, read.text);
   await access.facts.store.add(read.id, { functions: { finder: FINDER_VERSION, language, inventory } });
   return inventory ?? undefined;
 }

@@ -16,11 +16,13 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { readRegularFile } from '../io/regularFile';
 import type { FunctionInventory } from '../model/functions';
+import { mapLimit } from '../model/pool';
 
 /** Bump when a field changes meaning: every stored line of another format is ignored. */
 const FORMAT = 1;
 /** Per shard: 256 of them bound the store at 64 MiB on disk, and what one run holds in memory likewise. */
 export const SHARD_BYTES = 256 * 1024;
+const SHARDS_AT_ONCE = 4;
 
 /** A function as stored: [qualified name, kind, visibility, start line, end line]. */
 const StoredFunction = z.tuple([
@@ -118,7 +120,8 @@ export class FactStore {
     this.dirty.clear();
     if (!this.dir || !dirty.length) return;
     await mkdir(this.dir, { recursive: true }).catch(() => undefined);
-    await Promise.all(dirty.map(([shard, ids]) => this.write(shard, ids)));
+    // A few shards at a time: each is read, rebuilt and written as one string (all 256 at once held tens of MB).
+    await mapLimit(dirty, SHARDS_AT_ONCE, ([shard, ids]) => this.write(shard, ids));
   }
 
   private async write(shard: string, ids: Set<string>): Promise<void> {

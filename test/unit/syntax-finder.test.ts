@@ -167,6 +167,31 @@ normalize = lambda s: s.strip()
     ]);
   });
 
+  it('C++: the access of a member is the last specifier above it in its own class, else the default of the class', async () => {
+    const code = `class Outer {
+  int hidden() { return 0; }
+ public:
+  template <typename T> T get() { return T(); }
+  struct Inner {
+    int open() { return 1; }
+   protected:
+    int guarded() { return 2; }
+  };
+  int shown() { return 3; }
+ private:
+  int again() { return 4; }
+};
+`;
+    assert.deepEqual(await rows('src/outer.hpp', code), [
+      'Outer.hidden method private 2-2',
+      'Outer.get method public 4-4',
+      'Outer.Inner.open method public 6-6',
+      'Outer.Inner.guarded method internal 8-8',
+      'Outer.shown method public 10-10',
+      'Outer.again method private 12-12',
+    ]);
+  });
+
   it('C: #ifdef-split definitions, static functions, pointer returns, prototypes left out', async () => {
     const code = `#include <stdio.h>
 

@@ -57,17 +57,34 @@ interface Scope {
 }
 
 /**
- * Per grammar, a query for the node types its rule looks at. The query runs inside the WASM and hands back
- * only those nodes: walking every node from JavaScript cost twice the parse itself.
+ * Per grammar, a query for the nodes its rule looks at. The query runs inside the WASM and hands back only
+ * those nodes: walking every node from JavaScript cost twice the parse itself, and each node handed back
+ * costs round trips, so a type's pattern (rules.ts) leaves out the nodes its rule would dismiss.
  */
 const queries = new Map<string, Query>();
 function queryFor(grammar: string, parser: Parser, rule: LanguageRules): Query {
   let query = queries.get(grammar);
   if (!query) {
     const language = parser.language!;
-    // One rule serves grammars that lack some of its types (C files go through the C++ grammar).
-    const types = [...rule.types].filter((t) => language.idForNodeType(t, true) !== null);
-    query = new Query(language, `[${types.map((t) => `(${t})`).join(' ')}] @node`);
+    const has = (t: string) => language.idForNodeType(t, true) !== null;
+    const oneOf = (types: Iterable<string>) =>
+      `[${[...types]
+        .filter(has)
+        .map((t) => `(${t})`)
+        .join(' ')}]`;
+    // One rule serves grammars that lack some of its types (C files go through the C++ grammar); a pattern
+    // this grammar cannot compile falls back to the whole type.
+    const patterns = [...rule.types].filter(has).map((t) => {
+      const pattern = rule.patterns?.[t]?.(oneOf);
+      if (!pattern) return `(${t}) @node`;
+      try {
+        new Query(language, pattern).delete();
+        return pattern;
+      } catch {
+        return `(${t}) @node`;
+      }
+    });
+    query = new Query(language, patterns.join('\n'));
     queries.set(grammar, query);
   }
   return query;
@@ -81,7 +98,14 @@ function definitions(root: Node, rules: LanguageRules, query: Query): CodeFuncti
   const out: CodeFunction[] = [];
   const top: Scope = { path: [], owner: 'top' };
   const open: Array<{ end: number; scope: Scope }> = [];
-  for (const { node } of query.captures(root)) {
+  // Outer nodes first where two start together, whichever pattern caught them; a node that a pattern
+  // matches in several ways (a call with two functions among its arguments) is handed back once each way.
+  const nodes = query
+    .captures(root)
+    .map((c) => c.node)
+    .sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex)
+    .filter((n, i, all) => i === 0 || n.id !== all[i - 1]!.id);
+  for (const node of nodes) {
     while (open.length && node.startIndex >= open.at(-1)!.end) open.pop();
     const scope = open.at(-1)?.scope ?? top;
     const seen = rules.visit(node, scope.owner, scope.path.at(-1));

@@ -4,7 +4,7 @@
  * inside it. Declarations without a body (prototypes, abstract and interface signatures, TS overload
  * signatures, Python `@overload` stubs) are not functions to review and are not listed.
  */
-import type { Node } from '@vscode/tree-sitter-wasm';
+import type { Node, Tree } from '@vscode/tree-sitter-wasm';
 import type { Visibility } from '../../model/functions';
 
 /** What encloses a node: nothing (top level), a named scope, or a function. */
@@ -26,8 +26,18 @@ export type Rule = (node: Node, owner: Owner, scope?: string) => Seen;
 export interface LanguageRules {
   types: ReadonlySet<string>;
   visit: Rule;
+  /**
+   * Per type, the query pattern (capturing `@node`) that hands back only the nodes of that type the rule can
+   * see something in; `oneOf` spells the types given that the grammar has. A type without one is queried
+   * whole. Each must match every node the rule does not dismiss: it saves the round trips, not a decision.
+   */
+  patterns?: Partial<Record<string, (oneOf: (types: Iterable<string>) => string) => string>>;
 }
-const rules = (types: Iterable<string>, visit: Rule): LanguageRules => ({ types: new Set(types), visit });
+const rules = (types: Iterable<string>, visit: Rule, patterns?: LanguageRules['patterns']): LanguageRules => ({
+  types: new Set(types),
+  visit,
+  ...(patterns ? { patterns } : {}),
+});
 
 const field = (node: Node, name: string) => node.childForFieldName(name);
 const fieldText = (node: Node, name: string) => field(node, name)?.text ?? null;
@@ -218,14 +228,32 @@ function cppFunctionName(node: Node): string | null {
   return name.text;
 }
 
+/**
+ * Per class body (by node id, per tree), the access each member is under: one pass over the body's members
+ * when the first is asked about. Walking back from every member to its specifier was quadratic in a class's
+ * size, and C++ headers hold classes of thousands of members.
+ */
+const accessInBodies = new WeakMap<Tree, Map<number, Map<number, Visibility>>>();
+
 /** The access in force at a class member: the last `public:`/`private:`/`protected:` before it, else the default. */
 function cppAccess(node: Node): Visibility {
-  for (let s = node.previousNamedSibling; s; s = s.previousNamedSibling) {
-    if (s.type === 'access_specifier')
-      return s.text.startsWith('public') ? 'public' : s.text.startsWith('private') ? 'private' : 'internal';
-  }
   const body = node.parent;
-  return body?.parent?.type === 'class_specifier' ? 'private' : 'public';
+  if (!body) return 'public';
+  let bodies = accessInBodies.get(node.tree);
+  if (!bodies) accessInBodies.set(node.tree, (bodies = new Map()));
+  let members = bodies.get(body.id);
+  if (!members) {
+    members = new Map();
+    let access: Visibility | undefined;
+    for (const member of named(body)) {
+      if (member.type === 'access_specifier') {
+        const text = member.text;
+        access = text.startsWith('public') ? 'public' : text.startsWith('private') ? 'private' : 'internal';
+      } else if (access) members.set(member.id, access);
+    }
+    bodies.set(body.id, members);
+  }
+  return members.get(node.id) ?? (body.parent?.type === 'class_specifier' ? 'private' : 'public');
 }
 
 const cpp: Rule = (node, owner, scope) => {
@@ -479,14 +507,38 @@ const JS_TYPES = [
   'assignment_expression',
   ...JS_FUNCTION_VALUES,
 ];
-const js = rules(JS_TYPES, javascript);
+/** The JavaScript patterns: a call with a function among its arguments, a binding or key to a function value. */
+const fnValue = (oneOf: (types: Iterable<string>) => string) => oneOf(JS_FUNCTION_VALUES);
+const exported = (type: string) => () => `(export_statement (${type}) @node)`;
+const js = rules(JS_TYPES, javascript, {
+  call_expression: (oneOf) => `(call_expression arguments: (arguments ${fnValue(oneOf)})) @node`,
+  pair: (oneOf) => `(pair value: ${oneOf([...JS_FUNCTION_VALUES, 'object'])}) @node`,
+  variable_declarator: (oneOf) =>
+    `(variable_declarator name: (identifier) value: ${oneOf([...JS_FUNCTION_VALUES, 'object', 'class'])}) @node`,
+  assignment_expression: (oneOf) =>
+    `(assignment_expression left: ${oneOf(['identifier', 'member_expression'])} right: ${fnValue(oneOf)}) @node`,
+  ...Object.fromEntries([...JS_FUNCTION_VALUES].map((t) => [t, exported(t)])),
+});
 
 export const RULES: Record<string, LanguageRules> = {
   typescript: js,
   tsx: js,
   javascript: js,
-  python: rules(['class_definition', 'function_definition', 'assignment'], python),
-  cpp: rules(['class_specifier', 'struct_specifier', 'union_specifier', 'function_definition', 'init_declarator'], cpp),
+  python: rules(['class_definition', 'function_definition', 'assignment'], python, {
+    assignment: () => '(assignment right: (lambda)) @node',
+  }),
+  cpp: rules(
+    ['class_specifier', 'struct_specifier', 'union_specifier', 'function_definition', 'init_declarator'],
+    cpp,
+    {
+      // A `struct stat *` names a type: only a specifier with a body opens a scope.
+      class_specifier: () => '(class_specifier body: (_)) @node',
+      struct_specifier: () => '(struct_specifier body: (_)) @node',
+      union_specifier: () => '(union_specifier body: (_)) @node',
+      function_definition: () => '(function_definition body: (compound_statement)) @node',
+      init_declarator: () => '(init_declarator value: (lambda_expression)) @node',
+    },
+  ),
   java: rules(
     [
       ...JAVA_CONTAINERS,

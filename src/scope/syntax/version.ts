@@ -1,6 +1,6 @@
 /**
  * The function finders' version, for inventories kept between runs (scope/facts.ts): a hash of the grammar
- * table, the per-language rules' code, the regex fallback's code and FINDER_REVISION. Loading it loads no
+ * table, the per-language rules' code and query patterns, the regex fallback's code and FINDER_REVISION. Loading it loads no
  * parser (rules.ts imports the runtime's types only).
  */
 import { createHash } from 'node:crypto';
@@ -18,7 +18,12 @@ export const FINDER_VERSION = createHash('sha256')
     JSON.stringify({
       revision: FINDER_REVISION,
       grammars: grammarByExtension,
-      rules: Object.entries(RULES).map(([language, r]) => [language, [...r.types], String(r.visit)]),
+      rules: Object.entries(RULES).map(([language, r]) => [
+        language,
+        [...r.types],
+        String(r.visit),
+        Object.entries(r.patterns ?? {}).map(([type, pattern]) => [type, String(pattern)]),
+      ]),
       fallback: String(findFunctions),
     }),
   )
