@@ -10,6 +10,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -125,6 +126,9 @@ const builds = [
   esbuild.build({ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] }),
 ];
 if (tests) {
+  // From scratch: a test moved or deleted in test/ must not go on running from its old bundle (mocha runs every
+  // out/test/**/*.test.js).
+  rmSync(join('out', 'test'), { recursive: true, force: true });
   const unit = walk('test', (p) => p.endsWith('.test.ts') && !p.startsWith(join('test', 'integration')));
   // esbuild stays external: a test builds a variant of the CLI with it; typescript and eslint too: tests read
   // src/'s imports with the one's parser and lint planted imports with the other.

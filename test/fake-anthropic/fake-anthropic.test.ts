@@ -17,8 +17,8 @@ import {
   SynthesisResult,
 } from '../../src/model/records';
 import { findFunctions } from '../../src/scope/functionFinder';
-import { parseScenario, ScenarioError, type Scenario } from '../fake-anthropic/scenario';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { parseScenario, ScenarioError, type Scenario } from './scenario';
+import { startFakeAnthropic, type FakeAnthropic } from './server';
 
 const CART_TS = [
   "import { Item } from './item';",
