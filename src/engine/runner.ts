@@ -83,7 +83,7 @@ export class SubAgentRunner {
     const id = this.client.batcher ? (key ?? this.cache.keyFor(spec, { content: spec.content })) : undefined;
     const outcome = await this.converse(spec, id);
     if (!outcome.ok && outcome.tooLong) {
-      const next = spec.smaller?.();
+      const next = await spec.smaller?.();
       if (next) return this.run(next);
     }
     // A salvaged answer, or the model's unusable one, is kept too: unchanged input is not paid for twice.
@@ -215,6 +215,7 @@ export class SubAgentRunner {
         ...this.params(spec, messages, structured, forced),
         ...(toolsOff && structured && forced && spec.tools ? { tool_choice: { type: 'none' as const } } : {}),
       };
+      if (spec.minTokens !== undefined) params.max_tokens = this.client.window.outputFor(params, spec.minTokens);
       try {
         return await this.client.create(params, tag, spec.priority);
       } catch (err) {
@@ -330,13 +331,21 @@ function requestParams<T>(
   return { ...base, system: [...system, ask], tools: [submit], ...config };
 }
 
-/** Whether a unit's first request fits its model's window with `headroom` tokens to spare (WindowGuard.fits). */
+/** Whether a unit's first request fits its model's window, at its least output budget, with `headroom` tokens to spare (WindowGuard.fits). */
 export type FitCheck = <T>(spec: UnitSpec<T>, headroom?: number) => boolean;
 
 /** A FitCheck on `guard`, for callers that plan units without a runner (the forecast). */
 export function fitCheck(guard: WindowGuard, effort?: Effort, structured: () => boolean = () => true): FitCheck {
   return (spec, headroom) =>
-    guard.fits(requestParams(spec, [{ role: 'user', content: spec.content }], structured(), effort), headroom);
+    guard.fits(
+      requestParams(
+        { ...spec, maxTokens: spec.minTokens ?? spec.maxTokens },
+        [{ role: 'user', content: spec.content }],
+        structured(),
+        effort,
+      ),
+      headroom,
+    );
 }
 
 /** The record from a reply: the JSON text of a structured output, or the input of a submit tool call. */

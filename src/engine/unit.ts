@@ -46,6 +46,11 @@ export interface UnitSpec<T> {
    */
   primeFirst?: { key: string; blocks: number };
   maxTokens: number;
+  /**
+   * The least output budget the unit's record can do with: a request that does not fit the window with
+   * `maxTokens` goes with what the window leaves, down to this, before anything is cut from it. None: maxTokens.
+   */
+  minTokens?: number;
   /** Sampling temperature; absent: the model's default. Part of the result-cache key when set. */
   temperature?: number;
   /** Checks the schema cannot express (lines exist, the right functions answered). Returns errors. */
@@ -59,7 +64,7 @@ export interface UnitSpec<T> {
    * The same unit rebuilt smaller, asked for when its request does not fit the model's window (by the local
    * check, or the API's refusal, which the check has learned from by then); undefined when nothing more can go.
    */
-  smaller?: () => UnitSpec<T> | undefined;
+  smaller?: () => Promise<UnitSpec<T> | undefined>;
 }
 
 /**

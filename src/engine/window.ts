@@ -65,6 +65,13 @@ export class WindowGuard {
     return prompt + params.max_tokens + headroom <= window;
   }
 
+  /** The request's max_tokens, lowered as far as `floor` where that makes it fit; as it is otherwise. */
+  outputFor(params: Params, floor: number): number {
+    const { prompt, window } = this.measure(params);
+    const room = window - prompt;
+    return room < params.max_tokens && room >= floor ? room : params.max_tokens;
+  }
+
   /** Throws PromptTooLong for a request that would not fit: nothing is sent. */
   check(params: Params): void {
     const { prompt, window } = this.measure(params);

@@ -6,6 +6,7 @@ export type StagedStep = 'curate' | 'analyze' | 'review' | 'challenge' | 'synthe
 export const STAGED_STEPS: StagedStep[] = ['curate', 'analyze', 'review', 'challenge', 'synthesize'];
 /** The steps asked once per file (synthesis is asked once per run). */
 export type FileStep = Exclude<StagedStep, 'synthesize'>;
+export const FILE_STEPS: readonly FileStep[] = ['curate', 'analyze', 'review', 'challenge'];
 
 export type StepModels = Record<StagedStep, string>;
 

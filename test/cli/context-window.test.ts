@@ -46,8 +46,62 @@ async function wideTree(): Promise<string> {
   return cwd;
 }
 
+/**
+ * Sixty modules in six folders under the same window, some too large for it as they are: modules whose long
+ * test (their companion, reviewed too) fits only alone, and modules whose text fits only as an outline, their
+ * functions too long to review eight to a request. A small project context file fits beside every other module.
+ */
+const MIXED = 60;
+const mixedPath = (i: number) => `wide/pkg${Math.floor(i / 10)}/mod${i}.ts`;
+const testPath = (i: number) => `wide/pkg${Math.floor(i / 10)}/mod${i}.test.ts`;
+const LONG_TEST = (i: number) => i % 10 === 3;
+const BIG = (i: number) => i % 10 === 7;
+/** A module with a long test has five functions, a big one twelve, of 120 and 100 lines; any other, one of five. */
+const functionsOf = (i: number) => (BIG(i) ? 12 : LONG_TEST(i) ? 5 : 1);
+const linesOf = (i: number) => (BIG(i) ? 100 : LONG_TEST(i) ? 120 : 5);
+
+/** A function of `lines` lines, each about 50 characters. */
+const fn = (name: string, lines: number) =>
+  [
+    `export function ${name}(xs: number[], k: number): number {`,
+    '  let acc = 0;',
+    ...Array.from({ length: lines - 4 }, (_, j) => `  acc += xs.length > ${j} ? xs[${j}]! * k : 0; // step ${j}`),
+    '  return acc;',
+    '}',
+  ].join('\n');
+
+async function mixedTree(): Promise<string> {
+  const cwd = await mkdtemp(join(tmpdir(), 'skeptic-mixed-'));
+  await put(cwd, 'CLAUDE.md', '# Conventions\n\n- Helpers stay pure: no shared mutable state between modules.\n');
+  for (let i = 0; i < MIXED; i++) {
+    const body = Array.from({ length: functionsOf(i) }, (_, g) => fn(`m${i}f${g}`, linesOf(i)));
+    await put(cwd, mixedPath(i), `/** Module ${i}. */\n${body.join('\n\n')}\n`);
+    if (LONG_TEST(i)) {
+      // A table of cases, about as long as the module, and one test over it.
+      const cases = Array.from(
+        { length: 450 },
+        (_, c) => `  [[${c}, ${c + 1}, ${c + 2}], 3, ${9 * (c + 1)}], // case ${c}`,
+      );
+      await put(
+        cwd,
+        testPath(i),
+        `import { m${i}f0 } from './mod${i}';\nconst CASES: [number[], number, number][] = [\n${cases.join('\n')}\n];\n` +
+          `test('m${i}f0', () => CASES.forEach(([xs, k, want]) => expect(m${i}f0(xs, k)).toBe(want)));\n`,
+      );
+    }
+  }
+  return cwd;
+}
+
+/** The user turn a request opened with (the system text describes the blocks too). */
+const firstTurn = (r: LoggedRequest) => JSON.stringify(MessagesBody.parse(r.body).messages[0]);
+/** What one request sent of a file: its source blocks by role. */
+const rolesSent = (r: LoggedRequest) =>
+  [...firstTurn(r).matchAll(/<untrusted_source_\w+ path=\\"[^"\\]*\\" role=\\"(\w+)\\"/g)].map((m) => m[1]);
+const sendsContext = (r: LoggedRequest) => firstTurn(r).includes('Project context files');
+
 describe('a wide review under a small context window', function () {
-  this.timeout(120_000);
+  this.timeout(180_000);
   let fake: FakeAnthropic;
   before(async () => {
     fake = await startFakeAnthropic({ contextWindow: WINDOW });
@@ -63,15 +117,17 @@ describe('a wide review under a small context window', function () {
       cwd,
       env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
     });
+  /** The window in the price table, as a user sets it: the client knows it before any request. */
+  const toldWindow = async (cwd: string) => {
+    const table = { opus: { context_window: WINDOW }, sonnet: { context_window: WINDOW } };
+    await writeFile(join(cwd, 'window.json'), JSON.stringify(table));
+    return ['--prices', 'window.json'];
+  };
   const synthesisCalls = () => fake.requests.filter((r) => r.record?.startsWith('Synthesis'));
 
   it('synthesizes by parts within the window it is told, and the report is complete', async () => {
     const cwd = await wideTree();
-    await writeFile(
-      join(cwd, 'window.json'),
-      JSON.stringify({ opus: { context_window: WINDOW }, sonnet: { context_window: WINDOW } }),
-    );
-    const run = await review(cwd, ['--prices', 'window.json']);
+    const run = await review(cwd, await toldWindow(cwd));
     assert.equal(run.code, 0, run.stderr);
     // Nothing was sent that the API had to refuse.
     assert.deepEqual(
@@ -112,5 +168,77 @@ describe('a wide review under a small context window', function () {
     assert.ok(synthesisCalls().filter((r) => r.status === 200 && r.record === 'SynthesisResult').length > 1);
     const report = await readFile(join(cwd, 'code-review-wide.md'), 'utf8');
     assert.match(report, /Fake synthesis over \d+ parts: 90 files reviewed/);
+  });
+
+  it('cuts the companion, then the context files, then sends an outline, and the report is complete', async () => {
+    const cwd = await mixedTree();
+    const run = await review(cwd, await toldWindow(cwd));
+    assert.equal(run.code, 0, run.stderr);
+
+    // Every request was within the window by the fake's own count, and none was refused.
+    const over = fake.requests.filter((r) => {
+      const u = r.usage;
+      const max = (r.body as { max_tokens: number }).max_tokens;
+      return (
+        r.status !== 200 ||
+        !u ||
+        u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + max > WINDOW
+      );
+    });
+    assert.deepEqual(
+      over.map((r) => `${r.record} ${r.file} ${r.status}`),
+      [],
+    );
+
+    // No unit lost: every file reviewed, every function of it.
+    const json = JSON.parse(await readFile(join(cwd, 'result.json'), 'utf8')) as {
+      files: { path: string; status: string; functions_reviewed: number; reason?: string }[];
+    };
+    assert.equal(json.files.length, MIXED + MIXED / 10);
+    for (const f of json.files) assert.equal(f.status, 'reviewed', `${f.path}: ${f.reason}`);
+    const reviewed = new Map(json.files.map((f) => [f.path, f.functions_reviewed]));
+    for (let i = 0; i < MIXED; i++) assert.equal(reviewed.get(mixedPath(i)), functionsOf(i), mixedPath(i));
+    const report = await readFile(join(cwd, 'code-review-wide.md'), 'utf8');
+    assert.doesNotMatch(report, /## Not Reviewed/);
+    assert.doesNotMatch(report, /synthesis did not run/);
+    for (const f of json.files) assert.ok(report.includes(`Fake profile of ${f.path}.`), f.path);
+    // A batch too long for the window went again in halves, not function by function.
+    assert.match(report, /- 0 functions re-run solo by the completeness check/);
+
+    // What was cut, file by file, is what the report's notes say, and nothing was cut that fitted.
+    const sentOf = (path: string) => {
+      const sent = fake.requests.filter((r) => r.file === path && r.record !== null);
+      assert.ok(sent.length >= 3, path);
+      return { roles: new Set(sent.flatMap(rolesSent)), context: sent.every(sendsContext) };
+    };
+    for (let i = 0; i < MIXED; i++) {
+      const path = mixedPath(i);
+      const { roles, context } = sentOf(path);
+      if (BIG(i)) {
+        assert.deepEqual([...roles].sort(), ['excerpt', 'outline'], path);
+        // Eight of its functions in full do not fit one request: they went four at a time.
+        const batches = fake.requests.filter((r) => r.file === path && r.record === 'BatchReview');
+        assert.deepEqual(
+          batches.map((r) => r.functions.length),
+          [4, 4, 4],
+          path,
+        );
+        assert.match(
+          report,
+          new RegExp(`${path}: sent without .*its full text \\(sent as an outline of its 12 functions\\)`),
+        );
+      } else if (LONG_TEST(i)) {
+        assert.deepEqual([...roles], ['primary'], path);
+        assert.ok(context, path);
+        assert.match(report, new RegExp(`${path}: sent without its companion ${testPath(i)}, to fit`));
+        const test = sentOf(testPath(i));
+        assert.deepEqual([...test.roles], ['primary'], testPath(i));
+        assert.ok(test.context, testPath(i));
+      } else {
+        assert.deepEqual([...roles], ['primary'], path);
+        assert.ok(context, path);
+        assert.ok(!report.includes(`${path}: sent without`), path);
+      }
+    }
   });
 });

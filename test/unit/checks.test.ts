@@ -13,6 +13,8 @@ const file: FileUnderReview = {
   companion: toSourceFile('src/a.test.ts', 'one\ntwo\n'),
   order: 0,
   warm: new Set(),
+  cut: [],
+  view: 0,
 };
 
 describe('semantic checks', () => {

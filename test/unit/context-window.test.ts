@@ -54,6 +54,20 @@ describe('context windows', () => {
     );
   });
 
+  it('lowers max_tokens to what the window leaves, never below the floor it is given', () => {
+    const guard = new WindowGuard({ sonnet: { context_window: 10_000 } });
+    // About 6,700 prompt tokens by the estimate: 3,300 left for the answer.
+    const params = request('claude-sonnet-5-5', 'x'.repeat(20_000), 8_000);
+    const room = guard.outputFor(params, 2_000);
+    assert.ok(room < 8_000 && room >= 2_000, String(room));
+    assert.doesNotThrow(() => guard.check({ ...params, max_tokens: room }));
+    assert.throws(() => guard.check({ ...params, max_tokens: room + 1 }), PromptTooLong);
+    // A floor the window cannot leave: unchanged, for check() to refuse.
+    assert.equal(guard.outputFor(params, 4_000), 8_000);
+    // A request that fits keeps its budget.
+    assert.equal(guard.outputFor(request('claude-sonnet-5-5', 'x', 8_000), 2_000), 8_000);
+  });
+
   it('learns from the API how far its estimate was short, and the window the endpoint really has', () => {
     const guard = new WindowGuard();
     const big = request('claude-opus-5-5', 'y'.repeat(300_000));

@@ -2,7 +2,7 @@
 import { FileAnalysis, type Step1Record } from '../../model/records';
 import type { UnitOutcome } from '../unit';
 import { lineErrors, type SourceFile } from '../source';
-import { fileCall, MAX_TOKENS, type FileCall, type FileUnderReview, type StageContext } from './context';
+import { fileCall, MAX_TOKENS, MIN_TOKENS, type FileCall, type FileUnderReview, type StageContext } from './context';
 import { parseLocation } from '../../model/location';
 import { reconcile, type Reconciliation } from './reconcile';
 
@@ -11,6 +11,8 @@ const hasFunctions = (step1: Step1Record) => step1.review_as === 'code_review' |
 
 /** Room for one row per inventory function (about 80 tokens each) beyond the usual budget, up to 64k. */
 const analyzeMaxTokens = (functions: number) => Math.min(64_000, Math.max(MAX_TOKENS, 4_000 + 100 * functions));
+/** At the least, the rows and the story. */
+const analyzeMinTokens = (functions: number) => Math.min(64_000, Math.max(MIN_TOKENS, 1_000 + 80 * functions));
 
 export type AnalyzeOutcome = UnitOutcome<FileAnalysis> & { reconciled?: Reconciliation };
 
@@ -32,7 +34,9 @@ export function analyzeCall(file: FileUnderReview, step1: Step1Record): FileCall
       ...(inventory ? { function_inventory: inventory.map(({ signature_line: _, ...row }) => row) } : {}),
     },
     check: (a) => checkAnalysis(a, file, step1),
-    ...(inventory ? { maxTokens: analyzeMaxTokens(inventory.length) } : {}),
+    ...(inventory
+      ? { maxTokens: analyzeMaxTokens(inventory.length), minTokens: analyzeMinTokens(inventory.length) }
+      : {}),
   };
 }
 

@@ -45,7 +45,8 @@ export function challengeCall(
     record: ChallengeResult,
     packet,
     check: (r) => checkChallenge(r, findings),
-    ...(file.outline ? { excerpt: findingContext(analysis, findings, file.primary.lines.length) } : {}),
+    // Sent only when the file goes as an outline, which it may start to do at this step (fit.ts).
+    excerpt: findingContext(analysis, findings, file.primary.lines.length),
   };
 }
 

@@ -37,6 +37,8 @@ export interface StageContext extends StageSetup {
   runner: SubAgentRunner;
   /** The order the run's calls are served in. */
   schedule: Schedule;
+  /** Cuts the next part of a file whose request does not fit the window (fit.ts); false when none is left. */
+  shrink: (file: FileUnderReview) => Promise<boolean>;
 }
 
 /** A finding a team dismissed, as the challenger sees it. */
@@ -62,10 +64,25 @@ export interface FileUnderReview {
   inventory?: CodeFunction[];
   /** Too large to send whole: calls see the inventory as an outline, plus the lines each one is about. */
   outline?: boolean;
+  /** Sent without the project context files, to fit the window (fit.ts). */
+  withoutContext?: boolean;
+  /** What was left out to fit the window, in the report's words (fit.ts). */
+  cut: string[];
+  /** Counts the cuts: a call refused as too long takes another only if none was taken since it was built. */
+  view: number;
 }
 
 /** Records of a normal size fit well inside this; a batch of 8 functions × 8 verdicts is the largest. */
 export const MAX_TOKENS = 16_000;
+/** What a file step's record needs (docs/caching.md's figures: 250–500 tokens a step, 500 a function, 8 to a batch). */
+export const MIN_TOKENS = 4_000;
+
+/**
+ * Beyond a first request's own max_tokens, room for what a later request of the unit adds: a step's packet,
+ * a repair turn (the rejected answer and the errors). A turn that outgrows the window all the same keeps the
+ * sound part of the last answer or is rebuilt smaller (runner.ts).
+ */
+export const REPLY_ROOM = 4_000;
 
 /** Every record a file step submits: one fixed tool list for every call about a file, so it never splits the cached prefix. */
 export const FILE_RECORDS = [Step1Record, FileAnalysis, PerFunctionReview, BatchReview, ChallengeResult] as const;
@@ -81,8 +98,9 @@ export interface FileCall<T> {
   primeFile?: boolean;
   /** For a file sent as an outline: the lines this call is about, sent in full. */
   excerpt?: LineRange[];
-  /** Output budget, when the usual one is too small for this call's record. */
+  /** Output budget, when the usual one is too small for this call's record; and the least it can do with. */
   maxTokens?: number;
+  minTokens?: number;
 }
 
 /** A sub-agent call about one file, in the cache-first layout (src/engine/layout.ts). */
@@ -93,12 +111,20 @@ export async function fileCall<T>(
   call: FileCall<T>,
 ): Promise<UnitOutcome<T>> {
   const model = ctx.models[step];
-  const outcome = await ctx.runner.run({
-    ...fileSpec(ctx, file, step, call),
-    priority: ctx.schedule.priority(file.order, step),
-  });
+  const spec = (): UnitSpec<T> => {
+    const view = file.view;
+    return {
+      ...fileSpec(ctx, file, step, call),
+      priority: ctx.schedule.priority(file.order, step),
+      // Refused as too long: the next cut, unless another call of the file took one meanwhile.
+      smaller: async () => (file.view !== view || (await ctx.shrink(file)) ? spec() : undefined),
+    };
+  };
+  const outcome = await ctx.runner.run(spec());
   ctx.schedule.answered(file.order);
   if (outcome.ok && !outcome.cached) file.warm.add(model);
+  if (!outcome.ok && outcome.tooLong && file.cut.length)
+    return { ...outcome, reason: `${outcome.reason}, even without ${file.cut.join(', ')}` };
   return outcome;
 }
 
@@ -107,22 +133,23 @@ export function fileSpec<T>(ctx: StageSetup, file: FileUnderReview, step: FileSt
   const instructions = `${STEP_DIRECTIVES[step]} Answer with one call to the submit_${recordTitle(call.record)} tool.`;
   const outline =
     file.outline && file.inventory ? { outline: { functions: file.inventory, excerpt: call.excerpt ?? [] } } : {};
-  const contextBlocks = ctx.context.length ? 1 : 0;
+  const context = file.withoutContext ? [] : ctx.context;
+  const contextBlocks = context.length ? 1 : 0;
   const primeFirst = call.primeFile
     ? { key: `file:${model}:${file.entry.path}`, blocks: contextBlocks + 1 }
     : ctx.files > 1 && !file.warm.has(model)
-      ? { key: `run:${model}`, blocks: contextBlocks }
+      ? { key: `run:${model}:${contextBlocks}`, blocks: contextBlocks }
       : undefined;
   return {
     step,
     label: call.label,
     file: file.entry.path,
     model,
-    system: systemBlocks(FILE_SYSTEM, ctx.context),
+    system: systemBlocks(FILE_SYSTEM, context),
     record: call.record,
     recordTools: FILE_RECORDS,
     content: userContent({
-      context: ctx.context,
+      context,
       primary: file.primary,
       companion: file.companion,
       ...outline,
@@ -131,6 +158,7 @@ export function fileSpec<T>(ctx: StageSetup, file: FileUnderReview, step: FileSt
     }),
     tools: true,
     maxTokens: call.maxTokens ?? MAX_TOKENS,
+    minTokens: call.minTokens ?? MIN_TOKENS,
     // A companion is context: its edits do not re-run the other file's steps (docs/caching.md says why).
     cacheKey: call.cacheKey ?? {
       step,

@@ -35,6 +35,7 @@ import { dropNoise, noiseRules } from '../noise';
 import { reviewFunctions } from './review';
 import { synthesize } from './synthesize';
 import type { SynthesisInput } from './synthesisRecords';
+import { fitFile, fitNote, shrink } from './fit';
 import { lastAnswersKey, type LastAnswers } from './lastAnswers';
 import { MAX_BATCH, planReviews } from './batching';
 import { expectedUnits, Schedule } from './schedule';
@@ -70,8 +71,8 @@ interface FileRun {
   failed: FailedUnit[];
   lineCount: number;
   recovered: number;
-  /** What reconciling Step 2 with the parser's inventory changed, for the report's notes. */
-  note?: string;
+  /** For the report's notes: what was left out to fit the window, what reconciling Step 2 with the parser changed. */
+  notes: string[];
 }
 
 export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise<StagedResult> {
@@ -87,6 +88,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
     files: req.discovery.file_entries.length,
     fits: runner.fits,
     schedule,
+    shrink: (file) => shrink(file, (path) => syntaxInventory(req, path)),
   };
   const progress = new Progress(emit);
   const entries = req.discovery.file_entries;
@@ -114,7 +116,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const filtered = fileRuns.flatMap((f) => f.filtered);
   const failed = fileRuns.flatMap((f) => f.failed);
   let synthesis: SynthesisResult | null = null;
-  const notes: string[] = fileRuns.flatMap((f) => (f.note ? [f.note] : []));
+  const notes: string[] = fileRuns.flatMap((f) => f.notes);
   const input = synthesisInput(req, fileRuns);
   if (input && !run.aborted) {
     const outcome = await run.guard(
@@ -191,21 +193,44 @@ async function reviewFile(
     failed: [],
     lineCount: 0,
     recovered: 0,
+    notes: [],
   };
-  const fail = (step: string, reason: string, unit = entry.path): FileRun => {
-    run.outcome.status = 'failed';
-    run.outcome.reason = `${step}: ${reason}`;
-    run.failed.push({ step, file: entry.path, unit, reason });
-    return run;
-  };
-
   let file: FileUnderReview;
   try {
     file = await loadFile(req, entry, order);
   } catch (err) {
     progress.advance('curate');
-    return fail('read', `could not read the file (${(err as Error).message})`);
+    return failRun(run, 'read', `could not read the file (${(err as Error).message})`);
   }
+  await fitFile(ctx, file);
+  await reviewSteps(ctx, req, file, run, progress, emit);
+  // After the steps: one of them may have had to cut more.
+  const note = fitNote(file);
+  if (note) {
+    run.notes.unshift(note);
+    emit({ type: 'warning', message: note });
+  }
+  return run;
+}
+
+function failRun(run: FileRun, step: string, reason: string, unit = run.outcome.path): FileRun {
+  run.outcome.status = 'failed';
+  run.outcome.reason = `${step}: ${reason}`;
+  run.failed.push({ step, file: run.outcome.path, unit, reason });
+  return run;
+}
+
+/** Steps 1–4 of a loaded file, into `run`. */
+async function reviewSteps(
+  ctx: StageContext,
+  req: StagedRequest,
+  file: FileUnderReview,
+  run: FileRun,
+  progress: Progress,
+  emit: EmitFn,
+): Promise<FileRun> {
+  const { entry, order } = file;
+  const fail = (step: string, reason: string, unit?: string) => failRun(run, step, reason, unit);
   // Step 3's calls, guessed until Step 2 lists the functions: from the quick finder, as the parser's exact
   // inventory waits for Step 2 (unless the file goes out as an outline).
   const guessedUnits = expectedUnits(
@@ -244,8 +269,9 @@ async function reviewFile(
   const { added = [], rejected = [], corrected = [] } = analysis.reconciled ?? {};
   if (analysis.reconciled) run.outcome.reconciled = { added, rejected, corrected };
   if (added.length || rejected.length) {
-    run.note = `${entry.path}: Step 2 left out ${added.length} of the parser's functions (reviewed anyway) and listed ${rejected.length} the file does not have (ignored)`;
-    emit({ type: 'warning', message: run.note });
+    const note = `${entry.path}: Step 2 left out ${added.length} of the parser's functions (reviewed anyway) and listed ${rejected.length} the file does not have (ignored)`;
+    run.notes.push(note);
+    emit({ type: 'warning', message: note });
   }
 
   const changed = file.changedRanges;
@@ -388,6 +414,8 @@ export async function loadFile(
     order,
     warm: new Set(),
     ...(inventory ? { inventory, outline: true } : {}),
+    cut: [],
+    view: 0,
   };
 }
 
@@ -414,5 +442,6 @@ function stoppedFile(entry: FileEntry, reason: string): FileRun {
     failed: [{ step: 'run', file: entry.path, unit: entry.path, reason }],
     lineCount: 0,
     recovered: 0,
+    notes: [],
   };
 }

@@ -214,7 +214,10 @@ async function reviewSolo(
   };
 }
 
-/** A failed batch is not reported here: its functions are missing, and the completeness check re-runs them. */
+/**
+ * A failed batch is not reported here: its functions are missing, and the completeness check re-runs them.
+ * A batch too long for the window (an outlined file's functions in full) goes again in halves.
+ */
 async function reviewBatch(
   ctx: StageContext,
   file: FileUnderReview,
@@ -232,6 +235,13 @@ async function reviewBatch(
     check: (b) => checkBatch(b, asked, file),
     ...excerpt(batch),
   });
+  if (!outcome.ok && outcome.tooLong && batch.length > 1) {
+    const half = Math.ceil(batch.length / 2);
+    const halves = await Promise.all(
+      [batch.slice(0, half), batch.slice(half)].map((b) => reviewBatch(ctx, file, crumbs, b, false)),
+    );
+    return { reviews: halves.flatMap((h) => h.reviews), failed: [] };
+  }
   if (!outcome.ok) return { reviews: [], failed: [] };
   return { reviews: outcome.value.reviews.map((r) => ({ ...r, file_path: file.entry.path })), failed: [] };
 }

@@ -7,9 +7,7 @@
  * (docs/caching.md, "The scheduler", has the figures).
  */
 import type { Priority } from '../../model/semaphore';
-import type { FileStep } from '../../model/models';
-
-const STEPS: readonly FileStep[] = ['curate', 'analyze', 'review', 'challenge'];
+import { FILE_STEPS as STEPS, type FileStep } from '../../model/models';
 
 /** Later steps are served first: they bring a file closer to done. */
 const STEP_RANK: Record<FileStep, number> = { curate: 1, analyze: 2, review: 3, challenge: 4 };

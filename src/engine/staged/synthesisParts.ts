@@ -10,7 +10,7 @@ import { userContent } from '../layout';
 import type { Finding } from '../../model/finding';
 import { SynthesisMerge, SynthesisResult, type CrossFileFinding } from '../../model/records';
 import type { UnitOutcome, UnitSpec } from '../unit';
-import { MAX_TOKENS, type StageSetup } from './context';
+import { MAX_TOKENS, REPLY_ROOM, type StageSetup } from './context';
 import { SYNTHESIS_MERGE_SYSTEM, SYNTHESIS_PART_SYSTEM } from './prompts';
 import { checkSynthesis, salvageSynthesis, synthesisPacket, type SynthesisInput } from './synthesisRecords';
 
@@ -24,12 +24,6 @@ const partMaxTokens = (files: number) => Math.min(64_000, Math.max(MAX_TOKENS, 4
 
 /** Whether one synthesis answer can profile every file of the review. */
 export const fitsOneAnswer = (input: SynthesisInput) => input.entries.length <= MAX_PART_FILES;
-
-/**
- * Beyond a request's own max_tokens, room for its repair turns to grow (the rejected answer and the errors);
- * a turn that outgrows the window all the same keeps the sound part of the last answer (runner.ts).
- */
-export const REPLY_ROOM = 4_000;
 
 interface Part {
   label: string;

@@ -7,8 +7,8 @@ import { userContent } from '../layout';
 import { SynthesisResult } from '../../model/records';
 import type { UnitOutcome, UnitSpec } from '../unit';
 import { SYNTHESIS_SYSTEM } from './prompts';
-import { MAX_TOKENS, type StageContext, type StageSetup } from './context';
-import { fitsOneAnswer, REPLY_ROOM, synthesizeByParts, type Ask } from './synthesisParts';
+import { MAX_TOKENS, REPLY_ROOM, type StageContext, type StageSetup } from './context';
+import { fitsOneAnswer, synthesizeByParts, type Ask } from './synthesisParts';
 import { checkSynthesis, salvageSynthesis, synthesisPacket, type SynthesisInput } from './synthesisRecords';
 
 /** Plans by parts tried before synthesis is reported as not fitting (each refusal teaches the window guard). */
