@@ -1,7 +1,7 @@
 /**
  * The Message Batches transport behind ModelClient: instead of sending each request at once, the run's
- * requests wait until no new one has come for a moment (every unit that can ask has asked), and then go out
- * together as one round of batches. Each batch is polled until it ends and its results are handed back by
+ * requests wait until every strand of the run's work is waiting on a result (strands.ts: every unit that can
+ * ask has asked), and then go out together as one round of batches. Each batch is polled until it ends and its results are handed back by
  * custom_id; the replies feed the next steps, whose requests (tool turns and repair turns included) make the
  * next round. A request whose result is not a message goes again in a later round (expired, canceled, lost
  * or invalid) or fails as the API said (errored). The whole run has a deadline; Ctrl-C and the deadline leave
@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { plural } from '../model/plural';
 import { sleep } from './backoff';
 import type { BatchLedger } from './batchLedger';
+import { Strands, type Strand } from './strands';
 
 type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
 type Message = Anthropic.Messages.Message;
@@ -20,9 +21,6 @@ type Message = Anthropic.Messages.Message;
 /** The API's limits on one batch: requests, and bytes (kept a little under, for the envelope). */
 const MAX_REQUESTS = 100_000;
 const MAX_BYTES = 250 * 1024 * 1024;
-/** A round starts once no request has come for this long, or this long after its first request at the latest. */
-const SETTLE_MS = 250;
-const SETTLE_MAX_MS = 5_000;
 /** Polls start quick (small batches end in seconds) and slow down to once a minute. */
 const FIRST_POLL_MS = 250;
 const MAX_POLL_MS = 60_000;
@@ -107,8 +105,9 @@ export class Batcher {
   /** Requests answered from batches an earlier run left behind. */
   collected = 0;
   private pending: Request[] = [];
-  private settle: NodeJS.Timeout | undefined;
-  private firstPendingAt = 0;
+  /** The run's work that may still send a request: a round waits until none is left. */
+  private readonly strands = new Strands(() => this.arm());
+  private armed: NodeJS.Immediate | undefined;
   /** Batch id → its requests still waiting for results. */
   private readonly running = new Map<string, Map<string, Request>>();
   /** custom_id + hash → the earlier run's batch that holds the request, until taken. */
@@ -137,7 +136,12 @@ export class Batcher {
     const sent = withHourCache(params);
     const hash = createHash('sha256').update(JSON.stringify(sent)).digest('hex');
     return new Promise<Message>((resolve, reject) => {
-      const waiter = { resolve, reject };
+      // The sending unit waits from now on, and counts again once its result is in.
+      const back = this.strands.park();
+      const waiter = {
+        resolve: (m: Message) => (back(), resolve(m)),
+        reject: (err: unknown) => (back(), reject(err)),
+      };
       const customId = customIdOf(key, sent, hash);
       const same = this.pending.find((r) => r.customId === customId && r.hash === hash);
       if (same) same.waiters.push(waiter);
@@ -149,6 +153,11 @@ export class Batcher {
     });
   }
 
+  /** A strand of the run's work (a unit, a file's chain of steps): rounds wait for it to send or end. */
+  strand(): Strand {
+    return this.strands.begin();
+  }
+
   /** The run is over: its deadline no longer stands. */
   close(): void {
     clearTimeout(this.deadline);
@@ -158,11 +167,13 @@ export class Batcher {
     return this.pending.length + this.submitting + [...this.running.values()].reduce((n, m) => n + m.size, 0);
   }
 
+  /** A round once nothing counts: checked again after the current turn of the event loop, which may start more. */
   private arm(): void {
-    if (this.pending.length === 1) this.firstPendingAt = Date.now();
-    clearTimeout(this.settle);
-    const wait = Math.max(0, Math.min(SETTLE_MS, this.firstPendingAt + SETTLE_MAX_MS - Date.now()));
-    this.settle = setTimeout(() => void this.round(), wait);
+    if (this.armed || this.pending.length === 0) return;
+    this.armed = setImmediate(() => {
+      this.armed = undefined;
+      if (!this.strands.busy) void this.round();
+    });
   }
 
   /** Everything pending goes out: to an earlier run's batch that holds it, else to new batches. */
@@ -341,7 +352,7 @@ export class Batcher {
             `the batch run reached its --timeout of ${duration(this.opts.timeoutMs)} with ${plural(this.waiting, 'request')} unanswered${collect}`,
           );
     this.stopped.abort(error);
-    clearTimeout(this.settle);
+    clearImmediate(this.armed);
     if (why === 'abort' && left.length) this.hooks.onWarning(`stopped${collect}`);
     for (const r of this.pending) settle(r, error);
     this.pending = [];

@@ -19,6 +19,7 @@ import { DEFAULT_BACKOFF, retryDelayMs, sleep, type BackoffPolicy } from './back
 import { Semaphore, type PriorityOf } from '../model/semaphore';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
 import { WindowGuard } from './window';
+import { NO_STRAND, type Strand } from './strands';
 
 export type MessageParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
 export type Message = Anthropic.Messages.Message;
@@ -123,6 +124,11 @@ export class ModelClient {
 
   get signal(): AbortSignal {
     return this.opts.signal;
+  }
+
+  /** A strand of the run's work, which batch rounds wait for (strands.ts); nothing is counted live. */
+  strand(): Strand {
+    return this.batcher?.strand() ?? NO_STRAND;
   }
 
   /** What the provider can do (see model/providers.ts): the runner and the layout fall back on what it cannot. */

@@ -15,6 +15,7 @@ import type { FileAccess } from '../model/access';
 import type { Effort } from '../model/models';
 import { runTool, TOOL_DEFINITIONS } from './tools';
 import { PromptTooLong, type WindowGuard } from './window';
+import type { Strand } from './strands';
 import type { UnitOutcome, UnitSpec } from './unit';
 
 type ContentBlock = Anthropic.Messages.ContentBlockParam;
@@ -69,6 +70,21 @@ export class SubAgentRunner {
 
   /** A unit answered before (same model, prompt, schema and input) comes from the result cache; a new one is stored. */
   async run<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
+    // Counted from its first step: a batch round waits until the unit has sent its request or ended.
+    const unit = this.client.strand();
+    try {
+      return await this.runCounted(spec);
+    } finally {
+      unit.end();
+    }
+  }
+
+  /** See ModelClient.strand: a strand for work between units (a file's chain of steps). */
+  strand(): Strand {
+    return this.client.strand();
+  }
+
+  private async runCounted<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
     const key = this.cache.keyOf(spec);
     const stored = await this.cache.lookup(spec, key);
     if (stored !== undefined) return stored;

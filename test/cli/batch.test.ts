@@ -6,6 +6,7 @@ import { costUsd } from '../../src/model/pricing';
 import type { StagedJsonReport } from '../../src/report/json';
 import { useFakeServer } from '../helpers/fakeServer';
 import { fixtureWorkspace, loadJson, runCli, type CliRun } from '../helpers/cli';
+import { put } from '../helpers/tree';
 import type { Scenario } from '../fake-anthropic/scenario';
 
 type Json = StagedJsonReport;
@@ -60,7 +61,7 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     );
 
     const batches = fake.server.batches();
-    assert.ok(batches.length >= 5, `one round per step at least, got ${batches.length}`);
+    assert.equal(batches.length, 5, 'one round per step: curate, analyze, review, challenge, synthesize');
     assert.equal(
       batches.reduce((n, b) => n + b.requests, 0),
       requests.length,
@@ -117,6 +118,33 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     const again = await review(cwd, ['--batch'], cache);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(fake.server.batches().length, first);
+  });
+
+  it('puts every ready request in the round: as many rounds as steps, however many files and slots', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'skeptic-batch-wide-'));
+    const files = 40;
+    for (let i = 0; i < files; i++)
+      await put(
+        cwd,
+        `wide/pkg${i % 4}/mod${i}.ts`,
+        `export const a${i} = (x: number) => x + ${i};\nexport const b${i} = (x: number) => x * ${i};\n`,
+      );
+    // One request slot: live, it would hold all but 16 files back.
+    const run = await runCli(['review', 'wide', '--yes', '--batch', '--concurrency', '1'], {
+      cwd,
+      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, XDG_CACHE_HOME: join(cwd, '.cache') },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const batches = fake.server.batches();
+    const records = batches.map((b) => [
+      ...new Set(fake.server.requests.filter((r) => r.batch === b.id).map((r) => r.record)),
+    ]);
+    assert.deepEqual(records, [['Step1Record'], ['FileAnalysis'], ['BatchReview'], ['SynthesisResult']]);
+    assert.deepEqual(
+      batches.map((b) => b.requests),
+      [files, files, files, 1],
+    );
+    assert.match(run.stdout, /Through the Message Batches API at half price: 4 rounds, 4 batches\./);
   });
 
   for (const [kind, said] of [

@@ -36,6 +36,7 @@ import { reviewFunctions } from './review';
 import { synthesize } from './synthesize';
 import type { SynthesisInput } from './synthesisRecords';
 import { fitFile, fitNote, shrink } from './fit';
+import { NO_STRAND, type Strand } from '../strands';
 import { lastAnswersKey, type LastAnswers } from './lastAnswers';
 import { MAX_BATCH, planReviews } from './batching';
 import { expectedUnits, Schedule } from './schedule';
@@ -97,7 +98,11 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   // A bound on the files in flight, each holding its text and queuing its calls: on a tree of thousands, neither
   // every text is held at once nor does each freed request slot scan every file's waiting calls. Files wait
   // their turn in order; until then the schedule counts each as a file of one Step 3 call.
-  const inFlight = new Semaphore(req.filesInFlight ?? Math.max(MIN_FILES_IN_FLIGHT, FILES_PER_SLOT * req.concurrency));
+  // A batch takes every request that is ready, and none waits for a slot: no file is held back either.
+  const inFlight = new Semaphore(
+    req.filesInFlight ??
+      (req.batch ? Number.MAX_SAFE_INTEGER : Math.max(MIN_FILES_IN_FLIGHT, FILES_PER_SLOT * req.concurrency)),
+  );
   entries.forEach((_, order) => schedule.expect(order, 'curate', expectedUnits(undefined, MAX_BATCH)));
   const fileRuns = await Promise.all(
     entries.map((entry, order) =>
@@ -195,22 +200,28 @@ async function reviewFile(
     recovered: 0,
     notes: [],
   };
-  let file: FileUnderReview;
+  // Counted from here to its last step, except while its units are: a batch round waits for the file's next request.
+  const strand = ctx.runner.strand();
   try {
-    file = await loadFile(req, entry, order);
-  } catch (err) {
-    progress.advance('curate');
-    return failRun(run, 'read', `could not read the file (${(err as Error).message})`);
+    let file: FileUnderReview;
+    try {
+      file = await loadFile(req, entry, order, strand);
+    } catch (err) {
+      progress.advance('curate');
+      return failRun(run, 'read', `could not read the file (${(err as Error).message})`);
+    }
+    await fitFile(ctx, file);
+    await reviewSteps(ctx, req, file, run, progress, emit);
+    // After the steps: one of them may have had to cut more.
+    const note = fitNote(file);
+    if (note) {
+      run.notes.unshift(note);
+      emit({ type: 'warning', message: note });
+    }
+    return run;
+  } finally {
+    strand.end();
   }
-  await fitFile(ctx, file);
-  await reviewSteps(ctx, req, file, run, progress, emit);
-  // After the steps: one of them may have had to cut more.
-  const note = fitNote(file);
-  if (note) {
-    run.notes.unshift(note);
-    emit({ type: 'warning', message: note });
-  }
-  return run;
 }
 
 function failRun(run: FileRun, step: string, reason: string, unit = run.outcome.path): FileRun {
@@ -396,6 +407,7 @@ export async function loadFile(
   req: Pick<StagedRequest, 'access' | 'changedRanges' | 'inventoryOf'>,
   entry: FileEntry,
   order: number,
+  strand: Strand = NO_STRAND,
 ): Promise<FileUnderReview> {
   // Through the run's FileAccess: a file changed into a link, a pipe or a secret since Step 0 is not sent.
   const read = async (path: string) => toSourceFile(path, await req.access.read(path));
@@ -416,6 +428,7 @@ export async function loadFile(
     ...(inventory ? { inventory, outline: true } : {}),
     cut: [],
     view: 0,
+    strand,
   };
 }
 

@@ -1,0 +1,66 @@
+/**
+ * Batch mode's one question before a round: can anything still send a request before a result comes back?
+ * The run's work is counted in strands — a unit from its start to its end (runner.ts), a file's chain of steps
+ * between its units (staged/pipeline.ts) — and a strand waiting on the batcher, or on units of its own, does
+ * not count. When none counts, every request that can be made has been made, and the round goes out
+ * (batch.ts): no quiet time is guessed, so how many rounds a run takes does not depend on the machine's load.
+ */
+export interface Strand {
+  /** Waits on `work` without counting: `work` starts what counts instead (its units, a request). */
+  away<T>(work: () => Promise<T>): Promise<T>;
+  /** The strand's work is done. */
+  end(): void;
+}
+
+/** Outside batch mode nothing is counted. */
+export const NO_STRAND: Strand = { away: (work) => work(), end: () => undefined };
+
+export class Strands {
+  private running = 0;
+
+  /** `idle`: nothing counts any more (checked after the work that stopped counting has started what it waits on). */
+  constructor(private readonly idle: () => void) {}
+
+  begin(): Strand {
+    this.running++;
+    let ended = false;
+    let away = 0;
+    return {
+      away: async (work) => {
+        // Started before this strand stops counting, so a unit it starts is counted first.
+        const waiting = work();
+        if (away++ === 0 && !ended) this.leave();
+        try {
+          return await waiting;
+        } finally {
+          if (--away === 0 && !ended) this.running++;
+        }
+      },
+      end: () => {
+        if (ended) return;
+        ended = true;
+        if (away === 0) this.leave();
+      },
+    };
+  }
+
+  /** A counted unit waits on the batcher until the returned function is called (once its result is in). */
+  park(): () => void {
+    if (this.running === 0) return () => undefined;
+    this.leave();
+    let back = false;
+    return () => {
+      if (back) return;
+      back = true;
+      this.running++;
+    };
+  }
+
+  get busy(): boolean {
+    return this.running > 0;
+  }
+
+  private leave(): void {
+    if (--this.running === 0) this.idle();
+  }
+}

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { Strands } from '../../src/engine/strands';
+
+describe('strands: what a batch round waits for', () => {
+  it('is idle only once every strand waits on a result or on units of its own, or has ended', async () => {
+    let idle = 0;
+    const strands = new Strands(() => idle++);
+    const chain = strands.begin();
+    // The chain waits on two units of its own; each is counted from its start, and waits on the batcher.
+    const results: (() => void)[] = [];
+    const unit = () => {
+      const u = strands.begin();
+      const back = strands.park();
+      return new Promise<void>((resolve) => results.push(() => (back(), resolve()))).then(() => u.end());
+    };
+    const both = chain.away(() => Promise.all([unit(), unit()]));
+    assert.equal(idle, 1, 'the chain and both units wait');
+    assert.equal(strands.busy, false);
+
+    results[0]!();
+    await Promise.resolve();
+    assert.equal(strands.busy, false, 'one unit is done, the other still waits');
+    results[1]!();
+    await both;
+    assert.equal(strands.busy, true, 'the chain goes on between its units');
+    const before = idle;
+    chain.end();
+    assert.equal(strands.busy, false);
+    assert.equal(idle, before + 1);
+  });
+
+  it('counts nothing for a request sent from outside any strand', () => {
+    const strands = new Strands(() => assert.fail('idle without a strand'));
+    const back = strands.park();
+    back();
+    assert.equal(strands.busy, false);
+  });
+});
