@@ -34,7 +34,7 @@ export async function benchPlan(files: number): Promise<string> {
     const entries = inv.discovery.file_entries;
     const est = await estimateStagedRun({
       access,
-      entries,
+      discovery: inv.discovery,
       context: [],
       inventoryOf: inventoryLookup(access, entries),
     });

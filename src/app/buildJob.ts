@@ -49,7 +49,7 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
     provider: 'anthropic',
     chosenBy: 'the default',
     skipAuth: false,
-    ...(c.baseUrl ? { baseURL: { value: c.baseUrl, from: 'baseUrl' } } : {}),
+    ...(c.baseUrl ? { baseUrl: { value: c.baseUrl, from: 'baseUrl' } } : {}),
   };
   // Skeptic's model names become the provider's ids; an id the user gave goes through as it is.
   const ids = <T extends Record<string, string>>(models: T): T =>
@@ -96,7 +96,7 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
     confirmThreshold: clamp(c.confirmThreshold, LIMITS.confirmThreshold),
     ...(Number.isInteger(c.maxCalls) && c.maxCalls! > 0 ? { maxCalls: c.maxCalls } : {}),
     ...(c.refresh ? { refresh: true } : {}),
-    ...(c.batch ? { batch: { timeoutMs: clamp(c.batchTimeout, LIMITS.batchTimeout) * 1000 } } : {}),
+    ...(c.batch ? { batch: { batchTimeout: clamp(c.batchTimeout, LIMITS.batchTimeout) } } : {}),
     outputs: defined({ out: c.out, reportFolder, json: c.json, sarif: c.sarif, events: c.events }),
   };
 }

@@ -28,8 +28,8 @@ export const COMMANDS = {
 export const FINDINGS_VIEW = 'skeptic.findings';
 
 /**
- * Every choice a review takes, under the one field name it keeps from the settings and the flags to runJob
- * (ReviewChoices in app/choices.ts, then ReviewJob): its setting key under `skeptic.` and its `skeptic
+ * Every choice a review takes, under the one field name it keeps from the settings and the flags to the engine
+ * (ReviewChoices in app/choices.ts, ReviewJob, then StagedRequest or LensRequest): its setting key under `skeptic.` and its `skeptic
  * review` / `skeptic plan` flag, where it has one. The extension reads its settings by this table
  * (ui/settings.ts), the CLI names its flags by it (cli/args.ts), and a unit test holds the README's table of
  * settings and flags to it. `negated`: the flag turns the choice off.

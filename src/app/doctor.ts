@@ -55,7 +55,7 @@ export async function diagnose(job: DiagnosedJob, keyFix: string): Promise<Diagn
   let connection: Connection | null = null;
   try {
     connection = await connectJob(job);
-    lines.push(`Endpoint:    ${connection.endpoint}${p.baseURL ? ` (${p.baseURL.from})` : ''}`);
+    lines.push(`Endpoint:    ${connection.endpoint}${p.baseUrl ? ` (${p.baseUrl.from})` : ''}`);
     lines.push(`Credentials: ${connection.credentials}`);
   } catch (err) {
     lines.push(`Credentials: not usable: ${err instanceof Error ? err.message : String(err)}`);
@@ -113,7 +113,7 @@ export async function probe(
   signal: AbortSignal,
 ): Promise<ProbeResult[]> {
   const { ModelClient } = await import('../engine/client');
-  const client = new ModelClient({ connection, concurrency: 4, timeoutMs: 60_000, maxAttempts: 2, signal });
+  const client = new ModelClient({ connection, maxConcurrency: 4, maxAttempts: 2, signal });
   return Promise.all(
     [...models].map(async (model) => {
       const started = Date.now();

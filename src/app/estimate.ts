@@ -9,7 +9,7 @@ import { estimateLensRun, type LensEstimate } from '../engine/lenses';
 import { estimateStagedRun, forecastStagedRun, type Estimate } from '../engine/staged';
 import { CAPABILITIES } from '../model/providers';
 import { loadTeamFile } from './dismissals';
-import { lensRequest, stagedInputs, type PreparedJob, type ReviewJob } from './job';
+import { lensRequest, stagedRequest, type PreparedJob, type ReviewJob } from './job';
 import { readUsageHistory } from './usageHistory';
 
 export type { StepEstimate } from '../engine/estimate';
@@ -23,29 +23,20 @@ export type { Estimate, StagedStepEstimate } from '../engine/staged';
  */
 export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Promise<Estimate | LensEstimate> {
   if (job.mode === 'lenses') return estimateLensRun(prepared.access, lensRequest(job, prepared));
-  const staged = stagedInputs(job, prepared, (await loadTeamFile(job.cwd)).dismissals);
   const { access } = prepared;
-  return estimateStagedRun({
+  // The run's own request, as far as an estimate knows it: no connection, no signal.
+  const request = {
+    ...stagedRequest(job, prepared, (await loadTeamFile(job.cwd)).dismissals),
     access,
-    entries: prepared.inventory.discovery.file_entries,
-    inventoryOf: staged.inventoryOf,
-    knownSize: async (path) => (await access.facts.of(resolve(access.cwd, path)))?.facts,
-    context: prepared.context,
-    ...(prepared.scope.changedRanges ? { changed: prepared.scope.changedRanges } : {}),
-    models: job.models,
+    ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}),
     ...(job.prices ? { prices: job.prices } : {}),
-    ...(job.cacheDir
-      ? {
-          forecast: await forecastStagedRun({
-            ...staged,
-            access: prepared.access,
-            cacheDir: job.cacheDir,
-            ...(job.prices ? { prices: job.prices } : {}),
-          }),
-        }
-      : {}),
+    ...(job.batch ? { batch: job.batch } : {}),
+  };
+  return estimateStagedRun({
+    ...request,
+    knownSize: async (path) => (await access.facts.of(resolve(access.cwd, path)))?.facts,
+    ...(request.cacheDir ? { forecast: await forecastStagedRun(request) } : {}),
     history: job.stateDir ? await readUsageHistory(job.stateDir) : [],
-    ...(job.batch ? { batch: true } : {}),
     promptCache: CAPABILITIES[job.provider.provider].value.promptCache,
   });
 }

@@ -85,8 +85,8 @@ export interface ReviewJob {
   maxCalls?: number;
   /** Ask again the units the result cache keeps as salvaged or failed (see engine/unitCache.ts). */
   refresh?: boolean;
-  /** Through the Message Batches API at half price, in rounds; the whole run may take `timeoutMs`. */
-  batch?: { timeoutMs: number };
+  /** Through the Message Batches API at half price, in rounds; the whole run may take `batchTimeout` seconds. */
+  batch?: { batchTimeout: number };
 }
 
 /** One repository of a multi-repo lens run, its scope resolved with cwd-relative paths. */
@@ -368,7 +368,7 @@ export async function connectJob(job: Pick<ReviewJob, 'provider' | 'apiKey' | 'r
   return connect({
     provider: job.provider,
     apiKey: job.apiKey,
-    timeoutMs: job.requestTimeout * 1000,
+    requestTimeout: job.requestTimeout,
     env: process.env,
   });
 }
@@ -396,8 +396,7 @@ export async function executeJob(
     access: prepared.access,
     ...(job.maxCalls ? { maxCalls: job.maxCalls } : {}),
     connection,
-    concurrency: job.maxConcurrency,
-    timeoutMs: job.requestTimeout * 1000,
+    maxConcurrency: job.maxConcurrency,
     maxAttempts: job.maxAttempts,
     signal,
     ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}),
@@ -413,14 +412,14 @@ export async function executeJob(
       ? await (await import('../engine/lenses')).runLensReview({ ...common, ...lensRequest(job, prepared) }, events)
       : await (
           await import('../engine/staged')
-        ).runStagedReview({ ...common, ...stagedInputs(job, prepared, team) }, events);
+        ).runStagedReview({ ...common, ...stagedRequest(job, prepared, team) }, events);
   const result = screen.result(raw);
   emit({ type: 'done', result });
   return result;
 }
 
-/** The staged pipeline's inputs beyond the run options: the same for the run and for its estimate's forecast. */
-export function stagedInputs(
+/** The staged part of a staged run's request (StagedRequest): the same for the run, its forecast and its estimate. */
+export function stagedRequest(
   job: Pick<ReviewJob, 'cwd' | 'models' | 'effort' | 'dismissals'>,
   prepared: PreparedJob,
   team: Dismissal[],
@@ -429,7 +428,7 @@ export function stagedInputs(
     discovery: prepared.inventory.discovery,
     models: job.models,
     effort: job.effort,
-    contextFiles: prepared.context,
+    context: prepared.context,
     ...(prepared.scope.changedRanges ? { changedRanges: prepared.scope.changedRanges } : {}),
     dismissalExamples: challengeExamples([...team, ...(job.dismissals ?? [])], CHALLENGE_EXAMPLES),
     inventoryOf: inventoryLookup(prepared.access, prepared.inventory.discovery.file_entries),
@@ -453,7 +452,7 @@ export function lensRequest(job: Pick<ReviewJob, 'lens' | 'force' | 'effort'>, p
     models: resolveLensModels(undefined, lens.models),
     fullFanout: lens.fullFanout,
     maxReviewers: lens.maxReviewers ?? defaultMaxReviewers(lens.fullFanout),
-    specFile: prepared.spec?.path ?? null,
+    spec: prepared.spec?.path ?? null,
     rubric: prepared.rubric && { path: prepared.rubric.path, text: prepared.rubric.text },
     gate: forced.length
       ? { passed: false, reason: `${forced.join('; ')} (reviewed anyway: --force)` }

@@ -27,9 +27,8 @@ export type Message = Anthropic.Messages.Message;
 export interface ModelClientOptions {
   /** The provider's SDK client with its credentials, error classes and capabilities (engine/connect.ts). */
   connection: Connection;
-  concurrency: number;
-  /** Per attempt. */
-  timeoutMs: number;
+  /** Requests in flight (live calls; a batch run sends all it has). */
+  maxConcurrency: number;
   /** Attempts per call, the first included. */
   maxAttempts: number;
   signal: AbortSignal;
@@ -107,7 +106,7 @@ export class ModelClient {
 
   constructor(private readonly opts: ModelClientOptions) {
     // A batch takes every request that is ready: no limit on how many wait for their round at once.
-    this.slots = new Semaphore(opts.batch ? Number.MAX_SAFE_INTEGER : opts.concurrency);
+    this.slots = new Semaphore(opts.batch ? Number.MAX_SAFE_INTEGER : opts.maxConcurrency);
     this.batcher =
       opts.batch &&
       new Batcher(batchesOf(opts.connection), opts.batch, {

@@ -33,14 +33,14 @@ export async function connect(o: ConnectOptions): Promise<Connection> {
 }
 
 /** The Anthropic API, or a compatible server (whose key is optional: local servers take none). */
-export function firstParty({ provider, apiKey, timeoutMs }: ConnectOptions): Connection {
-  const endpoint = provider.baseURL?.value ?? 'https://api.anthropic.com';
+export function firstParty({ provider, apiKey, requestTimeout }: ConnectOptions): Connection {
+  const endpoint = provider.baseUrl?.value ?? 'https://api.anthropic.com';
   const sdk = new Anthropic({
     apiKey: apiKey || null,
     authToken: null,
-    ...(provider.baseURL ? { baseURL: provider.baseURL.value } : {}),
+    ...(provider.baseUrl ? { baseURL: provider.baseUrl.value } : {}),
     maxRetries: 0,
-    timeout: timeoutMs,
+    timeout: requestTimeout * 1000,
     // No key: no Authorization header at all, rather than the SDK's search for one.
     ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
   });

@@ -36,7 +36,8 @@ export interface ConnectOptions {
   provider: ProviderConfig;
   /** The Anthropic API key, for the first-party API and compatible servers ('' for none). */
   apiKey: string;
-  timeoutMs: number;
+  /** Seconds per request attempt (the SDK's own timeout). */
+  requestTimeout: number;
   env: Env;
 }
 

@@ -14,11 +14,13 @@ import type { Effort } from '../model/models';
 import { SubAgentRunner } from './runner';
 import type { BackoffPolicy } from './backoff';
 
-export interface RunOptions {
+/** The part of either mode's request (StagedRequest, LensRequest) that every run shares. */
+export interface RunRequest {
   /** The provider's client (engine/connect.ts), made before the run. */
   connection: Connection;
-  concurrency: number;
-  timeoutMs: number;
+  /** Model requests in flight. */
+  maxConcurrency: number;
+  /** Attempts per request, the first included. (The time per attempt is the connection's: ConnectOptions.requestTimeout.) */
   maxAttempts: number;
   backoff?: BackoffPolicy;
   /** The caller's: aborting it cancels the run. */
@@ -33,8 +35,8 @@ export interface RunOptions {
   maxCalls?: number;
   /** --refresh: units kept as salvaged or failed are asked again (clean answers still come from the cache). */
   refresh?: boolean;
-  /** Through the Message Batches API: the whole run's time limit, and the file that keeps its batches for a rerun. */
-  batch?: { timeoutMs: number; ledgerFile?: string };
+  /** Through the Message Batches API: the whole run's time limit in seconds, and the file that keeps its batches for a rerun. */
+  batch?: { batchTimeout: number; ledgerFile?: string };
 }
 
 export class ReviewRun {
@@ -50,7 +52,7 @@ export class ReviewRun {
 
   /** `prompts`: the mode's prompt version, part of every unit's result-cache key (staged/ or lenses/promptVersion.ts). */
   constructor(
-    opts: RunOptions,
+    opts: RunRequest,
     emit: EmitFn,
     private readonly prompts: string,
   ) {
@@ -64,7 +66,7 @@ export class ReviewRun {
       ...(batch
         ? {
             batch: {
-              timeoutMs: batch.timeoutMs,
+              timeoutMs: batch.batchTimeout * 1000,
               ...(batch.ledgerFile ? { ledger: new BatchLedger(batch.ledgerFile) } : {}),
             },
             onBatch: (state) => emit({ type: 'batch', ...state }),

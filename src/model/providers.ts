@@ -37,7 +37,7 @@ export interface ProviderConfig {
   /** Bedrock: the AWS profile whose credentials sign the calls; absent: the default chain. */
   profile?: Sourced;
   /** The endpoint, when not the provider's own (a gateway, a proxy, a test's fake). */
-  baseURL?: Sourced;
+  baseUrl?: Sourced;
   /** A gateway adds the credentials: nothing is signed or sent (CLAUDE_CODE_SKIP_BEDROCK_AUTH, …_VERTEX_AUTH). */
   skipAuth: boolean;
 }
@@ -102,13 +102,13 @@ export function resolveProvider(c: ProviderChoices, env: Env): ProviderConfig {
           `Amazon Bedrock needs an AWS region: pass ${c.via.region} or export AWS_REGION (e.g. us-east-1)`,
         );
       const profile = first(setting(c.profile, 'profile'), [env.AWS_PROFILE, 'AWS_PROFILE']);
-      const baseURL = endpoint('ANTHROPIC_BEDROCK_BASE_URL');
+      const baseUrl = endpoint('ANTHROPIC_BEDROCK_BASE_URL');
       return {
         provider,
         chosenBy,
         region,
         ...(profile ? { profile } : {}),
-        ...(baseURL ? { baseURL } : {}),
+        ...(baseUrl ? { baseUrl } : {}),
         skipAuth: on(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH),
       };
     }
@@ -128,20 +128,20 @@ export function resolveProvider(c: ProviderChoices, env: Env): ProviderConfig {
         throw new ProviderError(
           `Google Vertex AI needs a project: pass ${c.via.project} or export ANTHROPIC_VERTEX_PROJECT_ID`,
         );
-      const baseURL = endpoint('ANTHROPIC_VERTEX_BASE_URL');
-      return { provider, chosenBy, region, ...(project ? { project } : {}), ...(baseURL ? { baseURL } : {}), skipAuth };
+      const baseUrl = endpoint('ANTHROPIC_VERTEX_BASE_URL');
+      return { provider, chosenBy, region, ...(project ? { project } : {}), ...(baseUrl ? { baseUrl } : {}), skipAuth };
     }
     case 'compatible': {
-      const baseURL = endpoint('ANTHROPIC_BASE_URL');
-      if (!baseURL)
+      const baseUrl = endpoint('ANTHROPIC_BASE_URL');
+      if (!baseUrl)
         throw new ProviderError(
           `an Anthropic-compatible server needs its address: ${c.via.baseUrl === 'ANTHROPIC_BASE_URL' ? '' : `set ${c.via.baseUrl} or `}export ANTHROPIC_BASE_URL (e.g. http://localhost:11434)`,
         );
-      return { provider, chosenBy, baseURL, skipAuth: false };
+      return { provider, chosenBy, baseUrl, skipAuth: false };
     }
     case 'anthropic': {
-      const baseURL = endpoint('ANTHROPIC_BASE_URL');
-      return { provider, chosenBy, ...(baseURL ? { baseURL } : {}), skipAuth: false };
+      const baseUrl = endpoint('ANTHROPIC_BASE_URL');
+      return { provider, chosenBy, ...(baseUrl ? { baseUrl } : {}), skipAuth: false };
     }
   }
 }
@@ -292,7 +292,7 @@ export function setupLine(config: ProviderConfig, models: Map<string, string[]>)
     config.region && `region ${config.region.value}`,
     config.project && `project ${config.project.value}`,
     config.profile && `profile ${config.profile.value}`,
-    config.baseURL && `endpoint ${config.baseURL.value}`,
+    config.baseUrl && `endpoint ${config.baseUrl.value}`,
   ].filter(Boolean);
   const used = [...models].map(([id, roles]) => `${id} (${roles.join(', ')})`).join(', ');
   return `Provider: ${config.provider} (${PROVIDER_NAMES[config.provider]}, chosen by ${config.chosenBy}${where.length ? `; ${where.join(', ')}` : ''}) · models: ${used}`;

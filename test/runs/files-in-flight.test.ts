@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { buildJob } from '../../src/app/buildJob';
-import { connectJob, prepareJob, stagedInputs } from '../../src/app/job';
+import { connectJob, prepareJob, stagedRequest } from '../../src/app/job';
 import { runStagedReview } from '../../src/engine/staged/pipeline';
 import type { LoggedRequest } from '../fake-anthropic/server';
 import { fixtureWorkspace } from '../helpers/cli';
@@ -37,12 +37,11 @@ describe('files in flight', function () {
     const prepared = await prepareJob(job);
     const result = await runStagedReview(
       {
-        ...stagedInputs(job, prepared, []),
+        ...stagedRequest(job, prepared, []),
         cwd,
         access: prepared.access,
         connection: await connectJob(job),
-        concurrency: 1,
-        timeoutMs: 30_000,
+        maxConcurrency: 1,
         maxAttempts: 2,
         signal: new AbortController().signal,
         filesInFlight,

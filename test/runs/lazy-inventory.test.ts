@@ -33,10 +33,9 @@ describe('the parser inventory is read on demand', function () {
         access: prepared.access,
         discovery: prepared.inventory.discovery,
         models: job.models,
-        contextFiles: [],
+        context: [],
         connection: await connectJob(job),
-        concurrency: 4,
-        timeoutMs: 30_000,
+        maxConcurrency: 4,
         maxAttempts: 2,
         signal: new AbortController().signal,
         inventoryOf: (path) => {

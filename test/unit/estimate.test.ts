@@ -3,14 +3,14 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inventoryLookup } from '../../src/app/inventories';
-import { estimateStagedRun, type StagedEstimateInput } from '../../src/engine/staged';
+import { estimateStagedRun, type StagedEstimateRequest } from '../../src/engine/staged';
 import { resolveStepModels } from '../../src/model/models';
 import { costUsd } from '../../src/model/pricing';
 import { ReviewAccess } from '../../src/scope/access';
 
 describe('staged estimate', () => {
   /** Two files, as app/estimate.ts gives them to the staged cost model (the parser's lookup included). */
-  async function tree(): Promise<StagedEstimateInput> {
+  async function tree(): Promise<StagedEstimateRequest> {
     const cwd = await mkdtemp(join(tmpdir(), 'skeptic-estimate-'));
     const fn = (i: number) => `export function f${i}(x: number): number {\n  const y = x * ${i};\n  return y + 1;\n}\n`;
     await writeFile(join(cwd, 'big.ts'), Array.from({ length: 40 }, (_, i) => fn(i)).join('\n'));
@@ -20,7 +20,12 @@ describe('staged estimate', () => {
       { path: 'big.ts', companion_path: null },
       { path: 'small.ts', companion_path: null },
     ];
-    return { access, entries, context: [], inventoryOf: inventoryLookup(access, entries) };
+    return {
+      access,
+      discovery: { review_roots: ['.'], file_entries: entries },
+      context: [],
+      inventoryOf: inventoryLookup(access, entries),
+    };
   }
 
   it('counts a few solo reviews for a large file only, and batches of eight for the rest', async () => {

@@ -45,7 +45,7 @@ describe('providers: which one, and with what', () => {
         chosenBy: 'CLAUDE_CODE_USE_BEDROCK',
         region: { value: 'eu-west-1', from: 'AWS_REGION' },
         profile: { value: 'dev', from: 'AWS_PROFILE' },
-        baseURL: { value: 'https://gw', from: 'ANTHROPIC_BEDROCK_BASE_URL' },
+        baseUrl: { value: 'https://gw', from: 'ANTHROPIC_BEDROCK_BASE_URL' },
         skipAuth: true,
       },
     );
@@ -76,7 +76,7 @@ describe('providers: which one, and with what', () => {
     assert.equal(c.chosenBy, '--provider');
     assert.deepEqual(c.region, { value: 'ap-south-1', from: '--region' });
     assert.equal(
-      resolve({ ANTHROPIC_BASE_URL: 'http://localhost:11434' }, { provider: 'compatible' }).baseURL?.value,
+      resolve({ ANTHROPIC_BASE_URL: 'http://localhost:11434' }, { provider: 'compatible' }).baseUrl?.value,
       'http://localhost:11434',
     );
   });

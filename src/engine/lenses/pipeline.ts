@@ -4,7 +4,7 @@
  * checked across repositories (multi-repo), and marked against a rubric. A reviewer that fails after its
  * retries and repairs is named as missing; the rest of the review stands.
  */
-import { ReviewRun, type RunOptions } from '../reviewRun';
+import { ReviewRun, type RunRequest } from '../reviewRun';
 import type { EmitFn, FileOutcome, LensProgressStep, LensResult, LensTargetOutcome } from '../../model/events';
 import type { ContextFile } from '../../model/records';
 import type { UnitOutcome } from '../unit';
@@ -36,7 +36,7 @@ import { loadTarget, type LensTargetSpec } from './target';
 import { applyValidation, pickForValidation, summarizeValidation } from './validators';
 import type { LensFinding } from '../../model/lensRecords';
 
-export interface LensRequest extends PlanOptions, RunOptions {
+export interface LensRequest extends PlanOptions, RunRequest {
   cwd: string;
   /** One per repository in a multi-repo run; otherwise one. */
   targets: LensTargetSpec[];
@@ -213,7 +213,7 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
     gateCheck: req.gate,
     skippedRepositories: req.skippedRepositories,
     spec:
-      req.specFile ??
+      req.spec ??
       (req.targets.length === 1 && req.targets[0]!.pr?.body.trim()
         ? `PR #${req.targets[0]!.pr.number} description`
         : null),

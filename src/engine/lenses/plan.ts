@@ -8,7 +8,7 @@ export interface PlanOptions {
   fullFanout: boolean;
   maxReviewers: number;
   /** A --spec file was given (a PR description counts per target). */
-  specFile: string | null;
+  spec: string | null;
   chunkTokens?: number;
 }
 
@@ -26,7 +26,7 @@ export function planTarget(target: LensTarget, opts: PlanOptions): Planned {
       fullFanout: opts.fullFanout,
       maxReviewers: opts.maxReviewers,
       ...(target.changedLines !== undefined ? { changedLines: target.changedLines } : {}),
-      hasSpec: opts.specFile !== null || Boolean(target.pr?.body.trim()),
+      hasSpec: opts.spec !== null || Boolean(target.pr?.body.trim()),
     }),
     parts: chunkFiles(target.files, opts.chunkTokens ?? DEFAULT_CHUNK_TOKENS).map((chunk) => partOf(target, chunk)),
   };

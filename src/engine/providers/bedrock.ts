@@ -17,14 +17,14 @@ const BEDROCK_VERSION = 'bedrock-2023-05-31';
 /** Credentials this close to expiring are asked for again before a call. */
 const REFRESH_MS = 5 * 60_000;
 
-export async function connectBedrock({ provider, timeoutMs, env }: ConnectOptions): Promise<Connected> {
+export async function connectBedrock({ provider, requestTimeout, env }: ConnectOptions): Promise<Connected> {
   const region = provider.region!.value;
-  const endpoint = provider.baseURL?.value ?? `https://bedrock-runtime.${region}.amazonaws.com`;
+  const endpoint = provider.baseUrl?.value ?? `https://bedrock-runtime.${region}.amazonaws.com`;
   const common = {
     awsRegion: region,
     baseURL: endpoint,
     maxRetries: 0,
-    timeout: timeoutMs,
+    timeout: requestTimeout * 1000,
     defaultHeaders: { 'anthropic-version': BEDROCK_VERSION },
   };
   const done = (client: AnthropicBedrock, credentials: string, secrets: string[]): Connected => ({

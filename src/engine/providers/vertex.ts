@@ -23,17 +23,17 @@ const KINDS: Record<string, string> = {
   ExternalAccountAuthorizedUserClient: 'a workforce identity (gcloud auth application-default login)',
 };
 
-export async function connectVertex({ provider, timeoutMs }: ConnectOptions): Promise<Connected> {
+export async function connectVertex({ provider, requestTimeout }: ConnectOptions): Promise<Connected> {
   const region = provider.region!.value;
   const common = {
     region,
-    ...(provider.baseURL ? { baseURL: provider.baseURL.value } : {}),
+    ...(provider.baseUrl ? { baseURL: provider.baseUrl.value } : {}),
     maxRetries: 0,
-    timeout: timeoutMs,
+    timeout: requestTimeout * 1000,
     defaultHeaders: { 'anthropic-version': VERTEX_VERSION },
   };
   const endpoint =
-    provider.baseURL?.value ??
+    provider.baseUrl?.value ??
     (region === 'global' ? 'https://aiplatform.googleapis.com/v1' : `https://${region}-aiplatform.googleapis.com/v1`);
   const noProject = () => ({
     problem:

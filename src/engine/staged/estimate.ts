@@ -7,19 +7,19 @@
  * for the step and its model, else from the defaults below, with the prompt cache as the layout uses it
  * (docs/caching.md). An estimate, said as one: it sizes a run, it does not bill it.
  */
-import type { FileAccess } from '../../model/access';
 import { OUTLINE_ABOVE_BYTES } from '../../model/fileSize';
 import type { FunctionInventory } from '../../model/functions';
 import { lineCount, splitLines, type LineRange } from '../../model/lines';
 import { resolveStepModels, STAGED_STEPS, type StagedStep, type StepModels } from '../../model/models';
-import { costUsd, type PriceOverrides, type TokenCounts } from '../../model/pricing';
-import type { ContextFile, FileEntry } from '../../model/records';
+import { costUsd, type TokenCounts } from '../../model/pricing';
+import type { FileEntry } from '../../model/records';
 import { Semaphore } from '../../model/semaphore';
 import { calibration, recordedShape, type RunShape, type RunUsage } from '../../model/usageRecord';
 import { tokens, totals, type StepEstimate } from '../estimate';
 import { MAX_BATCH } from './batching';
 import { functionsTouched } from './diffScope';
 import type { FileForecast, StagedForecast, StepCounts } from './forecast';
+import type { StagedRequest } from './pipeline';
 import { FILE_SYSTEM, SYNTHESIS_SYSTEM } from './prompts';
 
 export interface StagedStepEstimate extends StepEstimate {
@@ -99,28 +99,26 @@ const OUT = {
 const SYNTHESIS_PER_FILE = 900;
 const FILE_STEPS = ['curate', 'analyze', 'review', 'challenge'] as const;
 
-export interface StagedEstimateInput {
-  /** Reads a file sent as an outline, and one whose size Step 0 does not know. */
-  access: FileAccess;
-  entries: FileEntry[];
-  context: ContextFile[];
-  /** Each file's functions as Step 0's parser finds them: the run's own lookup (StagedRequest.inventoryOf). */
-  inventoryOf: (path: string) => Promise<FunctionInventory | undefined>;
-  /** A file's size as Step 0 judged it, without reading it again; undefined: read it. */
-  knownSize?: (path: string) => Promise<FileBytes | undefined>;
-  /** A diff review's changed lines per file. */
-  changed?: Map<string, LineRange[]>;
-  models?: StepModels;
-  prices?: PriceOverrides;
-  /** What the result cache answers; absent: a cold run. */
-  forecast?: StagedForecast;
-  /** This repository's last runs, oldest first; absent or empty: the defaults. */
-  history?: RunUsage[];
-  /** Through the Message Batches API: no cache primes, cache writes at the 1-hour price, and half of it all. */
-  batch?: boolean;
-  /** False where the provider has no prompt cache: no primes, and every prompt token at the input price. Default true. */
-  promptCache?: boolean;
-}
+/**
+ * What the staged cost model reads: the run's own request, under its names (a declared part of StagedRequest,
+ * the parser's lookup required; `access` reads a file sent as an outline, and one whose size Step 0 does not
+ * know), and what only an estimate has.
+ */
+export type StagedEstimateRequest = Pick<
+  StagedRequest,
+  'access' | 'discovery' | 'context' | 'changedRanges' | 'prices' | 'batch'
+> &
+  Partial<Pick<StagedRequest, 'models'>> &
+  Required<Pick<StagedRequest, 'inventoryOf'>> & {
+    /** A file's size as Step 0 judged it, without reading it again; undefined: read it. */
+    knownSize?: (path: string) => Promise<FileBytes | undefined>;
+    /** What the result cache answers; absent: a cold run. */
+    forecast?: StagedForecast;
+    /** This repository's last runs, oldest first; absent or empty: the defaults. */
+    history?: RunUsage[];
+    /** False where the provider has no prompt cache: no primes, and every prompt token at the input price. Default true. */
+    promptCache?: boolean;
+  };
 
 /** What one file will ask, per step: from the forecast, else sized by the rules above. */
 interface FilePlan {
@@ -131,14 +129,17 @@ interface FilePlan {
   primes: number;
 }
 
-export async function estimateStagedRun(input: StagedEstimateInput): Promise<Estimate> {
-  const { entries, context } = input;
+export async function estimateStagedRun(input: StagedEstimateRequest): Promise<Estimate> {
+  const { context } = input;
+  const entries = input.discovery.file_entries;
   const models = input.models ?? resolveStepModels();
   const ctx = tokens(context.reduce((n, c) => n + c.text.length, 0));
   const io = new Semaphore(64);
   const inventories = await Promise.all(entries.map((e) => input.inventoryOf(e.path)));
   const sizes = await Promise.all(
-    entries.map((entry, i) => io.run(() => measure(input, entry, inventories[i], input.changed?.get(entry.path)))),
+    entries.map((entry, i) =>
+      io.run(() => measure(input, entry, inventories[i], input.changedRanges?.get(entry.path))),
+    ),
   );
   const forecasts = new Map((input.forecast?.files ?? []).map((f) => [f.path, f]));
   const history = input.history ?? [];
@@ -339,7 +340,7 @@ interface FileSize {
  * function adds to a Step 3 call when the file is large enough to go as an outline plus the bodies reviewed.
  */
 async function measure(
-  input: Pick<StagedEstimateInput, 'access' | 'knownSize'>,
+  input: Pick<StagedEstimateRequest, 'access' | 'knownSize'>,
   entry: FileEntry,
   inventory: FunctionInventory | undefined,
   ranges: LineRange[] | undefined,
@@ -379,7 +380,7 @@ export type FileBytes = Size & { bytes: number };
 const NOTHING = { bytes: 0, chars: 0, lines: 0 };
 
 /** A file's size as Step 0 judged it (without reading it again), else as it reads now. */
-async function sizeOf(input: Pick<StagedEstimateInput, 'access' | 'knownSize'>, path: string): Promise<FileBytes> {
+async function sizeOf(input: Pick<StagedEstimateRequest, 'access' | 'knownSize'>, path: string): Promise<FileBytes> {
   const known = await input.knownSize?.(path);
   if (known) return known;
   const text = await input.access.read(path);

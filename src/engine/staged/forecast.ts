@@ -41,7 +41,7 @@ export type ForecastRequest = Pick<
   | 'discovery'
   | 'models'
   | 'effort'
-  | 'contextFiles'
+  | 'context'
   | 'changedRanges'
   | 'dismissalExamples'
   | 'inventoryOf'
@@ -94,7 +94,7 @@ export async function forecastStagedRun(req: ForecastRequest): Promise<StagedFor
   const ctx: StageSetup = {
     cache,
     models: req.models,
-    context: req.contextFiles,
+    context: req.context,
     dismissalExamples: req.dismissalExamples ?? [],
     files: req.discovery.file_entries.length,
     fits: fitCheck(new WindowGuard(req.prices), req.effort),

@@ -5,5 +5,5 @@
  */
 export { runStagedReview, type StagedRequest } from './pipeline';
 export { forecastStagedRun, type StagedForecast } from './forecast';
-export { estimateStagedRun, type Estimate, type StagedEstimateInput, type StagedStepEstimate } from './estimate';
+export { estimateStagedRun, type Estimate, type StagedEstimateRequest, type StagedStepEstimate } from './estimate';
 export { STAGED_PROMPT_VERSION } from './promptVersion';

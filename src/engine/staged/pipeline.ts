@@ -5,7 +5,7 @@
  */
 import { OUTLINE_ABOVE_BYTES } from '../../model/fileSize';
 import type { CodeFunction, FunctionInventory } from '../../model/functions';
-import { ReviewRun, type RunOptions } from '../reviewRun';
+import { ReviewRun, type RunRequest } from '../reviewRun';
 import type { EmitFn, FileOutcome, StagedResult } from '../../model/events';
 import { Progress } from './progress';
 import { STAGED_PROMPT_VERSION } from './promptVersion';
@@ -42,13 +42,14 @@ import { MAX_BATCH, planReviews } from './batching';
 import { expectedUnits, Schedule } from './schedule';
 import { Semaphore } from '../../model/semaphore';
 
-export interface StagedRequest extends RunOptions {
+export interface StagedRequest extends RunRequest {
   /** Paths in the discovery are relative to this folder. */
   cwd: string;
   discovery: DiscoveryResult;
   models: StepModels;
   effort?: Effort;
-  contextFiles: ContextFile[];
+  /** The project context every file's prompt carries (CLAUDE.md and the --context-file files). */
+  context: ContextFile[];
   /** For a diff review: each file's changed line ranges. */
   changedRanges?: Map<string, LineRange[]>;
   /** Findings this team dismissed before, with its reasons: the challenger weighs new findings against them. */
@@ -79,12 +80,12 @@ interface FileRun {
 export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise<StagedResult> {
   const run = new ReviewRun(req, emit, STAGED_PROMPT_VERSION);
   const runner = run.runner(req.effort);
-  const schedule = new Schedule(req.concurrency);
+  const schedule = new Schedule(req.maxConcurrency);
   const ctx: StageContext = {
     runner,
     cache: runner.cache,
     models: req.models,
-    context: req.contextFiles,
+    context: req.context,
     dismissalExamples: req.dismissalExamples ?? [],
     files: req.discovery.file_entries.length,
     fits: runner.fits,
@@ -101,7 +102,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   // A batch takes every request that is ready, and none waits for a slot: no file is held back either.
   const inFlight = new Semaphore(
     req.filesInFlight ??
-      (req.batch ? Number.MAX_SAFE_INTEGER : Math.max(MIN_FILES_IN_FLIGHT, FILES_PER_SLOT * req.concurrency)),
+      (req.batch ? Number.MAX_SAFE_INTEGER : Math.max(MIN_FILES_IN_FLIGHT, FILES_PER_SLOT * req.maxConcurrency)),
   );
   entries.forEach((_, order) => schedule.expect(order, 'curate', expectedUnits(undefined, MAX_BATCH)));
   const fileRuns = await Promise.all(
@@ -339,7 +340,7 @@ async function reviewSteps(
  * out of their rule's scope and, in a diff review, those the change may not report.
  */
 export function findingsToChallenge(
-  req: Pick<StagedRequest, 'changedRanges' | 'contextFiles'>,
+  req: Pick<StagedRequest, 'changedRanges' | 'context'>,
   step1: Step1Record,
   analysis: FileAnalysis,
   reviews: PerFunctionReview[],
@@ -384,10 +385,10 @@ function onlyChanged(
 
 /** Findings labelled with a category that is never a finding (prompts/noise.md), removed with their reason. */
 function dropNoiseFindings(
-  req: Pick<StagedRequest, 'contextFiles'>,
+  req: Pick<StagedRequest, 'context'>,
   findings: Finding[],
 ): { kept: Finding[]; dropped: FilteredFinding[] } {
-  const noise = dropNoise(findings, (f) => f, noiseRules(req.contextFiles));
+  const noise = dropNoise(findings, (f) => f, noiseRules(req.context));
   return { kept: noise.kept, dropped: noise.dropped.map((d) => ({ ...d, stage: 'noise' })) };
 }
 
