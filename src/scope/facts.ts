@@ -18,19 +18,23 @@ import { readRegularFile } from '../io/regularFile';
 import type { FunctionInventory } from '../model/functions';
 import { mapLimit } from '../model/pool';
 
-/** Bump when a field changes meaning: every stored line of another format is ignored. */
-const FORMAT = 1;
+/** Bump when a field changes meaning: every stored line of another format is ignored. 2: functions keep their signature line. */
+const FORMAT = 2;
 /** Per shard: 256 of them bound the store at 64 MiB on disk, and what one run holds in memory likewise. */
 export const SHARD_BYTES = 256 * 1024;
 const SHARDS_AT_ONCE = 4;
 
-/** A function as stored: [qualified name, kind, visibility, start line, end line]. */
+/**
+ * A function as stored: [qualified name, kind, visibility, start line, end line, signature line or null]. The
+ * signature line is what an outline shows of the function (engine/source.ts) and the estimate sizes.
+ */
 const StoredFunction = z.tuple([
   z.string(),
   z.string(),
   z.enum(['public', 'internal', 'private']),
   z.number().int().positive(),
   z.number().int().positive(),
+  z.number().int().positive().nullable(),
 ]);
 
 const StoredFacts = z.object({
@@ -189,13 +193,16 @@ function fromLine(json: string): ContentFacts | null {
             inventory: functions.parser
               ? {
                   parser: functions.parser,
-                  functions: functions.list.map(([qualified_name, kind, visibility, start_line, end_line]) => ({
-                    qualified_name,
-                    kind,
-                    visibility,
-                    start_line,
-                    end_line,
-                  })),
+                  functions: functions.list.map(
+                    ([qualified_name, kind, visibility, start_line, end_line, signature_line]) => ({
+                      qualified_name,
+                      kind,
+                      visibility,
+                      start_line,
+                      end_line,
+                      ...(signature_line === null ? {} : { signature_line }),
+                    }),
+                  ),
                 }
               : null,
           },
@@ -221,6 +228,7 @@ function toStored(facts: ContentFacts): StoredFacts {
               fn.visibility,
               fn.start_line,
               fn.end_line,
+              fn.signature_line ?? null,
             ]),
           },
         }

@@ -91,6 +91,21 @@ describe('Step 0 keeps what it learns about each content', function () {
     assert.deepEqual(functions(warm.result, 'edited.ts'), ['after', 'more'], 'the edited file was parsed again');
   });
 
+  it('a file sent as an outline is estimated the same warm as cold: its functions keep their signature lines', async () => {
+    // Over 256 KiB, so the estimate sizes its outline from each function's signature line, below its doc comment.
+    const big = Array.from(
+      { length: 2500 },
+      (_, i) =>
+        `/**\n * Adds ${i}, documented at some length so that the comment is not the signature.\n */\nexport function add${i}(x: number): number {\n  return x + ${i};\n}\n`,
+    ).join('');
+    assert.ok(big.length > 256 * 1024);
+    const { cwd, cache } = await repository({ 'big.ts': big });
+    const cold = (await plan(cwd, cache)) as unknown as { estimate: unknown };
+    const warm = await opened(() => plan(cwd, cache));
+    assert.ok(warm.paths.includes(join(cwd, 'big.ts')), 'an outline needs the text of its signature lines');
+    assert.deepEqual((warm.result as unknown as { estimate: unknown }).estimate, cold.estimate);
+  });
+
   it('a file that gains a secret is scanned again and left out', async () => {
     const { cwd, cache } = await repository({ 'a.ts': code('a'), 'config.ts': code('config') });
     assert.deepEqual((await plan(cwd, cache)).exclusions, []);
