@@ -107,9 +107,11 @@ export class SubAgentRunner {
     return outcome;
   }
 
+  /** See RoomCheck: what the unit's first request leaves in its model's window. */
+  readonly room: RoomCheck = (spec) => roomCheck(this.client.window, this.effort, () => this.structured)(spec);
+
   /** See FitCheck: whether the unit's first request fits its model's window with `headroom` to spare. */
-  readonly fits: FitCheck = (spec, headroom) =>
-    fitCheck(this.client.window, this.effort, () => this.structured)(spec, headroom);
+  readonly fits: FitCheck = (spec, headroom = 0) => this.room(spec) >= headroom;
 
   /**
    * Sends the unit's request cut to one output token, only so its cached prefix gets written; the reply is
@@ -347,21 +349,28 @@ function requestParams<T>(
   return { ...base, system: [...system, ask], tools: [submit], ...config };
 }
 
-/** Whether a unit's first request fits its model's window, at its least output budget, with `headroom` tokens to spare (WindowGuard.fits). */
+/** Whether a unit's first request fits its model's window, at its least output budget, with `headroom` tokens to spare. */
 export type FitCheck = <T>(spec: UnitSpec<T>, headroom?: number) => boolean;
+/** The tokens a unit's first request, at its least output budget, leaves in its model's window (WindowGuard.room). */
+export type RoomCheck = <T>(spec: UnitSpec<T>) => number;
 
-/** A FitCheck on `guard`, for callers that plan units without a runner (the forecast). */
-export function fitCheck(guard: WindowGuard, effort?: Effort, structured: () => boolean = () => true): FitCheck {
-  return (spec, headroom) =>
-    guard.fits(
+/** A RoomCheck on `guard`, for callers that plan units without a runner (the forecast, the estimate). */
+export function roomCheck(guard: WindowGuard, effort?: Effort, structured: () => boolean = () => true): RoomCheck {
+  return (spec) =>
+    guard.room(
       requestParams(
         { ...spec, maxTokens: spec.minTokens ?? spec.maxTokens },
         [{ role: 'user', content: spec.content }],
         structured(),
         effort,
       ),
-      headroom,
     );
+}
+
+/** A FitCheck on `guard` (see roomCheck). */
+export function fitCheck(guard: WindowGuard, effort?: Effort): FitCheck {
+  const room = roomCheck(guard, effort);
+  return (spec, headroom = 0) => room(spec) >= headroom;
 }
 
 /** The record from a reply: the JSON text of a structured output, or the input of a submit tool call. */

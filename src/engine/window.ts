@@ -41,6 +41,11 @@ export function estimatePromptTokens(params: Pick<Params, 'system' | 'tools' | '
   return Math.ceil(bytes / BYTES_PER_TOKEN);
 }
 
+/** What `text` adds to a request by the same estimate (as a JSON string: escapes counted). */
+export function estimateTextTokens(text: string): number {
+  return Math.ceil(Buffer.byteLength(JSON.stringify(text)) / BYTES_PER_TOKEN);
+}
+
 export class WindowGuard {
   /** Per model: how many times more tokens the API counted than the estimate, once it has said so. */
   private readonly ratio = new Map<string, number>();
@@ -59,10 +64,15 @@ export class WindowGuard {
     return { prompt, window: this.window(params.model) };
   }
 
+  /** Tokens the window leaves beside the request and its max_tokens (negative: it does not fit). */
+  room(params: Params): number {
+    const { prompt, window } = this.measure(params);
+    return window - prompt - params.max_tokens;
+  }
+
   /** Whether the request fits with `headroom` tokens to spare beyond its own max_tokens (a later turn's growth). */
   fits(params: Params, headroom = 0): boolean {
-    const { prompt, window } = this.measure(params);
-    return prompt + params.max_tokens + headroom <= window;
+    return this.room(params) >= headroom;
   }
 
   /** The request's max_tokens, lowered as far as `floor` where that makes it fit; as it is otherwise. */

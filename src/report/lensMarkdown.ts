@@ -223,6 +223,9 @@ function renderNotes(result: LensResult): string[] {
   if (result.spec) notes.push(`- Spec: ${result.spec}.`);
   if (result.gateCheck.reason) notes.push(`- Gate check: ${result.gateCheck.reason}.`);
   for (const u of result.failed) notes.push(`- Not reviewed: ${u.unit} — ${u.reason}`);
+  const unread = result.files.filter((f) => f.status === 'failed');
+  if (unread.length)
+    notes.push(`- Files no reviewer read: ${unread.map((f) => `${codeSpan(f.path)} (${f.reason})`).join(', ')}.`);
   const u = result.usage;
   const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
   notes.push(

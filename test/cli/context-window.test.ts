@@ -241,4 +241,53 @@ describe('a wide review under a small context window', function () {
       }
     }
   });
+
+  it('lens mode: parts sized to the window, and a file that fits in none is reported, never sent cut', async () => {
+    const cwd = await wideTree();
+    // One module far larger than any request the window allows.
+    const big = 'wide/pkg9/huge.ts';
+    await put(
+      cwd,
+      big,
+      Array.from({ length: 3_000 }, (_, i) => `export const v${i} = ${i} * 2; // value ${i}`).join('\n'),
+    );
+    const run = await review(cwd, [...(await toldWindow(cwd)), '--mode', 'lenses']);
+    assert.equal(run.code, 3, run.stderr);
+
+    // Every request fitted, by the fake's own count; none was refused, and none carried the large file.
+    const over = fake.requests.filter((r) => {
+      const u = r.usage;
+      const max = (r.body as { max_tokens: number }).max_tokens;
+      return (
+        r.status !== 200 ||
+        !u ||
+        u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + max > WINDOW
+      );
+    });
+    assert.deepEqual(
+      over.map((r) => `${r.reviewer} ${r.status}`),
+      [],
+    );
+    assert.ok(fake.requests.every((r) => !JSON.stringify(r.body).includes(`path=\\"${big}\\"`)));
+
+    const report = await readFile(join(cwd, 'code-review-wide.md'), 'utf8');
+    // Reported by name: the only file no reviewer read.
+    assert.match(report, new RegExp(`- Files no reviewer read: \`${big}\` \\(every reviewer failed on it\\)\\.\n`));
+    assert.match(
+      report,
+      /Not reviewed: lens \w[\w-]* part \d+\/\d+ — the request .* does not fit claude-\w+-5-5's context window of 40000 tokens/,
+    );
+    // The large file is a part of its own, never sent; every small module went in the others.
+    const sent = fake.requests.map((r) => JSON.stringify(r.body));
+    const seen = sent.flatMap((b) => [...b.matchAll(/part (\d+) of (\d+) of the scope/g)].map((m) => [m[1], m[2]]));
+    const of = [...new Set(seen.map(([, n]) => Number(n)))];
+    assert.equal(of.length, 1, of.join());
+    assert.ok(of[0]! >= 2);
+    assert.equal(new Set(seen.map(([k]) => k)).size, of[0]! - 1);
+    for (let i = 0; i < FILES; i++)
+      assert.ok(
+        sent.some((b) => b.includes(`path=\\"${pathOf(i)}\\"`)),
+        pathOf(i),
+      );
+  });
 });

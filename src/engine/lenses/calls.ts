@@ -4,7 +4,7 @@
  * citing a file outside the scope, or a line that does not exist, back for repair.
  */
 import type { ContextFile } from '../../model/records';
-import type { SubAgentRunner } from '../runner';
+import type { RoomCheck, SubAgentRunner } from '../runner';
 import type { UnitOutcome, UnitSpec } from '../unit';
 import { lineErrors, type SourceFile } from '../source';
 import type { Chunk } from './chunks';
@@ -24,8 +24,11 @@ export interface LensCallContext {
   models: LensModels;
 }
 
-/** A reviewer's findings run long on a big scope; a validator answers in one line. */
+/** A reviewer's findings run long on a big scope (in a small window, down to the least); a validator answers in one line. */
 const REVIEW_MAX_TOKENS = 32_000;
+const REVIEW_MIN_TOKENS = 8_000;
+/** Beyond a reviewer's least output budget: room for a repair turn (the rejected answer and the errors). */
+const TURN_ROOM = 4_000;
 const VALIDATOR_MAX_TOKENS = 1_024;
 const MAX_LISTED_FILES = 20;
 
@@ -57,7 +60,7 @@ function packetBase(part: Part) {
 }
 
 export function reviewPart(ctx: LensCallContext, part: Part, reviewer: ReviewerName): Promise<UnitOutcome<LensReview>> {
-  return ctx.runner.run(reviewSpec(ctx, part, reviewer));
+  return ctx.runner.run(reviewSpec(ctx.models, part, reviewer));
 }
 
 /**
@@ -66,19 +69,34 @@ export function reviewPart(ctx: LensCallContext, part: Part, reviewer: ReviewerN
  * response to it has begun).
  */
 export function primePart(ctx: LensCallContext, part: Part, reviewer: ReviewerName): Promise<void> {
-  return ctx.runner.prime(reviewSpec(ctx, part, reviewer));
+  return ctx.runner.prime(reviewSpec(ctx.models, part, reviewer));
 }
 
-function reviewSpec(ctx: LensCallContext, part: Part, reviewer: ReviewerName): UnitSpec<LensReview> {
+/** The scope tokens a part of `target` may carry: what its reviewers' requests, and a validator's, leave in their windows. */
+export type ScopeRoom = (target: LensTarget, reviewers: readonly ReviewerName[]) => number;
+
+export function scopeRoom(models: LensModels, room: RoomCheck): ScopeRoom {
+  return (target, reviewers) => {
+    const empty = partOf(target, { index: 1, of: 1, files: [] });
+    const specs = reviewers.flatMap((r) => {
+      const spec = reviewSpec(models, empty, r);
+      return [spec, { ...spec, model: models.validator }];
+    });
+    return Math.min(...specs.map((spec) => room(spec))) - TURN_ROOM;
+  };
+}
+
+function reviewSpec(models: LensModels, part: Part, reviewer: ReviewerName): UnitSpec<LensReview> {
   return {
     label: `lens ${reviewer}${partLabel(part)}`,
     step: reviewer,
-    model: ctx.models[reviewer],
+    model: models[reviewer],
     system: LENS_SYSTEM,
     record: LensReview,
     content: lensContent(part.prefix, BRIEFS[reviewer], { reviewer, ...packetBase(part) }),
     tools: true,
     maxTokens: REVIEW_MAX_TOKENS,
+    minTokens: REVIEW_MIN_TOKENS,
     check: (r) => citationErrors(r.findings, part.chunk.files),
   };
 }

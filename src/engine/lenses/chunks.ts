@@ -1,8 +1,10 @@
 /**
- * Large scopes are split into chunks under a token budget; every reviewer runs once per chunk, and all
- * reviewers of a chunk share its prefix. Files keep their (sorted) order, so a chunk's prefix is stable.
+ * Large scopes are split into chunks under a token budget, and under what the models' windows leave beside a
+ * request without files; every reviewer runs once per chunk, and all reviewers of a chunk share its prefix.
+ * Files keep their (sorted) order, so a chunk's prefix is stable.
  */
-import type { SourceFile } from '../source';
+import { sourceBlock, type SourceFile } from '../source';
+import { estimateTextTokens } from '../window';
 
 export const DEFAULT_CHUNK_TOKENS = 120_000;
 
@@ -18,19 +20,30 @@ export function sourceTokens(file: SourceFile): number {
   return Math.ceil(file.text.length / 4) + 2 * file.lines.length;
 }
 
-/** Packs files in order, starting a new chunk when the next file would pass the budget; a file over it alone gets its own. */
-export function chunkFiles(files: SourceFile[], budget = DEFAULT_CHUNK_TOKENS): Chunk[] {
+/** What a file's source block adds to a request by the window guard's estimate (engine/window.ts). */
+const windowTokens = (file: SourceFile) => estimateTextTokens(sourceBlock(file, 'primary'));
+
+/**
+ * Packs files in order, starting a new chunk when the next file would pass the budget or, by the window
+ * guard's estimate, the room the windows leave; a file over either alone gets its own (and its reviewers
+ * are refused as too long, never sent cut).
+ */
+export function chunkFiles(files: SourceFile[], budget = DEFAULT_CHUNK_TOKENS, room = Infinity): Chunk[] {
   const groups: SourceFile[][] = [];
   let size = 0;
+  let inWindow = 0;
   for (const file of files) {
     const t = sourceTokens(file);
+    const w = room === Infinity ? 0 : windowTokens(file);
     const last = groups.at(-1);
-    if (last && size + t <= budget) {
+    if (last && size + t <= budget && inWindow + w <= room) {
       last.push(file);
       size += t;
+      inWindow += w;
     } else {
       groups.push([file]);
       size = t;
+      inWindow = w;
     }
   }
   return groups.map((g, i) => ({ index: i + 1, of: groups.length, files: g }));

@@ -6,6 +6,9 @@ import type { FileAccess } from '../../model/access';
 import { CROSS_REPO } from '../../model/reviewers';
 import { tokens, totals, type StepEstimate } from '../estimate';
 import { sourceTokens } from './chunks';
+import { scopeRoom } from './calls';
+import { roomCheck } from '../runner';
+import { WindowGuard } from '../window';
 import type { LensRequest } from './pipeline';
 import { planTarget, type PlanOptions } from './plan';
 import { BRIEFS, LENS_SYSTEM, VALIDATOR_BRIEF } from './prompts';
@@ -27,8 +30,8 @@ const LENS_FIXED_TOKENS = 700;
 const LENS_PACKET_TOKENS = 300;
 const LENS_OUT = { review: 1500, validator: 60, crossRepo: 1000, perFileListed: 20 };
 
-/** What a lens run's estimate reads of its request: the targets and how they are planned. */
-export type LensEstimateRequest = Pick<LensRequest, 'targets'> & PlanOptions;
+/** What a lens run's estimate reads of its request: the targets, how they are planned, and the models' windows. */
+export type LensEstimateRequest = Pick<LensRequest, 'targets' | 'models' | 'prices' | 'effort'> & PlanOptions;
 
 export async function estimateLensRun(access: FileAccess, req: LensEstimateRequest): Promise<LensEstimate> {
   const byRole: Record<string, StepEstimate> = {};
@@ -39,8 +42,10 @@ export async function estimateLensRun(access: FileAccess, req: LensEstimateReque
     s.outputTokens += outputEach;
   };
   const system = LENS_FIXED_TOKENS + tokens(LENS_SYSTEM.length);
+  // Parts as the run plans them: within what the models' windows leave.
+  const planned = { ...req, scopeRoom: scopeRoom(req.models, roomCheck(new WindowGuard(req.prices), req.effort)) };
   const plans = await Promise.all(
-    req.targets.map(async (spec) => planTarget((await loadTarget(access, spec)).target, req)),
+    req.targets.map(async (spec) => planTarget((await loadTarget(access, spec)).target, planned)),
   );
   let largestPart = 0;
   for (const { target, routing, parts } of plans) {

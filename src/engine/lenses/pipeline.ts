@@ -14,6 +14,7 @@ import {
   partLabel,
   primePart,
   reviewPart,
+  scopeRoom,
   validateFinding,
   type LensCallContext,
   type Part,
@@ -73,7 +74,8 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
 
   const loaded = await Promise.all(req.targets.map((t) => loadTarget(req.access, t)));
   const failed = loaded.flatMap((l) => l.failed);
-  const plans = loaded.map(({ target }) => planTarget(target, req));
+  const planned = { ...req, scopeRoom: scopeRoom(req.models, ctx.runner.room) };
+  const plans = loaded.map(({ target }) => planTarget(target, planned));
 
   // Reviewers: every (target, reviewer, part) at once; the client's concurrency limit paces them. Where
   // several reviewers share a part and a model, one primed call writes their common prefix first.

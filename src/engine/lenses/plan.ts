@@ -1,5 +1,5 @@
 /** Which reviewers run over which parts of each target: shared by the pipeline and the cost estimate. */
-import { partOf, type Part } from './calls';
+import { partOf, type Part, type ScopeRoom } from './calls';
 import { chunkFiles, DEFAULT_CHUNK_TOKENS } from './chunks';
 import { routeReviewers, type Routing } from './routing';
 import type { LensTarget } from './target';
@@ -10,6 +10,8 @@ export interface PlanOptions {
   /** A --spec file was given (a PR description counts per target). */
   spec: string | null;
   chunkTokens?: number;
+  /** The scope tokens a part of the target may carry beside its reviewers' requests (calls.ts scopeRoom); none: no limit. */
+  scopeRoom?: ScopeRoom;
 }
 
 export interface Planned {
@@ -19,15 +21,20 @@ export interface Planned {
 }
 
 export function planTarget(target: LensTarget, opts: PlanOptions): Planned {
+  const routing = routeReviewers({
+    files: target.files,
+    fullFanout: opts.fullFanout,
+    maxReviewers: opts.maxReviewers,
+    ...(target.changedLines !== undefined ? { changedLines: target.changedLines } : {}),
+    hasSpec: opts.spec !== null || Boolean(target.pr?.body.trim()),
+  });
   return {
     target,
-    routing: routeReviewers({
-      files: target.files,
-      fullFanout: opts.fullFanout,
-      maxReviewers: opts.maxReviewers,
-      ...(target.changedLines !== undefined ? { changedLines: target.changedLines } : {}),
-      hasSpec: opts.spec !== null || Boolean(target.pr?.body.trim()),
-    }),
-    parts: chunkFiles(target.files, opts.chunkTokens ?? DEFAULT_CHUNK_TOKENS).map((chunk) => partOf(target, chunk)),
+    routing,
+    parts: chunkFiles(
+      target.files,
+      opts.chunkTokens ?? DEFAULT_CHUNK_TOKENS,
+      opts.scopeRoom?.(target, routing.reviewers),
+    ).map((chunk) => partOf(target, chunk)),
   };
 }
