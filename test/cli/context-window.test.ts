@@ -290,4 +290,39 @@ describe('a wide review under a small context window', function () {
         pathOf(i),
       );
   });
+
+  it('plan foresees synthesis by parts: the calls it counts are the calls the review makes', async () => {
+    const cwd = await wideTree();
+    const window = await toldWindow(cwd);
+    const env = {
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: fake.url,
+      XDG_CACHE_HOME: await mkdtemp(join(tmpdir(), 'skeptic-plan-cache-')),
+    };
+    const synthesisPlanned = async () => {
+      const plan = await runCli(['plan', 'wide', '--json', ...window], { cwd, env });
+      assert.equal(plan.code, 0, plan.stderr);
+      return (JSON.parse(plan.stdout) as { estimate: { by_step: { synthesize: { calls: number } } } }).estimate.by_step
+        .synthesize.calls;
+    };
+    const reviewed = async () => {
+      fake.reset();
+      const run = await runCli(['review', 'wide', '--yes', ...window], { cwd, env });
+      assert.equal(run.code, 0, run.stderr);
+      return synthesisCalls().length;
+    };
+    // Cold, the records are sized by rule: too many for one request under this window.
+    assert.ok((await synthesisPlanned()) > 2);
+    await reviewed();
+    // One module edited (a function added): its records are predicted from its last answers, its part is asked.
+    await writeFile(
+      join(cwd, pathOf(5)),
+      `/** Module 5. */\nexport function scale5(x: number): number {\n  return x * 5;\n}\nexport const twice5 = (x: number) => 2 * scale5(x);\n`,
+    );
+    const planned = await synthesisPlanned();
+    const made = await reviewed();
+    // That module's part and the merge; the other parts come from the cache.
+    assert.equal(made, 2);
+    assert.equal(planned, made);
+  });
 });

@@ -206,9 +206,11 @@ function synthesis(packet: Json): SynthesisResult {
     groups.set(top, [...(groups.get(top) ?? []), path]);
   }
   const findings = list(packet, 'function_findings').length;
+  // A summary that follows the records it read, as a model's does: an added function changes it.
+  const functions = list(packet, 'file_analyses').reduce((n, a) => n + list(a, 'functions').length, 0);
   return {
     verdict_one_line: `Fake synthesis: ${paths.length} files reviewed, ${findings} function findings.`,
-    executive_summary: `The fake reviewed ${paths.length} files in ${groups.size} groups and reports the findings it was given.`,
+    executive_summary: `The fake reviewed ${paths.length} files (${functions} functions) in ${groups.size} groups and reports the findings it was given.`,
     file_groups: [...groups].map(([group_name, file_paths]) => ({
       group_name,
       group_description: group_name === '(root)' ? 'Files at the repository root.' : `Files under ${group_name}/.`,

@@ -21,6 +21,9 @@ import { functionsTouched } from './diffScope';
 import type { FileForecast, StagedForecast, StepCounts } from './forecast';
 import type { StagedRequest } from './pipeline';
 import { FILE_SYSTEM, SYNTHESIS_SYSTEM } from './prompts';
+import { REPLY_ROOM } from './context';
+import { groupPaths, MAX_PART_FILES, partMaxTokens } from './synthesisParts';
+import { contextWindowOf } from '../../model/contextWindow';
 
 export interface StagedStepEstimate extends StepEstimate {
   /** Of `inputTokens`, those read from and written to the prompt cache. */
@@ -157,12 +160,23 @@ export async function estimateStagedRun(input: StagedEstimateRequest): Promise<E
     calls.review += plans.reduce((n, p) => n + p.primes, 0);
   }
   const synthesis = input.forecast ? input.forecast.synthesis : entries.length ? 'asked' : 'none';
-  calls.synthesize = synthesis === 'asked' ? 1 : 0;
+  const synthesisBase = tokens(SYNTHESIS_SYSTEM.length) + ctx;
+  calls.synthesize =
+    synthesis !== 'asked'
+      ? 0
+      : (input.forecast?.synthesisCalls ??
+        synthesisCallsBySize(
+          entries.map((e) => e.path),
+          synthesisBase,
+          contextWindowOf(models.synthesize, input.prices),
+        ));
 
   const defaults = defaultTokens(plans, sizes, models, {
     runPrefix: tokens(FILE_SYSTEM.length) + TOOLS_TOKENS + ctx,
-    synthesis: calls.synthesize ? tokens(SYNTHESIS_SYSTEM.length) + ctx + SYNTHESIS_PER_FILE * entries.length : 0,
+    // Each call (a part, the merge) carries the system text and context; the files' records are split among the parts.
+    synthesis: calls.synthesize ? synthesisBase * calls.synthesize + SYNTHESIS_PER_FILE * entries.length : 0,
     files: entries.length,
+    synthesisCalls: calls.synthesize,
   });
   const calibrated = new Map(STAGED_STEPS.map((s) => [s, calibration(history, s, models[s])]));
   /** The step's tokens: `calls` × the figures of `run` (a history index), else of all recorded runs, else the defaults. */
@@ -202,7 +216,7 @@ export async function estimateStagedRun(input: StagedEstimateRequest): Promise<E
   const asked =
     Math.round(plans.reduce((n, p) => n + p.calls.curate + p.calls.analyze + p.functionsAsked, 0)) +
     calls.challenge +
-    calls.synthesize;
+    (synthesis === 'asked' ? 1 : 0);
   return {
     ...totals(Object.values(byStep)),
     functions: plans.reduce((n, p) => n + p.functions, 0),
@@ -259,7 +273,7 @@ function defaultTokens(
   plans: FilePlan[],
   sizes: FileSize[],
   models: StepModels,
-  run: { runPrefix: number; synthesis: number; files: number },
+  run: { runPrefix: number; synthesis: number; files: number; synthesisCalls: number },
 ): Record<StagedStep, TokenCounts> {
   const by = Object.fromEntries(
     STAGED_STEPS.map((s) => [
@@ -314,9 +328,21 @@ function defaultTokens(
   if (run.synthesis) {
     // Synthesis shares nothing with file calls, and its packet is new whenever it runs: all of it is written.
     by.synthesize.cache_creation_input_tokens += run.synthesis;
-    by.synthesize.output_tokens += OUT.synthesisBase + OUT.synthesisPerFile * run.files;
+    by.synthesize.output_tokens += OUT.synthesisBase * run.synthesisCalls + OUT.synthesisPerFile * run.files;
   }
   return by;
+}
+
+/**
+ * Step 5's calls for files whose records are not known yet, each record sized by the rule above: one request
+ * when they fit it, else parts by folder within the window (as synthesisParts.ts groups them) and the merge.
+ */
+function synthesisCallsBySize(paths: string[], base: number, window: number): number {
+  const fits = (group: string[]) =>
+    group.length <= MAX_PART_FILES &&
+    base + SYNTHESIS_PER_FILE * group.length + partMaxTokens(group.length) + REPLY_ROOM <= window;
+  if (fits(paths)) return 1;
+  return groupPaths(paths, fits).length + 1;
 }
 
 const scale = (u: TokenCounts, calls: number): TokenCounts => ({

@@ -32,7 +32,7 @@ import {
 } from './pipeline';
 import { STAGED_PROMPT_VERSION } from './promptVersion';
 import { primesFile, recallReviews } from './review';
-import { synthesizeWith } from './synthesize';
+import { plannedSynthesisCalls } from './synthesize';
 import { fitCheck } from '../runner';
 import { WindowGuard } from '../window';
 
@@ -70,6 +70,11 @@ export interface StagedForecast {
   files: FileForecast[];
   /** Whether synthesis will run, and whether the cache answers it. */
   synthesis: 'none' | 'cached' | 'asked';
+  /**
+   * When asked, and every file's records are known or predicted (its last answers): the calls synthesis will
+   * make over them, by parts when they do not fit one request. Absent: the estimate sizes it.
+   */
+  synthesisCalls?: number;
 }
 
 /** The file's outcome as far as the cache knows it; `exact` while every unit so far was answered from the cache. */
@@ -105,12 +110,23 @@ export async function forecastStagedRun(req: ForecastRequest): Promise<StagedFor
   );
   const files = walked.map((w) => w.forecast);
   if (!walked.some((w) => w.analysed)) return { files, synthesis: 'none' };
-  if (!walked.every((w) => w.exact)) return { files, synthesis: 'asked' };
-  const input = synthesisInput(req, walked);
-  return {
-    files,
-    synthesis: input && (await synthesizeWith(ctx, input, (spec) => cache.lookup(spec))) ? 'cached' : 'asked',
-  };
+  // A record that is only predicted (a last answer) will be asked again, and a model does not repeat itself
+  // word for word: marked, so that the part holding it is not found in the cache, as it will not be.
+  const input = synthesisInput(
+    req,
+    walked.map((w) => (w.exact ? w : { ...w, outcome: marked(w.outcome) })),
+  );
+  if (!input || !walked.every((w) => !w.analysed || w.outcome.analysis !== undefined))
+    return { files, synthesis: 'asked' };
+  const calls = await plannedSynthesisCalls(ctx, input, (spec) => cache.lookup(spec));
+  return calls === 0 ? { files, synthesis: 'cached' } : { files, synthesis: 'asked', synthesisCalls: calls };
+}
+
+/** A predicted analysis, told apart from the last answer it repeats. */
+function marked(outcome: Walked['outcome']): Walked['outcome'] {
+  const { analysis } = outcome;
+  if (!analysis) return outcome;
+  return { ...outcome, analysis: { ...analysis, brutal_one_line: `${analysis.brutal_one_line} (to be asked again)` } };
 }
 
 async function walkFile(

@@ -18,9 +18,9 @@ import { checkSynthesis, salvageSynthesis, synthesisPacket, type SynthesisInput 
 export type Ask = <T>(spec: UnitSpec<T>) => Promise<UnitOutcome<T> | undefined>;
 
 /** One answer profiles at most this many files: about 80 output tokens a profile, within a part's budget. */
-const MAX_PART_FILES = 100;
+export const MAX_PART_FILES = 100;
 /** Output for a part: room for its profiles and groups (up to the largest answer we ask for anywhere). */
-const partMaxTokens = (files: number) => Math.min(64_000, Math.max(MAX_TOKENS, 4_000 + 150 * files));
+export const partMaxTokens = (files: number) => Math.min(64_000, Math.max(MAX_TOKENS, 4_000 + 150 * files));
 
 /** Whether one synthesis answer can profile every file of the review. */
 export const fitsOneAnswer = (input: SynthesisInput) => input.entries.length <= MAX_PART_FILES;
@@ -137,14 +137,10 @@ export function planParts(setup: StageSetup, input: SynthesisInput): Part[] {
     const spec = partSpec(setup, partOf(input, paths), 1);
     return setup.fits(spec, REPLY_ROOM);
   };
-  const groups = packInOrder(
-    byFolder(
-      input.entries.map((e) => e.path),
-      0,
-      fits,
-    ),
-    (run) => fits(run.flat()),
-  ).map((run) => run.flat());
+  const groups = groupPaths(
+    input.entries.map((e) => e.path),
+    fits,
+  );
   return groups.map((paths, i) => {
     const part = partOf(input, paths);
     const folders = part.folders;
@@ -152,6 +148,11 @@ export function planParts(setup: StageSetup, input: SynthesisInput): Part[] {
       folders.length > 3 ? `${folders[0]} … ${folders.at(-1)} (${folders.length} folders)` : folders.join(', ');
     return { ...part, label: `part ${i + 1}/${groups.length} (${named})` };
   });
+}
+
+/** Paths in groups that fit, folders kept whole where they can be and neighbouring small ones packed together. */
+export function groupPaths(paths: string[], fits: (paths: string[]) => boolean): string[][] {
+  return packInOrder(byFolder(paths, 0, fits), (run) => fits(run.flat())).map((run) => run.flat());
 }
 
 /**

@@ -4,7 +4,7 @@
  * answer), it goes by parts: synthesisParts.ts.
  */
 import { userContent } from '../layout';
-import { SynthesisResult } from '../../model/records';
+import { SynthesisMerge, SynthesisResult } from '../../model/records';
 import type { UnitOutcome, UnitSpec } from '../unit';
 import { SYNTHESIS_SYSTEM } from './prompts';
 import { MAX_TOKENS, REPLY_ROOM, type StageContext, type StageSetup } from './context';
@@ -51,6 +51,30 @@ export async function synthesizeWith(
     if (!outcome || outcome.ok || !outcome.tooLong) return outcome;
   }
   return outcome;
+}
+
+/**
+ * The calls Step 5 will make over `input`, `lookup` answering what the result cache holds: none, one, or the
+ * parts it does not hold and then the merge over them (merges in rounds, which only a review of many hundred
+ * parts needs, are not foreseen).
+ */
+export async function plannedSynthesisCalls(setup: StageSetup, input: SynthesisInput, lookup: Ask): Promise<number> {
+  let asked = 0;
+  let byParts = false;
+  let merge = false;
+  const outcome = await synthesizeWith(
+    setup,
+    input,
+    async (spec) => {
+      merge ||= (spec.record as unknown) === SynthesisMerge;
+      const known = await lookup(spec);
+      if (!known) asked++;
+      return known;
+    },
+    (units) => (byParts ||= units > 1),
+  );
+  // A part not held: the merge over the parts' answers is asked after it.
+  return asked + (outcome === undefined && byParts && !merge ? 1 : 0);
 }
 
 /** The request of Step 5 (the run's and the forecast's). */
