@@ -86,6 +86,8 @@ interface Request {
   hash: string;
   params: Params;
   waiters: Waiter[];
+  /** Sent by an earlier run, whose batch this one collects. */
+  earlier?: true;
 }
 
 export interface BatcherHooks {
@@ -102,7 +104,7 @@ export class Batcher {
   rounds = 0;
   /** Batches this run created. */
   created = 0;
-  /** Requests answered from batches an earlier run left behind. */
+  /** Requests answered from batches an earlier run left behind (not those the batch no longer had). */
   collected = 0;
   private pending: Request[] = [];
   /** The run's work that may still send a request: a round waits until none is left. */
@@ -190,8 +192,7 @@ export class Batcher {
       if (id === undefined) fresh.push(r);
       else {
         this.earlier.delete(`${r.customId} ${r.hash}`);
-        resumed.set(id, [...(resumed.get(id) ?? []), r]);
-        this.collected++;
+        resumed.set(id, [...(resumed.get(id) ?? []), { ...r, earlier: true }]);
       }
     }
     for (const [id, rs] of resumed) this.watch(id, rs);
@@ -292,8 +293,10 @@ export class Batcher {
         }
         const result = line.data.result;
         if (result.type !== 'succeeded') failed.add(request.customId);
-        if (result.type === 'succeeded') settle(request, result.message as unknown as Message);
-        else if (result.type === 'errored') settle(request, erroredAs(result.error));
+        if (result.type === 'succeeded') {
+          if (request.earlier) this.collected++;
+          settle(request, result.message as unknown as Message);
+        } else if (result.type === 'errored') settle(request, erroredAs(result.error));
         else
           settle(
             request,

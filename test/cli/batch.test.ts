@@ -187,14 +187,44 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     assert.deepEqual(await findings(cwd), expected.findings);
   });
 
-  it('Ctrl-C leaves the batches running and says how to collect them; the same command collects them', async () => {
-    const expected = await live();
-    fake.server.setBatchDelay(4_000);
+  it("an errored result no retry can fix: the unit is reported in the API's words, asked once", async () => {
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'status', status: 400, match: { record: 'FileAnalysis', file: 'shop/cart.ts' } }],
+    });
     const cwd = await fixtureWorkspace('shop');
-    const cache = await mkdtemp(join(tmpdir(), 'skeptic-user-cache-'));
-    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, XDG_CACHE_HOME: cache };
-    const stopped = await interruptOnceSubmitted(cwd, env);
-    assert.equal(stopped.code, 130, stopped.stderr);
+    const run = await review(cwd, ['--batch']);
+    assert.equal(run.code, 3, run.stderr);
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    const failed = json.files.filter((f) => f.status === 'failed');
+    assert.deepEqual(
+      failed.map((f) => f.path),
+      ['shop/cart.ts'],
+    );
+    assert.match(failed[0]!.reason!, /^analyze: model call failed: HTTP 400: fake-anthropic: planted 400 fault$/);
+    const asked = fake.server.requests.filter((r) => r.record === 'FileAnalysis' && r.file === 'shop/cart.ts');
+    assert.equal(asked.length, 1);
+  });
+
+  it('a batch an earlier run left that has since disappeared: said, asked again, not counted as collected', async () => {
+    // Deleted once it ends, before the rerun could read it: the ledger still names it.
+    const { expected, cwd, cache } = await leftRunning([
+      { kind: 'vanish', match: { record: 'Step1Record' }, times: 1 },
+    ]);
+    const [left] = fake.server.batches();
+    fake.server.setBatchDelay(0);
+    const rerun = await review(cwd, ['--batch'], cache);
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.match(
+      rerun.stderr,
+      new RegExp(`batch ${left!.id} disappeared \\(404 not found\\); the request goes again in the next round`),
+    );
+    assert.doesNotMatch(rerun.stdout, /collected from batches an earlier run left running/);
+    assert.deepEqual(await findings(cwd), expected.findings);
+  });
+
+  it('Ctrl-C leaves the batches running and says how to collect them; the same command collects them', async () => {
+    const { expected, cwd, cache, stopped } = await leftRunning();
     assert.match(
       stopped.stderr,
       /stopped; 1 Message Batch left running \(msgbatch_\w+\): run the same review again to collect their results instead of paying for them again/,
@@ -231,6 +261,19 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     assert.equal(run.code, 2);
     assert.match(run.stderr, /--timeout takes a duration from 1s to 72h \(e\.g\. 90m, 24h, 3600\), got "soon"/);
   });
+
+  /** The live run's findings, then a --batch run stopped by Ctrl-C once its first (slow) batch is submitted. */
+  async function leftRunning(faults: Scenario['faults'] = []) {
+    const expected = await live();
+    fake.server.setScenario({ ...fake.scenario, faults });
+    fake.server.setBatchDelay(4_000);
+    const cwd = await fixtureWorkspace('shop');
+    const cache = await mkdtemp(join(tmpdir(), 'skeptic-user-cache-'));
+    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, XDG_CACHE_HOME: cache };
+    const stopped = await interruptOnceSubmitted(cwd, env);
+    assert.equal(stopped.code, 130, stopped.stderr);
+    return { expected, cwd, cache, stopped };
+  }
 
   /** Runs `--batch` and sends SIGINT once the first batch is submitted (created, and kept in the ledger). */
   function interruptOnceSubmitted(cwd: string, env: Record<string, string>): Promise<CliRun> {
