@@ -123,6 +123,16 @@ describe('a wide review under a small context window', function () {
     await writeFile(join(cwd, 'window.json'), JSON.stringify(table));
     return ['--prices', 'window.json'];
   };
+  /** Requests refused, or over the window by the fake's own count (prompt tokens and max_tokens). */
+  const overWindow = () =>
+    fake.requests
+      .filter((r) => {
+        const u = r.usage;
+        const max = (r.body as { max_tokens: number }).max_tokens;
+        const prompt = u ? u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens : Infinity;
+        return r.status !== 200 || prompt + max > WINDOW;
+      })
+      .map((r) => `${r.record ?? r.reviewer} ${r.file} ${r.status}`);
   const synthesisCalls = () => fake.requests.filter((r) => r.record?.startsWith('Synthesis'));
 
   it('synthesizes by parts within the window it is told, and the report is complete', async () => {
@@ -176,19 +186,7 @@ describe('a wide review under a small context window', function () {
     assert.equal(run.code, 0, run.stderr);
 
     // Every request was within the window by the fake's own count, and none was refused.
-    const over = fake.requests.filter((r) => {
-      const u = r.usage;
-      const max = (r.body as { max_tokens: number }).max_tokens;
-      return (
-        r.status !== 200 ||
-        !u ||
-        u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + max > WINDOW
-      );
-    });
-    assert.deepEqual(
-      over.map((r) => `${r.record} ${r.file} ${r.status}`),
-      [],
-    );
+    assert.deepEqual(overWindow(), []);
 
     // No unit lost: every file reviewed, every function of it.
     const json = JSON.parse(await readFile(join(cwd, 'result.json'), 'utf8')) as {
@@ -255,19 +253,7 @@ describe('a wide review under a small context window', function () {
     assert.equal(run.code, 3, run.stderr);
 
     // Every request fitted, by the fake's own count; none was refused, and none carried the large file.
-    const over = fake.requests.filter((r) => {
-      const u = r.usage;
-      const max = (r.body as { max_tokens: number }).max_tokens;
-      return (
-        r.status !== 200 ||
-        !u ||
-        u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + max > WINDOW
-      );
-    });
-    assert.deepEqual(
-      over.map((r) => `${r.reviewer} ${r.status}`),
-      [],
-    );
+    assert.deepEqual(overWindow(), []);
     assert.ok(fake.requests.every((r) => !JSON.stringify(r.body).includes(`path=\\"${big}\\"`)));
 
     const report = await readFile(join(cwd, 'code-review-wide.md'), 'utf8');
