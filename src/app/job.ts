@@ -24,7 +24,7 @@ import { challengeExamples, type Dismissal } from '../model/dismissals';
 import type { ScopeSpec } from '../model/scope';
 import { FindingScreen, loadTeamFile } from './dismissals';
 import { inventoryLookup, quickFunctionCount } from './inventories';
-import { resolveScope, type ResolvedScope } from './scope';
+import { resolveScope, type ResolvedScope } from './resolveScope';
 
 export interface LensOptions {
   fullFanout: boolean;

@@ -9,7 +9,7 @@ import { costUsd, formatUsd, PRICES_AS_OF, type PriceOverrides } from '../model/
 import { estimateJob, type Estimate, type LensEstimate, type StepEstimate } from '../app/estimate';
 import { inventoriesOf, type Inventories } from '../app/inventories';
 import { checkProvider, prepareJob } from '../app/job';
-import { planJson } from '../app/plan';
+import { planJson } from '../app/planRecord';
 import { parseReviewArgs } from './args';
 import { chooseScope, jobFromFlags } from './job';
 import type { CliIo } from './io';

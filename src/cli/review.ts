@@ -11,7 +11,7 @@ import type { CliIo } from './io';
 import { recordOutputs } from '../app/state';
 import { checkProvider, modelsInUse } from '../app/job';
 import { setupLine } from '../model/providers';
-import { openEventLog } from './events';
+import { openEventLog } from './eventLog';
 import { EXIT, USAGE, UsageError } from './help';
 import { inventoryLine, plural } from '../model/plural';
 

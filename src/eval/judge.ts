@@ -10,7 +10,7 @@ import { promptVersion } from '../engine/promptVersion';
 import type { SubAgentRunner } from '../engine/runner';
 import type { UnitSpec } from '../engine/unit';
 import type { GoldenComment } from './cases';
-import { JudgeVerdict, type Judgement } from './records';
+import { JudgeVerdict, type Judgement } from './verdict';
 import { placeAgrees } from './score';
 
 export const JUDGE_SYSTEM = judgePrompt.trim();

@@ -20,7 +20,7 @@ import { EvalError } from './errors';
 import { checkoutPull, pullSlug, type Checkout } from './checkout';
 import { keepCandidates } from './candidates';
 import { judgeAll, JUDGE_PROMPT_VERSION } from './judge';
-import type { Judgement } from './records';
+import type { Judgement } from './verdict';
 import { reviewCheckout, reviewKey, type ModelUsage, type EvalChoices } from './review';
 import { assign, tallyOf, type Assignment, type Matching, type Tally } from './score';
 

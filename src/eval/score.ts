@@ -14,7 +14,7 @@
  */
 import type { Finding } from '../model/finding';
 import type { GoldenComment } from './cases';
-import type { Judgement } from './records';
+import type { Judgement } from './verdict';
 
 export const MATCHINGS = ['martian', 'one-to-one'] as const;
 export type Matching = (typeof MATCHINGS)[number];

@@ -12,7 +12,7 @@ import type {
   SynthesisMerge,
   SynthesisResult,
 } from '../../src/model/records';
-import type { JudgeVerdict } from '../../src/eval/records';
+import type { JudgeVerdict } from '../../src/eval/verdict';
 import { findFunctions } from '../../src/scope/functionFinder';
 import { extensionOf, languageOf } from '../../src/model/languages';
 import type { Category } from '../../src/model/categories';

@@ -15,7 +15,7 @@ import {
   SynthesisResult,
   Verdict,
 } from '../../src/model/records';
-import { JudgeVerdict } from '../../src/eval/records';
+import { JudgeVerdict } from '../../src/eval/verdict';
 import { plantedVerdicts } from './verdicts';
 
 const PlantedVerdict = Verdict.omit({ rule_id: true }).partial().strict();

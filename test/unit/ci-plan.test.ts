@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MAX_INLINE, planFixes, planPosting, postedFingerprints, topPath } from '../../src/app/ci/plan';
+import { MAX_INLINE, planFixes, planPosting, postedFingerprints, topPath } from '../../src/app/ci/postingPlan';
 import type { Finding } from '../../src/model/finding';
 import { annotation, bodyItem, inert, inlineComment, markedFingerprints } from '../../src/report/pullRequest';
 import { parseDiff } from '../../src/scope/diff';

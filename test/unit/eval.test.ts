@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkoutPull, parsePullUrl, pullSlug } from '../../src/eval/checkout';
 import { git } from '../../src/eval/git';
-import type { Judgement } from '../../src/eval/records';
+import type { Judgement } from '../../src/eval/verdict';
 import { AACR } from '../../src/eval/aacr/data';
 import { dataCommit, fetchBenchmarkData } from '../../src/eval/data';
 import { MARTIAN } from '../../src/eval/martian/data';

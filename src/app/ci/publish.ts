@@ -19,7 +19,7 @@ import {
 import { ScopeError } from '../../scope/inventory';
 import type { CiContext } from './environment';
 import type { PullRequestCheckout } from './checkout';
-import { planFixes, planPosting, postedFingerprints, topPath, type Author } from './plan';
+import { planFixes, planPosting, postedFingerprints, topPath, type Author } from './postingPlan';
 
 export { annotation, summaryMarkdown } from '../../report/pullRequest';
 

@@ -1,6 +1,6 @@
 /**
  * What a lens run will cost, before any call: model calls and tokens per role, from the same plan the run
- * makes (plan.ts: which reviewers over which parts). It does not consult the result cache.
+ * makes (targetPlan.ts: which reviewers over which parts). It does not consult the result cache.
  */
 import type { FileAccess } from '../../model/access';
 import { CROSS_REPO } from '../../model/reviewers';
@@ -10,7 +10,7 @@ import { scopeRoom } from './calls';
 import { roomCheck } from '../runner';
 import { WindowGuard } from '../window';
 import type { LensRequest } from './pipeline';
-import { planTarget, type PlanOptions } from './plan';
+import { planTarget, type PlanOptions } from './targetPlan';
 import { BRIEFS, LENS_SYSTEM, VALIDATOR_BRIEF } from './prompts';
 import { loadTarget } from './target';
 import { MAX_VALIDATORS } from './validators';

@@ -29,7 +29,7 @@ import {
   type RaisedFinding,
 } from '../../model/lens';
 import type { Effort, LensModels } from '../../model/models';
-import { planTarget, type Planned, type PlanOptions } from './plan';
+import { planTarget, type Planned, type PlanOptions } from './targetPlan';
 import { LENS_PROMPT_VERSION } from './promptVersion';
 import { markRubric } from './rubric';
 import { CROSS_REPO, type ReviewerName } from '../../model/reviewers';

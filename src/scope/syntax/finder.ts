@@ -9,7 +9,7 @@ import { findFunctions } from '../functionFinder';
 import { extensionOf, languageOf } from '../../model/languages';
 import { splitLines } from '../../model/lines';
 import { grammarFor, parserFor } from './grammars';
-import { RULES, type LanguageRules, type Owner } from './rules';
+import { RULES, type LanguageRules, type Owner } from './languageRules';
 
 /** Siblings written just above a definition that belong to it (with the comments right above them). */
 const LEADING = new Set(['decorator', 'attribute_item']);
@@ -59,7 +59,7 @@ interface Scope {
 /**
  * Per grammar, a query for the nodes its rule looks at. The query runs inside the WASM and hands back only
  * those nodes: walking every node from JavaScript cost twice the parse itself, and each node handed back
- * costs round trips, so a type's pattern (rules.ts) leaves out the nodes its rule would dismiss.
+ * costs round trips, so a type's pattern (languageRules.ts) leaves out the nodes its rule would dismiss.
  */
 const queries = new Map<string, Query>();
 function queryFor(grammar: string, parser: Parser, rule: LanguageRules): Query {

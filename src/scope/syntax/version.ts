@@ -1,14 +1,14 @@
 /**
  * The function finders' version, for inventories kept between runs (scope/facts.ts): a hash of the grammar
  * table, the per-language rules' code and query patterns, the regex fallback's code and FINDER_REVISION. Loading it loads no
- * parser (rules.ts imports the runtime's types only).
+ * parser (languageRules.ts imports the runtime's types only).
  */
 import { createHash } from 'node:crypto';
 import { extensionOf, languageOf } from '../../model/languages';
 import { findFunctions } from '../functionFinder';
 import grammarByExtension from './grammars.json';
 import { grammarFor } from './grammars';
-import { RULES } from './rules';
+import { RULES } from './languageRules';
 
 /** Bump when finder.ts or a helper of the rules changes what they report (the visitors and the fallback count by themselves). */
 const FINDER_REVISION = 1;
