@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeAnthropic, type FakeAnthropic, type LoggedRequest } from '../fake-anthropic/server';
@@ -19,13 +21,17 @@ describe('staged request order through the CLI against the fake API', function (
   this.timeout(60_000);
   let server: FakeAnthropic;
 
+  let cli = 0;
+  let turn: Promise<void> = Promise.resolve();
   before(async () => {
-    // Enough latency that calls queue for the two slots: the order is then the scheduler's, not arrival's.
-    server = await startFakeAnthropic({ latencyMs: 40 });
+    // One answer at a time, oldest first, each once the CLI has done all it can with the ones before (every
+    // thread asleep): calls then queue for the two slots, and the order is the scheduler's, not the machine's.
+    server = await startFakeAnthropic({ hold: () => (turn = turn.then(() => asleep(cli))) });
   });
   after(() => server.close());
 
-  it('starts a file whose chain is the run’s long pole first, and otherwise serves later steps first', async () => {
+  it('starts a file whose chain is the run’s long pole first, and otherwise serves later steps first', async function () {
+    if (process.platform !== 'linux') this.skip(); // the CLI's idleness is read from /proc
     // Eight small files, then one with 120 functions (15 Step 3 calls, 8 rounds of two slots): its chain is
     // longer than a third of the whole run, although it comes last in the start order.
     const cwd = await mkdtemp(join(tmpdir(), 'skeptic-schedule-'));
@@ -35,6 +41,7 @@ describe('staged request order through the CLI against the fake API', function (
     const run = await runCli(['review', 'src', '--concurrency', '2', '--json', 'result.json'], {
       cwd,
       env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url },
+      spawned: (pid) => (cli = pid),
     });
     assert.equal(run.code, 0, run.stderr);
 
@@ -55,3 +62,23 @@ describe('staged request order through the CLI against the fake API', function (
     );
   });
 });
+
+/** Resolves once every thread of process `pid` is asleep on two looks 5 ms apart (Linux's /proc). */
+async function asleep(pid: number, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  const states = () => {
+    try {
+      return readdirSync(`/proc/${pid}/task`).map(
+        (t) => /\) (\S)/.exec(readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8'))?.[1],
+      );
+    } catch {
+      return []; // gone: nothing left to wait for
+    }
+  };
+  let quiet = 0;
+  while (quiet < 2) {
+    if (Date.now() > deadline) throw new Error(`the CLI (pid ${pid}) was never idle for ${ms} ms`);
+    await sleep(5);
+    quiet = states().every((s) => s === 'S') ? quiet + 1 : 0;
+  }
+}

@@ -69,6 +69,8 @@ export interface FakeAnthropicOptions extends PlatformOptions {
   contextWindow?: number;
   /** How long a Message Batch waits before its requests start running (default 0). */
   batchDelayMs?: number;
+  /** Awaited before each answer to /v1/messages is sent (after the latency): a test decides when it goes. */
+  hold?: (entry: LoggedRequest) => Promise<void>;
   /** Called when a logged request ends, e.g. to write the log out as it grows. */
   onLogged?: (entry: LoggedRequest) => void;
 }
@@ -222,6 +224,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     const outcome = reply(parsed, scenario, fault, credentialsOf(req));
     const delay = (opts.latencyMs ?? 0) + (fault?.kind === 'slow' ? fault.ms : 0);
     if (delay > 0 && !(await wait(delay, gone.signal))) return;
+    if (opts.hold) await opts.hold(entry);
+    if (gone.signal.aborted) return;
 
     if (outcome.kind === 'drop') {
       end(null);

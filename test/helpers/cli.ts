@@ -75,6 +75,8 @@ export function runCli(
     script?: string;
     nodeArgs?: string[];
     stop?: CliStop;
+    /** Told the process id once it is started. */
+    spawned?: (pid: number) => void;
   },
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
@@ -109,6 +111,7 @@ export function runCli(
         reject(err as Error);
       });
     }
+    if (child.pid !== undefined) opts.spawned?.(child.pid);
     child.on('error', reject);
     child.on('close', (code) => {
       if (stop && !signalled) {
