@@ -1,7 +1,7 @@
 /**
  * Function inventories found on worker threads (dist/parser.js, parseWorker.ts). Parsing a file and walking
  * its syntax tree is CPU work — on a tree of thousands of files, most of a cold plan — so it runs beside the
- * thread that reads and judges the files, one worker per core. Workers start with the first files sent and
+ * thread that reads and judges the files (THREADS of them). Workers start with the first files sent and
  * never hold the process open: each is unreferenced whenever it has nothing to do. Without the worker script
  * (a bundle that does not ship it, the tests' own bundles), or once a worker has failed, files are parsed
  * here instead, with the same finder.
@@ -17,6 +17,12 @@ import { functionInventory } from './finder';
 /** Beside the bundle that runs this code (esbuild.mjs builds it into dist/). */
 const SCRIPT = join(__dirname, 'parser.js');
 const YOUNG_GENERATION_MB = 4;
+/**
+ * A core is left to the thread that reads and judges the files, and at most two parse: each holds its grammars
+ * and their trees' memory (85–110 MB on the 9,400-file bench tree), so two on a two-core machine took a cold
+ * plan from ~270 MB to 315–370 MB at its peak (docs/caching.md).
+ */
+const THREADS = Math.min(2, Math.max(1, availableParallelism() - 1));
 
 /** What a worker answers, checked like any record that crosses a boundary. */
 const Reply = z.union([
@@ -100,7 +106,7 @@ export class ParsePool {
 
   /** `script`: the worker's own (tests start the built one). */
   constructor(
-    private readonly size = availableParallelism(),
+    private readonly size = THREADS,
     private readonly script = SCRIPT,
   ) {
     this.broken = !existsSync(script);
