@@ -46,8 +46,11 @@ export const RunSummary = z.object({
   notReviewed: z.array(z.string()),
   /** Why the run stopped early: cancelled, or the API refused it as a whole. */
   stopped: z.optional(z.string()),
-  /** Findings left out because they were dismissed before (team file, the user's own, inline comments). */
-  dismissed: z.optional(z.int()),
+  /**
+   * What the run's suppressions hid, in model/suppressed.ts's words: "2 suppressed (1 by skeptic-ignore
+   * comments, 1 by the team file .skeptic/dismissed.json, 0 by your own list)". Absent: none.
+   */
+  suppressed: z.optional(z.string()),
   /** The summary in words, as the CLI prints it and the host logs it (app/summary.ts). */
   lines: z.array(z.string()),
 });

@@ -9,13 +9,14 @@ import { addedByChangeLines, describeSuppressed } from '../model/suppressed';
 import type { RunSummary } from './protocol';
 
 export function summarize(result: ReviewResult): RunSummary {
+  const suppressed = describeSuppressed(result.suppressed);
   return {
     findings: result.findings.length,
     calls: result.usage.calls,
     costUsd: result.usage.cost_usd,
     notReviewed: result.failed.map((u) => `${u.file ?? 'synthesis'} ${u.step} ${u.unit}: ${u.reason}`),
     ...(result.stopped ? { stopped: result.stopped } : {}),
-    ...(result.suppressed ? { dismissed: result.suppressed.length } : {}),
+    ...(suppressed ? { suppressed } : {}),
     lines: [...(result.mode === 'lenses' ? lensLines(result) : stagedLines(result)), ...runNotes(result)],
   };
 }

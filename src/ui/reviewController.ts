@@ -277,7 +277,7 @@ export class ReviewController implements vscode.Disposable {
     });
     for (const line of summary.notReviewed) this.log.warn(`not reviewed: ${line}`);
     this.log.info(
-      `review finished: ${plural(summary.findings, 'finding')}${summary.dismissed ? ` (${summary.dismissed} dismissed earlier left out)` : ''}; ${plural(summary.calls, 'model call')}; cost ${describeCost(summary.costUsd)}${stopped ? `; stopped: ${stopped}` : ''}`,
+      `review finished: ${plural(summary.findings, 'finding')}${summary.suppressed ? ` (${summary.suppressed})` : ''}; ${plural(summary.calls, 'model call')}; cost ${describeCost(summary.costUsd)}${stopped ? `; stopped: ${stopped}` : ''}`,
     );
     if (stopped && stopped !== 'cancelled') {
       // A refused key is fixed by another key; refused cloud credentials or a model the platform does not serve, by the check.

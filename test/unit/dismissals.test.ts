@@ -3,6 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FindingScreen, loadTeamFile, type TeamFile } from '../../src/app/dismissals';
+import { summarize } from '../../src/app/summary';
 import type { ReviewEvent, StagedResult } from '../../src/model/events';
 import { emptyUsage } from '../../src/model/usage';
 import { challengeExamples, parseDismissalFile, withDismissal, type Dismissal } from '../../src/model/dismissals';
@@ -169,6 +170,12 @@ describe('screening a run against dismissals', () => {
       /^- Findings 3 suppressed \(1 by skeptic-ignore comments, 1 by the team file \.skeptic\/dismissed\.json, 1 by your own list\); --json and SARIF list them\.$/m,
     );
     assert.doesNotMatch(report, /Suppressed by This Change/, 'no change under review');
+    assert.equal(
+      summarize(out).suppressed,
+      '3 suppressed (1 by skeptic-ignore comments, 1 by the team file .skeptic/dismissed.json, 1 by your own list)',
+      "the extension's summary says what hid them",
+    );
+    assert.equal(summarize(result).suppressed, undefined, 'nothing suppressed: no text');
   });
 
   it("keeps a dismissed finding out of the event stream and holds back the engine's done event", () => {
