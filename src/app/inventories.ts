@@ -4,6 +4,11 @@
  * estimate asks for every file, a run for each file as its Step 2 comes (so no parse delays the run's first
  * calls), and the two share the result. What a parse found is kept with the file's content (scope/facts.ts):
  * a file whose content was parsed before, here or in an earlier run, is not read again.
+ *
+ * A plan of a scope with many files never parsed before (a first plan of a large repository) counts their
+ * functions with the quick finder instead (scope/syntax/quickFinder.ts, a few line patterns): a parse of
+ * every file is what a cold plan spends nearly all its time on, and a plan only sizes an estimate. What the
+ * quick finder found is kept too, under its own version, for the next plan; a review always parses.
  */
 import { resolve } from 'node:path';
 import type { FileEntry } from '../model/records';
@@ -13,9 +18,14 @@ import { languageOf } from '../model/languages';
 import { splitLines } from '../model/lines';
 import type { ReviewAccess } from '../scope/access';
 import { findFunctions } from '../scope/functionFinder';
-import { FINDER_VERSION, finderLanguage } from '../scope/syntax/version';
+import { quickInventory } from '../scope/syntax/quickFinder';
+import { FINDER_VERSION, finderLanguage, QUICK_FINDER_VERSION } from '../scope/syntax/version';
 
 export type Inventories = Map<string, FunctionInventory>;
+export interface PlanInventories {
+  inventories: Inventories;
+  quick: Set<string>;
+}
 /** One file's inventory, parsed on first request; undefined for a file without one. */
 export type InventoryOf = (path: string) => Promise<FunctionInventory | undefined>;
 
@@ -24,10 +34,17 @@ interface Parses {
   byPath: Map<string, Promise<FunctionInventory | undefined>>;
   /** Parse on worker threads (scope/syntax/parsePool.ts): worth their start only for a scope of many files. */
   pooled: boolean;
+  /** The files a plan counted with the quick finder (now or in an earlier plan), not the parser. */
+  quick: Set<string>;
 }
 
 /** Scopes of at least this many files are parsed on worker threads; smaller ones here, without starting any. */
 const POOL_FROM_FILES = 64;
+/**
+ * A plan with at least this many files never parsed counts them quickly: about 40 s of parsing on two cores
+ * at 10,000 files; some 2 s below this. Files, not time, so that the same scope always gets the same plan.
+ */
+export const QUICK_FROM_FILES = 1000;
 
 const memo = new WeakMap<FileEntry[], Parses>();
 
@@ -38,14 +55,27 @@ export async function inventoriesOf(access: ReviewAccess, entries: FileEntry[]):
   return new Map(pairs.filter((p): p is readonly [string, FunctionInventory] => p[1] !== undefined));
 }
 
+/**
+ * `skeptic plan`'s inventories: as `inventoriesOf`, but where at least QUICK_FROM_FILES files have no parse
+ * kept, those (and any counted quickly by an earlier plan) by the quick finder. `quick`: the paths so counted.
+ */
+export async function planInventories(access: ReviewAccess, entries: FileEntry[]): Promise<PlanInventories> {
+  const parses = parsesOf(entries);
+  const kept = await Promise.all(entries.map((e) => keptInventory(access, e.path, true)));
+  const unparsed = kept.filter((k) => k === undefined || k.finder !== FINDER_VERSION).length;
+  if (unparsed >= QUICK_FROM_FILES)
+    entries.forEach((e, i) => {
+      const k = kept[i];
+      if (k?.finder === FINDER_VERSION || parses.byPath.has(e.path)) return;
+      parses.quick.add(e.path);
+      parses.byPath.set(e.path, k ? Promise.resolve(k.inventory) : parses.io.run(() => quickCount(access, e.path)));
+    });
+  return { inventories: await inventoriesOf(access, entries), quick: parses.quick };
+}
+
 /** The scope's files one at a time, sharing the parses `inventoriesOf` made or will make. */
 export function inventoryLookup(access: ReviewAccess, entries: FileEntry[]): InventoryOf {
-  let parses = memo.get(entries);
-  if (!parses) {
-    parses = { io: new Semaphore(16), byPath: new Map(), pooled: entries.length >= POOL_FROM_FILES };
-    memo.set(entries, parses);
-  }
-  const { io, byPath, pooled } = parses;
+  const { io, byPath, pooled } = parsesOf(entries);
   return (path) => {
     let found = byPath.get(path);
     if (!found) {
@@ -56,14 +86,47 @@ export function inventoryLookup(access: ReviewAccess, entries: FileEntry[]): Inv
   };
 }
 
+function parsesOf(entries: FileEntry[]): Parses {
+  let parses = memo.get(entries);
+  if (!parses) {
+    parses = { io: new Semaphore(16), byPath: new Map(), pooled: entries.length >= POOL_FROM_FILES, quick: new Set() };
+    memo.set(entries, parses);
+  }
+  return parses;
+}
+
+/** The inventory kept for the file's content as last judged, by the parser (or, `quick`, either finder). */
+async function keptInventory(
+  access: ReviewAccess,
+  path: string,
+  quick: boolean,
+): Promise<{ finder: string; inventory: FunctionInventory | undefined } | undefined> {
+  const kept = (await access.facts.of(resolve(access.cwd, path)))?.facts.functions;
+  const finders = quick ? [FINDER_VERSION, QUICK_FINDER_VERSION] : [FINDER_VERSION];
+  if (!kept || !finders.includes(kept.finder) || kept.language !== finderLanguage(path)) return undefined;
+  return { finder: kept.finder, inventory: kept.inventory ?? undefined };
+}
+
+/** The quick finder's inventory of the file, kept under its own version for the next plan. */
+async function quickCount(access: ReviewAccess, path: string): Promise<FunctionInventory | undefined> {
+  const read = await access.readWithId(path).catch(() => null);
+  if (read === null) return undefined;
+  const inventory = quickInventory(path, read.text);
+  const language = finderLanguage(path);
+  await access.facts.store.add(read.id, {
+    functions: { finder: QUICK_FINDER_VERSION, language, inventory: inventory ?? null },
+  });
+  return inventory;
+}
+
 /**
  * The inventory kept for the file's content as last judged; else a parse of the file read through the run's
  * one confinement rule, like every other read (the file is judged again as it is now).
  */
 async function parse(access: ReviewAccess, path: string, pooled: boolean): Promise<FunctionInventory | undefined> {
   const language = finderLanguage(path);
-  const kept = (await access.facts.of(resolve(access.cwd, path)))?.facts.functions;
-  if (kept && kept.finder === FINDER_VERSION && kept.language === language) return kept.inventory ?? undefined;
+  const kept = await keptInventory(access, path, false);
+  if (kept) return kept.inventory;
   const read = await access.readWithId(path).catch(() => null);
   if (read === null) return undefined;
   // The parser (tree-sitter and its grammars) loads with the first file that needs it, not with the program.

@@ -2,7 +2,7 @@
 import { languageOf } from '../model/languages';
 import type { PlanJson } from '../report/planJson';
 import type { Estimate, LensEstimate, StagedStepEstimate, StepEstimate } from './estimate';
-import type { Inventories } from './inventories';
+import type { PlanInventories } from './inventories';
 import type { PreparedJob } from './job';
 
 const cost = (s: StepEstimate) => ({ calls: s.calls, input_tokens: s.inputTokens, output_tokens: s.outputTokens });
@@ -17,7 +17,7 @@ const stagedCost = (s: StagedStepEstimate) => ({
 /** `cacheOn`: the run would use a result cache (not --no-cache). */
 export function planJson(
   prepared: PreparedJob,
-  inventories: Inventories,
+  { inventories, quick }: PlanInventories,
   estimate: Estimate | LensEstimate,
   cacheOn: boolean,
 ): PlanJson {
@@ -35,6 +35,7 @@ export function planJson(
         language: languageOf(e.path),
         companion: e.companion_path,
         parser: found?.parser ?? null,
+        ...(quick.has(e.path) ? { counted_quickly: true as const } : {}),
         functions: (found?.functions ?? []).map((f) => ({
           name: f.qualified_name,
           kind: f.kind,
@@ -59,6 +60,7 @@ export function planJson(
       history_runs: staged ? estimate.historyRuns : null,
       cached_units: staged && cacheOn ? estimate.units.cached : null,
       total_units: staged ? estimate.units.total : null,
+      quick_counted_files: quick.size,
     },
   };
 }

@@ -7,7 +7,7 @@ import { resolveLensModels, type LensModels } from '../model/models';
 import { inventoryLine, plural } from '../model/plural';
 import { costUsd, formatUsd, PRICES_AS_OF, type PriceOverrides } from '../model/pricing';
 import { estimateJob, type Estimate, type LensEstimate, type StepEstimate } from '../app/estimate';
-import { inventoriesOf, type Inventories } from '../app/inventories';
+import { planInventories, QUICK_FROM_FILES, type Inventories } from '../app/inventories';
 import { checkProvider, prepareJob } from '../app/job';
 import { planJson } from '../app/planRecord';
 import { parseReviewArgs } from './args';
@@ -33,12 +33,13 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   const prepared = await prepareJob(job);
   // What review would warn about before its first call (a context file it skips, and why), on stderr.
   for (const message of prepared.warnings) io.stderr.write(`warning: ${message}\n`);
-  const inventories = await inventoriesOf(prepared.access, prepared.inventory.discovery.file_entries);
+  const found = await planInventories(prepared.access, prepared.inventory.discovery.file_entries);
+  const { inventories, quick } = found;
   const est = await estimateJob(job, prepared);
   // What the parses found is kept for the next plan and review.
   await prepared.access.facts.store.flush();
   if (json) {
-    io.stdout.write(JSON.stringify(planJson(prepared, inventories, est, Boolean(job.cacheDir)), null, 2) + '\n');
+    io.stdout.write(JSON.stringify(planJson(prepared, found, est, Boolean(job.cacheDir)), null, 2) + '\n');
     return EXIT.ok;
   }
   const { discovery, excluded } = prepared.inventory;
@@ -74,6 +75,10 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   else if (skipped.length) out.push(`Changed but not reviewed: ${skipped.length}`);
   if (prepared.context.length) out.push(`Context files: ${prepared.context.map((c) => c.path).join(', ')}`);
 
+  if (quick.size)
+    out.push(
+      `Functions: ${plural(quick.size, 'file')} never parsed counted by a quick line match, not the parser (a plan parses only below ${QUICK_FROM_FILES} such files; a review parses every file)`,
+    );
   if ('byStep' in est) stagedLines(est, out, Boolean(job.cacheDir), Boolean(job.batch));
   else lensLines(est, out, job.lens?.models ?? {}, job.prices ?? {});
   if (est.calls > job.confirmThreshold)

@@ -24,6 +24,8 @@ export const PlanJson = z.object({
       companion: z.string().nullable(),
       /** `syntax`: the parser's exact functions; `regex`: the fallback's top-level guesses; null: none found for this language. */
       parser: z.enum(['syntax', 'regex']).nullable(),
+      /** Present (true) where a plan of many unparsed files counted them by the quick finder (parser `regex`). */
+      counted_quickly: z.literal(true).optional(),
       functions: z.array(
         z.object({ name: z.string(), kind: z.string(), start: z.number().int().min(1), end: z.number().int().min(1) }),
       ),
@@ -45,6 +47,8 @@ export const PlanJson = z.object({
     /** Staged mode with the result cache on: units it answers, of total_units (Steps 1, 2, 4 per file, Step 3 per function, synthesis). */
     cached_units: z.number().int().min(0).nullable(),
     total_units: z.number().int().min(0).nullable(),
+    /** Files whose functions were counted by the quick finder, not the parser (a review parses every file). */
+    quick_counted_files: z.number().int().min(0),
   }),
 });
 export type PlanJson = z.infer<typeof PlanJson>;

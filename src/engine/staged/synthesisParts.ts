@@ -166,10 +166,7 @@ function byFolder(paths: string[], depth: number, fits: (paths: string[]) => boo
     const segments = path.split('/');
     // '' holds the files that sit directly at this depth.
     const key = segments.length - 1 > depth ? segments[depth]! : '';
-    const inside = folders.get(key);
-    // Pushed, not spread: a folder of thousands of files would be copied once per file.
-    if (inside) inside.push(path);
-    else folders.set(key, [path]);
+    folders.set(key, [...(folders.get(key) ?? []), path]);
   }
   if (folders.size === 1 && !folders.has('')) return byFolder(paths, depth + 1, fits);
   if (folders.size === 1) {

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { extensionOf, languageOf } from '../../model/languages';
 import { findFunctions } from '../functionFinder';
+import { QUICK_FINDER } from './quickFinder';
 import grammarByExtension from './grammars.json';
 import { grammarFor } from './grammars';
 import { RULES } from './languageRules';
@@ -34,3 +35,6 @@ export const FINDER_VERSION = createHash('sha256')
 export function finderLanguage(path: string): string {
   return grammarFor(extensionOf(path)) ?? `regex:${languageOf(path)}`;
 }
+
+/** The quick finder's version (a plan's count where a parse of every file would be too slow): its code and patterns. */
+export const QUICK_FINDER_VERSION = `quick-${createHash('sha256').update(QUICK_FINDER).digest('hex').slice(0, 16)}`;
