@@ -142,6 +142,7 @@ if (tests) {
         'bench/startup.ts',
         'bench/step0.ts',
         'bench/window.ts',
+        'bench/bigFile.ts',
         'bench/scale.ts',
         'bench/secrets.ts',
         'bench/providers.ts',

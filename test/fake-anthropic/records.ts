@@ -111,8 +111,15 @@ function fileAnalysis(req: ParsedRequest, planted: PlantedFile): FileAnalysis {
     file_level_findings: [],
     functions: reviewAs === 'code_review' ? inventoryRows(req) : [],
     ...planted.step2,
+    // A later part of a split inventory leaves the file-wide fields to part 1, as the prompt asks.
+    ...(laterPart(req) ? { invariants: [], risk_flags: [], file_level_findings: [] } : {}),
   };
 }
+
+const laterPart = (req: ParsedRequest) => {
+  const part = req.packet.inventory_part;
+  return isObject(part) && typeof part.part === 'number' && part.part > 1;
+};
 
 /**
  * The functions Step 2's packet lists (the parser's inventory), each with a role: what a model that

@@ -2,41 +2,72 @@
 import { FileAnalysis, type Step1Record } from '../../model/records';
 import type { UnitOutcome } from '../unit';
 import { lineErrors, type SourceFile } from '../source';
-import { fileCall, MAX_TOKENS, MIN_TOKENS, type FileCall, type FileUnderReview, type StageContext } from './context';
+import { fileCall, MAX_TOKENS, type FileCall, type FileUnderReview, type FitSetup, type StageContext } from './context';
 import { parseLocation } from '../../model/location';
 import { reconcile, type Reconciliation } from './reconcile';
+import {
+  ANALYZE_OUTPUT_CAP,
+  mergeParts,
+  rowsMinTokens,
+  partBudget,
+  partErrors,
+  partPacket,
+  planParts,
+  type InventoryPart,
+} from './analyzeParts';
 
 /** Functions are listed only for code and test code. */
 const hasFunctions = (step1: Step1Record) => step1.review_as === 'code_review' || step1.primary_kind === 'test_code';
 
 /** Room for one row per inventory function (about 80 tokens each) beyond the usual budget, up to 64k. */
-const analyzeMaxTokens = (functions: number) => Math.min(64_000, Math.max(MAX_TOKENS, 4_000 + 100 * functions));
+const analyzeMaxTokens = (functions: number) =>
+  Math.min(ANALYZE_OUTPUT_CAP, Math.max(MAX_TOKENS, 4_000 + 100 * functions));
 /** At the least, the rows and the story. */
-const analyzeMinTokens = (functions: number) => Math.min(64_000, Math.max(MIN_TOKENS, 1_000 + 80 * functions));
+const analyzeMinTokens = (functions: number) => Math.min(ANALYZE_OUTPUT_CAP, rowsMinTokens(functions));
 
 export type AnalyzeOutcome = UnitOutcome<FileAnalysis> & { reconciled?: Reconciliation };
 
 export async function analyze(ctx: StageContext, file: FileUnderReview, step1: Step1Record): Promise<AnalyzeOutcome> {
-  const outcome = await fileCall(ctx, file, 'analyze', analyzeCall(file, step1));
+  const parts = await analyzeParts(ctx, file, step1);
+  const outcome = parts
+    ? mergeParts(
+        await Promise.all(parts.map((p) => fileCall(ctx, file, 'analyze', analyzeCall(file, step1, p)))),
+        parts,
+      )
+    : await fileCall(ctx, file, 'analyze', analyzeCall(file, step1));
   return outcome.ok ? { ...outcome, ...settleAnalysis(file, step1, outcome.value) } : outcome;
 }
 
-/** The request of Step 2 (the run's and the forecast's). */
-export function analyzeCall(file: FileUnderReview, step1: Step1Record): FileCall<FileAnalysis> {
+/** Step 2's parts when the inventory and its answer do not fit one request (analyzeParts.ts); undefined: one call. */
+export function analyzeParts(
+  ctx: FitSetup,
+  file: FileUnderReview,
+  step1: Step1Record,
+): Promise<InventoryPart[] | undefined> {
+  const functions = inventoryFor(file, step1)?.length ?? 0;
+  return planParts(ctx, file, functions, (part) => analyzeCall(file, step1, part));
+}
+
+/** The request of Step 2, or of one part of it (the run's and the forecast's). */
+export function analyzeCall(file: FileUnderReview, step1: Step1Record, part?: InventoryPart): FileCall<FileAnalysis> {
   const inventory = inventoryFor(file, step1);
+  const rows = inventory && part ? inventory.slice(part.from, part.to) : inventory;
   return {
-    label: `Step 2 analyze ${file.entry.path}`,
+    label: `Step 2 analyze ${file.entry.path}${part ? ` part ${part.index + 1}/${part.of}` : ''}`,
     record: FileAnalysis,
     packet: {
       ...step1,
       companion_path: file.entry.companion_path,
       // The rows Step 2 copies; the signature line only places the outline.
-      ...(inventory ? { function_inventory: inventory.map(({ signature_line: _, ...row }) => row) } : {}),
+      ...(rows ? { function_inventory: rows.map(({ signature_line: _, ...row }) => row) } : {}),
+      ...(part && inventory ? partPacket(part, inventory.length) : {}),
     },
-    check: (a) => checkAnalysis(a, file, step1),
-    ...(inventory
-      ? { maxTokens: analyzeMaxTokens(inventory.length), minTokens: analyzeMinTokens(inventory.length) }
-      : {}),
+    check: (a) => [...checkAnalysis(a, file, step1), ...(part ? partErrors(a, part) : [])],
+    ...(part
+      ? partBudget(part)
+      : inventory
+        ? { maxTokens: analyzeMaxTokens(inventory.length), minTokens: analyzeMinTokens(inventory.length) }
+        : {}),
   };
 }
 

@@ -42,6 +42,9 @@ export interface StageContext extends StageSetup {
   shrink: (file: FileUnderReview) => Promise<boolean>;
 }
 
+/** What fitting a file to the window takes: the setup and a way to cut (the run's context, or the forecast's). */
+export type FitSetup = StageSetup & Pick<StageContext, 'shrink'>;
+
 /** A finding a team dismissed, as the challenger sees it. */
 export interface DismissalExample {
   rule_id: string;

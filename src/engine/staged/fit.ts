@@ -9,7 +9,7 @@
 import type { CodeFunction } from '../../model/functions';
 import { FILE_STEPS } from '../../model/models';
 import { curateCall } from './curate';
-import { fileSpec, type FileUnderReview, type StageContext, type StageSetup } from './context';
+import { fileSpec, type FileUnderReview, type FitSetup, type StageSetup } from './context';
 
 /**
  * Beyond the first request's max_tokens: a later step's packet (Step 1's record, Step 3's breadcrumbs). Not
@@ -22,7 +22,7 @@ const PACKET_ROOM = 1_000;
 export type OutlineSource = (path: string) => Promise<CodeFunction[] | undefined>;
 
 /** Cuts until the file's first request fits every file step's model with room to spare, or nothing is left to cut. */
-export async function fitFile(ctx: StageContext, file: FileUnderReview): Promise<void> {
+export async function fitFile(ctx: FitSetup, file: FileUnderReview): Promise<void> {
   while (!fitsWhole(ctx, file)) if (!(await ctx.shrink(file))) return;
 }
 

@@ -14,11 +14,13 @@ import type { ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record } fr
 import { mapLimit } from '../../model/pool';
 import { ResultCache } from '../resultCache';
 import { UnitCache } from '../unitCache';
-import { analyzeCall, settleAnalysis } from './analyze';
+import { analyzeCall, analyzeParts, settleAnalysis } from './analyze';
+import { mergeParts } from './analyzeParts';
+import { fitFile, shrink } from './fit';
 import { planReviews } from './batching';
 import { challengeCall } from './challenge';
 import type { FileStep } from '../../model/models';
-import { fileSpec, type FileCall, type FileUnderReview, type StageSetup } from './context';
+import { fileSpec, type FileCall, type FileUnderReview, type FitSetup } from './context';
 import { curateCall, settleStep1 } from './curate';
 import { functionsTouched } from './diffScope';
 import { LastAnswers, lastAnswersKey } from './lastAnswers';
@@ -96,7 +98,8 @@ export async function forecastStagedRun(req: ForecastRequest): Promise<StagedFor
     req.cacheDir ? new ResultCache(req.cacheDir, undefined, true) : undefined,
     req.effort,
   );
-  const ctx: StageSetup = {
+  const ctx: FitSetup = {
+    shrink: (file) => shrink(file, (path) => syntaxInventory(req, path)),
     cache,
     models: req.models,
     context: req.context,
@@ -122,6 +125,23 @@ export async function forecastStagedRun(req: ForecastRequest): Promise<StagedFor
   return calls === 0 ? { files, synthesis: 'cached' } : { files, synthesis: 'asked', synthesisCalls: calls };
 }
 
+/** Step 2's answer as the run asks it, in one call or in parts (each counted); else the last answer kept. */
+async function analysisOf(
+  ctx: FitSetup,
+  file: FileUnderReview,
+  step1: Step1Record,
+  answer: (call: FileCall<FileAnalysis>) => Promise<FileAnalysis | undefined>,
+  lastOne: FileAnalysis | null | undefined,
+): Promise<FileAnalysis | undefined> {
+  const parts = await analyzeParts(ctx, file, step1);
+  const calls = parts ? parts.map((p) => analyzeCall(file, step1, p)) : [analyzeCall(file, step1)];
+  const answers = await Promise.all(calls.map(answer));
+  if (answers.some((a) => a === undefined)) return lastOne ?? undefined;
+  const outcomes = answers.map((value) => ({ ok: true as const, value: value!, repairs: 0 }));
+  const merged = parts ? mergeParts(outcomes, parts) : outcomes[0]!;
+  return merged.ok ? merged.value : (lastOne ?? undefined);
+}
+
 /** A predicted analysis, told apart from the last answer it repeats. */
 function marked(outcome: Walked['outcome']): Walked['outcome'] {
   const { analysis } = outcome;
@@ -130,7 +150,7 @@ function marked(outcome: Walked['outcome']): Walked['outcome'] {
 }
 
 async function walkFile(
-  ctx: StageSetup,
+  ctx: FitSetup,
   req: ForecastRequest,
   entry: ForecastRequest['discovery']['file_entries'][number],
   order: number,
@@ -160,6 +180,8 @@ async function walkFile(
     return walked;
   }
   walked.lineCount = file.primary.lines.length;
+  // The view the run will send, so that the keys are the run's.
+  await fitFile(ctx, file);
   /** A step's answer from the cache, else (one call counted) the last answer kept for the path. */
   const answer = async <T>(
     step: FileStep,
@@ -187,7 +209,13 @@ async function walkFile(
 
   // As the run: the parser's functions are read when Step 2 needs them.
   file.inventory ??= await syntaxInventory(req, entry.path);
-  const analysisAnswer = await answer('analyze', analyzeCall(file, step1), last?.analysis);
+  const analysisAnswer = await analysisOf(
+    ctx,
+    file,
+    step1,
+    (call) => answer('analyze', call, undefined),
+    last?.analysis,
+  );
   if (!analysisAnswer) return { ...walked, forecast: { ...forecast, unknownFrom: 'analyze' } };
   const analysis: FileAnalysis = settleAnalysis(file, step1, analysisAnswer).value;
   walked.outcome.analysis = analysis;
