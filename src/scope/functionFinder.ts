@@ -34,7 +34,8 @@ const PY_DEF = /^(?:async\s+)?def\s+(\w+)\s*\(/;
 const RUST_FN = /^(pub(\([^)]*\))?\s+)?(?:(?:const|async|unsafe|extern\s+"[^"]*")\s+)*fn\s+([A-Za-z_]\w*)/;
 const GO_FUNC = /^func\s+(?:\(\s*(?:\w+\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*)?([A-Za-z_]\w*)\s*[[(]/;
 const C_FUNCTION = /^((?:[A-Za-z_][\w:<>,*&[\]\s]*?[\s*&]+)?)(~?[A-Za-z_][\w:]*)\s*\([^;]*$/;
-const C_KEYWORDS = new Set([
+/** Words a C-family call or statement starts with: never a function's name. */
+export const C_KEYWORDS = new Set([
   'if',
   'for',
   'while',

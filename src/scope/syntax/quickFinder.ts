@@ -7,6 +7,7 @@
  */
 import type { CodeFunction, FunctionInventory } from '../../model/functions';
 import { languageOf } from '../../model/languages';
+import { C_KEYWORDS as FALLBACK_C_KEYWORDS } from '../functionFinder';
 
 /** A pattern whose match starts a function: its name is the last group that matched. */
 interface LinePattern {
@@ -71,20 +72,9 @@ const python: LinePattern[] = [
   { pattern: /^[ \t]*(\w+)[ \t]*=[ \t]*lambda\b/gm, kind: 'lambda' },
 ];
 
+/** The fallback's C keywords, and what a line may start with at any indentation but never names a function. */
 const C_KEYWORDS = new Set([
-  'if',
-  'for',
-  'while',
-  'switch',
-  'return',
-  'sizeof',
-  'catch',
-  'else',
-  'do',
-  'new',
-  'delete',
-  'throw',
-  'case',
+  ...FALLBACK_C_KEYWORDS,
   'defined',
   'decltype',
   'alignas',
