@@ -62,11 +62,13 @@ export async function inventoriesOf(access: ReviewAccess, entries: FileEntry[]):
 export async function planInventories(access: ReviewAccess, entries: FileEntry[]): Promise<PlanInventories> {
   const parses = parsesOf(entries);
   const kept = await Promise.all(entries.map((e) => keptInventory(access, e.path, true)));
-  const unparsed = kept.filter((k) => k === undefined || k.finder !== FINDER_VERSION).length;
+  // A file without a grammar goes to the regex fallback, which is as quick as the quick finder: never counted here.
+  const grammar = entries.map((e) => !finderLanguage(e.path).startsWith('regex:'));
+  const unparsed = kept.filter((k, i) => grammar[i] && k?.finder !== FINDER_VERSION).length;
   if (unparsed >= QUICK_FROM_FILES)
     entries.forEach((e, i) => {
       const k = kept[i];
-      if (k?.finder === FINDER_VERSION || parses.byPath.has(e.path)) return;
+      if (!grammar[i] || k?.finder === FINDER_VERSION || parses.byPath.has(e.path)) return;
       parses.quick.add(e.path);
       parses.byPath.set(e.path, k ? Promise.resolve(k.inventory) : parses.io.run(() => quickCount(access, e.path)));
     });

@@ -18,6 +18,8 @@ describe('plan of a large scope never parsed: functions counted by the quick fin
   it('counts the files quickly above the threshold, says so, keeps the count, and never passes it off as a parse', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'skeptic-plan-quick-'));
     for (let i = 0; i < QUICK_FROM_FILES; i++) await put(cwd, `src/m${Math.floor(i / 100)}/f${i}.ts`, source(i));
+    // Markdown has no grammar: the regex fallback reads it at once, and it is no file the quick finder counts.
+    await put(cwd, 'src/NOTES.md', '# Notes\n\nNothing to run here.\n');
     const env = { XDG_CACHE_HOME: await mkdtemp(join(tmpdir(), 'skeptic-plan-quick-home-')) };
     const plan = async (...args: string[]) => {
       const run = await runCli(['plan', ...args, '--json'], { cwd, env });
@@ -27,7 +29,12 @@ describe('plan of a large scope never parsed: functions counted by the quick fin
 
     const cold = await plan('src');
     assert.equal(cold.estimate.quick_counted_files, QUICK_FROM_FILES);
-    assert.ok(cold.files.every((f) => f.counted_quickly && f.parser === 'regex'));
+    const sources = cold.files.filter((f) => f.path.endsWith('.ts'));
+    assert.equal(sources.length, QUICK_FROM_FILES);
+    assert.ok(sources.every((f) => f.counted_quickly && f.parser === 'regex'));
+    const notes = cold.files.find((f) => f.path === 'src/NOTES.md');
+    assert.ok(notes, 'the markdown file is under review');
+    assert.equal(notes.counted_quickly, undefined);
     assert.deepEqual(
       cold.files.find((f) => f.path === 'src/m0/f7.ts')!.functions.map((f) => f.name),
       ['load7', 'save7', 'get', 'put'],
