@@ -55,10 +55,16 @@ describe('Step 2 of a file whose inventory does not fit one request', function (
     );
     const parts = analyses();
     assert.ok(parts.length > 1, `expected Step 2 in parts, got ${parts.length} request(s)`);
-    // Each function in exactly one part, in order.
-    const rows = parts.flatMap((r) =>
-      list(parseRequest(MessagesBody.parse(r.body)).packet, 'function_inventory').map((f) => text(f, 'qualified_name')),
-    );
+    // Each function in exactly one part, in order. The parts go out together, so they reach the fake in any
+    // order: taken by their first row.
+    const rows = parts
+      .map((r) =>
+        list(parseRequest(MessagesBody.parse(r.body)).packet, 'function_inventory').map((f) =>
+          text(f, 'qualified_name'),
+        ),
+      )
+      .sort((a, b) => Number(a[0]?.slice(1)) - Number(b[0]?.slice(1)))
+      .flat();
     assert.deepEqual(
       rows,
       Array.from({ length: FUNCTIONS }, (_, g) => `f${g}`),
