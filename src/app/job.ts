@@ -15,11 +15,12 @@ import type { PriceOverrides } from '../model/pricing';
 import { batchRefusal, modelIdProblem, ProviderError, type ProviderConfig } from '../model/providers';
 import type { Connection } from '../engine/connect';
 import { loadContextFiles } from '../scope/contextFiles';
-import { batchLedgerFile, factsDirOf, knownOutputs, outputsUnder } from './state';
+import { batchLedgerFile, factsDirOf, keptScopesDir, knownOutputs, outputsUnder } from './state';
 import { FactStore, Step0Facts } from '../scope/facts';
 import { ReviewAccess } from '../scope/access';
 import { ResultCache } from '../engine/resultCache';
-import { displayPath, ScopeError, type Inventory } from '../scope/inventory';
+import type { Inventory } from '../scope/exclusions';
+import { displayPath, ScopeError } from '../scope/inventory';
 import { challengeExamples, type Dismissal } from '../model/dismissals';
 import type { ScopeSpec } from '../model/scope';
 import { FindingScreen, loadTeamFile } from './dismissals';
@@ -151,6 +152,7 @@ export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
         excludes: job.excludes,
         includeUntracked: job.includeUntracked,
         facts,
+        ...(job.stateDir ? { keptIn: keptScopesDir(job.stateDir) } : {}),
       });
   const scope = job.stateDir
     ? withoutOwnOutputs(resolved, outputsUnder(job.cwd, await knownOutputs(job.stateDir)))

@@ -6,7 +6,8 @@ import type { LineRange } from '../model/lines';
 import type { ScopeSpec } from '../model/scope';
 import { collectChanges, gateCheck, prSkipReason, type ChangeSet } from '../scope/changes';
 import type { Step0Facts } from '../scope/facts';
-import { classify, takeInventory, type Inventory } from '../scope/inventory';
+import type { Inventory } from '../scope/exclusions';
+import { classify, takeInventory } from '../scope/inventory';
 
 export interface ScopeOptions {
   cwd: string;
@@ -15,6 +16,8 @@ export interface ScopeOptions {
   env?: NodeJS.ProcessEnv;
   /** What is known about contents: the job's (scope/facts.ts). */
   facts?: Step0Facts;
+  /** Where a paths scope's inventory is kept between runs (scope/inventorySnapshot.ts). */
+  keptIn?: string;
 }
 
 export interface ResolvedScope {
@@ -33,6 +36,7 @@ export async function resolveScope(spec: ScopeSpec, opts: ScopeOptions): Promise
       cwd: opts.cwd,
       excludes: opts.excludes,
       ...(opts.facts ? { facts: opts.facts } : {}),
+      ...(opts.keptIn ? { keptIn: opts.keptIn } : {}),
     });
     return { inventory, description: inventory.discovery.review_roots.join(', '), skip: null };
   }

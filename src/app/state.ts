@@ -30,6 +30,8 @@ export const batchLedgerFile = (stateDir: string) => join(stateDir, 'batches.jso
  * all of them, as it is keyed by content alone.
  */
 export const factsDirOf = (stateDir: string) => join(dirname(stateDir), 'step0');
+/** The repository's scopes as Step 0 last found them (scope/inventorySnapshot.ts). */
+export const keptScopesDir = (stateDir: string) => join(stateDir, 'step0');
 
 const OUTPUTS_FILE = 'outputs.json';
 const Outputs = z.array(z.string());

@@ -3,29 +3,45 @@ import { isUtf8 } from 'node:buffer';
 import { basename } from 'node:path/posix';
 import { SKEPTIC_FOLDER } from '../model/skepticFolder';
 import { isSecretFile } from '../model/secrets';
+import type { DiscoveryResult } from '../model/records';
 
-export type ExclusionReason =
-  | 'build_output'
-  | 'vendored'
-  | 'generated'
-  | 'compiled'
-  | 'media'
-  | 'temp_file'
-  | 'lock_file'
-  | 'binary'
-  | 'oversized'
-  | 'secret'
+export const EXCLUSION_REASONS = [
+  'build_output',
+  'vendored',
+  'generated',
+  'compiled',
+  'media',
+  'temp_file',
+  'lock_file',
+  'binary',
+  'oversized',
+  'secret',
   /** Inside `.git`, `.hg` or `.svn` (or that folder itself): never read, not even when named. */
-  | 'version_control'
-  | 'user_exclude'
-  | 'review_report'
+  'version_control',
+  'user_exclude',
+  'review_report',
   /** A file Skeptic itself wrote (a report, --json, --sarif, --events), wherever it was written. */
-  | 'skeptic_output'
-  | 'unreadable'
-  | 'symlink_loop'
+  'skeptic_output',
+  'unreadable',
+  'symlink_loop',
   /** A symbolic link whose target lies outside every review root. */
-  | 'outside_roots'
-  | 'non_utf8_name';
+  'outside_roots',
+  'non_utf8_name',
+] as const;
+export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
+
+export interface Exclusion {
+  path: string;
+  reason: ExclusionReason;
+  /** More about the reason, never file content: e.g. "GITHUB_TOKEN on line 3" for a secret. */
+  detail?: string;
+}
+
+/** Step 0's result: the files under review with their companions, and every file left out with its reason. */
+export interface Inventory {
+  discovery: DiscoveryResult;
+  excluded: Exclusion[];
+}
 
 export const BUILD_DIRS = new Set([
   'dist',

@@ -1,4 +1,5 @@
 /** The few git questions the scope needs (the runner itself is in src/io/git.ts). */
+import { createHash } from 'node:crypto';
 import { git } from '../io/git';
 
 const toplevels = new Map<string, Promise<string | null>>();
@@ -32,6 +33,8 @@ export interface GitListing {
   files: string[];
   /** Top-relative path → blob id, for unmodified tracked regular files only (SHA-1 repositories). */
   blobs: Map<string, string>;
+  /** A hash of git's whole answer: two equal digests list the same files, each in the same state. */
+  digest: string;
 }
 
 /** A line of `ls-files -t -s`: tag, mode, blob id, stage, then a tab and the path. */
@@ -64,7 +67,7 @@ export async function gitListing(top: string): Promise<GitListing> {
     else if (tag === 'H' && stage === '0' && (mode === '100644' || mode === '100755')) blobs.set(path, id);
   }
   for (const path of changed) blobs.delete(path);
-  return { files: [...files], blobs };
+  return { files: [...files], blobs, digest: createHash('sha256').update(out).digest('hex') };
 }
 
 /** Listings asked for while taking stock of one scope: the inventory and the companions share one per repository. */

@@ -3,16 +3,17 @@
  * Folders expand through git's view of the tree where they are in a repository (tracked plus untracked
  * files git does not ignore), and by a plain walk elsewhere. Every file left out is counted with its reason.
  */
-import type { Stats } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import type { DiscoveryResult, FileEntry } from '../model/records';
+import type { FileEntry } from '../model/records';
 import { isInside } from '../model/access';
 import { ReviewAccess } from './access';
 import { CompanionFinder } from './companionFinder';
-import type { ExclusionReason } from './exclusions';
+import type { DirCache } from './dirCache';
+import type { Exclusion, Inventory } from './exclusions';
 import type { Step0Facts } from './facts';
 import { GitListings, gitToplevel } from './git';
+import { keepInventory, keptInventory, ScopeStamp } from './inventorySnapshot';
 import { mapLimit } from '../model/pool';
 
 export interface InventoryOptions {
@@ -23,6 +24,8 @@ export interface InventoryOptions {
   maxBytes?: number;
   /** What is known about contents (scope/facts.ts): the job's, shared with its later readers. */
   facts?: Step0Facts;
+  /** The folder where the scope's inventory is kept between runs (scope/inventorySnapshot.ts); absent: none is. */
+  keptIn?: string;
 }
 
 /** What listing the folders learnt beyond the candidates: git's listings, and the blob ids of unmodified files. */
@@ -30,18 +33,6 @@ interface Listed {
   listings: GitListings;
   /** Cwd-relative path → the blob id git gives its content. */
   known: Map<string, string>;
-}
-
-export interface Exclusion {
-  path: string;
-  reason: ExclusionReason;
-  /** More about the reason, never file content: e.g. "GITHUB_TOKEN on line 3" for a secret. */
-  detail?: string;
-}
-
-export interface Inventory {
-  discovery: DiscoveryResult;
-  excluded: Exclusion[];
 }
 
 export class ScopeError extends Error {}
@@ -57,6 +48,7 @@ export function displayPath(cwd: string, abs: string): string {
 
 export async function takeInventory(paths: string[], opts: InventoryOptions): Promise<Inventory> {
   const cwd = opts.cwd;
+  const stamp = new ScopeStamp(Date.now());
   const excluded: Exclusion[] = [];
   const chosen = new Set<string>();
   const given = paths.length ? paths : ['.'];
@@ -66,16 +58,34 @@ export async function takeInventory(paths: string[], opts: InventoryOptions): Pr
     roots.push(displayPath(cwd, resolve(cwd, p)));
   }
   const realRoots = await Promise.all(roots.map((r) => realpath(resolve(cwd, r))));
+  stamp.add(realRoots);
   const listed: Listed = { listings: new GitListings(), known: new Map() };
   for (const root of roots) {
     const abs = resolve(cwd, root);
     const st = await stat(abs);
-    if (st.isFile()) chosen.add(root);
-    else if (st.isDirectory())
-      for (const path of await listFolder(abs, cwd, excluded, realRoots, listed)) chosen.add(path);
+    if (st.isFile()) {
+      chosen.add(root);
+      const own = await lstat(abs);
+      if (own.isSymbolicLink()) stamp.incomplete();
+      else stamp.addFile(root, own);
+    } else if (st.isDirectory())
+      for (const path of await listFolder(abs, cwd, excluded, realRoots, listed, stamp)) chosen.add(path);
     else throw new ScopeError(`not a file or folder: ${root}`);
   }
-  return classify([...new Set(roots)], [...chosen], opts, excluded, listed);
+  const reviewRoots = [...new Set(roots)];
+  const scope = { cwd, roots: reviewRoots, excludes: opts.excludes ?? [], maxBytes: opts.maxBytes ?? null };
+  const digest = opts.keptIn === undefined ? null : stamp.digest();
+  const kept = digest === null ? null : await keptInventory(opts.keptIn!, scope, digest);
+  if (kept) {
+    for (const [path, id] of kept.ids) opts.facts?.judged(resolve(cwd, path), id);
+    return kept.inventory;
+  }
+  const { inventory, dirs } = await judgeAndPair(reviewRoots, [...chosen], opts, excluded, listed);
+  if (digest !== null && !dirs.throughLink && !stamp.racy(dirs.stamps.values()))
+    await keepInventory(opts.keptIn!, scope, digest, dirs.stamps, inventory, (path) =>
+      opts.facts?.idOf(resolve(cwd, path)),
+    );
+  return inventory;
 }
 
 /** The command line cannot carry a name that is not valid UTF-8: say so rather than "no such file". */
@@ -96,6 +106,17 @@ export async function classify(
   excluded: Exclusion[] = [],
   listed: Listed = { listings: new GitListings(), known: new Map() },
 ): Promise<Inventory> {
+  return (await judgeAndPair(reviewRoots, candidates, opts, excluded, listed)).inventory;
+}
+
+/** `classify`, with the folder listings its lookups read (what a kept inventory depends on). */
+async function judgeAndPair(
+  reviewRoots: string[],
+  candidates: string[],
+  opts: InventoryOptions,
+  excluded: Exclusion[],
+  listed: Listed,
+): Promise<{ inventory: Inventory; dirs: DirCache }> {
   const access = await ReviewAccess.open({
     cwd: opts.cwd,
     roots: reviewRoots,
@@ -120,10 +141,11 @@ export async function classify(
     path,
     companion_path: await companions.find(path),
   }));
-  return { discovery: { review_roots: reviewRoots, file_entries: entries }, excluded };
+  return {
+    inventory: { discovery: { review_roots: reviewRoots, file_entries: entries }, excluded },
+    dirs: access.dirs,
+  };
 }
-
-const TRACKED_FILE: Pick<Stats, 'isFile' | 'isSymbolicLink'> = { isFile: () => true, isSymbolicLink: () => false };
 
 async function listFolder(
   abs: string,
@@ -131,9 +153,12 @@ async function listFolder(
   excluded: Exclusion[],
   roots: string[],
   listed: Listed,
+  stamp: ScopeStamp,
 ): Promise<string[]> {
   const top = await gitToplevel(abs);
   if (!top) {
+    // Nothing short of the walk itself tells a walked tree unchanged.
+    stamp.incomplete();
     const out: string[] = [];
     await walk(abs, cwd, out, excluded, new Set(), roots);
     return out;
@@ -143,28 +168,31 @@ async function listFolder(
     .split(sep)
     .join('/');
   const listing = await listed.listings.of(top);
+  stamp.add(top, below, listing.digest);
   const files = below
     ? listing.files.filter((f) => f.startsWith(`${below}/`)).map((f) => f.slice(below.length + 1))
     : listing.files;
   const blobOf = (f: string) => listing.blobs.get(below ? `${below}/${f}` : f);
   // A file git found unmodified is the regular file it tracks (its check lstat'd it already): no lstat here.
   const kinds = await mapLimit(files, IO_PARALLEL, (f) =>
-    f.includes('\uFFFD')
-      ? Promise.resolve(null)
-      : blobOf(f)
-        ? Promise.resolve(TRACKED_FILE)
-        : lstat(join(abs, f)).catch(() => null),
+    f.includes('\uFFFD') || blobOf(f) ? Promise.resolve(null) : lstat(join(abs, f)).catch(() => null),
   );
   const out: string[] = [];
   for (const [i, f] of files.entries()) {
     const full = join(abs, f);
     const kind = kinds[i];
+    const blob = blobOf(f);
     if (f.includes('\uFFFD')) excluded.push({ path: displayPath(cwd, full), reason: 'non_utf8_name' });
-    else if (kind?.isSymbolicLink()) await followLink(full, cwd, out, excluded, new Set(), roots);
-    else if (kind?.isFile()) {
+    else if (blob) {
       const path = displayPath(cwd, full);
-      const blob = blobOf(f);
-      if (blob) listed.known.set(path, blob);
+      listed.known.set(path, blob);
+      out.push(path);
+    } else if (kind?.isSymbolicLink()) {
+      stamp.incomplete();
+      await followLink(full, cwd, out, excluded, new Set(), roots);
+    } else if (kind?.isFile()) {
+      const path = displayPath(cwd, full);
+      stamp.addFile(path, kind);
       out.push(path);
     }
     // A tracked file deleted in the work tree is not reviewable content; a pipe or device is counted.

@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rename, rm, symlink, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScopeError, takeInventory, type Inventory } from '../../src/scope/inventory';
+import type { Inventory } from '../../src/scope/exclusions';
+import { ScopeError, takeInventory } from '../../src/scope/inventory';
 import { put } from '../helpers/tree';
 
 const paths = (inv: Inventory) => inv.discovery.file_entries.map((e) => e.path);

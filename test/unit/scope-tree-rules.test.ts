@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { treeCompanion } from '../../src/scope/companions';
-import { takeInventory, type Inventory } from '../../src/scope/inventory';
+import type { Inventory } from '../../src/scope/exclusions';
+import { takeInventory } from '../../src/scope/inventory';
 import { put } from '../helpers/tree';
 
 const reasons = (inv: Inventory) => Object.fromEntries(inv.excluded.map((e) => [e.path, e.reason]));

@@ -1,0 +1,185 @@
+/**
+ * Step 0 kept whole: on a large repository that has not changed, the inventory of the last run stands in
+ * for judging every file and looking up every companion again (what a warm `skeptic plan` spent nearly all
+ * its time on). It is kept in the repository's state folder, one file per scope (the roots, the options and
+ * the program that took it), beside a stamp of everything the inventory was drawn from:
+ *
+ * - git's listing of each repository (its files, their blob ids, which are modified: scope/git.ts);
+ * - the kind, size, inode and times of each file git has no blob id for (modified or untracked), whose
+ *   content was read;
+ * - the times of every folder the companion and compiled-file lookups listed (a name added or removed
+ *   moves them).
+ *
+ * A run whose stamp and folder times all match takes the kept inventory; any difference, and Step 0 runs
+ * as before and keeps its new result. Nothing is kept for a scope walked without git, or reached through a
+ * symbolic link (a link's target can change with nothing stamped changing), or when a stamped time is so
+ * recent that a second write within the file system's time resolution could go unseen (git's "racy" case).
+ */
+import { createHash } from 'node:crypto';
+import type { Stats } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { readOwnFile } from '../io/regularFile';
+import { replaceFile } from '../io/safeWrite';
+import { mapLimit } from '../model/pool';
+import type { FolderStamp } from './dirCache';
+import { EXCLUSION_REASONS, type Inventory } from './exclusions';
+
+/** Bump when what is kept changes shape or meaning. */
+const FORMAT = 1;
+/** A stamped time newer than this before the run started is not trusted to tell two contents apart. */
+const RACY_MS = 2000;
+/** Scopes kept per repository: the oldest go first. */
+const KEPT_SCOPES = 16;
+/** About 150 bytes a file: room for a scope of some 200,000 files. */
+const MAX_BYTES = 32 << 20;
+const STATS_AT_ONCE = 64;
+
+const Stamp = z.tuple([z.number(), z.number()]).nullable();
+const Kept = z.object({
+  f: z.literal(FORMAT),
+  stamp: z.string(),
+  folders: z.array(z.tuple([z.string(), Stamp])),
+  roots: z.array(z.string()),
+  /** Each file under review: its path, its companion, and the content id it was judged with. */
+  files: z.array(z.tuple([z.string(), z.string().nullable(), z.string()])),
+  excluded: z.array(z.object({ path: z.string(), reason: z.enum(EXCLUSION_REASONS), detail: z.string().optional() })),
+});
+type Kept = z.infer<typeof Kept>;
+
+/** The program taking stock: any change to its code (rules, finders, companions) is a different inventory. */
+let programId: string | undefined;
+function program(): string {
+  return (programId ??= createHash('sha256').update(readFileSync(__filename)).digest('hex'));
+}
+
+/** What an inventory was drawn from, gathered while listing the scope. */
+export class ScopeStamp {
+  private readonly hash = createHash('sha256');
+  /** Whether what was gathered is enough to tell the scope unchanged. */
+  private complete = true;
+  private newest = 0;
+
+  constructor(readonly started: number) {}
+
+  add(...parts: unknown[]): void {
+    this.hash.update(JSON.stringify(parts)).update('\0');
+  }
+
+  /** A file whose content is read (git has no id for it), by its lstat. */
+  addFile(path: string, st: Pick<Stats, 'mtimeMs' | 'ctimeMs' | 'size' | 'ino' | 'mode'>): void {
+    this.add(path, st.mtimeMs, st.ctimeMs, st.size, st.ino, st.mode);
+    this.newest = Math.max(this.newest, st.mtimeMs);
+  }
+
+  /** Something the stamp cannot see change (a walk without git, a symbolic link): nothing is kept. */
+  incomplete(): void {
+    this.complete = false;
+  }
+
+  /** The stamp's digest, or null when the scope cannot be kept. */
+  digest(): string | null {
+    return this.complete ? this.hash.digest('hex') : null;
+  }
+
+  /** Whether a time stamped (a file's or a folder's) is too recent to be trusted. */
+  racy(folders: Iterable<FolderStamp>): boolean {
+    let newest = this.newest;
+    for (const f of folders) if (f) newest = Math.max(newest, f[0]);
+    return newest > this.started - RACY_MS;
+  }
+}
+
+/** Where one scope's inventory is kept: by what names the scope and by the program. */
+function fileOf(dir: string, scope: unknown): string {
+  const id = createHash('sha256')
+    .update(JSON.stringify([FORMAT, program(), scope]))
+    .digest('hex');
+  return join(dir, `${id.slice(0, 32)}.json`);
+}
+
+/**
+ * The kept inventory of `scope` if it was drawn from exactly what `stamp` describes and no folder it listed
+ * has changed since; with it, the content id each file was judged with (cwd-relative path → id).
+ */
+export async function keptInventory(
+  dir: string,
+  scope: unknown,
+  stamp: string,
+): Promise<{ inventory: Inventory; ids: Map<string, string> } | null> {
+  const text = await readOwnFile(fileOf(dir, scope), MAX_BYTES).catch(() => null);
+  if (text === null) return null;
+  let kept: Kept;
+  try {
+    const parsed = Kept.safeParse(JSON.parse(text));
+    if (!parsed.success) return null;
+    kept = parsed.data;
+  } catch {
+    return null;
+  }
+  if (kept.stamp !== stamp) return null;
+  const now = await mapLimit(kept.folders, STATS_AT_ONCE, async ([folder]) => folderStamp(folder));
+  if (kept.folders.some(([, then], i) => !sameStamp(then, now[i]!))) return null;
+  return {
+    inventory: {
+      discovery: {
+        review_roots: kept.roots,
+        file_entries: kept.files.map(([path, companion]) => ({ path, companion_path: companion })),
+      },
+      excluded: kept.excluded,
+    },
+    ids: new Map(kept.files.map(([path, , id]) => [path, id])),
+  };
+}
+
+/** Keeps `inventory` for the next run (best effort: a failure costs only that run's speed). */
+export async function keepInventory(
+  dir: string,
+  scope: unknown,
+  stamp: string,
+  folders: Map<string, FolderStamp>,
+  inventory: Inventory,
+  idOf: (path: string) => string | undefined,
+): Promise<void> {
+  const files: Kept['files'] = [];
+  for (const e of inventory.discovery.file_entries) {
+    const id = idOf(e.path);
+    if (id === undefined) return;
+    files.push([e.path, e.companion_path, id]);
+  }
+  const kept: Kept = {
+    f: FORMAT,
+    stamp,
+    folders: [...folders].map(([folder, s]) => [folder, s ? [s[0], s[1]] : null]),
+    roots: inventory.discovery.review_roots,
+    files,
+    excluded: inventory.excluded,
+  };
+  try {
+    await replaceFile(fileOf(dir, scope), JSON.stringify(kept));
+    await dropOldest(dir);
+  } catch {
+    // Not kept: the next run takes stock again.
+  }
+}
+
+async function dropOldest(dir: string): Promise<void> {
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
+  if (names.length <= KEPT_SCOPES) return;
+  const aged = await Promise.all(
+    names.map(async (n) => ({ n, at: (await stat(join(dir, n)).catch(() => null))?.mtimeMs ?? 0 })),
+  );
+  aged.sort((a, b) => a.at - b.at);
+  for (const { n } of aged.slice(0, names.length - KEPT_SCOPES)) await rm(join(dir, n), { force: true });
+}
+
+async function folderStamp(folder: string): Promise<FolderStamp> {
+  const st = await stat(folder).catch(() => null);
+  return st ? [st.mtimeMs, st.ctimeMs] : null;
+}
+
+function sameStamp(a: FolderStamp, b: FolderStamp): boolean {
+  return a === null || b === null ? a === b : a[0] === b[0] && a[1] === b[1];
+}
