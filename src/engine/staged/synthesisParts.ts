@@ -152,28 +152,53 @@ export function planParts(setup: StageSetup, input: SynthesisInput): Part[] {
 
 /** Paths in groups that fit, folders kept whole where they can be and neighbouring small ones packed together. */
 export function groupPaths(paths: string[], fits: (paths: string[]) => boolean): string[][] {
-  return packInOrder(byFolder(paths, 0, fits), (run) => fits(run.flat())).map((run) => run.flat());
+  const groups: string[][] = [];
+  // As packInOrder packs, on the paths themselves: each check is as long as its pack, not the whole review.
+  for (const group of byFolder(paths, 0, fits, [])) {
+    const packed = groups.at(-1)?.concat(group);
+    if (packed && fits(packed)) groups[groups.length - 1] = packed;
+    else groups.push(group);
+  }
+  return groups;
 }
 
 /**
- * Splits paths into groups that fit: a whole folder if it fits, else its subfolders and its own files
- * apart, and a run of files in one folder in halves.
+ * Splits paths into groups that fit, added to `out` in order: a whole folder if it fits, else its subfolders
+ * and its own files apart, and a run of files in one folder in halves.
  */
-function byFolder(paths: string[], depth: number, fits: (paths: string[]) => boolean): string[][] {
-  if (paths.length <= 1 || fits(paths)) return [paths];
+function byFolder(paths: string[], depth: number, fits: (paths: string[]) => boolean, out: string[][]): string[][] {
+  if (paths.length <= 1 || fits(paths)) {
+    out.push(paths);
+    return out;
+  }
   const folders = new Map<string, string[]>();
   for (const path of paths) {
-    const segments = path.split('/');
     // '' holds the files that sit directly at this depth.
-    const key = segments.length - 1 > depth ? segments[depth]! : '';
-    folders.set(key, [...(folders.get(key) ?? []), path]);
+    const key = folderAt(path, depth);
+    const inside = folders.get(key);
+    if (inside) inside.push(path);
+    else folders.set(key, [path]);
   }
-  if (folders.size === 1 && !folders.has('')) return byFolder(paths, depth + 1, fits);
+  if (folders.size === 1 && !folders.has('')) return byFolder(paths, depth + 1, fits, out);
   if (folders.size === 1) {
     const half = Math.ceil(paths.length / 2);
-    return [...byFolder(paths.slice(0, half), depth, fits), ...byFolder(paths.slice(half), depth, fits)];
+    byFolder(paths.slice(0, half), depth, fits, out);
+    return byFolder(paths.slice(half), depth, fits, out);
   }
-  return [...folders].flatMap(([key, inside]) => byFolder(inside, key === '' ? depth : depth + 1, fits));
+  for (const [key, inside] of folders) byFolder(inside, key === '' ? depth : depth + 1, fits, out);
+  return out;
+}
+
+/** The path's segment at `depth` when a folder, else '' (the file itself, or nothing that deep). */
+function folderAt(path: string, depth: number): string {
+  let start = 0;
+  for (let d = 0; d < depth; d++) {
+    const slash = path.indexOf('/', start);
+    if (slash < 0) return '';
+    start = slash + 1;
+  }
+  const end = path.indexOf('/', start);
+  return end < 0 ? '' : path.slice(start, end);
 }
 
 /** Neighbours packed together while the pack still fits; each item on its own always counts as fitting. */
