@@ -34,7 +34,7 @@ export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Pro
   };
   return estimateStagedRun({
     ...request,
-    knownSize: async (path) => (await access.facts.of(resolve(access.cwd, path)))?.facts,
+    knownSize: (path) => access.facts.known(resolve(access.cwd, path)),
     ...(request.cacheDir ? { forecast: await forecastStagedRun(request) } : {}),
     history: job.stateDir ? await readUsageHistory(job.stateDir) : [],
     promptCache: CAPABILITIES[job.provider.provider].value.promptCache,

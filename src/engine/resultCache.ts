@@ -16,6 +16,8 @@ const FORMAT = 2;
 const MAX_ENTRY_BYTES = 4 << 20;
 /** A temp file this old was left by a run that died between write and rename (kill -9): nobody will rename it. */
 const STALE_TMP_MS = 10 * 60_000;
+/** A shard folder's name: the first two hex digits of its entries' keys. */
+const SHARD = /^[0-9a-f]{2}$/;
 
 export class ResultCache {
   /** Per shard folder, the entries it held when first looked at (a snapshot reader's); null: it could not be listed. */
@@ -54,7 +56,7 @@ export class ResultCache {
       throw new Error(`--cache-dir ${dir} cannot be used: ${why}`);
     }
     const shards = await readdir(dir, { withFileTypes: true });
-    for (const shard of shards.filter((d) => d.isDirectory() && /^[0-9a-f]{2}$/.test(d.name))) {
+    for (const shard of shards.filter((d) => d.isDirectory() && SHARD.test(d.name))) {
       for (const name of await readdir(join(dir, shard.name)).catch(() => [])) {
         const file = join(dir, shard.name, name);
         if (
@@ -77,7 +79,7 @@ export class ResultCache {
    * entry answers only for the key it was written under: one copied or planted under another name is a miss.
    */
   async get(key: string): Promise<unknown> {
-    if (this.snapshot && (await this.listing(key.slice(0, 2)))?.has(`${key}.json`) === false) return undefined;
+    if (this.snapshot && !listedOrUnknown(await this.listing(key.slice(0, 2)), key)) return undefined;
     let text: string | null;
     try {
       text = await readOwnFile(this.path(key), MAX_ENTRY_BYTES);
@@ -103,6 +105,24 @@ export class ResultCache {
     await replaceFile(this.path(key), JSON.stringify({ key, value }), { root: this.dir }).catch(() => undefined);
   }
 
+  /**
+   * For each key, whether an entry may be stored under it: false where a snapshot reader's listing has none.
+   * A look per shard folder for a whole tree's keys, where a `get` each would wait once per key.
+   */
+  async mayHold(keys: string[]): Promise<boolean[]> {
+    if (!this.snapshot) return keys.map(() => true);
+    const folders = [...new Set(keys.map((key) => key.slice(0, 2)))];
+    const listed = new Map(await Promise.all(folders.map(async (f) => [f, await this.listing(f)] as const)));
+    return keys.map((key) => listedOrUnknown(listed.get(key.slice(0, 2))!, key));
+  }
+
+  /** Whether any entry may be stored: false where a snapshot reader's folder holds no shard folder at all. */
+  async holdsAny(): Promise<boolean> {
+    if (!this.snapshot) return true;
+    const top = await this.listing('');
+    return !top || [...top].some((name) => SHARD.test(name));
+  }
+
   /** The names in a folder of the cache ('' its top), empty when there is none, null when it cannot be listed. */
   private listing(folder: string): Promise<Set<string> | null> {
     let names = this.listings.get(folder);
@@ -125,3 +145,6 @@ export class ResultCache {
     return join(this.dir, key.slice(0, 2), `${key}.json`);
   }
 }
+
+/** Whether a shard folder's listing holds the key's entry, or could not be taken (null: look for it). */
+const listedOrUnknown = (listing: Set<string> | null, key: string) => listing?.has(`${key}.json`) !== false;

@@ -102,8 +102,10 @@ export class UnitCache {
 
   /** The record under `key` if it still parses as `record` (counted as a hit); else undefined. */
   async recall<T>(key: string, record: z.ZodType<T>): Promise<T | undefined> {
-    if (!this.store) return undefined;
-    const stored = record.safeParse(await this.store.get(key));
+    const value = await this.store?.get(key);
+    // A miss is no record (each is an object): not parsed, which would build an error per key missed.
+    if (value === undefined) return undefined;
+    const stored = record.safeParse(value);
     if (!stored.success) return undefined;
     this.hits++;
     return stored.data;
@@ -113,6 +115,16 @@ export class UnitCache {
   async holds<T>(spec: UnitSpec<T>): Promise<boolean> {
     const key = this.keyOf(spec);
     return this.store !== undefined && key !== undefined && (await this.store.get(key)) !== undefined;
+  }
+
+  /** Whether anything at all may be stored (ResultCache.holdsAny); without a store, nothing is. */
+  async holdsAny(): Promise<boolean> {
+    return (await this.store?.holdsAny()) ?? false;
+  }
+
+  /** For each key, whether anything may be stored under it (ResultCache.mayHold); without a store, nothing is. */
+  async mayHold(keys: string[]): Promise<boolean[]> {
+    return this.store ? this.store.mayHold(keys) : keys.map(() => false);
   }
 
   /** Whether anything is stored under `key` (not counted as a hit). */

@@ -103,6 +103,11 @@ export class FactStore {
     return stored ?? undefined;
   }
 
+  /** What this process already holds about `id` (read from the store or learnt), without a read: as `get` once that has answered. */
+  held(id: string): ContentFacts | undefined {
+    return this.parsed.get(id) ?? undefined;
+  }
+
   /** Adds to what is known about `id` (kept on the next flush). */
   async add(id: string, facts: ContentFacts | Partial<ContentFacts>): Promise<void> {
     if (!ID.test(id)) return;
@@ -261,6 +266,12 @@ export class Step0Facts {
   /** The content id the file at `abs` had when last judged, if it was. */
   idOf(abs: string): string | undefined {
     return this.ids.get(abs);
+  }
+
+  /** As `of`, at once: judging a file asks the store for its content's facts, so they are held from then on. */
+  known(abs: string): ContentFacts | undefined {
+    const id = this.ids.get(abs);
+    return id === undefined ? undefined : this.store.held(id);
   }
 
   /** What is known about the file at `abs` as last judged, without reading it. */

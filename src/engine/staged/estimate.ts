@@ -13,12 +13,12 @@ import { lineCount, splitLines, type LineRange } from '../../model/lines';
 import { resolveStepModels, STAGED_STEPS, type StagedStep, type StepModels } from '../../model/models';
 import { costUsd, type TokenCounts } from '../../model/pricing';
 import type { FileEntry } from '../../model/records';
-import { Semaphore } from '../../model/semaphore';
+import { mapLimit } from '../../model/pool';
 import { calibration, recordedShape, type RunShape, type RunUsage } from '../../model/usageRecord';
 import { tokens, totals, type StepEstimate } from '../estimate';
 import { MAX_BATCH } from './batching';
 import { functionsTouched } from './diffScope';
-import type { FileForecast, StagedForecast, StepCounts } from './forecast';
+import { noCounts, type FileForecast, type StagedForecast, type StepCounts } from './forecast';
 import type { StagedRequest } from './pipeline';
 import { FILE_SYSTEM, SYNTHESIS_SYSTEM } from './prompts';
 import { REPLY_ROOM } from './context';
@@ -101,6 +101,7 @@ const OUT = {
 /** What each file adds to the synthesis packet: its Step 1 record, its analysis without findings, its surviving findings. */
 const SYNTHESIS_PER_FILE = 900;
 const FILE_STEPS = ['curate', 'analyze', 'review', 'challenge'] as const;
+const MEASURES_AT_ONCE = 64;
 
 /**
  * What the staged cost model reads: the run's own request, under its names (a declared part of StagedRequest,
@@ -113,8 +114,8 @@ export type StagedEstimateRequest = Pick<
 > &
   Partial<Pick<StagedRequest, 'models'>> &
   Required<Pick<StagedRequest, 'inventoryOf'>> & {
-    /** A file's size as Step 0 judged it, without reading it again; undefined: read it. */
-    knownSize?: (path: string) => Promise<FileBytes | undefined>;
+    /** A file's size as Step 0 judged it, without reading it again (nor waiting); undefined: read it. */
+    knownSize?: (path: string) => FileBytes | undefined;
     /** What the result cache answers; absent: a cold run. */
     forecast?: StagedForecast;
     /** This repository's last runs, oldest first; absent or empty: the defaults. */
@@ -137,12 +138,9 @@ export async function estimateStagedRun(input: StagedEstimateRequest): Promise<E
   const entries = input.discovery.file_entries;
   const models = input.models ?? resolveStepModels();
   const ctx = tokens(context.reduce((n, c) => n + c.text.length, 0));
-  const io = new Semaphore(64);
-  const inventories = await Promise.all(entries.map((e) => input.inventoryOf(e.path)));
-  const sizes = await Promise.all(
-    entries.map((entry, i) =>
-      io.run(() => measure(input, entry, inventories[i], input.changedRanges?.get(entry.path))),
-    ),
+  // A few files at a time (pool.ts): a read when Step 0 does not know a size, or of a file sent as an outline.
+  const sizes = await mapLimit(entries, MEASURES_AT_ONCE, async (entry) =>
+    measure(input, entry, await input.inventoryOf(entry.path), input.changedRanges?.get(entry.path)),
   );
   const forecasts = new Map((input.forecast?.files ?? []).map((f) => [f.path, f]));
   const history = input.history ?? [];
@@ -229,28 +227,18 @@ export async function estimateStagedRun(input: StagedEstimateRequest): Promise<E
 }
 
 function planFile(functions: number, forecast: FileForecast | undefined, rates: Rates): FilePlan {
-  const zero = (): StepCounts => ({ curate: 0, analyze: 0, review: 0, challenge: 0 });
-  /** Steps 2-4 of a file that goes past Step 1 with probability `p`. */
-  const sized = (p: number) => {
-    const solo = rates.solo(functions);
-    return {
-      analyze: p,
-      review: p * (solo + Math.ceil((functions - solo) / MAX_BATCH)),
-      challenge: p * rates.challenged(functions),
-    };
-  };
   if (!forecast || forecast.unknownFrom === 'curate')
     return {
-      calls: { curate: 1, ...sized(rates.included) },
-      cached: zero(),
+      calls: { curate: 1, ...sized(functions, rates, rates.included) },
+      cached: noCounts(),
       functions,
       functionsAsked: rates.included * functions,
       primes: 0,
     };
   if (forecast.unknownFrom === 'analyze')
     return {
-      calls: { curate: forecast.calls.curate, ...sized(1) },
-      cached: { ...zero(), curate: forecast.cached.curate },
+      calls: { curate: forecast.calls.curate, ...sized(functions, rates, 1) },
+      cached: { ...noCounts(), curate: forecast.cached.curate },
       functions,
       functionsAsked: functions,
       primes: 0,
@@ -261,6 +249,16 @@ function planFile(functions: number, forecast: FileForecast | undefined, rates: 
     functions: forecast.cached.review + forecast.functionsAsked,
     functionsAsked: forecast.functionsAsked,
     primes: forecast.primes,
+  };
+}
+
+/** Steps 2-4 of a file with `functions` that goes past Step 1 with probability `p`. */
+function sized(functions: number, rates: Rates, p: number): Omit<StepCounts, 'curate'> {
+  const solo = rates.solo(functions);
+  return {
+    analyze: p,
+    review: p * (solo + Math.ceil((functions - solo) / MAX_BATCH)),
+    challenge: p * rates.challenged(functions),
   };
 }
 
@@ -285,32 +283,12 @@ function defaultTokens(
   plans.forEach((p, i) => {
     const { fileBlock, bodyPerFunction } = sizes[i]!;
     const fileWritten = new Set<string>();
-    const perCall = (step: (typeof FILE_STEPS)[number]) => {
-      const calls = p.calls[step];
-      const functionsPerCall = p.functionsAsked / Math.max(1, p.calls.review);
-      switch (step) {
-        case 'curate':
-          return { uncached: PACKET.curate, output: OUT.curate };
-        case 'analyze':
-          return {
-            uncached: PACKET.analyze + PACKET.analyzePerFunction * p.functions,
-            output: OUT.analyzeBase + OUT.analyzePerFunction * p.functions,
-          };
-        case 'review':
-          return {
-            uncached: PACKET.review + (PACKET.reviewPerFunction + bodyPerFunction) * functionsPerCall,
-            output: (OUT.perFunction * p.functionsAsked) / Math.max(1, calls),
-          };
-        case 'challenge':
-          return { uncached: PACKET.challenge, output: OUT.challenge };
-      }
-    };
     for (const step of FILE_STEPS) {
       const calls = p.calls[step];
       if (calls <= 0) continue;
       const t = by[step];
       const model = models[step];
-      const { uncached, output } = perCall(step);
+      const { uncached, output } = perCall(p, bodyPerFunction, step);
       // The first call about the file on this model writes its block (a fraction of a call: as likely).
       const writer = fileWritten.has(model) ? 0 : Math.min(1, calls);
       fileWritten.add(model);
@@ -331,6 +309,28 @@ function defaultTokens(
     by.synthesize.output_tokens += OUT.synthesisBase * run.synthesisCalls + OUT.synthesisPerFile * run.files;
   }
   return by;
+}
+
+/** The uncached input and the output of each of a file's calls at `step`, by the default figures. */
+function perCall(p: FilePlan, bodyPerFunction: number, step: (typeof FILE_STEPS)[number]) {
+  const calls = p.calls[step];
+  const functionsPerCall = p.functionsAsked / Math.max(1, p.calls.review);
+  switch (step) {
+    case 'curate':
+      return { uncached: PACKET.curate, output: OUT.curate };
+    case 'analyze':
+      return {
+        uncached: PACKET.analyze + PACKET.analyzePerFunction * p.functions,
+        output: OUT.analyzeBase + OUT.analyzePerFunction * p.functions,
+      };
+    case 'review':
+      return {
+        uncached: PACKET.review + (PACKET.reviewPerFunction + bodyPerFunction) * functionsPerCall,
+        output: (OUT.perFunction * p.functionsAsked) / Math.max(1, calls),
+      };
+    case 'challenge':
+      return { uncached: PACKET.challenge, output: OUT.challenge };
+  }
 }
 
 /**
@@ -371,12 +371,14 @@ async function measure(
   inventory: FunctionInventory | undefined,
   ranges: LineRange[] | undefined,
 ): Promise<FileSize> {
-  const file = await sizeOf(input, entry.path);
-  const companion = entry.companion_path ? await sizeOf(input, entry.companion_path).catch(() => NOTHING) : NOTHING;
+  const { companion_path: companionPath } = entry;
+  // Step 0's sizes where it has them: most files wait for nothing here.
+  const file = input.knownSize?.(entry.path) ?? (await sizeRead(input, entry.path));
+  const companion = !companionPath
+    ? NOTHING
+    : (input.knownSize?.(companionPath) ?? (await sizeRead(input, companionPath).catch(() => NOTHING)));
   const found = inventory?.functions ?? [];
   const functions = (ranges ? functionsTouched(found, file.lines, ranges) : found).length;
-  // The numbered source block adds about two tokens a line.
-  const block = (s: Size) => tokens(s.chars) + 2 * s.lines;
   const companionBlock = companion.chars > OUTLINE_ABOVE_BYTES ? 0 : block(companion);
   if (file.bytes <= OUTLINE_ABOVE_BYTES || inventory?.parser !== 'syntax')
     return { fileBlock: block(file) + companionBlock, functions, bodyPerFunction: 0 };
@@ -404,11 +406,11 @@ interface Size {
 }
 export type FileBytes = Size & { bytes: number };
 const NOTHING = { bytes: 0, chars: 0, lines: 0 };
+/** A numbered source block's tokens: about two a line besides the text. */
+const block = (s: Size) => tokens(s.chars) + 2 * s.lines;
 
-/** A file's size as Step 0 judged it (without reading it again), else as it reads now. */
-async function sizeOf(input: Pick<StagedEstimateRequest, 'access' | 'knownSize'>, path: string): Promise<FileBytes> {
-  const known = await input.knownSize?.(path);
-  if (known) return known;
+/** A file's size as it reads now (one Step 0 did not judge). */
+async function sizeRead(input: Pick<StagedEstimateRequest, 'access'>, path: string): Promise<FileBytes> {
   const text = await input.access.read(path);
   return { bytes: Buffer.byteLength(text), chars: text.length, lines: lineCount(text) };
 }

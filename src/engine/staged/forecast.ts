@@ -53,6 +53,7 @@ export type ForecastRequest = Pick<
 >;
 
 export type StepCounts = Record<FileStep, number>;
+export const noCounts = (): StepCounts => ({ curate: 0, analyze: 0, review: 0, challenge: 0 });
 
 export interface FileForecast {
   path: string;
@@ -107,20 +108,27 @@ export async function forecastStagedRun(req: ForecastRequest): Promise<StagedFor
     files: req.discovery.file_entries.length,
     fits: fitCheck(new WindowGuard(req.prices), req.effort),
   };
+  const entries = req.discovery.file_entries;
+  // Most files of a large tree have no last answers kept (none before its first review): the cache's listing
+  // says which, without a walk each (nor, when it holds nothing, a key each).
+  const kept = (await cache.holdsAny())
+    ? await cache.mayHold(entries.map((entry) => lastAnswersKey(cache, entry.path)))
+    : [];
   // A few files at a time: each walk holds its file's text.
-  const walked = await mapLimit(req.discovery.file_entries, WALKS_AT_ONCE, (entry, order) =>
-    walkFile(ctx, req, entry, order),
+  const walked = await mapLimit(entries, WALKS_AT_ONCE, async (entry, order) =>
+    kept[order] ? walkFile(ctx, req, entry, order) : notKept(entry.path),
   );
   const files = walked.map((w) => w.forecast);
   if (!walked.some((w) => w.analysed)) return { files, synthesis: 'none' };
+  // An analysis not known (nor predicted): synthesis is asked, and the estimate sizes it.
+  if (!walked.every((w) => !w.analysed || w.outcome.analysis !== undefined)) return { files, synthesis: 'asked' };
   // A record that is only predicted (a last answer) will be asked again, and a model does not repeat itself
   // word for word: marked, so that the part holding it is not found in the cache, as it will not be.
   const input = synthesisInput(
     req,
     walked.map((w) => (w.exact ? w : { ...w, outcome: marked(w.outcome) })),
   );
-  if (!input || !walked.every((w) => !w.analysed || w.outcome.analysis !== undefined))
-    return { files, synthesis: 'asked' };
+  if (!input) return { files, synthesis: 'asked' };
   const calls = await plannedSynthesisCalls(ctx, input, (spec) => cache.lookup(spec));
   return calls === 0 ? { files, synthesis: 'cached' } : { files, synthesis: 'asked', synthesisCalls: calls };
 }
@@ -149,14 +157,41 @@ function marked(outcome: Walked['outcome']): Walked['outcome'] {
   return { ...outcome, analysis: { ...analysis, brutal_one_line: `${analysis.brutal_one_line} (to be asked again)` } };
 }
 
+/**
+ * A file without last answers: a run keeps a path's last answers from its first Step 1 on (pipeline.ts), so
+ * without them nothing about the file can be cached, and there is no need to read it to know so.
+ */
+function notKept(path: string): Walked {
+  return {
+    forecast: {
+      path,
+      cached: noCounts(),
+      calls: { ...noCounts(), curate: 1 },
+      functionsAsked: 0,
+      primes: 0,
+      unknownFrom: 'curate',
+    },
+    outcome: { path },
+    findings: [],
+    lineCount: 0,
+    exact: false,
+    analysed: true,
+  };
+}
+
 async function walkFile(
   ctx: FitSetup,
   req: ForecastRequest,
   entry: ForecastRequest['discovery']['file_entries'][number],
   order: number,
 ): Promise<Walked> {
-  const zero = (): StepCounts => ({ curate: 0, analyze: 0, review: 0, challenge: 0 });
-  const forecast: FileForecast = { path: entry.path, cached: zero(), calls: zero(), functionsAsked: 0, primes: 0 };
+  const forecast: FileForecast = {
+    path: entry.path,
+    cached: noCounts(),
+    calls: noCounts(),
+    functionsAsked: 0,
+    primes: 0,
+  };
   const walked: Walked = {
     forecast,
     outcome: { path: entry.path },
@@ -166,12 +201,7 @@ async function walkFile(
     analysed: false,
   };
   const last = await ctx.cache.recall(lastAnswersKey(ctx.cache, entry.path), LastAnswers);
-  if (!last) {
-    // A run keeps a path's last answers from its first Step 1 on (pipeline.ts): without them nothing about the
-    // file can be cached, and there is no need to read it to know so.
-    forecast.calls.curate = 1;
-    return { ...walked, exact: false, analysed: true, forecast: { ...forecast, unknownFrom: 'curate' } };
-  }
+  if (!last) return notKept(entry.path);
   let file: FileUnderReview;
   try {
     file = await loadFile(req, entry, order);
