@@ -4,7 +4,7 @@
  * files git does not ignore), and by a plain walk elsewhere. Every file left out is counted with its reason.
  */
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { FileEntry } from '../model/records';
 import { isInside } from '../model/access';
 import { ReviewAccess } from './access';
@@ -177,26 +177,32 @@ async function listFolder(
   const kinds = await mapLimit(files, IO_PARALLEL, (f) =>
     f.includes('\uFFFD') || blobOf(f) ? Promise.resolve(null) : lstat(join(abs, f)).catch(() => null),
   );
+  // git's paths are clean and use forward slashes: below the cwd, the display path is the folder's plus the
+  // file's (tens of thousands of path.relative calls otherwise); above it, each is worked out.
+  const shownDir = displayPath(cwd, abs);
+  const shown =
+    shownDir === '..' || shownDir.startsWith('../') || isAbsolute(shownDir)
+      ? (f: string) => displayPath(cwd, join(abs, f))
+      : (f: string) => (shownDir === '.' ? f : `${shownDir}/${f}`);
   const out: string[] = [];
   for (const [i, f] of files.entries()) {
-    const full = join(abs, f);
     const kind = kinds[i];
     const blob = blobOf(f);
-    if (f.includes('\uFFFD')) excluded.push({ path: displayPath(cwd, full), reason: 'non_utf8_name' });
+    if (f.includes('\uFFFD')) excluded.push({ path: shown(f), reason: 'non_utf8_name' });
     else if (blob) {
-      const path = displayPath(cwd, full);
+      const path = shown(f);
       listed.known.set(path, blob);
       out.push(path);
     } else if (kind?.isSymbolicLink()) {
       stamp.incomplete();
-      await followLink(full, cwd, out, excluded, new Set(), roots);
+      await followLink(join(abs, f), cwd, out, excluded, new Set(), roots);
     } else if (kind?.isFile()) {
-      const path = displayPath(cwd, full);
+      const path = shown(f);
       stamp.addFile(path, kind);
       out.push(path);
     }
     // A tracked file deleted in the work tree is not reviewable content; a pipe or device is counted.
-    else if (kind) excluded.push({ path: displayPath(cwd, full), reason: 'unreadable', detail: 'not a regular file' });
+    else if (kind) excluded.push({ path: shown(f), reason: 'unreadable', detail: 'not a regular file' });
   }
   return out;
 }

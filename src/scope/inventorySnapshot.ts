@@ -17,25 +17,23 @@
  */
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readOwnFile } from '../io/regularFile';
 import { replaceFile } from '../io/safeWrite';
-import { mapLimit } from '../model/pool';
 import type { FolderStamp } from './dirCache';
 import { EXCLUSION_REASONS, type Inventory } from './exclusions';
 
 /** Bump when what is kept changes shape or meaning. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** A stamped time newer than this before the run started is not trusted to tell two contents apart. */
 const RACY_MS = 2000;
 /** Scopes kept per repository: the oldest go first. */
 const KEPT_SCOPES = 16;
 /** About 150 bytes a file: room for a scope of some 200,000 files. */
 const MAX_BYTES = 32 << 20;
-const STATS_AT_ONCE = 64;
 
 const Stamp = z.tuple([z.number(), z.number()]).nullable();
 const Kept = z.object({
@@ -43,8 +41,13 @@ const Kept = z.object({
   stamp: z.string(),
   folders: z.array(z.tuple([z.string(), Stamp])),
   roots: z.array(z.string()),
-  /** Each file under review: its path, its companion, and the content id it was judged with. */
-  files: z.array(z.tuple([z.string(), z.string().nullable(), z.string()])),
+  /**
+   * The files under review, a column each (a tuple per file costs the schema several times as much): the
+   * path, its companion, and the content id it was judged with.
+   */
+  files: z
+    .object({ paths: z.array(z.string()), companions: z.array(z.string().nullable()), ids: z.array(z.string()) })
+    .refine((f) => f.companions.length === f.paths.length && f.ids.length === f.paths.length),
   excluded: z.array(z.object({ path: z.string(), reason: z.enum(EXCLUSION_REASONS), detail: z.string().optional() })),
 });
 type Kept = z.infer<typeof Kept>;
@@ -120,17 +123,17 @@ export async function keptInventory(
     return null;
   }
   if (kept.stamp !== stamp) return null;
-  const now = await mapLimit(kept.folders, STATS_AT_ONCE, async ([folder]) => folderStamp(folder));
-  if (kept.folders.some(([, then], i) => !sameStamp(then, now[i]!))) return null;
+  // Thousands of folders: one synchronous stat each is a few microseconds, a promise each many times that.
+  if (kept.folders.some(([folder, then]) => !sameStamp(then, folderStamp(folder)))) return null;
   return {
     inventory: {
       discovery: {
         review_roots: kept.roots,
-        file_entries: kept.files.map(([path, companion]) => ({ path, companion_path: companion })),
+        file_entries: kept.files.paths.map((path, i) => ({ path, companion_path: kept.files.companions[i]! })),
       },
       excluded: kept.excluded,
     },
-    ids: new Map(kept.files.map(([path, , id]) => [path, id])),
+    ids: new Map(kept.files.paths.map((path, i) => [path, kept.files.ids[i]!])),
   };
 }
 
@@ -143,11 +146,13 @@ export async function keepInventory(
   inventory: Inventory,
   idOf: (path: string) => string | undefined,
 ): Promise<void> {
-  const files: Kept['files'] = [];
+  const files: Kept['files'] = { paths: [], companions: [], ids: [] };
   for (const e of inventory.discovery.file_entries) {
     const id = idOf(e.path);
     if (id === undefined) return;
-    files.push([e.path, e.companion_path, id]);
+    files.paths.push(e.path);
+    files.companions.push(e.companion_path);
+    files.ids.push(id);
   }
   const kept: Kept = {
     f: FORMAT,
@@ -175,9 +180,14 @@ async function dropOldest(dir: string): Promise<void> {
   for (const { n } of aged.slice(0, names.length - KEPT_SCOPES)) await rm(join(dir, n), { force: true });
 }
 
-async function folderStamp(folder: string): Promise<FolderStamp> {
-  const st = await stat(folder).catch(() => null);
-  return st ? [st.mtimeMs, st.ctimeMs] : null;
+/** As DirCache stamps a folder: null where it cannot be stat'd (gone, or no longer a folder one can enter). */
+function folderStamp(folder: string): FolderStamp {
+  try {
+    const st = statSync(folder);
+    return [st.mtimeMs, st.ctimeMs];
+  } catch {
+    return null;
+  }
 }
 
 function sameStamp(a: FolderStamp, b: FolderStamp): boolean {

@@ -40,8 +40,8 @@ describe('scope: an unchanged scope takes its kept inventory', () => {
     const [name] = await keptFiles();
     assert.ok(name, 'an inventory was kept');
     const file = join(keptIn, name);
-    const kept = JSON.parse(await readFile(file, 'utf8')) as { files: Array<[string, string | null, string]> };
-    for (const f of kept.files) if (f[1] !== null) f[1] = 'MARK';
+    const kept = JSON.parse(await readFile(file, 'utf8')) as { files: { companions: Array<string | null> } };
+    kept.files.companions = kept.files.companions.map((c) => (c === null ? null : 'MARK'));
     await writeFile(file, JSON.stringify(kept));
   }
 
