@@ -5,7 +5,7 @@
  * in-flight model calls when the host cancels. The messages are in src/app/protocol.ts, the logic in src/app.
  */
 import { parentPort } from 'node:worker_threads';
-import { resolveScope } from './app/autoScope';
+import { withAutoScope } from './app/autoScope';
 import { buildJob, providerFromSettings } from './app/buildJob';
 import { Connection } from './app/connection';
 import { lineCounter, toDiagnostic } from './app/diagnosticMap';
@@ -57,7 +57,7 @@ host.onRequest(CheckSetup, async ({ choices, apiKey, probe }) => {
 host.onRequest(StartReview, async (start): Promise<ReviewOutcome> => {
   try {
     const cwd = start.choices.cwd;
-    const { target: choices, line } = await resolveScope(start.choices);
+    const { target: choices, line } = await withAutoScope(start.choices);
     if (line) host.sendNotification(ScopeChosen, { scope: choices.scope, line });
     // The CLI's default too: one state folder (and result cache) per repository, shared by both.
     const job = buildJob(choices, {

@@ -43,7 +43,7 @@ export async function autoScope(cwd: string, env?: NodeJS.ProcessEnv): Promise<A
 }
 
 /** The target with its scope detected when it is `auto` (the CLI and the worker alike); `line` only then. */
-export async function resolveScope<T extends { cwd: string; scope: TargetScope }>(
+export async function withAutoScope<T extends { cwd: string; scope: TargetScope }>(
   target: T,
   env?: NodeJS.ProcessEnv,
 ): Promise<{ target: T & { scope: ScopeSpec }; line?: string }> {

@@ -3,7 +3,7 @@
  * what the process adds (its folder, the endpoint from ANTHROPIC_BASE_URL, the --prices file read, the
  * repository's state folder), so the plan counts what the review will ask.
  */
-import { resolveScope } from '../app/autoScope';
+import { withAutoScope } from '../app/autoScope';
 import { buildJob } from '../app/buildJob';
 import { needsApiKey, resolveProvider, type Env, type ProviderConfig } from '../model/providers';
 import { UsageError } from './help';
@@ -38,7 +38,7 @@ export async function chooseScope(
   flags: ReviewFlags,
   io: Pick<CliIo, 'cwd' | 'env'>,
 ): Promise<{ flags: ReviewFlags & { choices: { scope: ScopeSpec } }; line?: string }> {
-  const { target, line } = await resolveScope({ ...flags.choices, cwd: io.cwd }, io.env);
+  const { target, line } = await withAutoScope({ ...flags.choices, cwd: io.cwd }, io.env);
   return { flags: { ...flags, choices: { ...flags.choices, scope: target.scope } }, ...(line ? { line } : {}) };
 }
 

@@ -116,7 +116,7 @@ export interface EvalSummary {
   byGroup: ReturnType<typeof groupRecall>;
 }
 
-export function summarize(outcomes: PrOutcome[], bench: Benchmark): EvalSummary {
+export function evalSummary(outcomes: PrOutcome[], bench: Benchmark): EvalSummary {
   const tally = sumTallies(outcomes.map((o) => o.tally ?? missed(o.case.golden.length)));
   const byGroup = groupRecall(
     outcomes.flatMap((o) => o.case.golden.map((g, i) => ({ group: g.group, matched: o.assignment.matches.has(i) }))),
@@ -160,7 +160,7 @@ export function renderTable(outcomes: PrOutcome[], bench: Benchmark, meta: EvalM
       `${o.seconds.toFixed(0)}s`,
     ]);
   }
-  const sum = summarize(outcomes, bench);
+  const sum = evalSummary(outcomes, bench);
   rows.push([
     'total',
     `${sum.tally.findings}`,
@@ -209,7 +209,7 @@ export function renderTable(outcomes: PrOutcome[], bench: Benchmark, meta: EvalM
 }
 
 export function evalJson(outcomes: PrOutcome[], bench: Benchmark, meta: EvalMeta): EvalJson {
-  const sum = summarize(outcomes, bench);
+  const sum = evalSummary(outcomes, bench);
   return EvalJson.parse({
     benchmark: bench.name,
     benchmark_commit: meta.benchmarkCommit,
