@@ -77,7 +77,13 @@ export async function takeInventory(paths: string[], opts: InventoryOptions): Pr
   const digest = opts.keptIn === undefined ? null : stamp.digest();
   const kept = digest === null ? null : await keptInventory(opts.keptIn!, scope, digest);
   if (kept) {
-    for (const [path, id] of kept.ids) opts.facts?.judged(resolve(cwd, path), id);
+    const facts = opts.facts;
+    // As judging would: each file's content facts are held from here on (Step0Facts.known answers at once).
+    if (facts)
+      await mapLimit([...kept.ids], IO_PARALLEL, async ([path, id]) => {
+        facts.judged(resolve(cwd, path), id);
+        await facts.store.get(id);
+      });
     return kept.inventory;
   }
   const { inventory, dirs } = await judgeAndPair(reviewRoots, [...chosen], opts, excluded, listed);

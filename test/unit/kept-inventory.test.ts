@@ -3,7 +3,7 @@ import { readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promi
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Step0Facts } from '../../src/scope/facts';
+import { FactStore, Step0Facts } from '../../src/scope/facts';
 import { takeInventory } from '../../src/scope/inventory';
 import { TempRepo } from '../helpers/git-repo';
 
@@ -23,9 +23,14 @@ const age = (path: string) => utimes(path, new Date(Date.now() - 3600_000), new 
 describe('scope: an unchanged scope takes its kept inventory', () => {
   let repo: TempRepo;
   let keptIn: string;
+  let factsDir: string;
 
-  const inventory = (facts = new Step0Facts(), excludes: string[] = []) =>
-    takeInventory(['.'], { cwd: repo.dir, keptIn, facts, excludes });
+  /** Each run as a new process: its own store over the same folder, kept at the end as a run keeps it. */
+  const inventory = async (facts = new Step0Facts(new FactStore(factsDir)), excludes: string[] = []) => {
+    const inv = await takeInventory(['.'], { cwd: repo.dir, keptIn, facts, excludes });
+    await facts.store.flush();
+    return inv;
+  };
   const companions = async (excludes: string[] = []) =>
     Object.fromEntries(
       (await inventory(undefined, excludes)).discovery.file_entries.map((e) => [e.path, e.companion_path]),
@@ -48,6 +53,7 @@ describe('scope: an unchanged scope takes its kept inventory', () => {
   beforeEach(async () => {
     repo = new TempRepo();
     keptIn = mkdtempSync(join(tmpdir(), 'skeptic-kept-'));
+    factsDir = mkdtempSync(join(tmpdir(), 'skeptic-kept-facts-'));
     repo.write('src/util.ts', 'export const u = 1;\n');
     repo.write('src/util.test.ts', 'u;\n');
     repo.write('src/other.ts', 'export const o = 1;\n');
@@ -63,10 +69,11 @@ describe('scope: an unchanged scope takes its kept inventory', () => {
   afterEach(async () => {
     repo.remove();
     await rm(keptIn, { recursive: true, force: true });
+    await rm(factsDir, { recursive: true, force: true });
   });
 
-  it('answers from what was kept, with the content ids the files were judged with', async () => {
-    const facts = new Step0Facts();
+  it('answers from what was kept, with the content ids the files were judged with and their facts at hand', async () => {
+    const facts = new Step0Facts(new FactStore(factsDir));
     const inv = await inventory(facts);
     assert.deepEqual(Object.fromEntries(inv.discovery.file_entries.map((e) => [e.path, e.companion_path])), {
       '.gitignore': null,
@@ -77,6 +84,8 @@ describe('scope: an unchanged scope takes its kept inventory', () => {
     });
     const blob = repo.git('rev-parse', 'HEAD:src/util.ts').trim();
     assert.equal(facts.idOf(repo.path('src/util.ts')), blob);
+    // What a judge would have left held: the estimate asks for sizes without waiting.
+    assert.equal(facts.known(repo.path('src/util.ts'))?.bytes, 'export const u = 1;\n'.length);
   });
 
   it('takes stock again when a tracked file changes, an untracked one changes or appears, or a folder gains a name git does not list', async () => {
