@@ -280,6 +280,30 @@ describe('staged review through the CLI against the fake API', function () {
     assert.equal(fake.server.requests.filter((r) => r.turn === 2).length, 3);
   });
 
+  it('asks again for an answer cut off at max_tokens, saying so, and keeps nothing of the cut one', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'verbose', match: { record: 'FileAnalysis', file: 'shop/cart.ts' } }],
+    });
+    const run = await review(cwd);
+    assert.equal(run.code, 0, run.stderr);
+    const asked = fake.server.requests.filter((r) => r.record === 'FileAnalysis' && r.file === 'shop/cart.ts');
+    assert.deepEqual(
+      asked.map((r) => [r.turn, r.fault, r.usage?.output_tokens === (r.body as { max_tokens: number }).max_tokens]),
+      [
+        [1, 'verbose', true],
+        [2, null, false],
+      ],
+    );
+    const repair = JSON.stringify((asked[1]!.body as { messages: unknown[] }).messages.at(-1));
+    assert.match(repair, /the reply was cut off at max_tokens; answer with a shorter record/);
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    assert.deepEqual(json.findings.map(key).sort(), EXPECTED);
+    const report = await readFile(join(cwd, 'code-review-shop.md'), 'utf8');
+    assert.doesNotMatch(report, /And there is more to say about it/);
+  });
+
   it('lays every call about a file out cache-first: one tool list and system, the file, then the step; repairs keep a breakpoint', async () => {
     const cwd = await fixtureWorkspace('shop');
     fake.server.setScenario({

@@ -615,6 +615,42 @@ describe('fake Anthropic server', () => {
         ],
       );
     });
+
+    it('an answer longer than max_tokens is cut there: stop_reason max_tokens, every token spent', async () => {
+      server.setScenario({ faults: [{ kind: 'verbose', chars: 2_000, times: -1 }] });
+      const params = { ...ask({ schema: Step1Record, packet: { path: 'src/cart.ts' } }), max_tokens: 100 };
+      // A structured output's JSON text stops mid-text.
+      const text = await client.messages.create(params);
+      assert.equal(text.stop_reason, 'max_tokens');
+      assert.equal(text.usage.output_tokens, 100);
+      const block = text.content[0];
+      assert.equal(block?.type, 'text');
+      assert.equal(block.text.length, 400);
+      assert.throws(() => JSON.parse(block.text) as unknown);
+      // A submit tool's input is what a partial parse of its cut arguments gives.
+      const { schema } = zodOutputFormat(Step1Record);
+      const tool = await client.messages.create({
+        ...params,
+        output_config: undefined,
+        tools: [{ name: 'submit_Step1Record', input_schema: { ...schema, type: 'object' } }],
+        tool_choice: { type: 'tool', name: 'submit_Step1Record' },
+      });
+      assert.equal(tool.stop_reason, 'max_tokens');
+      const call = tool.content[0];
+      assert.equal(call?.type, 'tool_use');
+      // The fields before the long one whole, that one begun, none after it.
+      const input = call.input as Record<string, unknown>;
+      assert.equal(input.file_path, 'src/cart.ts');
+      assert.deepEqual(Object.keys(input).at(-1), 'appearance');
+      assert.match(String(input.appearance), /^A typescript file .* And there is more to say about it\./);
+      assert.ok(JSON.stringify(input).length < 410);
+      assert.ok(!Step1Record.safeParse(input).success);
+      // Within max_tokens the same answer is whole.
+      server.setScenario({});
+      const whole = await client.messages.create(params);
+      assert.equal(whole.stop_reason, 'end_turn');
+      Step1Record.parse(recordOf(whole));
+    });
   });
 
   describe('prompt-cache accounting', () => {

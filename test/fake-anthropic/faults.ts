@@ -103,3 +103,17 @@ export function linesPastEnd(value: unknown, lastLine: number): unknown {
     ]),
   );
 }
+
+/** The record with its longest top-level text field `chars` characters longer. */
+export function ramble(record: unknown, chars: number): unknown {
+  if (!isObject(record)) return record;
+  const texts = Object.entries(record).filter((e): e is [string, string] => typeof e[1] === 'string');
+  const longest = texts.reduce<[string, string] | undefined>(
+    (a, b) => (!a || b[1].length > a[1].length ? b : a),
+    undefined,
+  );
+  if (!longest) return record;
+  const [key, text] = longest;
+  const words = ' And there is more to say about it.';
+  return { ...record, [key]: text + words.repeat(Math.ceil(chars / words.length)).slice(0, chars) };
+}

@@ -1,6 +1,6 @@
 /** Decides what a parsed request gets back: an API error, a dropped connection, or a message's content. */
 import { randomBytes } from 'node:crypto';
-import { breakSchema, errorTypeOf, linesPastEnd, omitFunctions } from './faults';
+import { breakSchema, errorTypeOf, linesPastEnd, omitFunctions, ramble } from './faults';
 import { buildRecord, primarySource } from './records';
 import type { ParsedRequest } from './request';
 import type { Fault, LoadedScenario } from './scenario';
@@ -12,7 +12,7 @@ export type Outcome =
   | { kind: 'error'; status: number; type: string; message: string; retryAfter?: number }
   | { kind: 'drop' }
   | { kind: 'html' }
-  | { kind: 'message'; content: ContentBlock[]; stopReason: 'end_turn' | 'tool_use' | 'refusal' };
+  | { kind: 'message'; content: ContentBlock[]; stopReason: 'end_turn' | 'tool_use' | 'refusal' | 'max_tokens' };
 
 /** Prose around a cut-off object: what a model that ignored the output format might send. */
 const NOT_JSON = 'Here is my review of the function:\n{"file_path": "';
@@ -69,6 +69,7 @@ export function reply(req: ParsedRequest, scenario: LoadedScenario, fault: Fault
   let record = buildRecord(req, scenario);
   if (fault?.kind === 'schema_invalid') record = breakSchema(req.record, record);
   if (fault?.kind === 'omit_functions') record = omitFunctions(record, fault.functions, fault.invent);
+  if (fault?.kind === 'verbose') record = ramble(record, fault.chars);
   if (fault?.kind === 'bad_line') {
     const lastLine =
       primarySource(req)?.lineCount ??

@@ -123,6 +123,8 @@ const Fault = z.discriminatedUnion('kind', [
     invent: z.array(z.string().min(1)).default([]),
   }),
   z.strictObject({ kind: z.literal('bad_line'), ...faultBase }),
+  /** A rambling model: the record's longest text field runs this many characters longer (past max_tokens, it is cut). */
+  z.strictObject({ kind: z.literal('verbose'), ...faultBase, chars: z.number().int().min(1).default(100_000) }),
   z.strictObject({
     kind: z.literal('tool_use'),
     ...faultBase,

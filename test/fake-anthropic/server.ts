@@ -10,7 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CacheError, estimateTokens, PromptCache, type Accounted, type CacheUsage } from './cache';
 import { FakeBatches } from './batches';
 import { FaultBook } from './faults';
-import { reply, type ContentBlock } from './reply';
+import { cutAtMaxTokens, outputTokens } from './maxTokens';
+import { reply } from './reply';
 import { isObject, MessagesBody, parseRequest } from './request';
 import { parseScenario, type Fault, type Scenario } from './scenario';
 import {
@@ -221,7 +222,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     const fault = faults.take(parsed);
     entry.fault = fault?.kind ?? null;
     log.emit('change');
-    const outcome = reply(parsed, scenario, fault, credentialsOf(req));
+    const answer = reply(parsed, scenario, fault, credentialsOf(req));
+    const outcome = answer.kind === 'message' ? cutAtMaxTokens(answer, body.data.max_tokens) : answer;
     const delay = (opts.latencyMs ?? 0) + (fault?.kind === 'slow' ? fault.ms : 0);
     if (delay > 0 && !(await wait(delay, gone.signal))) return;
     if (opts.hold) await opts.hold(entry);
@@ -239,7 +241,9 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       end(fail(outcome.status, outcome.type, outcome.message, headers));
     } else {
       const { usage, writes } = accounted;
-      entry.usage = { ...usage, output_tokens: outputTokens(outcome.content) };
+      // Generation stopped at max_tokens: every one of them was spent.
+      const output = outcome.stopReason === 'max_tokens' ? body.data.max_tokens : outputTokens(outcome.content);
+      entry.usage = { ...usage, output_tokens: output };
       // The response has begun: what it wrote is readable from now on, while the rest of it is generated.
       cache.commit(writes);
       entry.began_at = Date.now();
@@ -435,10 +439,6 @@ async function wait(ms: number, signal: AbortSignal): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function outputTokens(content: ContentBlock[]): number {
-  return content.reduce((n, b) => n + estimateTokens(b.type === 'text' ? b.text : JSON.stringify(b.input)), 0);
 }
 
 function send(res: ServerResponse, status: number, payload: unknown, headers: OutgoingHttpHeaders = {}): number {
