@@ -2,9 +2,10 @@
  * `node esbuild.mjs --tests && node out/bench/bigFile.js [--windows 40000,100000,200000] [--lines 8] [--mode staged|lenses]`:
  * one generated file of many functions under a context window. For each window, finds the largest function
  * count (each function `--lines` lines long) whose review completes — every step of the one file answered, every
- * function reviewed — against the fake Messages API set to that window, and prints, at that count and at the
- * next one tried, the calls by step, how many requests the fake refused as too long and whether the file went as
- * an outline; then the calls a rerun of the unchanged file makes. Prints; asserts nothing.
+ * function reviewed, synthesis too — against the fake Messages API set to that window, and prints, at that count
+ * and at the next one tried, the calls by step, the largest prompt the fake counted, how many requests it refused
+ * as too long and whether the file went as an outline; then the calls a rerun of the unchanged file makes.
+ * Prints; asserts nothing.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,6 +37,8 @@ interface Outcome {
   functionsReviewed: number;
   bytes: number;
   calls: Record<string, number>;
+  /** The most prompt tokens of one request, by the fake's count. */
+  largestPrompt: number;
   refused: number;
   outline: boolean;
   failed: string[];
@@ -78,10 +81,16 @@ async function review(
         ? result.failed.map((f) => `${f.unit}: ${f.reason}`)
         : [];
     return {
-      complete: mode === 'lenses' ? failed.length === 0 : reviewed === functions,
+      complete: failed.length === 0 && (mode === 'lenses' || reviewed === functions),
       functionsReviewed: reviewed,
       bytes: 0,
       calls,
+      largestPrompt: Math.max(
+        0,
+        ...server.requests.map((r) =>
+          r.usage ? r.usage.input_tokens + r.usage.cache_read_input_tokens + r.usage.cache_creation_input_tokens : 0,
+        ),
+      ),
       refused: server.requests.filter((r) => r.status === 400).length,
       outline: staged?.notes.some((n) => n.includes('outline')) ?? false,
       failed,
@@ -101,7 +110,7 @@ async function tryCount(functions: number, lines: number, window: number, mode: 
 }
 
 const describe = (n: number, o: Outcome) =>
-  `${n} functions (${Math.round(o.bytes / 1024)} KB): ${o.complete ? 'complete' : 'INCOMPLETE'} · ${o.functionsReviewed} reviewed · calls ${JSON.stringify(o.calls)} · ${o.refused} refused · ${o.outline ? 'outline' : 'whole'}${o.failed.length ? ` · failed: ${o.failed[0]!.slice(0, 200)}` : ''}`;
+  `${n} functions (${Math.round(o.bytes / 1024)} KB): ${o.complete ? 'complete' : 'INCOMPLETE'} · ${o.functionsReviewed} reviewed · ${Object.values(o.calls).reduce((x, y) => x + y, 0)} requests ${JSON.stringify(o.calls)} · largest prompt ${o.largestPrompt} · ${o.refused} refused · ${o.outline ? 'outline' : 'whole'}${o.failed.length ? ` · failed: ${o.failed[0]!.slice(0, 200)}` : ''}`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

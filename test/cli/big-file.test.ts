@@ -2,16 +2,21 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { list, MessagesBody, parseRequest, text } from '../fake-anthropic/request';
+import { list, MessagesBody, parseRequest, text, type Json } from '../fake-anthropic/request';
+import type { Scenario } from '../fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { runCli } from '../helpers/cli';
 import { put } from '../helpers/tree';
 
-/** One module of 200 functions: its inventory with the answer listing it does not fit one request of this window. */
+/**
+ * One module of 200 functions: its inventory with the answer listing it does not fit one request of this
+ * window, nor do its Step 2 rows one synthesis request.
+ */
 const FUNCTIONS = 200;
 const WINDOW = 40_000;
 const PATH = 'big/module.ts';
 
+/** f{g} starts on line 2 + 6g. */
 const module = () =>
   `/** Many helpers. */\n${Array.from(
     { length: FUNCTIONS },
@@ -19,7 +24,7 @@ const module = () =>
       `export function f${g}(xs: number[], k: number): number {\n  let acc = 0;\n  for (const x of xs) acc += x * k + ${g};\n  return acc;\n}`,
   ).join('\n\n')}\n`;
 
-describe('Step 2 of a file whose inventory does not fit one request', function () {
+describe('a file whose records do not fit one request', function () {
   this.timeout(180_000);
   let fake: FakeAnthropic;
   before(async () => {
@@ -27,7 +32,9 @@ describe('Step 2 of a file whose inventory does not fit one request', function (
   });
   after(() => fake.close());
 
-  it('goes in parts: every function analysed and reviewed, nothing over the window, a rerun asks nothing', async () => {
+  /** The module in a fresh folder, with the window in its price table; the CLI's environment and arguments. */
+  async function bigFile(scenario: Scenario = {}) {
+    fake.setScenario(scenario);
     const cwd = await mkdtemp(join(tmpdir(), 'skeptic-big-file-'));
     await put(cwd, PATH, module());
     const table = { opus: { context_window: WINDOW }, sonnet: { context_window: WINDOW } };
@@ -37,22 +44,26 @@ describe('Step 2 of a file whose inventory does not fit one request', function (
       ANTHROPIC_BASE_URL: fake.url,
       XDG_CACHE_HOME: await mkdtemp(join(tmpdir(), 'skeptic-big-file-cache-')),
     };
-    const args = ['big', '--prices', 'window.json'];
-    const overWindow = () =>
-      fake.requests.filter((r) => {
+    return { cwd, env, args: ['big', '--prices', 'window.json'] };
+  }
+  /** Requests refused, or over the window by the fake's own count (prompt tokens and max_tokens). */
+  const overWindow = () =>
+    fake.requests
+      .filter((r) => {
         const u = r.usage;
         const max = (r.body as { max_tokens: number }).max_tokens;
         const prompt = u ? u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens : Infinity;
         return r.status !== 200 || prompt + max > WINDOW;
-      });
+      })
+      .map((r) => `${r.record} ${r.status}`);
+
+  it('goes in parts: every function analysed and reviewed, nothing over the window, a rerun asks nothing', async () => {
+    const { cwd, env, args } = await bigFile();
     const analyses = () => fake.requests.filter((r) => r.record === 'FileAnalysis');
 
     fake.reset();
     await runCli(['review', ...args, '--yes', '--json', 'result.json'], { cwd, env });
-    assert.deepEqual(
-      overWindow().map((r) => `${r.record} ${r.status}`),
-      [],
-    );
+    assert.deepEqual(overWindow(), []);
     const parts = analyses();
     assert.ok(parts.length > 1, `expected Step 2 in parts, got ${parts.length} request(s)`);
     // Each function in exactly one part, in order. The parts go out together, so they reach the fake in any
@@ -92,5 +103,83 @@ describe('Step 2 of a file whose inventory does not fit one request', function (
       fake.requests.filter((r) => r.record === 'FileAnalysis' || r.record === 'BatchReview'),
       [],
     );
+  });
+
+  /** Step 5's records of the module: its rows do not fit the synthesis request, so only these two go in full. */
+  const FLAGGED = ['f3', 'f150'];
+  const FLAGGED_SCENARIO: Scenario = {
+    files: {
+      [PATH]: {
+        reviews: Object.fromEntries(
+          FLAGGED.map((name) => [
+            name,
+            {
+              A1: {
+                verdict: 'flag',
+                confidence: 'high',
+                line: 4 + 6 * Number(name.slice(1)),
+                action: 'Check k.',
+                rationale: 'k may be NaN.',
+              },
+            },
+          ]),
+        ),
+      },
+    },
+  };
+
+  it('goes with the rows of the functions with findings and the names of the rest, and the report says so', async () => {
+    const { cwd, env, args } = await bigFile(FLAGGED_SCENARIO);
+    const synthesisPlanned = async () => {
+      const plan = await runCli(['plan', ...args, '--json'], { cwd, env });
+      assert.equal(plan.code, 0, plan.stderr);
+      return (JSON.parse(plan.stdout) as { estimate: { by_step: { synthesize: { calls: number } } } }).estimate.by_step
+        .synthesize.calls;
+    };
+    const syntheses = () => fake.requests.filter((r) => r.record?.startsWith('Synthesis'));
+
+    const planned = await synthesisPlanned();
+    fake.reset();
+    const run = await runCli(['review', ...args, '--yes', '--json', 'result.json'], { cwd, env });
+    assert.equal(run.code, 0, run.stderr);
+    // Every request within the window by the fake's own count, none refused.
+    assert.deepEqual(overWindow(), []);
+
+    // One synthesis request, as the plan foresaw: the flagged rows in full, the others by name.
+    assert.deepEqual(
+      syntheses().map((r) => r.record),
+      ['SynthesisResult'],
+    );
+    assert.equal(planned, 1);
+    const [analysis] = list(parseRequest(MessagesBody.parse(syntheses()[0]!.body)).packet, 'file_analyses');
+    assert.deepEqual(
+      list(analysis!, 'functions').map((f) => text(f, 'qualified_name')),
+      FLAGGED,
+    );
+    const notListed = analysis!.functions_not_listed as Json;
+    assert.equal(notListed.count, FUNCTIONS - FLAGGED.length);
+    assert.equal((notListed.names as string[]).length, FUNCTIONS - FLAGGED.length);
+
+    const json = JSON.parse(await readFile(join(cwd, 'result.json'), 'utf8')) as {
+      files: { path: string; status: string; functions_reviewed: number }[];
+      findings: { rule_id: string }[];
+    };
+    assert.equal(json.files[0]?.functions_reviewed, FUNCTIONS);
+    assert.equal(json.findings.filter((f) => f.rule_id === 'A1').length, FLAGGED.length);
+    const report = await readFile(join(cwd, 'code-review-big.md'), 'utf8');
+    assert.doesNotMatch(report, /synthesis did not run/);
+    assert.match(report, /## Executive Summary\n\nThe fake reviewed 1 files/);
+    assert.match(
+      report,
+      new RegExp(
+        `${PATH}: synthesis read the rows of 2 of its ${FUNCTIONS} functions \\(those with findings\\) and only the names of the other 198, to fit the model's context window`,
+      ),
+    );
+
+    // The plan walks the same shortened request with the same key: nothing left to ask, nor does a rerun.
+    assert.equal(await synthesisPlanned(), 0);
+    fake.reset();
+    assert.equal((await runCli(['review', ...args, '--yes'], { cwd, env })).code, 0);
+    assert.deepEqual(syntheses(), []);
   });
 });

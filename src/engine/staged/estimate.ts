@@ -22,7 +22,7 @@ import { noCounts, type FileForecast, type StagedForecast, type StepCounts } fro
 import type { StagedRequest } from './pipeline';
 import { FILE_SYSTEM, SYNTHESIS_SYSTEM } from './prompts';
 import { REPLY_ROOM } from './context';
-import { groupPaths, MAX_PART_FILES, partMaxTokens } from './synthesisParts';
+import { fitGroups, MAX_PART_FILES, partMaxTokens } from './synthesisParts';
 import { contextWindowOf } from '../../model/contextWindow';
 
 export interface StagedStepEstimate extends StepEstimate {
@@ -98,8 +98,15 @@ const OUT = {
   synthesisBase: 1500,
   synthesisPerFile: 100,
 };
-/** What each file adds to the synthesis packet: its Step 1 record, its analysis without findings, its surviving findings. */
-const SYNTHESIS_PER_FILE = 900;
+/**
+ * What each file adds to the synthesis packet: its Step 1 record, its analysis without findings or function
+ * rows, its surviving findings; and each function row, in full or in a file's shortened forms (by name, by
+ * number: synthesisRecords.ts), where unknown findings keep no row in full.
+ */
+const SYNTHESIS_PER_FILE = 400;
+const SYNTHESIS_PER_ROW = { rows: 100, names: 10, count: 0 };
+type RowForm = keyof typeof SYNTHESIS_PER_ROW;
+const ROW_FORMS = Object.keys(SYNTHESIS_PER_ROW) as RowForm[];
 const FILE_STEPS = ['curate', 'analyze', 'review', 'challenge'] as const;
 const MEASURES_AT_ONCE = 64;
 
@@ -159,20 +166,20 @@ export async function estimateStagedRun(input: StagedEstimateRequest): Promise<E
   }
   const synthesis = input.forecast ? input.forecast.synthesis : entries.length ? 'asked' : 'none';
   const synthesisBase = tokens(SYNTHESIS_SYSTEM.length) + ctx;
-  calls.synthesize =
-    synthesis !== 'asked'
-      ? 0
-      : (input.forecast?.synthesisCalls ??
-        synthesisCallsBySize(
-          entries.map((e) => e.path),
+  const bySize =
+    synthesis === 'asked'
+      ? synthesisBySize(
+          entries.map((e, i) => ({ path: e.path, rows: sizes[i]!.rows })),
           synthesisBase,
           contextWindowOf(models.synthesize, input.prices),
-        ));
+        )
+      : { calls: 0, records: 0 };
+  calls.synthesize = synthesis === 'asked' ? (input.forecast?.synthesisCalls ?? bySize.calls) : 0;
 
   const defaults = defaultTokens(plans, sizes, models, {
     runPrefix: tokens(FILE_SYSTEM.length) + TOOLS_TOKENS + ctx,
     // Each call (a part, the merge) carries the system text and context; the files' records are split among the parts.
-    synthesis: calls.synthesize ? synthesisBase * calls.synthesize + SYNTHESIS_PER_FILE * entries.length : 0,
+    synthesis: calls.synthesize ? synthesisBase * calls.synthesize + bySize.records : 0,
     files: entries.length,
     synthesisCalls: calls.synthesize,
   });
@@ -334,15 +341,31 @@ function perCall(p: FilePlan, bodyPerFunction: number, step: (typeof FILE_STEPS)
 }
 
 /**
- * Step 5's calls for files whose records are not known yet, each record sized by the rule above: one request
- * when they fit it, else parts by folder within the window (as synthesisParts.ts groups them) and the merge.
+ * Step 5's calls for files whose records are not known yet, each record sized by the rule above, and the
+ * records' tokens over all of them: one request when they fit it, else parts by folder within the window, a
+ * file too large alone shortened (as synthesisParts.ts plans them), and the merge — or one request again when
+ * the shortening was all it took.
  */
-function synthesisCallsBySize(paths: string[], base: number, window: number): number {
-  const fits = (group: string[]) =>
-    group.length <= MAX_PART_FILES &&
-    base + SYNTHESIS_PER_FILE * group.length + partMaxTokens(group.length) + REPLY_ROOM <= window;
-  if (fits(paths)) return 1;
-  return groupPaths(paths, fits).length + 1;
+function synthesisBySize(
+  files: { path: string; rows: number }[],
+  base: number,
+  window: number,
+): { calls: number; records: number } {
+  const rowsOf = new Map(files.map((f) => [f.path, f.rows]));
+  const records = (forms: Map<string, RowForm>, group: string[]) =>
+    group.reduce((n, p) => n + SYNTHESIS_PER_FILE + SYNTHESIS_PER_ROW[forms.get(p) ?? 'rows'] * rowsOf.get(p)!, 0);
+  const fits = (forms: Map<string, RowForm>, group: string[]) =>
+    group.length <= MAX_PART_FILES && base + records(forms, group) + partMaxTokens(group.length) + REPLY_ROOM <= window;
+  const shorten = (forms: Map<string, RowForm>, path: string) => {
+    const next = ROW_FORMS[ROW_FORMS.indexOf(forms.get(path) ?? 'rows') + 1];
+    return next && rowsOf.get(path) ? new Map([...forms, [path, next]]) : undefined;
+  };
+  const paths = files.map((f) => f.path);
+  const full = new Map<string, RowForm>();
+  if (fits(full, paths)) return { calls: 1, records: records(full, paths) };
+  const { groups, state, changed } = fitGroups(paths, full, fits, shorten);
+  if (changed && fits(state, paths)) return { calls: 1, records: records(state, paths) };
+  return { calls: groups.length + 1, records: records(state, paths) };
 }
 
 const scale = (u: TokenCounts, calls: number): TokenCounts => ({
@@ -359,6 +382,8 @@ interface FileSize {
   fileBlock: number;
   functions: number;
   bodyPerFunction: number;
+  /** Step 2's rows: the whole inventory, which synthesis carries. */
+  rows: number;
 }
 
 /**
@@ -381,7 +406,7 @@ async function measure(
   const functions = (ranges ? functionsTouched(found, file.lines, ranges) : found).length;
   const companionBlock = companion.chars > OUTLINE_ABOVE_BYTES ? 0 : block(companion);
   if (file.bytes <= OUTLINE_ABOVE_BYTES || inventory?.parser !== 'syntax')
-    return { fileBlock: block(file) + companionBlock, functions, bodyPerFunction: 0 };
+    return { fileBlock: block(file) + companionBlock, functions, bodyPerFunction: 0, rows: found.length };
   // Sent as an outline: each function's first line, which only the text itself has.
   const lines = splitLines(await input.access.read(entry.path));
   const outline = found.reduce(
@@ -397,6 +422,7 @@ async function measure(
     fileBlock: outline + companionBlock,
     functions,
     bodyPerFunction: Math.ceil(block(file) / Math.max(1, found.length)),
+    rows: found.length,
   };
 }
 

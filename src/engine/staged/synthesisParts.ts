@@ -12,7 +12,13 @@ import { SynthesisMerge, SynthesisResult, type CrossFileFinding } from '../../mo
 import type { UnitOutcome, UnitSpec } from '../unit';
 import { MAX_TOKENS, REPLY_ROOM, type StageSetup } from './context';
 import { SYNTHESIS_MERGE_SYSTEM, SYNTHESIS_PART_SYSTEM } from './prompts';
-import { checkSynthesis, salvageSynthesis, synthesisPacket, type SynthesisInput } from './synthesisRecords';
+import {
+  checkSynthesis,
+  salvageSynthesis,
+  shortenRows,
+  synthesisPacket,
+  type SynthesisInput,
+} from './synthesisRecords';
 
 /** Answers one unit; undefined when it cannot be known without a call (a forecast). */
 export type Ask = <T>(spec: UnitSpec<T>) => Promise<UnitOutcome<T> | undefined>;
@@ -44,13 +50,18 @@ interface PartSummary {
   findings?: string[];
 }
 
+/** The parts of a review by parts, over its input with the function rows of a file too large alone shortened. */
+export interface PartsPlan {
+  input: SynthesisInput;
+  parts: Part[];
+}
+
 export async function synthesizeByParts(
   setup: StageSetup,
-  input: SynthesisInput,
+  { input, parts }: PartsPlan,
   ask: Ask,
   planned: (units: number) => void,
 ): Promise<UnitOutcome<SynthesisResult> | undefined> {
-  const parts = planParts(setup, input);
   planned(parts.length + 1);
   const answers = await Promise.all(parts.map((part) => ask(partSpec(setup, part, parts.length))));
   if (answers.some((a) => a === undefined)) return undefined;
@@ -130,24 +141,54 @@ async function mergeParts(
   };
 }
 
-/** The review's files in groups whose part request fits: folders kept whole where they can be. */
-export function planParts(setup: StageSetup, input: SynthesisInput): Part[] {
-  const fits = (paths: string[]) => {
+/**
+ * The review's files in groups whose part request fits: folders kept whole where they can be, and the
+ * function rows of a file that does not fit alone shortened (synthesisRecords.ts).
+ */
+export function planParts(setup: StageSetup, whole: SynthesisInput): PartsPlan {
+  const fits = (input: SynthesisInput, paths: string[]) => {
     if (paths.length > MAX_PART_FILES) return false;
     const spec = partSpec(setup, partOf(input, paths), 1);
     return setup.fits(spec, REPLY_ROOM);
   };
-  const groups = groupPaths(
-    input.entries.map((e) => e.path),
+  const { groups, state: input } = fitGroups(
+    whole.entries.map((e) => e.path),
+    whole,
     fits,
+    shortenRows,
   );
-  return groups.map((paths, i) => {
+  const parts = groups.map((paths, i) => {
     const part = partOf(input, paths);
     const folders = part.folders;
     const named =
       folders.length > 3 ? `${folders[0]} … ${folders.at(-1)} (${folders.length} folders)` : folders.join(', ');
     return { ...part, label: `part ${i + 1}/${groups.length} (${named})` };
   });
+  return { input, parts };
+}
+
+/**
+ * Paths in groups that fit (groupPaths); a file that does not fit alone takes the next shorter form of its
+ * records (`shorten`: the state with it, undefined when none is left) until it does, and then the groups are
+ * made again under the shortened state. `changed`: some file was shortened.
+ */
+export function fitGroups<S>(
+  paths: string[],
+  state: S,
+  fits: (state: S, paths: string[]) => boolean,
+  shorten: (state: S, path: string) => S | undefined,
+): { groups: string[][]; state: S; changed: boolean } {
+  const groups = groupPaths(paths, (group) => fits(state, group));
+  let changed = false;
+  for (const [path] of groups.filter((g) => g.length === 1) as [string][]) {
+    while (!fits(state, [path])) {
+      const next = shorten(state, path);
+      if (next === undefined) break;
+      [state, changed] = [next, true];
+    }
+  }
+  if (!changed) return { groups, state, changed };
+  return { groups: groupPaths(paths, (group) => fits(state, group)), state, changed };
 }
 
 /** Paths in groups that fit, folders kept whole where they can be and neighbouring small ones packed together. */
@@ -225,6 +266,7 @@ function partOf(input: SynthesisInput, paths: string[]): { input: SynthesisInput
       analyses: input.analyses.filter((a) => inPart.has(a.file_path)),
       findings: input.findings.filter((f) => inPart.has(f.file)),
       lineCounts: new Map([...input.lineCounts].filter(([path]) => inPart.has(path))),
+      ...(input.rowForms ? { rowForms: input.rowForms } : {}),
     },
   };
 }

@@ -1,15 +1,16 @@
 /**
  * Step 5: one sub-agent reads the pipeline's records — never source — and writes the cross-file view
  * and the global findings G1–G4. When the records do not fit one request (or are too many files for one
- * answer), it goes by parts: synthesisParts.ts.
+ * answer), it goes by parts: synthesisParts.ts; a file whose records alone do not fit goes with its function
+ * rows shortened (synthesisRecords.ts).
  */
 import { userContent } from '../layout';
 import { SynthesisMerge, SynthesisResult } from '../../model/records';
 import type { UnitOutcome, UnitSpec } from '../unit';
 import { SYNTHESIS_SYSTEM } from './prompts';
 import { MAX_TOKENS, REPLY_ROOM, type StageContext, type StageSetup } from './context';
-import { fitsOneAnswer, synthesizeByParts, type Ask } from './synthesisParts';
-import { checkSynthesis, salvageSynthesis, synthesisPacket, type SynthesisInput } from './synthesisRecords';
+import { fitsOneAnswer, planParts, synthesizeByParts, type Ask } from './synthesisParts';
+import { checkSynthesis, rowNotes, salvageSynthesis, synthesisPacket, type SynthesisInput } from './synthesisRecords';
 
 /** Plans by parts tried before synthesis is reported as not fitting (each refusal teaches the window guard). */
 const MAX_PLANS = 3;
@@ -31,7 +32,8 @@ export async function synthesize(
 /**
  * Step 5 with `ask` answering its units: the runner for a run, the result cache for a forecast (which
  * answers undefined for a unit it cannot know, and then so does this). One request when the records fit it,
- * else by parts; a part refused as too long (the window guard has learned by then) is planned again.
+ * else by parts, a file too large alone with its function rows shortened — one request again when that is
+ * all it took; a part refused as too long (the window guard has learned by then) is planned again.
  */
 export async function synthesizeWith(
   setup: StageSetup,
@@ -46,11 +48,23 @@ export async function synthesizeWith(
     if (!outcome || outcome.ok || !outcome.tooLong) return outcome;
   }
   let outcome: UnitOutcome<SynthesisResult> | undefined;
-  for (let plan = 0; plan < MAX_PLANS; plan++) {
-    outcome = await synthesizeByParts(setup, input, ask, planned);
-    if (!outcome || outcome.ok || !outcome.tooLong) return outcome;
+  for (let attempt = 0; attempt < MAX_PLANS; attempt++) {
+    const plan = planParts(setup, input);
+    const notes = rowNotes(plan.input);
+    const shortened = synthesisSpec(setup, plan.input);
+    if (notes.length && fitsOneAnswer(plan.input) && setup.fits(shortened, REPLY_ROOM)) {
+      planned(1);
+      outcome = await ask(shortened);
+    } else outcome = await synthesizeByParts(setup, plan, ask, planned);
+    if (!outcome || outcome.ok || !outcome.tooLong) return outcome && withNotes(outcome, notes);
   }
   return outcome;
+}
+
+/** What was left out of the records, said beside what the answer's salvage left out. */
+function withNotes<T>(outcome: UnitOutcome<T>, notes: string[]): UnitOutcome<T> {
+  if (!outcome.ok || notes.length === 0) return outcome;
+  return { ...outcome, leftOut: [...notes, ...(outcome.leftOut ?? [])] };
 }
 
 /**
