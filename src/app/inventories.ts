@@ -8,7 +8,8 @@
  * A plan of a scope with many files never parsed before (a first plan of a large repository) counts their
  * functions with the quick finder instead (scope/syntax/quickFinder.ts, a few line patterns): a parse of
  * every file is what a cold plan spends nearly all its time on, and a plan only sizes an estimate. What the
- * quick finder found is kept too, under its own version, for the next plan; a review always parses.
+ * quick finder found is kept too, under its own version, for the next plan; a review always parses. Step 0
+ * counts so as it reads a plan's files (prepareJob's `plan`), so that the plan reads none of them again.
  */
 import { resolve } from 'node:path';
 import type { FileEntry } from '../model/records';
@@ -18,7 +19,7 @@ import { languageOf } from '../model/languages';
 import { splitLines } from '../model/lines';
 import type { ReviewAccess } from '../scope/access';
 import { findFunctions } from '../scope/functionFinder';
-import { quickInventory } from '../scope/syntax/quickFinder';
+import { hasGrammar, quickFunctions } from '../scope/syntax/quickCount';
 import { FINDER_VERSION, finderLanguage, QUICK_FINDER_VERSION } from '../scope/syntax/version';
 
 export type Inventories = Map<string, FunctionInventory>;
@@ -63,7 +64,7 @@ export async function planInventories(access: ReviewAccess, entries: FileEntry[]
   const parses = parsesOf(entries);
   const kept = await Promise.all(entries.map((e) => keptInventory(access, e.path, true)));
   // A file without a grammar goes to the regex fallback, which is as quick as the quick finder: never counted here.
-  const grammar = entries.map((e) => !finderLanguage(e.path).startsWith('regex:'));
+  const grammar = entries.map((e) => hasGrammar(finderLanguage(e.path)));
   const unparsed = kept.filter((k, i) => grammar[i] && k?.finder !== FINDER_VERSION).length;
   if (unparsed >= QUICK_FROM_FILES)
     entries.forEach((e, i) => {
@@ -109,16 +110,16 @@ async function keptInventory(
   return { finder: kept.finder, inventory: kept.inventory ?? undefined };
 }
 
-/** The quick finder's inventory of the file, kept under its own version for the next plan. */
+/**
+ * The quick finder's inventory of the file, kept under its own version for the next plan: for a file Step 0
+ * did not count as it judged it (see `quickCount` in scope/access.ts).
+ */
 async function quickCount(access: ReviewAccess, path: string): Promise<FunctionInventory | undefined> {
   const read = await access.readWithId(path).catch(() => null);
-  if (read === null) return undefined;
-  const inventory = quickInventory(path, read.text);
-  const language = finderLanguage(path);
-  await access.facts.store.add(read.id, {
-    functions: { finder: QUICK_FINDER_VERSION, language, inventory: inventory ?? null },
-  });
-  return inventory;
+  const functions = read && quickFunctions(path, read.text);
+  if (!read || !functions) return undefined;
+  await access.facts.store.add(read.id, { functions });
+  return functions.inventory ?? undefined;
 }
 
 /**

@@ -24,7 +24,7 @@ import { displayPath, ScopeError } from '../scope/inventory';
 import { challengeExamples, type Dismissal } from '../model/dismissals';
 import type { ScopeSpec } from '../model/scope';
 import { FindingScreen, loadTeamFile } from './dismissals';
-import { inventoryLookup, quickFunctionCount } from './inventories';
+import { inventoryLookup, QUICK_FROM_FILES, quickFunctionCount } from './inventories';
 import { resolveScope, type ResolvedScope } from './resolveScope';
 
 export interface LensOptions {
@@ -122,8 +122,12 @@ type PrepareInput = Pick<
   'cwd' | 'scope' | 'excludes' | 'contextFiles' | 'includeUntracked' | 'lens' | 'cacheDir' | 'stateDir'
 >;
 
-/** Step 0 and the project context: everything before the first model call. Needs no API key. */
-export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
+/**
+ * Step 0 and the project context: everything before the first model call. Needs no API key. For `skeptic
+ * plan` (`plan`), Step 0 also counts the functions of a large scope quickly as it reads (app/inventories.ts).
+ */
+export async function prepareJob(input: PrepareInput, { plan = false } = {}): Promise<PreparedJob> {
+  const quickCountFrom = plan ? QUICK_FROM_FILES : undefined;
   const job = { ...input, excludes: [...input.excludes, ...cacheExcludes(input)] };
   const facts = new Step0Facts(new FactStore(job.stateDir ? factsDirOf(job.stateDir) : undefined));
   const lens = job.lens;
@@ -143,7 +147,7 @@ export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
   const { files: context, warnings } = loaded;
   const find = (path: string | undefined) => context.find((c) => c.path === path) ?? null;
   const repositories = lens?.repositories.length
-    ? await prepareRepositories(job, lens.repositories, warnings, facts)
+    ? await prepareRepositories(job, lens.repositories, warnings, facts, quickCountFrom)
     : undefined;
   const resolved = repositories
     ? mergeRepositories(repositories)
@@ -153,6 +157,7 @@ export async function prepareJob(input: PrepareInput): Promise<PreparedJob> {
         includeUntracked: job.includeUntracked,
         facts,
         ...(job.stateDir ? { keptIn: keptScopesDir(job.stateDir) } : {}),
+        quickCountFrom,
       });
   const scope = job.stateDir
     ? withoutOwnOutputs(resolved, outputsUnder(job.cwd, await knownOutputs(job.stateDir)))
@@ -186,6 +191,7 @@ async function prepareRepositories(
   paths: string[],
   warnings: string[],
   facts: Step0Facts,
+  quickCountFrom: number | undefined,
 ): Promise<PreparedRepository[]> {
   if (job.scope.kind === 'paths')
     throw new ScopeError('repositories are reviewed on their changes: add --changes, --staged or --base REF');
@@ -205,6 +211,7 @@ async function prepareRepositories(
         excludes: [],
         includeUntracked: job.includeUntracked,
         facts,
+        quickCountFrom,
       });
       const entries = own.inventory.discovery.file_entries.map((e) => ({
         path: at(e.path),

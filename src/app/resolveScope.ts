@@ -18,6 +18,8 @@ export interface ScopeOptions {
   facts?: Step0Facts;
   /** Where a paths scope's inventory is kept between runs (scope/inventorySnapshot.ts). */
   keptIn?: string;
+  /** A plan's quick count while Step 0 reads (InventoryOptions.quickCountFrom). */
+  quickCountFrom?: number;
 }
 
 export interface ResolvedScope {
@@ -37,6 +39,7 @@ export async function resolveScope(spec: ScopeSpec, opts: ScopeOptions): Promise
       excludes: opts.excludes,
       ...(opts.facts ? { facts: opts.facts } : {}),
       ...(opts.keptIn ? { keptIn: opts.keptIn } : {}),
+      quickCountFrom: opts.quickCountFrom,
     });
     return { inventory, description: inventory.discovery.review_roots.join(', '), skip: null };
   }
@@ -51,6 +54,7 @@ export async function resolveScope(spec: ScopeSpec, opts: ScopeOptions): Promise
     cwd: opts.cwd,
     excludes: opts.excludes,
     ...(opts.facts ? { facts: opts.facts } : {}),
+    quickCountFrom: opts.quickCountFrom,
   });
   const reviewed = new Set(inventory.discovery.file_entries.map((e) => e.path));
   const changedRanges = new Map(changes.files.filter((f) => reviewed.has(f.path)).map((f) => [f.path, f.ranges]));

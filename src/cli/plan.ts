@@ -30,7 +30,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   // The review's own job (cache folder, state folder, prices, models): the plan counts what that review will ask.
   const job = await jobFromFlags(args, io, '');
   checkProvider(job);
-  const prepared = await prepareJob(job);
+  const prepared = await prepareJob(job, { plan: true });
   // What review would warn about before its first call (a context file it skips, and why), on stderr.
   for (const message of prepared.warnings) io.stderr.write(`warning: ${message}\n`);
   const found = await planInventories(prepared.access, prepared.inventory.discovery.file_entries);

@@ -25,6 +25,7 @@ import {
 import { blobId, Step0Facts, type ContentFacts } from './facts';
 import { findSecret, SECRET_RULES_VERSION } from './secretContent';
 import { grammarFor } from './syntax/grammars';
+import { quickFunctions } from './syntax/quickCount';
 
 /** The source-map check looks at this much of the end of a file. */
 const TAIL_BYTES = 1024;
@@ -41,6 +42,11 @@ export interface AccessOptions {
   named?: boolean;
   /** What is known about contents, shared by every reader of one job; absent: this reader's own, kept nowhere. */
   facts?: Step0Facts;
+  /**
+   * Count each file's functions with the quick finder while its text is read (scope/syntax/quickCount.ts): a
+   * plan of a large scope counts them so (app/inventories.ts), and need not read every file a second time.
+   */
+  quickCount?: boolean;
 }
 
 /** `text` is there when the file was read (always, unless judged by a known content id); `id` is its content's. */
@@ -60,6 +66,7 @@ export class ReviewAccess implements FileAccess {
     private readonly maxBytes: number,
     private readonly named: boolean,
     readonly facts: Step0Facts,
+    private readonly quickCount: boolean,
   ) {}
 
   /**
@@ -88,6 +95,7 @@ export class ReviewAccess implements FileAccess {
       opts.maxBytes ?? MAX_FILE_BYTES,
       opts.named ?? false,
       opts.facts ?? new Step0Facts(),
+      opts.quickCount ?? false,
     );
   }
 
@@ -136,7 +144,7 @@ export class ReviewAccess implements FileAccess {
     }
     const id = blobId(bytes);
     const text = bytes.toString('utf8');
-    const facts = (await this.facts.store.get(id)) ?? learn(bytes, text);
+    const facts = (await this.facts.store.get(id)) ?? learn(bytes, text, this.quickCount ? this.shown(abs) : undefined);
     const byContent = await this.byContent(real, explicit, facts);
     if (byContent) {
       await this.facts.store.add(id, facts);
@@ -279,14 +287,22 @@ export class ReviewAccess implements FileAccess {
   }
 }
 
-/** What the checks need to know of a content, from its bytes (the secret scan apart: only reviewable files need it). */
-function learn(bytes: Buffer, text: string): ContentFacts {
+/**
+ * What the checks need to know of a content, from its bytes (the secret scan apart: only reviewable files need
+ * it); with `quickPath`, the path it was found by, the quick finder's count of its functions too.
+ */
+function learn(bytes: Buffer, text: string, quickPath?: string): ContentFacts {
+  const traits = contentTraits(bytes);
+  // Binary and generated content is left out of a review (./exclusions.ts): not worth a count.
+  const counted = quickPath !== undefined && !traits.binary && !traits.generated;
+  const functions = counted ? quickFunctions(quickPath, text) : undefined;
   return {
     bytes: bytes.length,
     chars: text.length,
     lines: lineCount(text),
-    ...contentTraits(bytes),
+    ...traits,
     mapped: hasSourceMapComment(bytes.subarray(Math.max(0, bytes.length - TAIL_BYTES))),
+    ...(functions ? { functions } : {}),
   };
 }
 

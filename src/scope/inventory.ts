@@ -26,6 +26,11 @@ export interface InventoryOptions {
   facts?: Step0Facts;
   /** The folder where the scope's inventory is kept between runs (scope/inventorySnapshot.ts); absent: none is. */
   keptIn?: string;
+  /**
+   * A plan's: with at least this many candidates, count each file's functions with the quick finder as it is
+   * judged (AccessOptions.quickCount); a plan of fewer files parses them all (app/inventories.ts).
+   */
+  quickCountFrom?: number;
 }
 
 /** What listing the folders learnt beyond the candidates: git's listings, and the blob ids of unmodified files. */
@@ -129,6 +134,7 @@ async function judgeAndPair(
     ...(opts.excludes ? { excludes: opts.excludes } : {}),
     ...(opts.maxBytes ? { maxBytes: opts.maxBytes } : {}),
     ...(opts.facts ? { facts: opts.facts } : {}),
+    quickCount: opts.quickCountFrom !== undefined && candidates.length >= opts.quickCountFrom,
   });
   // Only the verdicts are kept: the texts read on the way are dropped file by file.
   const verdicts = await mapLimit(candidates, IO_PARALLEL, async (c) => {
