@@ -9,10 +9,15 @@ import type { CodeFunction, FunctionInventory } from '../../model/functions';
 import { languageOf } from '../../model/languages';
 import { C_KEYWORDS as FALLBACK_C_KEYWORDS } from '../functionFinder';
 
-/** A pattern whose match starts a function: its name is the last group that matched. */
+/**
+ * A pattern whose match starts a function: its name is the last group that matched. Sticky (`y`): it is tried
+ * only where a line starts, not at every character, as a global `^…/gm` search would.
+ */
 interface LinePattern {
   pattern: RegExp;
   kind: string;
+  /** What every match holds before its first line feed: a line without it is not tried. */
+  needs?: string;
   /** The text from the end of the match decides: e.g. a C signature has a body only if `{` comes before `;`. */
   accept?: (text: string, from: number) => boolean;
 }
@@ -25,12 +30,12 @@ const JS_MODIFIERS = String.raw`(?:(?:public|private|protected|static|async|over
 
 const javascript: LinePattern[] = [
   // it('adds', () => …), test.only(…), and the hooks: what the parser counts of a test file.
-  { pattern: /^[ \t]*(?:it|test|specify)(?:\.\w+)*\s*\(\s*(['"`])(.*?)\1\s*,/gm, kind: 'test' },
-  { pattern: /^[ \t]*(before|after|beforeEach|afterEach|beforeAll|afterAll)\s*\(/gm, kind: 'hook' },
+  { pattern: /^[ \t]*(?:it|test|specify)(?:\.\w+)*\s*\(\s*(['"`])(.*?)\1\s*,/my, kind: 'test' },
+  { pattern: /^[ \t]*(before|after|beforeEach|afterEach|beforeAll|afterAll)\s*\(/my, kind: 'hook' },
   {
     pattern: new RegExp(
       String.raw`^[ \t]*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(${NAME})\s*[<(]`,
-      'gm',
+      'my',
     ),
     kind: 'function',
     // An overload or a `declare` has no body.
@@ -41,19 +46,19 @@ const javascript: LinePattern[] = [
   {
     pattern: new RegExp(
       String.raw`^[ \t]*(?:export\s+)?(?:const|let|var)\s+(${NAME})\s*(?::[^=\n]+)?=\s*(?:${JS_VALUE}|\($)`,
-      'gm',
+      'my',
     ),
     kind: 'function',
   },
   {
-    pattern: new RegExp(String.raw`^[ \t]*${JS_MODIFIERS}(#?[\w$.]+)\s*(?::[^=\n]+)?=\s*${JS_VALUE}`, 'gm'),
+    pattern: new RegExp(String.raw`^[ \t]*${JS_MODIFIERS}(#?[\w$.]+)\s*(?::[^=\n]+)?=\s*${JS_VALUE}`, 'my'),
     kind: 'method',
   },
   // A key with a function value; an arrow only with a block, as `key: () => void` is also how a type says it.
   {
     pattern: new RegExp(
       String.raw`^[ \t]*(['"]?)(${NAME})\1\s*:\s*(?:async\s+)?(?:function\b|(?:\([^)\n]*\)|${NAME})\s*=>\s*\{)`,
-      'gm',
+      'my',
     ),
     kind: 'method',
   },
@@ -61,15 +66,15 @@ const javascript: LinePattern[] = [
   {
     pattern: new RegExp(
       String.raw`^[ \t]*${JS_MODIFIERS}\*?\s*(#?${NAME})\s*(?:<[^>\n]*>)?\s*\([^;\n]*\)\s*(?::\s*[^{;\n]+)?\{`,
-      'gm',
+      'my',
     ),
     kind: 'method',
   },
 ];
 
 const python: LinePattern[] = [
-  { pattern: /^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(/gm, kind: 'function' },
-  { pattern: /^[ \t]*(\w+)[ \t]*=[ \t]*lambda\b/gm, kind: 'lambda' },
+  { pattern: /^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(/my, kind: 'function', needs: 'def' },
+  { pattern: /^[ \t]*(\w+)[ \t]*=[ \t]*lambda\b/my, kind: 'lambda', needs: 'lambda' },
 ];
 
 /** The fallback's C keywords, and what a line may start with at any indentation but never names a function. */
@@ -87,11 +92,12 @@ const C_KEYWORDS = new Set([
 /** C, C++, Java, C#: a name and `(` at any indentation, not a directive, whose body opens before any `;`. */
 const cFamily: LinePattern[] = [
   {
-    pattern: /^[ \t]*(?!#)(?:[\w:<>,*&[\] \t]*?[ \t*&])?(~?[A-Za-z_][\w:]*|operator[^(\n]*)[ \t]*\(/gm,
+    pattern: /^[ \t]*(?!#)(?:[\w:<>,*&[\] \t]*?[ \t*&])?(~?[A-Za-z_][\w:]*|operator[^(\n]*)[ \t]*\(/my,
     kind: 'function',
     accept: bodyBeforeSemicolon,
+    needs: '(',
   },
-  { pattern: /^[ \t]*(?:auto|const\s+auto)[ \t]+(\w+)[ \t]*=[ \t]*\[[^\]\n]*\][ \t]*\(/gm, kind: 'lambda' },
+  { pattern: /^[ \t]*(?:auto|const\s+auto)[ \t]+(\w+)[ \t]*=[ \t]*\[[^\]\n]*\][ \t]*\(/my, kind: 'lambda' },
 ];
 
 const PATTERNS: Record<string, LinePattern[]> = {
@@ -122,17 +128,16 @@ function bodyBeforeSemicolon(text: string, from: number): boolean {
 export function quickInventory(path: string, text: string): FunctionInventory | undefined {
   const patterns = PATTERNS[languageOf(path)];
   if (!patterns) return undefined;
+  const lines = lineStarts(text);
+  const anchors = anchorsOf(text, lines);
   const starts: Array<{ at: number; name: string; kind: string }> = [];
-  for (const { pattern, kind, accept } of patterns) {
-    pattern.lastIndex = 0;
-    for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+  for (const { pattern, kind, accept, needs } of patterns)
+    for (const m of matches(text, anchors, pattern, needs)) {
       const name = lastName(m);
       if (name && !C_KEYWORDS.has(name) && !JS_KEYWORDS.has(name) && (!accept || accept(text, m.index + m[0].length)))
         starts.push({ at: m.index, name, kind });
     }
-  }
   starts.sort((a, b) => a.at - b.at);
-  const lines = lineStarts(text);
   const seen = new Map<string, number>();
   const functions: CodeFunction[] = [];
   let previousLine = 0;
@@ -149,6 +154,48 @@ export function quickInventory(path: string, text: string): FunctionInventory | 
   const last = lines.length;
   functions.forEach((f, i) => (f.end_line = Math.max(f.start_line, (functions[i + 1]?.start_line ?? last + 1) - 1)));
   return { parser: 'regex', functions };
+}
+
+/**
+ * The matches a global search with the pattern would find (`^` with the `m` flag holds at each anchor), each
+ * tried only at an anchor, and only where `needs` comes before the line's end.
+ */
+function* matches(
+  text: string,
+  anchors: number[],
+  pattern: RegExp,
+  needs: string | undefined,
+): Generator<RegExpExecArray> {
+  // The next `needs` and the next line feed at or after the anchor, each searched for once.
+  let need = -1;
+  let feed = -1;
+  for (let i = 0; i < anchors.length; i++) {
+    const at = anchors[i]!;
+    if (needs !== undefined) {
+      if (need < at) need = text.indexOf(needs, at);
+      if (need === -1) return;
+      if (feed < at) feed = text.indexOf('\n', at) >>> 0;
+      if (feed < need) continue;
+    }
+    pattern.lastIndex = at;
+    const m = pattern.exec(text);
+    if (!m) continue;
+    yield m;
+    // A global search goes on from the match's end.
+    const end = m.index + m[0].length;
+    while (i + 1 < anchors.length && anchors[i + 1]! < end) i++;
+  }
+}
+
+/** Where `^` holds in a multiline pattern: the start, and after every line terminator (`\r`, U+2028, U+2029 too). */
+function anchorsOf(text: string, lines: number[]): number[] {
+  if (!text.includes('\r') && !text.includes('\u2028') && !text.includes('\u2029')) return lines;
+  const anchors = [0];
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) anchors.push(i + 1);
+  }
+  return anchors;
 }
 
 /** The last group that matched, quotes aside: the function's name. */
@@ -180,5 +227,9 @@ export const QUICK_FINDER = JSON.stringify([
   String(quickInventory),
   String(bodyBeforeSemicolon),
   [...C_KEYWORDS, ...JS_KEYWORDS],
-  Object.entries(PATTERNS).map(([language, patterns]) => [language, patterns.map((p) => [String(p.pattern), p.kind])]),
+  String(matches),
+  Object.entries(PATTERNS).map(([language, patterns]) => [
+    language,
+    patterns.map((p) => [String(p.pattern), p.kind, p.needs]),
+  ]),
 ]);
