@@ -9,16 +9,15 @@
  * functions with the quick finder instead (scope/syntax/quickFinder.ts, a few line patterns): a parse of
  * every file is what a cold plan spends nearly all its time on, and a plan only sizes an estimate. What the
  * quick finder found is kept too, under its own version, for the next plan; a review always parses. Step 0
- * counts so as it reads a plan's files (prepareJob's `plan`), so that the plan reads none of them again.
+ * counts so as it reads a plan's files (prepareJob's `plan`), and runs the regex fallback on those without a
+ * grammar, so that the plan reads none of them again.
  */
 import { resolve } from 'node:path';
 import type { FileEntry } from '../model/records';
 import { Semaphore } from '../model/semaphore';
 import type { FunctionInventory } from '../model/functions';
-import { languageOf } from '../model/languages';
-import { splitLines } from '../model/lines';
 import type { ReviewAccess } from '../scope/access';
-import { findFunctions } from '../scope/functionFinder';
+import { fallbackInventory } from '../scope/functionFinder';
 import { hasGrammar, quickFunctions } from '../scope/syntax/quickCount';
 import { FINDER_VERSION, finderLanguage, QUICK_FINDER_VERSION } from '../scope/syntax/version';
 
@@ -142,8 +141,5 @@ async function parse(access: ReviewAccess, path: string, pooled: boolean): Promi
 
 /** The regex finder's count: cheap enough for every file before the first request, where a parse is not. */
 export function quickFunctionCount(path: string, text: string): number {
-  return findFunctions(
-    languageOf(path),
-    splitLines(text).map((t, i) => ({ no: i + 1, text: t })),
-  ).length;
+  return fallbackInventory(path, text, true)!.functions.length;
 }

@@ -25,7 +25,7 @@ import {
 import { blobId, Step0Facts, type ContentFacts } from './facts';
 import { findSecret, SECRET_RULES_VERSION } from './secretContent';
 import { grammarFor } from './syntax/grammars';
-import { quickFunctions } from './syntax/quickCount';
+import { planFunctions } from './syntax/quickCount';
 
 /** The source-map check looks at this much of the end of a file. */
 const TAIL_BYTES = 1024;
@@ -43,8 +43,9 @@ export interface AccessOptions {
   /** What is known about contents, shared by every reader of one job; absent: this reader's own, kept nowhere. */
   facts?: Step0Facts;
   /**
-   * Count each file's functions with the quick finder while its text is read (scope/syntax/quickCount.ts): a
-   * plan of a large scope counts them so (app/inventories.ts), and need not read every file a second time.
+   * Count each file's functions while its text is read, with the quick finder or the regex fallback
+   * (scope/syntax/quickCount.ts): a plan of a large scope counts them so (app/inventories.ts), and need not
+   * read any file a second time.
    */
   quickCount?: boolean;
 }
@@ -289,13 +290,13 @@ export class ReviewAccess implements FileAccess {
 
 /**
  * What the checks need to know of a content, from its bytes (the secret scan apart: only reviewable files need
- * it); with `quickPath`, the path it was found by, the quick finder's count of its functions too.
+ * it); with `quickPath`, the path it was found by, a plan's count of its functions too (`planFunctions`).
  */
 function learn(bytes: Buffer, text: string, quickPath?: string): ContentFacts {
   const traits = contentTraits(bytes);
   // Binary and generated content is left out of a review (./exclusions.ts): not worth a count.
   const counted = quickPath !== undefined && !traits.binary && !traits.generated;
-  const functions = counted ? quickFunctions(quickPath, text) : undefined;
+  const functions = counted ? planFunctions(quickPath, text) : undefined;
   return {
     bytes: bytes.length,
     chars: text.length,

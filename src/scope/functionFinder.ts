@@ -3,7 +3,9 @@
  * per-language regexes over top-level declarations (column 0) and direct members of a top-level
  * class/impl. It cannot see where a function ends: each ends where the next one starts.
  */
-import type { CodeFunction, Visibility } from '../model/functions';
+import type { CodeFunction, FunctionInventory, Visibility } from '../model/functions';
+import { languageOf } from '../model/languages';
+import { splitLines } from '../model/lines';
 
 export interface SourceLine {
   no: number;
@@ -147,6 +149,18 @@ const GRAMMARS: Record<string, Grammar> = {
   java: cFamily,
   csharp: cFamily,
 };
+
+/**
+ * The fallback's inventory of a file: for one without a grammar, null where it finds nothing; for one with a
+ * grammar its parser could not read (`grammar`), the list, empty or not.
+ */
+export function fallbackInventory(path: string, text: string, grammar: boolean): FunctionInventory | null {
+  const found = findFunctions(
+    languageOf(path),
+    splitLines(text).map((t, i) => ({ no: i + 1, text: t })),
+  );
+  return found.length || grammar ? { parser: 'regex', functions: found } : null;
+}
 
 export function findFunctions(language: string, lines: SourceLine[]): CodeFunction[] {
   const grammar = GRAMMARS[language];

@@ -5,9 +5,8 @@
  */
 import { Query, type Node, type Parser } from '@vscode/tree-sitter-wasm';
 import type { CodeFunction, FunctionInventory } from '../../model/functions';
-import { findFunctions } from '../functionFinder';
-import { extensionOf, languageOf } from '../../model/languages';
-import { splitLines } from '../../model/lines';
+import { fallbackInventory } from '../functionFinder';
+import { extensionOf } from '../../model/languages';
 import { grammarFor, parserFor } from './grammars';
 import { RULES, type LanguageRules, type Owner } from './languageRules';
 
@@ -44,11 +43,7 @@ export async function functionInventory(path: string, text: string): Promise<Fun
       }
     }
   }
-  const found = findFunctions(
-    languageOf(path),
-    splitLines(text).map((t, i) => ({ no: i + 1, text: t })),
-  );
-  return found.length || grammar ? { parser: 'regex', functions: found } : null;
+  return fallbackInventory(path, text, Boolean(grammar));
 }
 
 interface Scope {

@@ -4,8 +4,20 @@
  * holds a plan's text, so that the plan need not read the file again.
  */
 import type { ContentFacts } from '../facts';
+import { fallbackInventory } from '../functionFinder';
 import { quickInventory } from './quickFinder';
-import { finderLanguage, QUICK_FINDER_VERSION } from './version';
+import { FINDER_VERSION, finderLanguage, QUICK_FINDER_VERSION } from './version';
+
+/**
+ * What Step 0 keeps of a plan's file as it reads it: the quick count of a file with a grammar; of one without,
+ * the regex fallback's inventory, which is what its parse finds (kept as the parser's, under FINDER_VERSION).
+ */
+export function planFunctions(path: string, text: string): ContentFacts['functions'] {
+  const language = finderLanguage(path);
+  return hasGrammar(language)
+    ? quickFunctions(path, text)
+    : { finder: FINDER_VERSION, language, inventory: fallbackInventory(path, text, false) };
+}
 
 /** The file's quick count, or undefined for a file without a grammar (the regex fallback reads it as quickly). */
 export function quickFunctions(path: string, text: string): ContentFacts['functions'] {
