@@ -108,10 +108,13 @@ export class FactStore {
     return this.parsed.get(id) ?? undefined;
   }
 
-  /** Adds to what is known about `id` (kept on the next flush). */
+  /** Adds to what is known about `id` (kept on the next flush, unless nothing changes). */
   async add(id: string, facts: ContentFacts | Partial<ContentFacts>): Promise<void> {
     if (!ID.test(id)) return;
-    const merged = { ...(await this.get(id)), ...facts };
+    const known = await this.get(id);
+    // Every field the very value known (a content judged again as it was): no shard to write again.
+    if (known && Object.entries(facts).every(([key, value]) => known[key as keyof ContentFacts] === value)) return;
+    const merged = { ...known, ...facts };
     if (!isWhole(merged)) return;
     this.parsed.set(id, merged);
     const shard = id.slice(0, 2);
@@ -141,13 +144,18 @@ export class FactStore {
       lines.delete(id);
       if (facts) lines.set(id, JSON.stringify(toStored(facts)));
     }
-    // The newest last; over the cap, the oldest go.
+    // The newest last; over the cap, the oldest go (each line measured only then).
     const out = [...lines].map(([id, json]) => `${id} ${json}\n`);
-    let size = out.reduce((n, l) => n + Buffer.byteLength(l), 0);
-    while (size > SHARD_BYTES && out.length) size -= Buffer.byteLength(out.shift()!);
+    let text = out.join('');
+    let size = Buffer.byteLength(text);
+    if (size > SHARD_BYTES) {
+      let first = 0;
+      while (size > SHARD_BYTES && first < out.length) size -= Buffer.byteLength(out[first++]!);
+      text = out.slice(first).join('');
+    }
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
     try {
-      await writeFile(tmp, out.join(''));
+      await writeFile(tmp, text);
       await rename(tmp, path);
     } catch {
       await rm(tmp, { force: true }).catch(() => undefined);
