@@ -52,10 +52,22 @@ const Kept = z.object({
 });
 type Kept = z.infer<typeof Kept>;
 
-/** The program taking stock: any change to its code (rules, finders, companions) is a different inventory. */
+/**
+ * The program taking stock: any change to its code (rules, finders, companions) is a different inventory. A
+ * program that cannot read its own code gets an id of its own, so it finds nothing kept by another.
+ */
 let programId: string | undefined;
 function program(): string {
-  return (programId ??= createHash('sha256').update(readFileSync(__filename)).digest('hex'));
+  if (programId === undefined) {
+    let code: Buffer | string;
+    try {
+      code = readFileSync(__filename);
+    } catch {
+      code = `${process.pid}-${Date.now()}-${Math.random()}`;
+    }
+    programId = createHash('sha256').update(code).digest('hex');
+  }
+  return programId;
 }
 
 /** What an inventory was drawn from, gathered while listing the scope. */
