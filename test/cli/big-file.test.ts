@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { list, MessagesBody, parseRequest, text, type Json } from '../fake-anthropic/request';
+import { list, MessagesBody, parseRequest, text, type Json, type ParsedRequest } from '../fake-anthropic/request';
 import type { Scenario } from '../fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { runCli } from '../helpers/cli';
@@ -17,9 +17,9 @@ const WINDOW = 40_000;
 const PATH = 'big/module.ts';
 
 /** f{g} starts on line 2 + 6g. */
-const module = () =>
+const module = (functions = FUNCTIONS) =>
   `/** Many helpers. */\n${Array.from(
-    { length: FUNCTIONS },
+    { length: functions },
     (_, g) =>
       `export function f${g}(xs: number[], k: number): number {\n  let acc = 0;\n  for (const x of xs) acc += x * k + ${g};\n  return acc;\n}`,
   ).join('\n\n')}\n`;
@@ -33,10 +33,10 @@ describe('a file whose records do not fit one request', function () {
   after(() => fake.close());
 
   /** The module in a fresh folder, with the window in its price table; the CLI's environment and arguments. */
-  async function bigFile(scenario: Scenario = {}) {
+  async function bigFile(scenario: Scenario = {}, functions = FUNCTIONS) {
     fake.setScenario(scenario);
     const cwd = await mkdtemp(join(tmpdir(), 'skeptic-big-file-'));
-    await put(cwd, PATH, module());
+    await put(cwd, PATH, module(functions));
     const table = { opus: { context_window: WINDOW }, sonnet: { context_window: WINDOW } };
     await writeFile(join(cwd, 'window.json'), JSON.stringify(table));
     const env = {
@@ -181,5 +181,57 @@ describe('a file whose records do not fit one request', function () {
     fake.reset();
     assert.equal((await runCli(['review', ...args, '--yes'], { cwd, env })).code, 0);
     assert.deepEqual(syntheses(), []);
+  });
+
+  it('too large even as an outline: each request outlines only its own functions, and the whole review completes', async () => {
+    // Too long to send whole, and its outline leaves no room beside it for a batch of functions in full.
+    const functions = 600;
+    const { cwd, env, args } = await bigFile({}, functions);
+    fake.reset();
+    const run = await runCli(['review', ...args, '--yes', '--json', 'result.json'], { cwd, env });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(overWindow(), []);
+
+    // Step 2's parts and Step 3's batches: the outline lists exactly the functions each is about.
+    const asked = fake.requests.map((r) => parseRequest(MessagesBody.parse(r.body)));
+    const about = (p: ParsedRequest) =>
+      p.record === 'FileAnalysis'
+        ? list(p.packet, 'function_inventory').map((f) => text(f, 'qualified_name'))
+        : p.functions;
+    const listed = (p: ParsedRequest) =>
+      p.sources.find((s) => s.role === 'outline')?.lines.map((l) => /function (f\d+)/.exec(l.text)?.[1]) ?? [];
+    const focused = asked.filter((p) => p.record === 'FileAnalysis' || p.record === 'BatchReview');
+    assert.ok(focused.length > 2, `${focused.length} Step 2 and 3 requests`);
+    for (const p of focused) assert.deepEqual(listed(p), about(p), `${p.record} ${about(p).join(',')}`);
+    assert.deepEqual(focused.flatMap(about).filter((n, i, all) => all.indexOf(n) === i).length, functions);
+    // Step 1 lists as many of the first functions as fit, and says how many that is.
+    const step1 = asked.find((p) => p.record === 'Step1Record')!;
+    const first = listed(step1);
+    assert.ok(first.length > 0 && first.length < functions, `Step 1 listed ${first.length}`);
+    assert.deepEqual(
+      first,
+      Array.from({ length: first.length }, (_, g) => `f${g}`),
+    );
+    assert.match(
+      JSON.stringify(fake.requests.find((r) => r.record === 'Step1Record')!.body),
+      new RegExp(`its outline lists ${first.length} of the file's ${functions} functions`),
+    );
+
+    const json = JSON.parse(await readFile(join(cwd, 'result.json'), 'utf8')) as {
+      files: { path: string; status: string; functions_reviewed: number; reason?: string }[];
+    };
+    const file = json.files.find((f) => f.path === PATH);
+    assert.equal(file?.status, 'reviewed', file?.reason);
+    assert.equal(file.functions_reviewed, functions);
+    const report = await readFile(join(cwd, 'code-review-big.md'), 'utf8');
+    assert.match(report, /its whole outline \(each request outlines only the functions it is about\)/);
+
+    // The plan walks the same windows with the same keys: nothing left to ask.
+    const plan = await runCli(['plan', ...args, '--json'], { cwd, env });
+    assert.equal(plan.code, 0, plan.stderr);
+    const steps = (JSON.parse(plan.stdout) as { estimate: { by_step: Record<string, { calls: number }> } }).estimate
+      .by_step;
+    assert.equal(steps.analyze!.calls, 0);
+    assert.equal(steps.review!.calls, 0);
   });
 });

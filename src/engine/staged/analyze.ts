@@ -4,6 +4,7 @@ import type { UnitOutcome } from '../unit';
 import { lineErrors, type SourceFile } from '../source';
 import { fileCall, MAX_TOKENS, type FileCall, type FileUnderReview, type FitSetup, type StageContext } from './context';
 import { parseLocation } from '../../model/location';
+import type { LineRange } from '../../model/lines';
 import { reconcile, type Reconciliation } from './reconcile';
 import {
   ANALYZE_OUTPUT_CAP,
@@ -63,6 +64,8 @@ export function analyzeCall(file: FileUnderReview, step1: Step1Record, part?: In
       ...(part && inventory ? partPacket(part, inventory.length) : {}),
     },
     check: (a) => [...checkAnalysis(a, file, step1), ...(part ? partErrors(a, part) : [])],
+    // Outlined in windows, a call lists the functions of its own rows.
+    ...(rows ? { about: rows.map((f): LineRange => [f.start_line, f.end_line]) } : {}),
     ...(part
       ? partBudget(part)
       : inventory

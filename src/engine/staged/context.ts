@@ -68,6 +68,8 @@ export interface FileUnderReview {
   inventory?: CodeFunction[];
   /** Too large to send whole: calls see the inventory as an outline, plus the lines each one is about. */
   outline?: boolean;
+  /** Its outline too is too large: each call outlines only the functions it is about (fit.ts). */
+  windowed?: boolean;
   /** Sent without the project context files, to fit the window (fit.ts). */
   withoutContext?: boolean;
   /** What was left out to fit the window, in the report's words (fit.ts). */
@@ -104,6 +106,11 @@ export interface FileCall<T> {
   primeFile?: boolean;
   /** For a file sent as an outline: the lines this call is about, sent in full. */
   excerpt?: LineRange[];
+  /**
+   * For a file outlined in windows: the lines whose functions this call's outline lists (default: the
+   * excerpt's); a call with neither lists as many of the first functions as fit.
+   */
+  about?: LineRange[];
   /** Output budget, when the usual one is too small for this call's record; and the least it can do with. */
   maxTokens?: number;
   minTokens?: number;
@@ -135,10 +142,46 @@ export async function fileCall<T>(
 }
 
 export function fileSpec<T>(ctx: StageSetup, file: FileUnderReview, step: FileStep, call: FileCall<T>): UnitSpec<T> {
+  const inventory = file.outline ? file.inventory : undefined;
+  if (!inventory || !file.windowed) return specWith(ctx, file, step, call, inventory);
+  const about = call.about ?? call.excerpt;
+  if (about)
+    return specWith(
+      ctx,
+      file,
+      step,
+      call,
+      inventory.filter((f) => about.some((r) => overlaps(f, r))),
+    );
+  // No lines of its own (Step 1): the longest run of the first functions that fits.
+  const first = (n: number) => specWith(ctx, file, step, call, inventory.slice(0, n));
+  let [lo, hi] = [0, inventory.length];
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (ctx.fits(first(mid), WINDOWED_ROOM)) lo = mid;
+    else hi = mid - 1;
+  }
+  return first(lo);
+}
+
+/** Beside a windowed call that lists the first functions it can: room for the packet of a later turn. */
+const WINDOWED_ROOM = 1_000;
+
+const overlaps = (f: CodeFunction, [from, to]: LineRange) => f.start_line <= to && f.end_line >= from;
+
+/** The call's request, with `listed` as the outline's functions when the file goes as an outline. */
+function specWith<T>(
+  ctx: StageSetup,
+  file: FileUnderReview,
+  step: FileStep,
+  call: FileCall<T>,
+  listed: CodeFunction[] | undefined,
+): UnitSpec<T> {
   const model = ctx.models[step];
   const instructions = `${STEP_DIRECTIVES[step]} Answer with one call to the submit_${recordTitle(call.record)} tool.`;
-  const outline =
-    file.outline && file.inventory ? { outline: { functions: file.inventory, excerpt: call.excerpt ?? [] } } : {};
+  const outline = listed
+    ? { outline: { functions: listed, total: file.inventory!.length, excerpt: call.excerpt ?? [] } }
+    : {};
   const context = file.withoutContext ? [] : ctx.context;
   const contextBlocks = context.length ? 1 : 0;
   const primeFirst = call.primeFile

@@ -9,7 +9,7 @@
 import type { CodeFunction } from '../../model/functions';
 import { FILE_STEPS } from '../../model/models';
 import { curateCall } from './curate';
-import { fileSpec, type FileUnderReview, type FitSetup, type StageSetup } from './context';
+import { fileSpec, MAX_TOKENS, type FileUnderReview, type FitSetup, type StageSetup } from './context';
 
 /**
  * Beyond the first request's max_tokens: a later step's packet (Step 1's record, Step 3's breadcrumbs). Not
@@ -17,6 +17,11 @@ import { fileSpec, type FileUnderReview, type FitSetup, type StageSetup } from '
  * has the unit rebuilt smaller then (runner.ts).
  */
 const PACKET_ROOM = 1_000;
+/**
+ * An outline is sent whole only with this much to spare beside it: every Step 3 and Step 4 call adds the lines it
+ * is about in full, and needs room for its whole answer. With less, each call outlines only its own functions.
+ */
+const OUTLINE_ROOM = MAX_TOKENS;
 
 /** The parser's functions of a file, for its outline; undefined where no grammar knows the language. */
 export type OutlineSource = (path: string) => Promise<CodeFunction[] | undefined>;
@@ -29,10 +34,14 @@ export async function fitFile(ctx: FitSetup, file: FileUnderReview): Promise<voi
 function fitsWhole(setup: StageSetup, file: FileUnderReview): boolean {
   // One probe per model: the steps' requests differ only in their directive and packet, which the room covers.
   const models = new Map(FILE_STEPS.map((step) => [setup.models[step], step]));
-  return [...models.values()].every((step) => setup.fits(fileSpec(setup, file, step, curateCall(file)), PACKET_ROOM));
+  const room = file.outline && !file.windowed ? OUTLINE_ROOM : PACKET_ROOM;
+  return [...models.values()].every((step) => setup.fits(fileSpec(setup, file, step, curateCall(file)), room));
 }
 
-/** Cuts the next part, in order: the companion, the context files, the full text; false when none is left. */
+/**
+ * Cuts the next part, in order: the companion, the context files, the full text, the whole outline; false when
+ * none is left.
+ */
 export async function shrink(file: FileUnderReview, outlineOf: OutlineSource): Promise<boolean> {
   const cut = (what: string) => {
     file.cut.push(what);
@@ -48,13 +57,17 @@ export async function shrink(file: FileUnderReview, outlineOf: OutlineSource): P
     file.withoutContext = true;
     return cut('the project context files');
   }
-  if (file.outline) return false;
-  const functions = file.inventory ?? (await outlineOf(file.entry.path));
-  // An outline of no functions would leave nothing to review.
-  if (!functions?.length) return false;
-  file.inventory = functions;
-  file.outline = true;
-  return cut(`its full text (sent as an outline of its ${functions.length} functions)`);
+  if (!file.outline) {
+    const functions = file.inventory ?? (await outlineOf(file.entry.path));
+    // An outline of no functions would leave nothing to review.
+    if (!functions?.length) return false;
+    file.inventory = functions;
+    file.outline = true;
+    return cut(`its full text (sent as an outline of its ${functions.length} functions)`);
+  }
+  if (file.windowed || !file.inventory?.length) return false;
+  file.windowed = true;
+  return cut('its whole outline (each request outlines only the functions it is about)');
 }
 
 /** The report's note for a file sent without some of its parts, if it was. */
