@@ -22,15 +22,16 @@ export type { Estimate, StagedStepEstimate } from '../engine/staged';
  * recorded runs where there are any.
  */
 export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Promise<Estimate | LensEstimate> {
-  if (job.mode === 'lenses') return estimateLensRun(prepared.access, lensRequest(job, prepared));
+  // What both modes' estimates price by: the price table (and its windows), and the batch discount.
+  const priced = { ...(job.prices ? { prices: job.prices } : {}), ...(job.batch ? { batch: job.batch } : {}) };
+  if (job.mode === 'lenses') return estimateLensRun(prepared.access, { ...lensRequest(job, prepared), ...priced });
   const { access } = prepared;
   // The run's own request, as far as an estimate knows it: no connection, no signal.
   const request = {
     ...stagedRequest(job, prepared, (await loadTeamFile(job.cwd)).dismissals),
     access,
     ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}),
-    ...(job.prices ? { prices: job.prices } : {}),
-    ...(job.batch ? { batch: job.batch } : {}),
+    ...priced,
   };
   return estimateStagedRun({
     ...request,

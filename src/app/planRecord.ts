@@ -54,8 +54,8 @@ export function planJson(
       functions: staged ? estimate.functions : null,
       by_step: staged
         ? Object.fromEntries(Object.entries(estimate.byStep).map(([k, s]) => [k, stagedCost(s)]))
-        : Object.fromEntries(Object.entries(estimate.byRole).map(([k, s]) => [k, cost(s)])),
-      cost_usd: staged ? estimate.costUsd : null,
+        : Object.fromEntries(Object.entries(estimate.byRole).map(([k, s]) => [k, { ...cost(s), cost_usd: s.costUsd }])),
+      cost_usd: estimate.costUsd,
       cost_range_usd: staged ? (estimate.costRange ?? null) : null,
       history_runs: staged ? estimate.historyRuns : null,
       cached_units: staged && cacheOn ? estimate.units.cached : null,

@@ -110,7 +110,7 @@ export const CancelReview = notificationType('cancel', z.object({}));
 
 // Worker → host.
 
-/** A run over the threshold asks first; `costUsd` is null when a model has no price (or in lens mode). The answer: run it. */
+/** A run over the threshold asks first; `costUsd` is null when a model has no price (in lens mode, an upper bound). The answer: run it. */
 export const ConfirmRun = requestType(
   'confirm',
   z.object({ calls: z.int(), inputTokens: z.int(), costUsd: z.nullable(z.number()), threshold: z.int() }),

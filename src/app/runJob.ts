@@ -76,7 +76,7 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
       const yes = await confirm({
         calls: estimate.calls,
         inputTokens: estimate.inputTokens,
-        costUsd: 'costUsd' in estimate ? estimate.costUsd : null,
+        costUsd: estimate.costUsd,
         threshold: job.confirmThreshold,
       });
       if (!yes || signal.aborted) return { kind: 'declined' };

@@ -3,10 +3,9 @@
  * here, unlike review's `--json FILE`), the same as one JSON record on stdout. The text is a summary (counts,
  * exclusions by reason, calls, tokens and dollars); `--verbose` lists every path.
  */
-import { resolveLensModels, type LensModels } from '../model/models';
 import { inventoryLine, plural } from '../model/plural';
-import { costUsd, formatUsd, PRICES_AS_OF, type PriceOverrides } from '../model/pricing';
-import { estimateJob, type Estimate, type LensEstimate, type StepEstimate } from '../app/estimate';
+import { formatUsd, PRICES_AS_OF } from '../model/pricing';
+import { estimateJob, type Estimate, type LensEstimate } from '../app/estimate';
 import { planInventories, QUICK_FROM_FILES, type Inventories } from '../app/inventories';
 import { checkProvider, prepareJob } from '../app/job';
 import { planJson } from '../app/planRecord';
@@ -80,7 +79,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
       `Functions: ${plural(quick.size, 'file')} never parsed counted by a quick line match, not the parser (a plan parses only below ${QUICK_FROM_FILES} such files; a review parses every file)`,
     );
   if ('byStep' in est) stagedLines(est, out, Boolean(job.cacheDir), Boolean(job.batch));
-  else lensLines(est, out, job.lens?.models ?? {}, job.prices ?? {});
+  else lensLines(est, out, Boolean(job.batch));
   if (est.calls > job.confirmThreshold)
     out.push(`A review of this scope asks for confirmation (over ${job.confirmThreshold} calls): pass --yes.`);
   if (!args.verbose && discovery.file_entries.length + excluded.length > 0)
@@ -126,33 +125,13 @@ function basisLine(est: Estimate): string {
   return `from this repository's last ${plural(est.historyRuns, 'run')}${range}${fromDefaults.length ? `; the defaults for ${fromDefaults.join(', ')} (no recorded run on its model)` : ''}`;
 }
 
-/** Dollars for an estimated lens role on its model (prompt tokens priced as uncached input: an upper bound). */
-function roleCost(model: string, s: StepEstimate, prices: PriceOverrides): number | null {
-  return costUsd(
-    model,
-    {
-      input_tokens: s.inputTokens,
-      output_tokens: s.outputTokens,
-      cache_read_input_tokens: 0,
-      cache_creation_input_tokens: 0,
-    },
-    prices,
-  );
-}
-
-function lensLines(est: LensEstimate, out: string[], lensModels: Partial<LensModels>, prices: PriceOverrides): void {
-  const models = resolveLensModels(undefined, lensModels);
-  const rows = Object.entries(est.byRole).map(([role, s]) => ({
-    role,
-    s,
-    cost: roleCost(models[role as keyof typeof models], s, prices),
-  }));
-  const total = rows.reduce<number | null>((sum, r) => (sum === null || r.cost === null ? null : sum + r.cost), 0);
+function lensLines(est: LensEstimate, out: string[], batch: boolean): void {
+  const prices = batch ? 'Message Batches (half) prices' : 'list prices';
   out.push(
-    `Estimate (lens mode): ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens before cache reads · ~${k(est.outputTokens)} output tokens (${plural(est.parts, 'part')}) · up to ${formatUsd(total)} (list prices of ${PRICES_AS_OF}, before cache savings)`,
+    `Estimate (lens mode): ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens before cache reads · ~${k(est.outputTokens)} output tokens (${plural(est.parts, 'part')}) · up to ${formatUsd(est.costUsd)} (${prices} of ${PRICES_AS_OF}, before cache savings)`,
   );
-  for (const { role, s, cost } of rows)
+  for (const [role, s] of Object.entries(est.byRole))
     out.push(
-      `  ${role}: ${role === 'validator' ? 'up to ' : ''}${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out · ${formatUsd(cost)}`,
+      `  ${role}: ${role === 'validator' ? 'up to ' : ''}${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out · ${formatUsd(s.costUsd)}`,
     );
 }

@@ -179,10 +179,11 @@ export class ModelClient {
           priority,
         );
         const tokens = tokenUsage(message.usage);
-        const tariff = {
-          batch: this.batcher !== undefined,
-          hourWrites: message.usage.cache_creation?.ephemeral_1h_input_tokens ?? 0,
-        };
+        const batch = this.batcher !== undefined;
+        // A batch request's every breakpoint lives an hour (batch.ts): without the API's breakdown, so do its writes.
+        const hourWrites =
+          message.usage.cache_creation?.ephemeral_1h_input_tokens ?? (batch ? tokens.cache_creation_input_tokens : 0);
+        const tariff = { batch, hourWrites };
         const used: Usage = { calls: 1, ...tokens, cost_usd: costUsd(params.model, tokens, this.opts.prices, tariff) };
         addUsage(this.usage, used);
         if (!this.usageByStep.has(step)) this.usageByStep.set(step, emptyUsage());

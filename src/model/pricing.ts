@@ -70,11 +70,12 @@ export function overrideOf<K extends keyof ModelEntry>(
 export function priceOf(model: string, overrides: PriceOverrides = {}): ModelPrice | undefined {
   const row = overrideOf(model, overrides, 'input');
   if (row?.input !== undefined && row.output !== undefined) {
-    const { input, output, cache_write, cache_read } = row;
+    const { input, output, cache_write, cache_write_1h, cache_read } = row;
     return {
       input,
       output,
       ...(cache_write !== undefined ? { cache_write } : {}),
+      ...(cache_write_1h !== undefined ? { cache_write_1h } : {}),
       ...(cache_read !== undefined ? { cache_read } : {}),
     };
   }
@@ -101,6 +102,7 @@ export function withPremiums(
       input: p.input * f,
       output: p.output * f,
       cache_write: (p.cache_write ?? 1.25 * p.input) * f,
+      cache_write_1h: (p.cache_write_1h ?? 2 * p.input) * f,
       cache_read: (p.cache_read ?? 0.1 * p.input) * f,
     };
   }

@@ -38,7 +38,7 @@ export const PlanJson = z.object({
     functions: z.number().int().min(0).nullable(),
     /** Per staged step, or per lens role. */
     by_step: z.record(z.string(), Cost),
-    /** Staged mode (else null): estimated dollars at the price table's rates, null when a model has no price. */
+    /** Estimated dollars at the price table's rates (halved for --batch), null when a model has no price; in lens mode an upper bound (no cache reads). */
     cost_usd: z.number().min(0).nullable(),
     /** Staged mode: the lowest and highest cost under each recorded run's own per-call figures (two runs or more), else null. */
     cost_range_usd: z.tuple([z.number().min(0), z.number().min(0)]).nullable(),

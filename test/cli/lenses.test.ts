@@ -487,6 +487,19 @@ describe('lens mode through the CLI against the fake API', function () {
     );
     assert.match(run.stdout, /^ {2}security: 1 call · ~[\d.]+k in · ~[\d.]+k out · \$\d+\.\d\d$/m);
     assert.match(run.stdout, /^ {2}validator: up to 10 calls/m);
+
+    // The same estimate as data, and through the Message Batches API at half of it.
+    const dollars = (args: string[]) =>
+      runCli(['plan', 'shop', '--mode', 'lenses', '--full-fanout', '--json', ...args], { cwd }).then((r) => {
+        type Priced = { cost_usd: number };
+        const estimate = (JSON.parse(r.stdout) as { estimate: Priced & { by_step: Record<string, Priced> } }).estimate;
+        return { total: estimate.cost_usd, security: estimate.by_step.security!.cost_usd };
+      });
+    const [list, batch] = [await dollars([]), await dollars(['--batch'])];
+    assert.ok(list.total > 0 && list.security > 0 && list.security < list.total, JSON.stringify(list));
+    assert.deepEqual(batch, { total: list.total / 2, security: list.security / 2 });
+    const batchText = await runCli(['plan', 'shop', '--mode', 'lenses', '--batch'], { cwd });
+    assert.match(batchText.stdout, /up to \$\d+\.\d\d \(Message Batches \(half\) prices of /);
     assert.equal(server.requests.length, 0);
   });
 

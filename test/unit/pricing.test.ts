@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parsePriceOverrides } from '../../src/app/prices';
-import { costUsd, formatUsd, priceOf } from '../../src/model/pricing';
+import { costUsd, formatUsd, priceOf, withPremiums } from '../../src/model/pricing';
 
 const usage = {
   input_tokens: 1_000_000,
@@ -30,6 +30,18 @@ describe('pricing', () => {
     assert.equal(costUsd('claude-sonnet-5-5', usage, overrides), 1.1);
     assert.equal(costUsd('claude-haiku-5-5', usage, overrides), 1);
     assert.equal(costUsd('claude-sonnet-4-6', usage, overrides)?.toFixed(1), '6.6');
+  });
+
+  it('prices 1-hour cache writes at 2× input, or at the override, and a batch at half of it all', () => {
+    const hourly = { batch: true, hourWrites: usage.cache_creation_input_tokens };
+    // sonnet: 3 + 1.5 + 0.6 + 2.4 (0.4M 1-hour writes at 6), halved
+    assert.equal(costUsd('claude-sonnet-5-5', usage, {}, hourly)?.toFixed(4), '3.7500');
+    const overrides = parsePriceOverrides({ sonnet: { input: 3, output: 15, cache_write_1h: 100 } }, 'test');
+    assert.equal(priceOf('claude-sonnet-5-5', overrides)?.cache_write_1h, 100);
+    // 3 + 1.5 + 0.6 + 40 (0.4M at 100), halved
+    assert.equal(costUsd('claude-sonnet-5-5', usage, overrides, hourly)?.toFixed(4), '22.5500');
+    const premium = withPremiums(overrides, ['claude-sonnet-5-5'], () => 1.1);
+    assert.equal(premium['claude-sonnet-5-5']?.cache_write_1h?.toFixed(2), '110.00');
   });
 
   it('says where a bad override is wrong', () => {

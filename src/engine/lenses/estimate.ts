@@ -3,6 +3,8 @@
  * makes (targetPlan.ts: which reviewers over which parts). It does not consult the result cache.
  */
 import type { FileAccess } from '../../model/access';
+import type { LensRole } from '../../model/reviewers';
+import { costUsd } from '../../model/pricing';
 import { CROSS_REPO } from '../../model/reviewers';
 import { tokens, totals, type StepEstimate } from '../estimate';
 import { sourceTokens } from './chunks';
@@ -20,7 +22,9 @@ export interface LensEstimate {
   inputTokens: number;
   outputTokens: number;
   /** Per role: each reviewer, the validators (an upper bound: one per CRITICAL/HIGH finding, at most ten), the cross-repo check. */
-  byRole: Record<string, StepEstimate>;
+  byRole: Record<string, PricedRole>;
+  /** An upper bound: every prompt token priced as uncached input (at batch prices for a batch run); null when a model has no price. */
+  costUsd: number | null;
   /** Parts the scopes split into under the token budget, over all targets. */
   parts: number;
 }
@@ -31,7 +35,10 @@ const LENS_PACKET_TOKENS = 300;
 const LENS_OUT = { review: 1500, validator: 60, crossRepo: 1000, perFileListed: 20 };
 
 /** What a lens run's estimate reads of its request: the targets, how they are planned, and the models' windows. */
-export type LensEstimateRequest = Pick<LensRequest, 'targets' | 'models' | 'prices' | 'effort'> & PlanOptions;
+export type LensEstimateRequest = Pick<LensRequest, 'targets' | 'models' | 'prices' | 'effort' | 'batch'> & PlanOptions;
+
+/** A role's calls and tokens, and what they cost on its model (see LensEstimate.costUsd). */
+export type PricedRole = StepEstimate & { costUsd: number | null };
 
 export async function estimateLensRun(access: FileAccess, req: LensEstimateRequest): Promise<LensEstimate> {
   const byRole: Record<string, StepEstimate> = {};
@@ -68,5 +75,24 @@ export async function estimateLensRun(access: FileAccess, req: LensEstimateReque
       LENS_OUT.crossRepo,
     );
   }
-  return { ...totals(Object.values(byRole)), byRole, parts: plans.reduce((n, p) => n + p.parts.length, 0) };
+  const priced = Object.fromEntries(
+    Object.entries(byRole).map(([role, est]) => [role, priceRole(req, req.models[role as LensRole], est)]),
+  );
+  const costs = Object.values(priced).map((r) => r.costUsd);
+  return {
+    ...totals(Object.values(byRole)),
+    byRole: priced,
+    costUsd: costs.includes(null) ? null : costs.reduce<number>((a, b) => a + b!, 0),
+    parts: plans.reduce((n, p) => n + p.parts.length, 0),
+  };
+}
+
+function priceRole(req: LensEstimateRequest, model: string, est: StepEstimate): PricedRole {
+  const usage = {
+    input_tokens: est.inputTokens,
+    output_tokens: est.outputTokens,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+  };
+  return { ...est, costUsd: costUsd(model, usage, req.prices, { batch: req.batch !== undefined }) };
 }
