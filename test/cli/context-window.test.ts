@@ -275,6 +275,11 @@ describe('a wide review under a small context window', function () {
         sent.some((b) => b.includes(`path=\\"${pathOf(i)}\\"`)),
         pathOf(i),
       );
+
+    // The plan splits the scope as the run did: it reads the same table's windows.
+    const plan = await runCli(['plan', 'wide', '--mode', 'lenses', ...(await toldWindow(cwd))], { cwd });
+    assert.equal(plan.code, 0, plan.stderr);
+    assert.match(plan.stdout, new RegExp(`\\(${of[0]} parts\\)`));
   });
 
   it('plan foresees synthesis by parts: the calls it counts are the calls the review makes', async () => {
