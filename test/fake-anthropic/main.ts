@@ -1,6 +1,6 @@
 /**
  * `node dist/fake-anthropic.js --port N --scenario FILE [--latency MS] [--ms-per-token MS] [--context-window N]
- *   [--batch-delay MS] [--log FILE.jsonl]`
+ *   [--batch-delay MS] [--log FILE.jsonl] [--log-limit N]`
  * Serves the fake Messages API until SIGINT/SIGTERM; point the CLI's base URL at the printed address.
  */
 import { createWriteStream } from 'node:fs';
@@ -9,7 +9,7 @@ import { loadScenario, type LoadedScenario } from './scenario';
 import { startFakeAnthropic } from './server';
 
 const USAGE =
-  'usage: fake-anthropic [--port N] [--scenario FILE] [--latency MS] [--ms-per-token MS] [--context-window N] [--batch-delay MS] [--log FILE.jsonl]';
+  'usage: fake-anthropic [--port N] [--scenario FILE] [--latency MS] [--ms-per-token MS] [--context-window N] [--batch-delay MS] [--log FILE.jsonl] [--log-limit N]';
 
 function fail(reason: string): never {
   console.error(`fake-anthropic: ${reason}`);
@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     'context-window'?: string;
     'batch-delay'?: string;
     log?: string;
+    'log-limit'?: string;
   };
   try {
     ({ values } = parseArgs({
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
         'context-window': { type: 'string' },
         'batch-delay': { type: 'string' },
         log: { type: 'string' },
+        'log-limit': { type: 'string' },
       },
     }));
   } catch (err) {
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
     contextWindow: count('context-window', values['context-window']),
     batchDelayMs: count('batch-delay', values['batch-delay']),
     scenario,
+    logLimit: count('log-limit', values['log-limit']),
     onLogged: log && ((entry) => log.write(`${JSON.stringify(entry)}\n`)),
   });
   console.log(`fake-anthropic listening on ${server.url}`);

@@ -74,6 +74,8 @@ export interface FakeAnthropicOptions extends PlatformOptions {
   hold?: (entry: LoggedRequest) => Promise<void>;
   /** Called when a logged request ends, e.g. to write the log out as it grows. */
   onLogged?: (entry: LoggedRequest) => void;
+  /** Keep only the newest this many requests in `requests` (default: all), so a long bench does not fill memory. */
+  logLimit?: number;
 }
 
 export interface FakeAnthropic {
@@ -147,6 +149,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       usage: null,
     };
     requests.push(entry);
+    if (opts.logLimit !== undefined && requests.length > opts.logLimit)
+      requests.splice(0, requests.length - opts.logLimit);
     const end = (status: number | null) => {
       if (entry.ended_at !== null) return;
       entry.ended_at = Date.now();
