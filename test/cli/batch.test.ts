@@ -206,6 +206,82 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     assert.equal(asked.length, 1);
   });
 
+  for (const status of [400, 529] as const)
+    it(`an errored result in the flat {type, message} shape is read as the API error it names (${status})`, async () => {
+      const expected = await live();
+      fake.server.setScenario({
+        ...fake.scenario,
+        faults: [{ kind: 'flat_error', status, match: { record: 'FileAnalysis', file: 'shop/cart.ts' } }],
+      });
+      const cwd = await fixtureWorkspace('shop');
+      const run = await review(cwd, ['--batch']);
+      assert.doesNotMatch(run.stderr, /not a valid batch result/);
+      if (status === 529) {
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.stderr, /retry 1 in 0\.0s: .*HTTP 529: fake-anthropic: planted 529 fault/);
+        return assert.deepEqual(await findings(cwd), expected.findings);
+      }
+      assert.equal(run.code, 3, run.stderr);
+      const failed = (await loadJson<Json>(join(cwd, 'result.json'))).files.filter((f) => f.status === 'failed');
+      assert.deepEqual(
+        failed.map((f) => [f.path, f.reason]),
+        [['shop/cart.ts', 'analyze: model call failed: HTTP 400: fake-anthropic: planted 400 fault']],
+      );
+      // Asked once: the fault answered it in its batch, and it was not sent again.
+      assert.ok(!fake.server.requests.some((r) => r.record === 'FileAnalysis' && r.file === 'shop/cart.ts'));
+    });
+
+  for (const [what, fault, said] of [
+    [
+      'a line that is not JSON',
+      { kind: 'junk_line' },
+      /warning: batch msgbatch_\w+: 1 results line not JSON \(line \d+\); skipped/,
+    ],
+    ['a blank line', { kind: 'junk_line', text: '' }, undefined],
+    [
+      'a custom_id twice',
+      { kind: 'duplicate_result' },
+      /warning: batch msgbatch_\w+ returned more than one result for 1 custom_id \([\w-]+\); the first valid one counted/,
+    ],
+  ] as const) {
+    it(`${what} in a batch's results costs that line only: every other result counts, none is sent again`, async () => {
+      const expected = await live();
+      fake.server.setScenario({
+        ...fake.scenario,
+        faults: [{ ...fault, match: { record: 'FileAnalysis', file: 'shop/cart.ts' } }],
+      });
+      const cwd = await fixtureWorkspace('shop');
+      const run = await review(cwd, ['--batch']);
+      assert.equal(run.code, 0, run.stderr);
+      if (said) assert.match(run.stderr, said);
+      assert.doesNotMatch(run.stderr, /cut short|did not send|goes again|retry/);
+      assert.deepEqual(await findings(cwd), expected.findings);
+      const batches = fake.server.batches();
+      assert.equal(batches.length, 5, 'one round per step, as without the fault');
+      assert.equal(
+        fake.server.requests.length,
+        batches.reduce((n, b) => n + b.requests, 0),
+        'each request ran once',
+      );
+    });
+  }
+
+  it('a batch whose polls keep failing alike (no request_counts) is given up on after 5: its requests go again', async () => {
+    const expected = await live();
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'no_counts', match: { record: 'FileAnalysis', file: 'shop/cart.ts' } }],
+    });
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--batch', '--timeout', '60s']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stderr,
+      /batch msgbatch_\w+ could not be polled 5 times in a row \(the API's answer for batch msgbatch_\w+ is not a Message Batch \(request_counts: .+\)\); the request goes again in the next round/,
+    );
+    assert.deepEqual(await findings(cwd), expected.findings);
+  });
+
   it('a batch an earlier run left that has since disappeared: said, asked again, not counted as collected', async () => {
     // Deleted once it ends, before the rerun could read it: the ledger still names it.
     const { expected, cwd, cache } = await leftRunning([
