@@ -10,21 +10,21 @@
 import { createHash } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import { plural } from '../model/plural';
-import { sleep } from './backoff';
+import { DEFAULT_BACKOFF, retryDelayMs, sleep } from './backoff';
 import type { BatchLedger } from './batchLedger';
-import { batchView, erroredAs, readResults, type BatchResult, type ResultsRead } from './batchWire';
+import { batchBody, batchView, chunks, erroredAs, readResults, type BatchResult, type ResultsRead } from './batchWire';
 import { Strands, type Strand } from './strands';
 
 type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
 type Message = Anthropic.Messages.Message;
 
-/** The API's limits on one batch: requests, and bytes (kept a little under, for the envelope). */
-const MAX_REQUESTS = 100_000;
-const MAX_BYTES = 250 * 1024 * 1024;
 /** Polls start quick (small batches end in seconds) and slow down to once a minute. */
 const FIRST_POLL_MS = 250;
 const MAX_POLL_MS = 60_000;
-/** Attempts at creating one batch when the API answers with a transient error. */
+/**
+ * Attempts at creating one batch when the connection fails. An answer of 429 or 5xx (the API's "later") is
+ * asked again until the run's deadline or Ctrl-C: a batch waits hours anyway.
+ */
 const CREATE_ATTEMPTS = 5;
 /** Polls in a row that fail alike, and not transiently, before the batch's requests are given up on. */
 const POLL_FAILURES = 5;
@@ -175,9 +175,9 @@ export class Batcher {
   }
 
   private async submit(requests: Request[]): Promise<void> {
-    const body = { requests: requests.map((r) => ({ custom_id: r.customId, params: r.params })) };
-    this.submitting += requests.length;
+    const body = batchBody(requests);
     for (let attempt = 1; ; attempt++) {
+      this.submitting += requests.length;
       try {
         // Not cut short by a stop: a batch the API took is then in the ledger, for the next run to collect.
         const batch = await this.sdk.messages.batches.create(body).finally(() => (this.submitting -= requests.length));
@@ -192,15 +192,35 @@ export class Batcher {
         return;
       } catch (err) {
         if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
-        if (!transient(err) || attempt >= CREATE_ATTEMPTS) {
+        if (err instanceof Anthropic.APIError && err.status === 413 && requests.length > 1)
+          return this.split(requests, err);
+        if (!transient(err) || (err instanceof Anthropic.APIConnectionError && attempt >= CREATE_ATTEMPTS)) {
           const reason = new Error(`the batch could not be created: ${this.hooks.describe(err)}`);
           return fail(requests, err instanceof Anthropic.APIError && fatal(err) ? err : reason);
         }
-        await sleep(1000 * 2 ** attempt, this.stopped.signal).catch(() => undefined);
+        await this.pause(attempt, err, requests.length);
         if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
-        this.submitting += requests.length;
       }
     }
+  }
+
+  /** A body over the API's limit (413) goes as two batches, each split again if still too large. */
+  private split(requests: Request[], err: unknown): void {
+    const half = Math.ceil(requests.length / 2);
+    this.report(
+      `${plural(requests.length, 'request')} too large for one batch (${this.hooks.describe(err)}); sent in halves`,
+    );
+    void this.submit(requests.slice(0, half));
+    void this.submit(requests.slice(half));
+  }
+
+  /** Before the next attempt at creating a batch: the API's retry-after (up to a minute, as live), else backoff. */
+  private async pause(attempt: number, err: unknown, requests: number): Promise<void> {
+    const ms = retryDelayMs(attempt, err instanceof Anthropic.APIError ? err.headers : undefined, DEFAULT_BACKOFF);
+    this.report(`creating a batch: ${this.hooks.describe(err)}; trying again in ${(ms / 1000).toFixed(1)}s`);
+    this.submitting += requests; // still waiting for their answers, in the count a --timeout reports
+    await sleep(ms, this.stopped.signal).catch(() => undefined);
+    this.submitting -= requests;
   }
 
   private watch(id: string, requests: Request[]): void {
@@ -433,25 +453,6 @@ function withHourCache(params: Params): Params {
       k === 'cache_control' && v && typeof v === 'object' ? { ...v, ttl: '1h' } : v,
     ),
   ) as Params;
-}
-
-/** Batches within the API's limits on requests and bytes. */
-function chunks(requests: Request[]): Request[][] {
-  const out: Request[][] = [];
-  let current: Request[] = [];
-  let bytes = 0;
-  for (const r of requests) {
-    const size = Buffer.byteLength(JSON.stringify(r.params)) + 100;
-    if (current.length && (current.length >= MAX_REQUESTS || bytes + size > MAX_BYTES)) {
-      out.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(r);
-    bytes += size;
-  }
-  if (current.length) out.push(current);
-  return out;
 }
 
 /** "24h", "90m", "45s". */

@@ -1,9 +1,51 @@
 /**
- * What comes from the Message Batches API, checked here so batch.ts reads only checked values: the batch a
- * poll retrieves, and the results stream, read line by line so that one bad line costs that line only.
+ * What goes to and comes from the Message Batches API, checked here so batch.ts reads only checked values:
+ * the create body within the API's limits on one batch, the batch a poll retrieves, and the results stream,
+ * read line by line so that one bad line costs that line only.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
+
+/**
+ * The API's limits on one batch: 100,000 requests or 256 MB, whichever comes first (a larger body is
+ * refused with 413 request_too_large). Bytes are counted on the body as sent; 6 MB of margin stays below
+ * 256 MB read either as 256,000,000 or as 256 MiB.
+ */
+export const BATCH_LIMITS = { requests: 100_000, bytes: 250_000_000 };
+export type BatchLimits = typeof BATCH_LIMITS;
+
+/** The part of a request the create body carries. */
+export interface BatchEntry<P = unknown> {
+  customId: string;
+  params: P;
+}
+
+/** The create body: exactly what is sent, and what chunks() measures. */
+export function batchBody<P>(requests: readonly BatchEntry<P>[]): { requests: { custom_id: string; params: P }[] } {
+  return { requests: requests.map((r) => ({ custom_id: r.customId, params: r.params })) };
+}
+
+/** `{"requests":[` and `]}` around the entries, which commas join. */
+const ENVELOPE_BYTES = Buffer.byteLength(JSON.stringify(batchBody([])));
+
+/** Batches within the limits, in order; a request over the byte limit alone still gets its own (the API says why). */
+export function chunks<T extends BatchEntry>(requests: readonly T[], limits: BatchLimits = BATCH_LIMITS): T[][] {
+  const out: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const r of requests) {
+    const size = Buffer.byteLength(JSON.stringify(batchBody([r]).requests[0]));
+    // Each entry after the first comes with a comma.
+    if (current.length && (current.length >= limits.requests || bytes + 1 + size > limits.bytes)) {
+      out.push(current);
+      current = [];
+    }
+    bytes = current.length ? bytes + 1 + size : ENVELOPE_BYTES + size;
+    current.push(r);
+  }
+  if (current.length) out.push(current);
+  return out;
+}
 
 /** A retrieved batch, as much of it as a poll reads. */
 const BatchView = z

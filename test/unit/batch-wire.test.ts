@@ -1,6 +1,20 @@
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
-import { MalformedBatch, batchView, erroredAs, readResults, type BatchResult } from '../../src/engine/batchWire';
+import {
+  BATCH_LIMITS,
+  MalformedBatch,
+  batchBody,
+  batchView,
+  chunks,
+  erroredAs,
+  readResults,
+  type BatchEntry,
+  type BatchResult,
+} from '../../src/engine/batchWire';
+
+const entry = (i: number, text = 'x'): BatchEntry => ({ customId: `r${i}`, params: { text } });
+/** The create body's size, as sent. */
+const bytesOf = (requests: BatchEntry[]) => Buffer.byteLength(JSON.stringify(batchBody(requests)));
 
 /** A results stream in these chunks; `cut`: the connection drops after them. */
 async function* stream(parts: (string | Uint8Array)[], cut = false): AsyncGenerator<Uint8Array> {
@@ -17,6 +31,52 @@ async function read(parts: (string | Uint8Array)[], cut = false) {
 }
 
 describe('Message Batches wire formats (batchWire)', () => {
+  describe('chunks', () => {
+    it('keeps to the API limits: 100,000 requests, and safely under 256 MB of body', () => {
+      assert.equal(BATCH_LIMITS.requests, 100_000);
+      assert.ok(BATCH_LIMITS.bytes <= 256_000_000 - 1_000_000, 'a megabyte of margin under 256,000,000 bytes');
+      const many = Array.from({ length: 100_001 }, (_, i) => entry(i));
+      assert.deepEqual(
+        chunks(many).map((c) => c.length),
+        [100_000, 1],
+      );
+    });
+
+    it('starts a new batch at the request limit', () => {
+      const out = chunks(
+        [1, 2, 3, 4, 5].map((i) => entry(i)),
+        { requests: 2, bytes: 1e9 },
+      );
+      assert.deepEqual(
+        out.map((c) => c.map((r) => r.customId)),
+        [['r1', 'r2'], ['r3', 'r4'], ['r5']],
+      );
+    });
+
+    it('measures the exact body sent: each batch fits, and the next request would not have', () => {
+      // Multi-byte text: bytes, not characters, count.
+      const requests = Array.from({ length: 9 }, (_, i) => entry(i, 'é€'.repeat(10 + 7 * i)));
+      const limit = bytesOf(requests.slice(0, 3));
+      const out = chunks(requests, { requests: 100, bytes: limit });
+      assert.deepEqual(out[0], requests.slice(0, 3), 'the first batch is exactly at the limit');
+      let next = 0;
+      for (const c of out) {
+        next += c.length;
+        assert.ok(bytesOf(c) <= limit, `${bytesOf(c)} > ${limit}`);
+        if (next < requests.length) assert.ok(bytesOf([...c, requests[next]!]) > limit);
+      }
+      assert.deepEqual(out.flat(), requests);
+    });
+
+    it('gives a request larger than the limit a batch of its own (the API then says why)', () => {
+      const out = chunks([entry(1), entry(2, 'y'.repeat(500)), entry(3)], { requests: 100, bytes: 200 });
+      assert.deepEqual(
+        out.map((c) => c.map((r) => r.customId)),
+        [['r1'], ['r2'], ['r3']],
+      );
+    });
+  });
+
   describe('readResults', () => {
     it('skips blank lines and counts lines that are not JSON, reading every line after them', async () => {
       const { taken, tally } = await read([
