@@ -9,23 +9,25 @@
  */
 import { createHash } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
-import { z } from 'zod';
 import { plural } from '../model/plural';
-import { sleep } from './backoff';
+import { DEFAULT_BACKOFF, retryDelayMs, sleep } from './backoff';
 import type { BatchLedger } from './batchLedger';
+import { batchBody, batchView, chunks, erroredAs, readResults, type BatchResult, type ResultsRead } from './batchWire';
 import { Strands, type Strand } from './strands';
 
 type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
 type Message = Anthropic.Messages.Message;
 
-/** The API's limits on one batch: requests, and bytes (kept a little under, for the envelope). */
-const MAX_REQUESTS = 100_000;
-const MAX_BYTES = 250 * 1024 * 1024;
 /** Polls start quick (small batches end in seconds) and slow down to once a minute. */
 const FIRST_POLL_MS = 250;
 const MAX_POLL_MS = 60_000;
-/** Attempts at creating one batch when the API answers with a transient error. */
+/**
+ * Attempts at creating one batch when the connection fails. An answer of 429 or 5xx (the API's "later") is
+ * asked again until the run's deadline or Ctrl-C: a batch waits hours anyway.
+ */
 const CREATE_ATTEMPTS = 5;
+/** Polls in a row that fail alike, and not transiently, before the batch's requests are given up on. */
+const POLL_FAILURES = 5;
 const CUSTOM_ID = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export interface BatchOptions {
@@ -47,33 +49,6 @@ export interface BatchState {
 
 /** The request goes again in the next round: its result was expired, canceled, lost or not valid. */
 export class BatchRetry extends Error {}
-
-/** What one line of a batch's results must be before anything reads it. */
-const ResultLine = z.object({
-  custom_id: z.string(),
-  result: z.discriminatedUnion('type', [
-    z.object({ type: z.literal('succeeded'), message: z.looseObject({ content: z.array(z.unknown()) }) }),
-    z.object({
-      type: z.literal('errored'),
-      error: z.looseObject({ error: z.looseObject({ type: z.string(), message: z.string() }) }),
-    }),
-    z.object({ type: z.literal('canceled') }),
-    z.object({ type: z.literal('expired') }),
-  ]),
-});
-
-/** The HTTP status each error type stands for, so that an errored result is classified like a live answer. */
-const STATUS_OF: Record<string, number> = {
-  invalid_request_error: 400,
-  authentication_error: 401,
-  billing_error: 402,
-  permission_error: 403,
-  not_found_error: 404,
-  request_too_large: 413,
-  rate_limit_error: 429,
-  api_error: 500,
-  overloaded_error: 529,
-};
 
 interface Waiter {
   resolve: (m: Message) => void;
@@ -200,9 +175,9 @@ export class Batcher {
   }
 
   private async submit(requests: Request[]): Promise<void> {
-    const body = { requests: requests.map((r) => ({ custom_id: r.customId, params: r.params })) };
-    this.submitting += requests.length;
+    const body = batchBody(requests);
     for (let attempt = 1; ; attempt++) {
+      this.submitting += requests.length;
       try {
         // Not cut short by a stop: a batch the API took is then in the ledger, for the next run to collect.
         const batch = await this.sdk.messages.batches.create(body).finally(() => (this.submitting -= requests.length));
@@ -217,15 +192,35 @@ export class Batcher {
         return;
       } catch (err) {
         if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
-        if (!transient(err) || attempt >= CREATE_ATTEMPTS) {
+        if (err instanceof Anthropic.APIError && err.status === 413 && requests.length > 1)
+          return this.split(requests, err);
+        if (!transient(err) || (err instanceof Anthropic.APIConnectionError && attempt >= CREATE_ATTEMPTS)) {
           const reason = new Error(`the batch could not be created: ${this.hooks.describe(err)}`);
           return fail(requests, err instanceof Anthropic.APIError && fatal(err) ? err : reason);
         }
-        await sleep(1000 * 2 ** attempt, this.stopped.signal).catch(() => undefined);
+        await this.pause(attempt, err, requests.length);
         if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
-        this.submitting += requests.length;
       }
     }
+  }
+
+  /** A body over the API's limit (413) goes as two batches, each split again if still too large. */
+  private split(requests: Request[], err: unknown): void {
+    const half = Math.ceil(requests.length / 2);
+    this.report(
+      `${plural(requests.length, 'request')} too large for one batch (${this.hooks.describe(err)}); sent in halves`,
+    );
+    void this.submit(requests.slice(0, half));
+    void this.submit(requests.slice(half));
+  }
+
+  /** Before the next attempt at creating a batch: the API's retry-after (up to a minute, as live), else backoff. */
+  private async pause(attempt: number, err: unknown, requests: number): Promise<void> {
+    const ms = retryDelayMs(attempt, err instanceof Anthropic.APIError ? err.headers : undefined, DEFAULT_BACKOFF);
+    this.report(`creating a batch: ${this.hooks.describe(err)}; trying again in ${(ms / 1000).toFixed(1)}s`);
+    this.submitting += requests; // still waiting for their answers, in the count a --timeout reports
+    await sleep(ms, this.stopped.signal).catch(() => undefined);
+    this.submitting -= requests;
   }
 
   private watch(id: string, requests: Request[]): void {
@@ -239,14 +234,16 @@ export class Batcher {
   }
 
   private async poll(id: string, waiting: Map<string, Request>): Promise<void> {
+    const failures: PollFailures = { kind: '', count: 0 };
     for (let delay = FIRST_POLL_MS; ; delay = Math.min(MAX_POLL_MS, delay * 2)) {
       try {
         await sleep(delay, this.stopped.signal);
-        const batch = await this.sdk.messages.batches.retrieve(id, {}, { signal: this.stopped.signal });
+        const batch = batchView(id, await this.sdk.messages.batches.retrieve(id, {}, { signal: this.stopped.signal }));
+        failures.count = 0;
         const c = batch.request_counts;
         const done = c.succeeded + c.errored + c.canceled + c.expired;
         this.report(`${id} ${batch.processing_status} (${done}/${done + c.processing} requests done)`);
-        if (batch.processing_status === 'ended') return await this.collect(id, waiting);
+        if (batch.processing_status === 'ended') return await this.collect(id, waiting, batch.results_url!);
       } catch (err) {
         if (this.stopped.signal.aborted) return;
         if (err instanceof Anthropic.NotFoundError) {
@@ -256,61 +253,55 @@ export class Batcher {
           });
         }
         if (err instanceof Anthropic.APIError && fatal(err)) return this.settleAll(id, waiting, () => err);
-        // Anything else (a dropped connection, an overloaded API) is asked again at the next poll.
+        if (this.pollFailed(id, err, failures)) {
+          void this.opts.ledger?.drop(id);
+          const why = `batch ${id} could not be polled ${POLL_FAILURES} times in a row (${this.hooks.describe(err)})`;
+          return this.settleAll(id, waiting, () => new BatchRetry(`${why}; the request goes again in the next round`));
+        }
       }
     }
   }
 
-  /** Reads an ended batch's results and hands each to its request; what is not there goes again. */
-  private async collect(id: string, waiting: Map<string, Request>): Promise<void> {
-    const failed = new Set<string>();
-    const strays: string[] = [];
-    let lines = 0;
-    let cut: string | undefined;
-    try {
-      for await (const raw of await this.sdk.messages.batches.results(id, {}, { signal: this.stopped.signal })) {
-        lines++;
-        const line = ResultLine.safeParse(raw);
-        const customId =
-          typeof (raw as { custom_id?: unknown })?.custom_id === 'string'
-            ? (raw as { custom_id: string }).custom_id
-            : undefined;
-        const request = customId === undefined ? undefined : waiting.get(customId);
-        if (!request) {
-          strays.push(customId ?? JSON.stringify(raw).slice(0, 40));
-          continue;
-        }
-        waiting.delete(request.customId);
-        if (!line.success) {
-          failed.add(request.customId);
-          settle(
-            request,
-            new BatchRetry(
-              `batch ${id} gave a result for this request that is not a valid batch result (${line.error.issues[0]?.path.join('.') || 'result'}: ${line.error.issues[0]?.message}); it goes again in the next round`,
-            ),
-          );
-          continue;
-        }
-        const result = line.data.result;
-        if (result.type !== 'succeeded') failed.add(request.customId);
-        if (result.type === 'succeeded') {
-          if (request.earlier) this.collected++;
-          settle(request, result.message as unknown as Message);
-        } else if (result.type === 'errored') settle(request, erroredAs(result.error));
-        else
-          settle(
-            request,
-            new BatchRetry(`the request was ${result.type} in batch ${id}; it goes again in the next round`),
-          );
-      }
-    } catch (err) {
-      if (this.stopped.signal.aborted) return;
-      cut = `the results of batch ${id} were cut short after ${plural(lines, 'line')} (${this.hooks.describe(err)})`;
+  /**
+   * Counts a failed poll and says so on the progress line; true once the same failure, not a transient one,
+   * has come POLL_FAILURES times in a row. A dropped connection or an overloaded API is asked again until
+   * the deadline, as a live call would be.
+   */
+  private pollFailed(id: string, err: unknown, failures: PollFailures): boolean {
+    this.report(`${id} not polled: ${this.hooks.describe(err)}`);
+    if (transient(err)) {
+      failures.count = 0;
+      return false;
     }
-    if (strays.length)
-      this.hooks.onWarning(
-        `batch ${id} returned ${plural(strays.length, 'result')} for custom_ids this run did not send (${strays.slice(0, 3).join(', ')}); ignored`,
-      );
+    const kind = err instanceof Anthropic.APIError ? `HTTP ${err.status}` : String(err);
+    failures.count = kind === failures.kind ? failures.count + 1 : 1;
+    failures.kind = kind;
+    return failures.count >= POLL_FAILURES;
+  }
+
+  /** Reads an ended batch's results and hands each to its request; what is not there goes again. */
+  private async collect(id: string, waiting: Map<string, Request>, url: string): Promise<void> {
+    const failed = new Set<string>();
+    const strays = new Set<string>();
+    const take = (customId: string, outcome: Message | Error) => {
+      const request = waiting.get(customId);
+      if (!request) return void strays.add(customId);
+      waiting.delete(customId);
+      if (outcome instanceof Error) failed.add(customId);
+      else if (request.earlier) this.collected++;
+      settle(request, outcome);
+    };
+    const read = await this.results(url, (customId, result) => take(customId, outcomeOf(id, result)));
+    if (this.stopped.signal.aborted) return;
+    for (const [customId, why] of read.invalid) {
+      const retry = `batch ${id} gave a result for this request that is not a valid batch result (${why}); it goes again in the next round`;
+      take(customId, new BatchRetry(retry));
+    }
+    this.warnAbout(id, read, strays);
+    const cut =
+      read.cut === undefined
+        ? undefined
+        : `the results of batch ${id} were cut short after ${plural(read.lines, 'line')} (${this.hooks.describe(read.cut)})`;
     if (cut)
       this.hooks.onWarning(`${cut}; ${plural(waiting.size, 'request')} without a result go again in the next round`);
     for (const r of waiting.values()) failed.add(r.customId);
@@ -326,6 +317,43 @@ export class Batcher {
             : `batch ${id} ended without a result for this request; it goes again in the next round`,
         ),
     );
+  }
+
+  /**
+   * The results stream, fetched through the SDK's client (its credentials and errors) but read here, line
+   * by line: the SDK's own decoder stops at the first line that is not JSON, a blank one included.
+   */
+  private async results(url: string, take: (customId: string, result: BatchResult) => void): Promise<ResultsRead> {
+    try {
+      const answer = await this.sdk
+        .get(url, { headers: { Accept: 'application/binary' }, signal: this.stopped.signal })
+        .asResponse();
+      if (!answer.body) throw new Error('the results answer has no body');
+      return await readResults(answer.body, take);
+    } catch (err) {
+      return { lines: 0, notJson: [], nameless: [], duplicates: new Set(), invalid: new Map(), cut: err };
+    }
+  }
+
+  /** Lines of the results that were skipped, and results that matched no request or came twice. */
+  private warnAbout(id: string, read: ResultsRead, strays: Set<string>): void {
+    const some = (items: Iterable<string | number>) => [...items].slice(0, 3).join(', ');
+    if (read.notJson.length)
+      this.hooks.onWarning(
+        `batch ${id}: ${plural(read.notJson.length, 'results line')} not JSON (line ${some(read.notJson)}); skipped`,
+      );
+    if (read.nameless.length)
+      this.hooks.onWarning(
+        `batch ${id}: ${plural(read.nameless.length, 'results line')} without a custom_id (line ${some(read.nameless)}); skipped`,
+      );
+    if (read.duplicates.size)
+      this.hooks.onWarning(
+        `batch ${id} returned more than one result for ${plural(read.duplicates.size, 'custom_id')} (${some(read.duplicates)}); the first valid one counted`,
+      );
+    if (strays.size)
+      this.hooks.onWarning(
+        `batch ${id} returned ${plural(strays.size, 'result')} for custom_ids this run did not send (${some(strays)}); ignored`,
+      );
   }
 
   private settleAll(id: string, waiting: Map<string, Request>, why: () => unknown): void {
@@ -368,6 +396,19 @@ export class Batcher {
   }
 }
 
+/** Polls of one batch that failed alike in a row. */
+interface PollFailures {
+  kind: string;
+  count: number;
+}
+
+/** A result as what its request settles with: the message, the API's error, or a retry. */
+function outcomeOf(id: string, result: BatchResult): Message | Error {
+  if (result.type === 'succeeded') return result.message as unknown as Message;
+  if (result.type === 'errored') return erroredAs(result.error);
+  return new BatchRetry(`the request was ${result.type} in batch ${id}; it goes again in the next round`);
+}
+
 function settle(request: Request, outcome: Message | unknown): void {
   for (const w of request.waiters) {
     if (outcome instanceof Error) w.reject(outcome);
@@ -377,12 +418,6 @@ function settle(request: Request, outcome: Message | unknown): void {
 
 function fail(requests: Request[], err: unknown): void {
   for (const r of requests) settle(r, err);
-}
-
-/** An errored result as the SDK's error for the same answer live, so retries and refusals read it alike. */
-function erroredAs(error: { error: { type: string; message: string } }): Error {
-  const status = STATUS_OF[error.error.type] ?? 500;
-  return Anthropic.APIError.generate(status, error, error.error.message, new Headers());
 }
 
 function transient(err: unknown): boolean {
@@ -418,25 +453,6 @@ function withHourCache(params: Params): Params {
       k === 'cache_control' && v && typeof v === 'object' ? { ...v, ttl: '1h' } : v,
     ),
   ) as Params;
-}
-
-/** Batches within the API's limits on requests and bytes. */
-function chunks(requests: Request[]): Request[][] {
-  const out: Request[][] = [];
-  let current: Request[] = [];
-  let bytes = 0;
-  for (const r of requests) {
-    const size = Buffer.byteLength(JSON.stringify(r.params)) + 100;
-    if (current.length && (current.length >= MAX_REQUESTS || bytes + size > MAX_BYTES)) {
-      out.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(r);
-    bytes += size;
-  }
-  if (current.length) out.push(current);
-  return out;
 }
 
 /** "24h", "90m", "45s". */

@@ -8,6 +8,7 @@ import { useFakeServer } from '../helpers/fakeServer';
 import { fixtureWorkspace, loadJson, runCli, type CliRun } from '../helpers/cli';
 import { put } from '../helpers/tree';
 import type { Scenario } from '../fake-anthropic/scenario';
+import { MAX_BATCH_BYTES } from '../fake-anthropic/batches';
 
 type Json = StagedJsonReport;
 const key = (f: Json['findings'][number]) => `${f.file}:${f.line} ${f.rule_id} ${f.priority}`;
@@ -17,7 +18,10 @@ const bodyOf = (r: Logged) => r.body as { model: string; max_tokens: number };
 describe('skeptic review --batch through the Message Batches API of the fake', function () {
   this.timeout(90_000);
   const fake = useFakeServer();
-  afterEach(() => fake.server.setBatchDelay(0));
+  afterEach(() => {
+    fake.server.setBatchDelay(0);
+    fake.server.setBatchMaxBytes(MAX_BATCH_BYTES);
+  });
 
   /** One run; `cache`: the user cache folder (the state folder with the batch ledger lives there). */
   const review = async (cwd: string, args: string[], cache?: string) =>
@@ -204,6 +208,146 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     assert.match(failed[0]!.reason!, /^analyze: model call failed: HTTP 400: fake-anthropic: planted 400 fault$/);
     const asked = fake.server.requests.filter((r) => r.record === 'FileAnalysis' && r.file === 'shop/cart.ts');
     assert.equal(asked.length, 1);
+  });
+
+  for (const status of [400, 529] as const)
+    it(`an errored result in the flat {type, message} shape is read as the API error it names (${status})`, async () => {
+      const expected = await live();
+      fake.server.setScenario({
+        ...fake.scenario,
+        faults: [{ kind: 'flat_error', status, match: { record: 'FileAnalysis', file: 'shop/cart.ts' } }],
+      });
+      const cwd = await fixtureWorkspace('shop');
+      const run = await review(cwd, ['--batch']);
+      assert.doesNotMatch(run.stderr, /not a valid batch result/);
+      if (status === 529) {
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.stderr, /retry 1 in 0\.0s: .*HTTP 529: fake-anthropic: planted 529 fault/);
+        return assert.deepEqual(await findings(cwd), expected.findings);
+      }
+      assert.equal(run.code, 3, run.stderr);
+      const failed = (await loadJson<Json>(join(cwd, 'result.json'))).files.filter((f) => f.status === 'failed');
+      assert.deepEqual(
+        failed.map((f) => [f.path, f.reason]),
+        [['shop/cart.ts', 'analyze: model call failed: HTTP 400: fake-anthropic: planted 400 fault']],
+      );
+      // Asked once: the fault answered it in its batch, and it was not sent again.
+      assert.ok(!fake.server.requests.some((r) => r.record === 'FileAnalysis' && r.file === 'shop/cart.ts'));
+    });
+
+  for (const [what, fault, said] of [
+    [
+      'a line that is not JSON',
+      { kind: 'junk_line' },
+      /warning: batch msgbatch_\w+: 1 results line not JSON \(line \d+\); skipped/,
+    ],
+    ['a blank line', { kind: 'junk_line', text: '' }, undefined],
+    [
+      'a custom_id twice',
+      { kind: 'duplicate_result' },
+      /warning: batch msgbatch_\w+ returned more than one result for 1 custom_id \([\w-]+\); the first valid one counted/,
+    ],
+  ] as const) {
+    it(`${what} in a batch's results costs that line only: every other result counts, none is sent again`, async () => {
+      const expected = await live();
+      fake.server.setScenario({
+        ...fake.scenario,
+        faults: [{ ...fault, match: { record: 'FileAnalysis', file: 'shop/cart.ts' } }],
+      });
+      const cwd = await fixtureWorkspace('shop');
+      const run = await review(cwd, ['--batch']);
+      assert.equal(run.code, 0, run.stderr);
+      if (said) assert.match(run.stderr, said);
+      assert.doesNotMatch(run.stderr, /cut short|did not send|goes again|retry/);
+      assert.deepEqual(await findings(cwd), expected.findings);
+      const batches = fake.server.batches();
+      assert.equal(batches.length, 5, 'one round per step, as without the fault');
+      assert.equal(
+        fake.server.requests.length,
+        batches.reduce((n, b) => n + b.requests, 0),
+        'each request ran once',
+      );
+    });
+  }
+
+  it('a batch the API finds too large (413) goes in halves, each halved again until it fits', async () => {
+    const expected = await live();
+    // The fixture's requests are 34–65 kB each: two fit, three do not (a round of five splits twice).
+    const limit = 150_000;
+    fake.server.setBatchMaxBytes(limit);
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--batch']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stderr,
+      /\d+ requests too large for one batch \(HTTP 413: a batch may be at most 150000 bytes\); sent in halves/,
+    );
+    assert.deepEqual(await findings(cwd), expected.findings);
+    const batches = fake.server.batches();
+    assert.ok(batches.length > 5, `${batches.length} batches for 5 rounds`);
+    assert.ok(batches.every((b) => b.bytes <= limit));
+  });
+
+  it("creating a batch is asked again past 429s for as long as the run may take, after the API's retry-after", async () => {
+    const expected = await live();
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'create_status', status: 429, retry_after: 0, times: 8, match: { record: 'Step1Record' } }],
+    });
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--batch']);
+    assert.equal(run.code, 0, run.stderr);
+    const said = run.stderr.match(
+      /creating a batch: HTTP 429: fake-anthropic: planted 429 fault; trying again in 0\.0s/g,
+    );
+    assert.equal(said?.length, 8, run.stderr);
+    assert.deepEqual(await findings(cwd), expected.findings);
+  });
+
+  it('a batch not yet created at the deadline: its requests are the ones the timeout names', async () => {
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'create_status', status: 529, retry_after: 0.5, times: -1 }],
+    });
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--batch', '--timeout', '3s']);
+    assert.equal(run.code, 3, run.stderr);
+    assert.match(run.stderr, /creating a batch: HTTP 529: .*; trying again in 0\.5s/);
+    assert.match(run.stdout, /Stopped early: the batch run reached its --timeout of 3s with 4 requests unanswered/);
+    assert.equal(fake.server.batches().length, 0);
+  });
+
+  it('Ctrl-C while a batch waits to be created again stops at once, however long the wait', async () => {
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'create_status', status: 529, retry_after: 600, times: -1 }],
+    });
+    const cwd = await fixtureWorkspace('shop');
+    const started = Date.now();
+    const run = await runCli(['review', 'shop', '--yes', '--batch'], {
+      cwd,
+      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url },
+      // The API's retry-after is honoured up to a minute, as for a live call.
+      stop: { signal: 'SIGINT', when: /trying again in 60\.0s/ },
+    });
+    assert.equal(run.code, 130, run.stderr);
+    assert.ok(Date.now() - started < 20_000, `${Date.now() - started} ms`);
+  });
+
+  it('a batch whose polls keep failing alike (no request_counts) is given up on after 5: its requests go again', async () => {
+    const expected = await live();
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'no_counts', match: { record: 'FileAnalysis', file: 'shop/cart.ts' } }],
+    });
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--batch', '--timeout', '60s']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stderr,
+      /batch msgbatch_\w+ could not be polled 5 times in a row \(the API's answer for batch msgbatch_\w+ is not a Message Batch \(request_counts: .+\)\); the request goes again in the next round/,
+    );
+    assert.deepEqual(await findings(cwd), expected.findings);
   });
 
   it('a batch an earlier run left that has since disappeared: said, asked again, not counted as collected', async () => {

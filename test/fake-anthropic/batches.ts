@@ -1,7 +1,8 @@
 /**
  * The Message Batches endpoints, as the API reference and the batch-processing guide describe them:
  *   POST   /v1/messages/batches              create: 1–100,000 requests, at most 256 MB, custom_id unique
- *                                            and matching ^[a-zA-Z0-9_-]{1,64}$ (else 400; too large: 413)
+ *                                            and matching ^[a-zA-Z0-9_-]{1,64}$ (else 400; a body over 256 MB:
+ *                                            413 request_too_large)
  *   GET    /v1/messages/batches              list, newest first (limit 1–1000, default 20; before_id, after_id)
  *   GET    /v1/messages/batches/{id}         retrieve (unknown id: 404 not_found_error)
  *   GET    /v1/messages/batches/{id}/results the results as JSON lines, in no particular order, once ended
@@ -16,12 +17,14 @@
  * moment), this server answers 400 invalid_request_error with a sentence saying why.
  */
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { errorTypeOf } from './faults';
 import type { Fault } from './scenario';
 
 export const MAX_BATCH_REQUESTS = 100_000;
-export const MAX_BATCH_BYTES = 256 * 1024 * 1024;
+/** "256 MB", read as the stricter 256,000,000 bytes (not 256 MiB): a client under it passes either reading. */
+export const MAX_BATCH_BYTES = 256_000_000;
 const CUSTOM_ID = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Results stay downloadable this long after creation; processing ends within 24 hours. */
 const EXPIRES_MS = 24 * 3600_000;
@@ -39,6 +42,7 @@ type Status = 'in_progress' | 'canceling' | 'ended';
 type Result =
   | { type: 'succeeded'; message: unknown }
   | { type: 'errored'; error: { type: 'error'; error: { type: string; message: string }; request_id: string | null } }
+  | { type: 'errored'; error: { type: string; message: string } }
   | { type: 'canceled' }
   | { type: 'expired' };
 
@@ -48,10 +52,12 @@ interface Batch {
   ended_at: string | null;
   cancel_initiated_at: string | null;
   status: Status;
+  /** The create body's size. */
+  bytes: number;
   requests: { custom_id: string; params: Record<string, unknown> }[];
   results: Map<string, Result>;
   /** What the request of each custom_id hit among the batch-only faults. */
-  faults: Map<string, Fault['kind']>;
+  faults: Map<string, Fault>;
   credentials: Record<string, string>;
   canceled: boolean;
 }
@@ -59,10 +65,12 @@ interface Batch {
 export interface BatchHost {
   /** This server's own address, for running each request through /v1/messages. */
   url(): string;
-  /** The batch-only fault a request's params hit, counting the hit; null when none. */
-  takeFault(params: unknown): Fault | null;
+  /** The batch-only fault a request's params hit at its line in the results or at its batch's create, counting the hit; null when none. */
+  takeFault(params: unknown, place: 'result' | 'create'): Fault | null;
   /** How long a batch waits before its requests start running. */
   delayMs(): number;
+  /** The largest create body taken. */
+  maxBytes(): number;
 }
 
 export class FakeBatches {
@@ -75,11 +83,12 @@ export class FakeBatches {
   }
 
   /** Every batch created so far, oldest first (for tests). */
-  list(): { id: string; status: Status; requests: number; custom_ids: string[] }[] {
+  list(): { id: string; status: Status; requests: number; bytes: number; custom_ids: string[] }[] {
     return [...this.batches.values()].map((b) => ({
       id: b.id,
       status: b.status,
       requests: b.requests.length,
+      bytes: b.bytes,
       custom_ids: b.requests.map((r) => r.custom_id),
     }));
   }
@@ -98,7 +107,7 @@ export class FakeBatches {
     if (!batch) return (error(res, 404, 'not_found_error', `no message batch ${id}`), true);
     if (action === '/results' && req.method === 'GET') this.results(batch, res, error);
     else if (action === '/cancel' && req.method === 'POST') this.cancel(batch, req, res, send, error);
-    else if (!action && req.method === 'GET') send(res, 200, this.view(batch, req));
+    else if (!action && req.method === 'GET') send(res, 200, this.retrieved(batch, req));
     else if (!action && req.method === 'DELETE') {
       if (batch.status !== 'ended')
         error(res, 400, 'invalid_request_error', `message batch ${id} is still processing; cancel it before deleting`);
@@ -111,8 +120,9 @@ export class FakeBatches {
   }
 
   private async create(req: IncomingMessage, res: ServerResponse, send: Send, error: SendError): Promise<void> {
-    const text = await readCapped(req, MAX_BATCH_BYTES);
-    if (text === null) return error(res, 413, 'request_too_large', `a batch may be at most ${MAX_BATCH_BYTES} bytes`);
+    const max = this.host.maxBytes();
+    const text = await readCapped(req, max);
+    if (text === null) return error(res, 413, 'request_too_large', `a batch may be at most ${max} bytes`);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -142,12 +152,15 @@ export class FakeBatches {
         );
       seen.add(r.custom_id);
     }
+    const refused = this.createFault(body.data.requests);
+    if (refused) return error(res, refused.status, errorTypeOf(refused.status), refused.message, refused.headers);
     const batch: Batch = {
       id: `msgbatch_fake_${randomBytes(12).toString('hex')}`,
       created_at: new Date().toISOString(),
       ended_at: null,
       cancel_initiated_at: null,
       status: 'in_progress',
+      bytes: Buffer.byteLength(text),
       requests: body.data.requests.map((r) => ({ custom_id: r.custom_id, params: r.params })),
       results: new Map(),
       faults: new Map(),
@@ -159,6 +172,18 @@ export class FakeBatches {
     setTimeout(() => void this.process(batch), this.host.delayMs());
   }
 
+  /** The planted refusal of a create call: the first request that hits a `create_status` fault (one hit a call). */
+  private createFault(requests: { params: unknown }[]) {
+    for (const r of requests) {
+      const fault = this.host.takeFault(r.params, 'create');
+      if (fault?.kind !== 'create_status') continue;
+      const headers: OutgoingHttpHeaders =
+        fault.retry_after === undefined ? {} : { 'retry-after': String(fault.retry_after) };
+      return { status: fault.status, message: `fake-anthropic: planted ${fault.status} fault`, headers };
+    }
+    return null;
+  }
+
   private async process(batch: Batch): Promise<void> {
     const queue = [...batch.requests];
     const worker = async () => {
@@ -167,18 +192,15 @@ export class FakeBatches {
           batch.results.set(r.custom_id, { type: 'canceled' });
           continue;
         }
-        const fault = this.host.takeFault(r.params);
-        if (fault) batch.faults.set(r.custom_id, fault.kind);
-        batch.results.set(
-          r.custom_id,
-          fault?.kind === 'expire' ? { type: 'expired' } : await this.run(batch, r.params).catch(internalError),
-        );
+        const fault = this.host.takeFault(r.params, 'result');
+        if (fault) batch.faults.set(r.custom_id, fault);
+        batch.results.set(r.custom_id, unrun(fault) ?? (await this.run(batch, r.params).catch(internalError)));
       }
     };
     await Promise.all(Array.from({ length: RUN_AT_ONCE }, worker));
     batch.status = 'ended';
     batch.ended_at = new Date().toISOString();
-    if ([...batch.faults.values()].includes('vanish')) this.batches.delete(batch.id);
+    if (hit(batch, 'vanish')) this.batches.delete(batch.id);
   }
 
   /** One request through this server's /v1/messages: a message is `succeeded`, an API error `errored`. */
@@ -239,7 +261,7 @@ export class FakeBatches {
     res.writeHead(200, { 'content-type': 'application/binary' });
     // Not in request order, as the reference warns: the last request's line comes first.
     for (const r of [...batch.requests].reverse()) {
-      const fault = batch.faults.get(r.custom_id);
+      const fault = batch.faults.get(r.custom_id)?.kind;
       const result = batch.results.get(r.custom_id)!;
       const line = JSON.stringify({
         custom_id: r.custom_id,
@@ -250,9 +272,13 @@ export class FakeBatches {
         res.destroy();
         return;
       }
+      const junk = batch.faults.get(r.custom_id);
+      if (junk?.kind === 'junk_line') res.write(`${junk.text}\n`);
       res.write(`${line}\n`);
       if (fault === 'stray_result')
         res.write(`${JSON.stringify({ custom_id: 'stray-not-in-this-batch', result: { type: 'expired' } })}\n`);
+      if (fault === 'duplicate_result')
+        res.write(`${JSON.stringify({ custom_id: r.custom_id, result: { type: 'expired' } })}\n`);
     }
     res.end();
   }
@@ -264,6 +290,12 @@ export class FakeBatches {
     batch.status = 'canceling';
     batch.cancel_initiated_at ??= new Date().toISOString();
     send(res, 200, this.view(batch, req));
+  }
+
+  /** The MessageBatch object as retrieve answers it: without its counts once a request hit `no_counts`. */
+  private retrieved(batch: Batch, req: IncomingMessage) {
+    const { request_counts, ...rest } = this.view(batch, req);
+    return hit(batch, 'no_counts') ? rest : { ...rest, request_counts };
   }
 
   /** The MessageBatch object. */
@@ -293,7 +325,13 @@ export class FakeBatches {
 }
 
 export type Send = (res: ServerResponse, status: number, payload: unknown) => void;
-export type SendError = (res: ServerResponse, status: number, type: string, message: string) => void;
+export type SendError = (
+  res: ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+  headers?: OutgoingHttpHeaders,
+) => void;
 
 /** What a Messages request may hold but a batch request may not (the guide's list, as far as the engine could send it). */
 function batchOnly(params: Record<string, unknown>): string | null {
@@ -314,6 +352,22 @@ function asResult(status: number, text: string): Result {
   return errored(e?.type ?? 'api_error', e?.message ?? `HTTP ${status}`);
 }
 
+/** Whether a request of the batch hit a fault of this kind. */
+function hit(batch: Batch, kind: Fault['kind']): boolean {
+  return [...batch.faults.values()].some((f) => f.kind === kind);
+}
+
+/** The result of a request a fault keeps from running; null when it runs. */
+function unrun(fault: Fault | null): Result | null {
+  if (fault?.kind === 'expire') return { type: 'expired' };
+  if (fault?.kind === 'flat_error')
+    return {
+      type: 'errored',
+      error: { type: errorTypeOf(fault.status), message: `fake-anthropic: planted ${fault.status} fault` },
+    };
+  return null;
+}
+
 function errored(type: string, message: string): Result {
   return {
     type: 'errored',
@@ -332,14 +386,13 @@ function credentialHeaders(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-/** The body as text, or null once it passes `max` bytes (the rest is not read). */
+/** The body as text, or null when it passes `max` bytes (read to its end and dropped, so that the 413 reaches a client still sending). */
 async function readCapped(req: IncomingMessage, max: number): Promise<string | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > max) return null;
-    chunks.push(chunk as Buffer);
+    if (size <= max) chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return size > max ? null : Buffer.concat(chunks).toString('utf8');
 }

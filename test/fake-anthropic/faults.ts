@@ -3,7 +3,7 @@
  * record-mangling kinds change an otherwise correct record.
  */
 import { isObject, type ParsedRequest } from './request';
-import { BATCH_FAULTS, type Fault } from './scenario';
+import { placeOf, type Fault, type FaultPlace } from './scenario';
 
 export class FaultBook {
   private readonly hits: number[];
@@ -13,13 +13,12 @@ export class FaultBook {
   }
 
   /**
-   * The fault this request hits, counting the hit; null when none applies. `inBatch`: the faults of a request's
-   * line in a batch's results (BATCH_FAULTS), which are never taken by the request itself.
+   * The fault this request hits at `place`, counting the hit; null when none applies. The faults of a request's
+   * line in a batch's results, or of its batch's create call, are never taken by the request itself.
    */
-  take(req: ParsedRequest, inBatch = false): Fault | null {
+  take(req: ParsedRequest, place: FaultPlace = 'request'): Fault | null {
     const i = this.faults.findIndex(
-      (f, j) =>
-        (f.times === -1 || this.hits[j] < f.times) && BATCH_FAULTS.includes(f.kind) === inBatch && matches(f, req),
+      (f, j) => (f.times === -1 || this.hits[j] < f.times) && placeOf(f.kind) === place && matches(f, req),
     );
     if (i < 0) return null;
     this.hits[i]++;

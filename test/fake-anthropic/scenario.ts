@@ -149,12 +149,34 @@ const Fault = z.discriminatedUnion('kind', [
   // comes to. `expire`: the request is not run and its result is "expired"; `vanish`: the batch holding it
   // answers 404 once it has ended; `cut_results`: the results stream stops halfway through its line;
   // `stray_result`: a line with a custom_id the batch never had comes with it; `invalid_result`: its line is
-  // a "succeeded" result without its message.
+  // a "succeeded" result without its message; `flat_error`: the request is not run and its result is errored
+  // with the flat {type, message} some of the API's examples show; `junk_line`: a line of this text (blank,
+  // or not JSON) comes before its line; `duplicate_result`: an "expired" line for the same custom_id comes
+  // after it; `no_counts`: retrieving the batch holding it answers without request_counts.
   z.strictObject({ kind: z.literal('expire'), ...faultBase }),
   z.strictObject({ kind: z.literal('vanish'), ...faultBase }),
   z.strictObject({ kind: z.literal('cut_results'), ...faultBase }),
   z.strictObject({ kind: z.literal('stray_result'), ...faultBase }),
   z.strictObject({ kind: z.literal('invalid_result'), ...faultBase }),
+  z.strictObject({
+    kind: z.literal('flat_error'),
+    ...faultBase,
+    status: z.number().int().min(400).max(599).default(400),
+  }),
+  z.strictObject({
+    kind: z.literal('junk_line'),
+    ...faultBase,
+    text: z.string().default('<html>502 Bad Gateway</html>'),
+  }),
+  z.strictObject({ kind: z.literal('duplicate_result'), ...faultBase }),
+  z.strictObject({ kind: z.literal('no_counts'), ...faultBase }),
+  /** Creating a batch that holds a matching request answers this status (each create counts one hit). */
+  z.strictObject({
+    kind: z.literal('create_status'),
+    ...faultBase,
+    status: z.number().int().min(400).max(599),
+    retry_after: z.number().min(0).optional(),
+  }),
 ]);
 export type Fault = z.infer<typeof Fault>;
 export const BATCH_FAULTS: readonly Fault['kind'][] = [
@@ -163,7 +185,18 @@ export const BATCH_FAULTS: readonly Fault['kind'][] = [
   'cut_results',
   'stray_result',
   'invalid_result',
+  'flat_error',
+  'junk_line',
+  'duplicate_result',
+  'no_counts',
 ];
+
+/** Where a fault strikes: a request as it runs (live or in a batch), its line in a batch's results, or the create call of its batch. */
+export type FaultPlace = 'request' | 'result' | 'create';
+export function placeOf(kind: Fault['kind']): FaultPlace {
+  if (kind === 'create_status') return 'create';
+  return BATCH_FAULTS.includes(kind) ? 'result' : 'request';
+}
 
 const ScenarioSchema = z.strictObject({
   files: z.record(z.string(), PlantedFile).default({}),

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CacheError, estimateTokens, PromptCache, type Accounted, type CacheUsage } from './cache';
-import { FakeBatches } from './batches';
+import { FakeBatches, MAX_BATCH_BYTES } from './batches';
 import { FaultBook } from './faults';
 import { cutAtMaxTokens, outputTokens } from './maxTokens';
 import { reply } from './reply';
@@ -70,6 +70,8 @@ export interface FakeAnthropicOptions extends PlatformOptions {
   contextWindow?: number;
   /** How long a Message Batch waits before its requests start running (default 0). */
   batchDelayMs?: number;
+  /** The largest create body a Message Batch takes, in bytes; a larger one gets 413 (default the API's 256 MB). */
+  batchMaxBytes?: number;
   /** Awaited before each answer to /v1/messages is sent (after the latency): a test decides when it goes. */
   hold?: (entry: LoggedRequest) => Promise<void>;
   /** Called when a logged request ends, e.g. to write the log out as it grows. */
@@ -84,9 +86,11 @@ export interface FakeAnthropic {
   /** Every /v1/messages request, in arrival order; cleared in place by reset(). */
   readonly requests: LoggedRequest[];
   /** Every Message Batch created since the last reset, oldest first. */
-  batches(): { id: string; status: string; requests: number; custom_ids: string[] }[];
+  batches(): { id: string; status: string; requests: number; bytes: number; custom_ids: string[] }[];
   /** From now on, each new Message Batch waits this long before its requests run (reset() does not change it). */
   setBatchDelay(ms: number): void;
+  /** From now on, a batch's create body over this many bytes gets 413 (reset() does not change it). */
+  setBatchMaxBytes(bytes: number): void;
   /**
    * Resolves with what `find` returns once it returns something truthy: checked now and again each time a
    * request arrives (its record, file and turn read; before any latency or fault delay) or ends. Rejects
@@ -119,13 +123,15 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     batches.clear();
   };
   let batchDelayMs = opts.batchDelayMs ?? 0;
+  let batchMaxBytes = opts.batchMaxBytes ?? MAX_BATCH_BYTES;
   const batches = new FakeBatches({
     url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    takeFault: (params) => {
+    takeFault: (params, place) => {
       const body = MessagesBody.safeParse(params);
-      return body.success ? faults.take(parseRequest(body.data), true) : null;
+      return body.success ? faults.take(parseRequest(body.data), place) : null;
     },
     delayMs: () => batchDelayMs,
+    maxBytes: () => batchMaxBytes,
   });
 
   async function messages(req: IncomingMessage, res: ServerResponse, at: PlatformRequest): Promise<void> {
@@ -322,6 +328,9 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     batches: () => batches.list(),
     setBatchDelay(ms) {
       batchDelayMs = ms;
+    },
+    setBatchMaxBytes(bytes) {
+      batchMaxBytes = bytes;
     },
     until: (find, what, ms = UNTIL_MS) =>
       new Promise((resolve, reject) => {
