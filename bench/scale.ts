@@ -1,11 +1,13 @@
 /**
- * `npm run bench:scale [-- --files 9400] [--runs 3] [--cli NAME=PATH …]`: Step 0 and `plan` of the built CLI on
+ * `npm run bench:scale [-- --files 9400] [--runs 3] [--cli NAME=PATH …] [--batch-folder py|none]`: Step 0 and `plan` of the built CLI on
  * a large tree of real sources (installed packages' own sources: node_modules/<pkg>/src, Python's
  * site-packages, /usr/include), one git repository, against the time to `cat` every file of it. Per run,
  * back to back so load hits each alike: `cat` of every file; `skeptic plan` cold (a fresh per-user cache
  * folder) and warm (the same folder again); `skeptic review` from spawn to its first request at the fake
  * Messages API, warm and cold. Wall, CPU and peak memory of each, then medians and the ratios to `cat`. Then a
- * review through the Message Batches API against the same review live (bench/batch.ts).
+ * whole review of one folder of the tree (`--batch-folder`, default its ~4,000 Python files) live and through the
+ * Message Batches API: calls, cost, time, peak memory, rounds. Then a review through the Message Batches API
+ * against the same review live on small trees (bench/batch.ts).
  * Prints; asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
       files: { type: 'string', default: '9400' },
       runs: { type: 'string', default: '3' },
       cli: { type: 'string', multiple: true },
+      'batch-folder': { type: 'string', default: 'py' },
     },
   });
   const clis = (values.cli ?? [`this=${join(REPO, 'dist/cli.js')}`]).map((c) => {
@@ -174,8 +177,42 @@ async function main(): Promise<void> {
     await server.close();
     await rm(dirname(report), { recursive: true, force: true });
   }
+  if (values['batch-folder'] !== 'none') await largeBatch(join(TREES, values.files), values['batch-folder']);
   // A batch run against the same review live (bench/batch.ts).
   for (const figures of await batchAgainstLive()) console.log(figures);
+}
+
+/**
+ * A whole review of one large folder of the tree (default its ~4,000 Python files), live and then through the
+ * Message Batches API, each from a fresh cache folder against a fresh fake: calls, cost, wall time and peak
+ * memory of each, and the batch run's rounds and batches.
+ */
+async function largeBatch(root: string, folder: string): Promise<void> {
+  const cli = join(REPO, 'dist/cli.js');
+  const run = async (batch: boolean) => {
+    // The fake keeps only its newest requests: a whole-folder review would fill memory with them.
+    const server = await startFakeAnthropic({ logLimit: 1000 });
+    const home = await mkdtemp(join(tmpdir(), 'skeptic-scale-home-'));
+    const out = await mkdtemp(join(tmpdir(), 'skeptic-scale-out-'));
+    try {
+      const args = ['review', folder, '--yes', '--out', join(out, 'r.md'), ...(batch ? ['--batch'] : [])];
+      const env = { XDG_CACHE_HOME: home, ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url };
+      const t = await timed(cli, args, root, env, server);
+      const calls = /(\d+) model calls, cost ≈ \$([\d.]+)/.exec(t.stdout);
+      const rounds = /(\d+) rounds?, (\d+) batch/.exec(t.stdout);
+      return `${calls?.[1]} calls · $${calls?.[2]} · ${s(t.wall)} wall, ${s(t.cpu)} CPU · peak ${mb(t.rssMb)}${rounds ? ` · ${rounds[1]} rounds, ${rounds[2]} batches` : ''}`;
+    } finally {
+      await server.close();
+      await rm(home, { recursive: true, force: true });
+      await rm(out, { recursive: true, force: true });
+    }
+  };
+  const files = execFileSync('git', ['ls-files', folder], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 })
+    .split('\n')
+    .filter(Boolean).length;
+  console.log(`whole review of ${folder}/ (${files} files), live then --batch:`);
+  console.log(`  live : ${await run(false)}`);
+  console.log(`  batch: ${await run(true)}`);
 }
 
 main().catch((err: unknown) => {

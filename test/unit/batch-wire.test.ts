@@ -68,6 +68,18 @@ describe('Message Batches wire formats (batchWire)', () => {
       assert.deepEqual(out.flat(), requests);
     });
 
+    it('measures an entry by the bytes of its params measured beforehand, exactly as by the whole entry', () => {
+      const requests = Array.from({ length: 9 }, (_, i) => entry(i, 'é€"\\'.repeat(10 + 7 * i)));
+      const measured = requests.map((r) => ({ ...r, bytes: Buffer.byteLength(JSON.stringify(r.params)) }));
+      for (const limit of [bytesOf(requests.slice(0, 2)), bytesOf(requests.slice(0, 3)) - 1, bytesOf(requests)]) {
+        const limits = { requests: 100, bytes: limit };
+        assert.deepEqual(
+          chunks(measured, limits).map((c) => c.length),
+          chunks(requests, limits).map((c) => c.length),
+        );
+      }
+    });
+
     it('gives a request larger than the limit a batch of its own (the API then says why)', () => {
       const out = chunks([entry(1), entry(2, 'y'.repeat(500)), entry(3)], { requests: 100, bytes: 200 });
       assert.deepEqual(
