@@ -34,6 +34,11 @@ export interface BatchOptions {
   /** The whole batch run may take this long; then what is still unanswered is reported missing. */
   timeoutMs: number;
   ledger?: BatchLedger;
+  /**
+   * --refresh and --no-cache: every request is sent anew, none taken from the batches an earlier run left.
+   * Those stay in the ledger, paid for and still collectable by a later run without either flag.
+   */
+  askAgain?: boolean;
 }
 
 /** Where the run's batches are, for the progress line. */
@@ -281,14 +286,13 @@ export class Batcher {
 
   /** Reads an ended batch's results and hands each to its request; what is not there goes again. */
   private async collect(id: string, waiting: Map<string, Request>, url: string): Promise<void> {
-    const failed = new Set<string>();
+    const taken = [...waiting.keys()];
     const strays = new Set<string>();
     const take = (customId: string, outcome: Message | Error) => {
       const request = waiting.get(customId);
       if (!request) return void strays.add(customId);
       waiting.delete(customId);
-      if (outcome instanceof Error) failed.add(customId);
-      else if (request.earlier) this.collected++;
+      if (!(outcome instanceof Error) && request.earlier) this.collected++;
       settle(request, outcome);
     };
     const read = await this.results(url, (customId, result) => take(customId, outcomeOf(id, result)));
@@ -304,9 +308,8 @@ export class Batcher {
         : `the results of batch ${id} were cut short after ${plural(read.lines, 'line')} (${this.hooks.describe(read.cut)})`;
     if (cut)
       this.hooks.onWarning(`${cut}; ${plural(waiting.size, 'request')} without a result go again in the next round`);
-    for (const r of waiting.values()) failed.add(r.customId);
-    // A request without a message is asked anew by a rerun; the rest stay collectable until the units are cached.
-    void this.opts.ledger?.drop(id, failed);
+    // Each request taken has its message or goes again: none is left to collect (what this run did not take stays).
+    void this.opts.ledger?.drop(id, taken);
     this.settleAll(
       id,
       waiting,
@@ -391,6 +394,7 @@ export class Batcher {
   }
 
   private async loadEarlier(): Promise<void> {
+    if (this.opts.askAgain) return;
     for (const entry of (await this.opts.ledger?.load()) ?? [])
       for (const [customId, hash] of Object.entries(entry.requests)) this.earlier.set(`${customId} ${hash}`, entry.id);
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { costUsd } from '../../src/model/pricing';
@@ -122,6 +122,18 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     const again = await review(cwd, ['--batch'], cache);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(fake.server.batches().length, first);
+  });
+
+  it('a finished run leaves no batch to collect: --no-cache after it asks every request anew', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const cache = await mkdtemp(join(tmpdir(), 'skeptic-user-cache-'));
+    assert.equal((await review(cwd, ['--batch'], cache)).code, 0);
+    const asked = fake.server.requests.length;
+    const again = await review(cwd, ['--batch', '--no-cache'], cache);
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stdout, /collected from batches/);
+    assert.equal(fake.server.requests.length, 2 * asked, 'every request asked again');
+    assert.deepEqual(await ledgerOf(cache), []);
   });
 
   it('puts every ready request in the round: as many rounds as steps, however many files and slots', async () => {
@@ -386,6 +398,25 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     assert.ok(step1.every((r) => r.batch === left!.id));
   });
 
+  it('--refresh asks again instead of collecting what a cancelled run left, and leaves that in the ledger', async () => {
+    const { cwd, cache } = await leftRunning();
+    const [left] = fake.server.batches();
+    fake.server.setBatchDelay(0);
+    const rerun = await review(cwd, ['--batch', '--refresh'], cache);
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.doesNotMatch(rerun.stdout, /collected from batches/);
+    const again = fake.server.requests.filter((r) => r.record === 'Step1Record' && r.batch !== left!.id);
+    assert.equal(again.length, 4, 'Step 1 asked again');
+    assert.deepEqual(
+      (await ledgerOf(cache)).map((e) => e.id),
+      [left!.id],
+      'kept for a later run without --refresh',
+    );
+    // Its requests run meanwhile: not into the next test's log.
+    const ran = () => fake.server.requests.filter((r) => r.batch === left!.id && r.ended_at !== null).length === 4;
+    await fake.server.until(ran, 'the batch left running has run');
+  });
+
   it('--timeout: the whole batch run stops there and reports what is missing (exit 3)', async () => {
     fake.server.setBatchDelay(20_000);
     const cwd = await fixtureWorkspace('shop');
@@ -417,6 +448,13 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     const stopped = await interruptOnceSubmitted(cwd, env);
     assert.equal(stopped.code, 130, stopped.stderr);
     return { expected, cwd, cache, stopped };
+  }
+
+  /** The ledger of the repository's state folder in the user cache `cache`. */
+  async function ledgerOf(cache: string): Promise<{ id: string }[]> {
+    const [file] = (await readdir(cache, { recursive: true })).filter((f) => f.endsWith('batches.json'));
+    assert.ok(file, 'a ledger was written');
+    return JSON.parse(await readFile(join(cache, file), 'utf8')) as { id: string }[];
   }
 
   /** Runs `--batch` and sends SIGINT once the first batch is submitted (created, and kept in the ledger). */
