@@ -42,9 +42,12 @@ Review options:
   --model ID             model for every step (default: per-step defaults)
   --step-model STEP=ID   staged mode: model for one step: curate, analyze, review, challenge, synthesize (repeatable)
   --concurrency N        concurrent model requests (default 8)
-  --timeout SECONDS      per request attempt (default 300); with --batch: the whole run (90m, 24h; default 24h)
+  --timeout SECONDS      per request attempt (default 300); with --batch: the whole run (90m, 24h; default 24h,
+                         the time a batch has before it expires: an expired request gets another round only
+                         under a longer one, e.g. 48h)
   --max-attempts N       attempts per request, the first included; rate limits, overload and dropped
-                         connections are retried with backoff (default 6)
+                         connections are retried with backoff (default 6); with --batch, a result that
+                         expired or was canceled is not counted (--timeout bounds those)
   --effort LEVEL         low | medium | high | xhigh | max (default: the model's; xhigh in lens mode)
   --cache-dir DIR        where finished units are kept and reused when the code, prompt and model are
                          unchanged (a rerun costs no calls; an interrupted run resumes). Default: this

@@ -52,8 +52,23 @@ export interface BatchState {
   message: string;
 }
 
-/** The request goes again in the next round: its result was expired, canceled, lost or not valid. */
-export class BatchRetry extends Error {}
+/**
+ * The request goes again in the next round: its result was expired, canceled, lost or not valid; the message
+ * ends by saying so. `free`: expired or canceled, which the run's deadline bounds, not --max-attempts.
+ */
+export class BatchRetry extends Error {
+  constructor(
+    message: string,
+    readonly free = false,
+  ) {
+    super(message);
+  }
+
+  /** The message without its last clause: what a request that gives up was last told. */
+  get why(): string {
+    return this.message.replace(/; (?:it|the request) goes again in the next round$/, '');
+  }
+}
 
 interface Waiter {
   resolve: (m: Message) => void;
@@ -410,7 +425,7 @@ interface PollFailures {
 function outcomeOf(id: string, result: BatchResult): Message | Error {
   if (result.type === 'succeeded') return result.message as unknown as Message;
   if (result.type === 'errored') return erroredAs(result.error);
-  return new BatchRetry(`the request was ${result.type} in batch ${id}; it goes again in the next round`);
+  return new BatchRetry(`the request was ${result.type} in batch ${id}; it goes again in the next round`, true);
 }
 
 function settle(request: Request, outcome: Message | unknown): void {

@@ -122,6 +122,7 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     const again = await review(cwd, ['--batch'], cache);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(fake.server.batches().length, first);
+    assert.doesNotMatch(again.stdout, /Message Batches API/, 'no batch note for a run that sent nothing');
   });
 
   it('a finished run leaves no batch to collect: --no-cache after it asks every request anew', async () => {
@@ -415,6 +416,37 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     // Its requests run meanwhile: not into the next test's log.
     const ran = () => fake.server.requests.filter((r) => r.batch === left!.id && r.ended_at !== null).length === 4;
     await fake.server.until(ran, 'the batch left running has run');
+  });
+
+  it('an expired result does not count against --max-attempts: the request goes again', async () => {
+    const expected = await live();
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'expire', match: { record: 'FileAnalysis', file: 'shop/cart.ts' } }],
+    });
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--batch', '--max-attempts', '1']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(await findings(cwd), expected.findings);
+  });
+
+  it('a request that gives up says after how many rounds, not that it goes again', async () => {
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'invalid_result', match: { record: 'FileAnalysis', file: 'shop/cart.ts' }, times: -1 }],
+    });
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--batch', '--max-attempts', '2']);
+    assert.equal(run.code, 3, run.stderr);
+    const failed = (await loadJson<Json>(join(cwd, 'result.json'))).files.filter((f) => f.status === 'failed');
+    assert.deepEqual(
+      failed.map((f) => f.path),
+      ['shop/cart.ts'],
+    );
+    assert.match(
+      failed[0]!.reason!,
+      /^analyze: model call failed: batch msgbatch_\w+ gave a result for this request that is not a valid batch result \(.+\); given up after 2 rounds$/,
+    );
   });
 
   it('--timeout: the whole batch run stops there and reports what is missing (exit 3)', async () => {
