@@ -20,6 +20,8 @@ Usage:
                                       uninstall removes it (skeptic hook --help)
   skeptic doctor [--probe]            the provider, credentials, models and capabilities a review would use;
                                       --probe: one paid minimal call per model, asked first (skeptic doctor --help)
+  skeptic batches [--cancel]          the Message Batches review --batch runs left running and no run has
+                                      collected; --cancel: cancel those still in progress (skeptic batches --help)
   skeptic eval martian|aacr [--limit N] [--pr URL…] [--dry-run] [--yes] …   score Skeptic on a public
                                       benchmark with your key (skeptic eval --help)
 
@@ -68,6 +70,7 @@ Review options:
   --batch                through the Message Batches API at half price: each round sends every request that
                          is ready and waits for its batch (most end within the hour, all within 24h); Ctrl-C
                          leaves them running and the same command run again collects them instead of paying
+                         (not with --refresh or --no-cache, which ask again); skeptic batches --cancel stops them
   -v, --verbose          plan: list every file and exclusion, not only the counts
   -h, --help             this text
   -V, --version          the version of skeptic

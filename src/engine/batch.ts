@@ -114,6 +114,8 @@ export class Batcher {
   private lastMessage = '';
   /** Requests in batches being created. */
   private submitting = 0;
+  /** Requests waiting to try creating their batch again: a stop ends them, so no batch of theirs is left. */
+  private pausing = 0;
   private readonly deadline: NodeJS.Timeout;
 
   constructor(
@@ -161,7 +163,9 @@ export class Batcher {
   }
 
   get waiting(): number {
-    return this.pending.length + this.submitting + [...this.running.values()].reduce((n, m) => n + m.size, 0);
+    return (
+      this.pending.length + this.submitting + this.pausing + [...this.running.values()].reduce((n, m) => n + m.size, 0)
+    );
   }
 
   /** A round once nothing counts: checked again after the current turn of the event loop, which may start more. */
@@ -238,9 +242,9 @@ export class Batcher {
   private async pause(attempt: number, err: unknown, requests: number): Promise<void> {
     const ms = retryDelayMs(attempt, err instanceof Anthropic.APIError ? err.headers : undefined, DEFAULT_BACKOFF);
     this.report(`creating a batch: ${this.hooks.describe(err)}; trying again in ${(ms / 1000).toFixed(1)}s`);
-    this.submitting += requests; // still waiting for their answers, in the count a --timeout reports
+    this.pausing += requests; // still waiting for their answers, in the count a --timeout reports
     await sleep(ms, this.stopped.signal).catch(() => undefined);
-    this.submitting -= requests;
+    this.pausing -= requests;
   }
 
   private watch(id: string, requests: Request[]): void {
@@ -391,8 +395,13 @@ export class Batcher {
   private stop(why: 'abort' | 'deadline'): void {
     if (this.stopped.signal.aborted) return;
     const left = [...this.running].filter(([, m]) => m.size > 0).map(([id]) => id);
-    const collect = left.length
-      ? `; ${plural(left.length, 'Message Batch', 'Message Batches')} left running (${left.join(', ')}): run the same review again to collect their results instead of paying for them again (the API keeps them 29 days)`
+    // A batch still being created is kept in the ledger too once the API answers: the run waits for that.
+    const batches = [
+      left.length && `${plural(left.length, 'Message Batch', 'Message Batches')} left running (${left.join(', ')})`,
+      this.submitting && `batches still being created for ${plural(this.submitting, 'request')}`,
+    ].filter(Boolean);
+    const collect = batches.length
+      ? `; ${batches.join(' and ')}: run the same review again to collect their results instead of paying for them again (the API keeps them 29 days), or stop what has not run yet with skeptic batches --cancel`
       : '';
     const error =
       why === 'abort'
@@ -402,7 +411,7 @@ export class Batcher {
           );
     this.stopped.abort(error);
     clearImmediate(this.armed);
-    if (why === 'abort' && left.length) this.hooks.onWarning(`stopped${collect}`);
+    if (why === 'abort' && collect) this.hooks.onWarning(`stopped${collect}`);
     for (const r of this.pending) settle(r, error);
     this.pending = [];
     for (const [id, waiting] of this.running) this.settleAll(id, waiting, () => error);

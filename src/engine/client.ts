@@ -142,7 +142,7 @@ export class ModelClient {
 
   /** One line about a failed call, without the key or any credential an endpoint echoed back. */
   describe(err: unknown): string {
-    return redact(describeRaw(err, this.errors), this.opts.connection.secrets);
+    return describeError(err, this.opts.connection);
   }
 
   /** True where a 400 says structured outputs (output formats, strict tools) are not available here. */
@@ -276,7 +276,12 @@ function isRetryable(err: unknown, e: ErrorClasses): boolean {
   return err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500;
 }
 
-/** One line for logs and reports: the status and the API's own message, never a stack (describe() redacts it). */
+/** One line about a failed call on `connection`, without the key or any credential an endpoint echoed back. */
+export function describeError(err: unknown, connection: Pick<Connection, 'errors' | 'secrets'>): string {
+  return redact(describeRaw(err, connection.errors), connection.secrets);
+}
+
+/** One line for logs and reports: the status and the API's own message, never a stack (describeError redacts it). */
 function describeRaw(err: unknown, e: ErrorClasses): string {
   if (err instanceof e.APIConnectionTimeoutError) return 'request timed out';
   if (err instanceof e.APIConnectionError) {

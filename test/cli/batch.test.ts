@@ -384,7 +384,7 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     const { expected, cwd, cache, stopped } = await leftRunning();
     assert.match(
       stopped.stderr,
-      /stopped; 1 Message Batch left running \(msgbatch_\w+\): run the same review again to collect their results instead of paying for them again/,
+      /stopped; 1 Message Batch left running \(msgbatch_\w+\): run the same review again to collect their results instead of paying for them again \(the API keeps them 29 days\), or stop what has not run yet with skeptic batches --cancel\n/,
     );
     const [left] = fake.server.batches();
 
@@ -416,6 +416,43 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     // Its requests run meanwhile: not into the next test's log.
     const ran = () => fake.server.requests.filter((r) => r.batch === left!.id && r.ended_at !== null).length === 4;
     await fake.server.until(ran, 'the batch left running has run');
+  });
+
+  it('skeptic batches lists what a cancelled run left; --cancel cancels it, then forgets it', async () => {
+    const { cwd, cache } = await leftRunning([], 60_000);
+    const [left] = fake.server.batches();
+    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, XDG_CACHE_HOME: cache };
+    const batches = (args: string[], e: Record<string, string | undefined> = env) =>
+      runCli(['batches', ...args], { cwd, env: e });
+
+    const listed = await batches([]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(
+      listed.stdout,
+      new RegExp(
+        `^1 Message Batch kept for this repository:\\n${left!.id}  in_progress \\(4 requests: 4 processing\\) · 4 requests not collected · created \\S+ · staged review of shop\\n$`,
+      ),
+    );
+    const noKey = await batches([], { ...env, ANTHROPIC_API_KEY: undefined });
+    assert.equal(noKey.code, 2);
+    assert.match(noKey.stderr, /^skeptic: no API key: set ANTHROPIC_API_KEY/);
+
+    const canceled = await batches(['--cancel']);
+    assert.equal(canceled.code, 0, canceled.stderr);
+    assert.match(
+      canceled.stdout,
+      /  canceling \(4 requests: 4 processing\) .*\n  cancel requested: what has not run is canceled, not paid for; what has run stays collectable\n$/,
+    );
+    assert.equal(fake.server.batches()[0]!.status, 'ended', 'none of its requests had started: it ends at once');
+    const forgot = await batches(['--cancel']);
+    assert.match(
+      forgot.stdout,
+      /  ended \(4 requests: 4 canceled\) .*\n  nothing left to collect: dropped from the ledger\n$/,
+    );
+    assert.deepEqual(await ledgerOf(cache), []);
+    const empty = await batches([], { ...env, ANTHROPIC_API_KEY: undefined });
+    assert.equal(empty.code, 0, empty.stderr);
+    assert.equal(empty.stdout, 'No Message Batches kept for this repository: none left to collect.\n');
   });
 
   it('an expired result does not count against --max-attempts: the request goes again', async () => {
@@ -456,7 +493,7 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     assert.equal(run.code, 3, run.stderr);
     assert.match(
       run.stdout,
-      /Stopped early: the batch run reached its --timeout of 8s with 4 requests unanswered; 1 Message Batch left running \(msgbatch_\w+\): run the same review again to collect/,
+      /Stopped early: the batch run reached its --timeout of 8s with 4 requests unanswered; 1 Message Batch left running \(msgbatch_\w+\): run the same review again to collect .*, or stop what has not run yet with skeptic batches --cancel\./,
     );
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.ok(json.files.every((f) => f.status === 'failed'));
@@ -470,10 +507,10 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
   });
 
   /** The live run's findings, then a --batch run stopped by Ctrl-C once its first (slow) batch is submitted. */
-  async function leftRunning(faults: Scenario['faults'] = []) {
+  async function leftRunning(faults: Scenario['faults'] = [], delayMs = 4_000) {
     const expected = await live();
     fake.server.setScenario({ ...fake.scenario, faults });
-    fake.server.setBatchDelay(4_000);
+    fake.server.setBatchDelay(delayMs);
     const cwd = await fixtureWorkspace('shop');
     const cache = await mkdtemp(join(tmpdir(), 'skeptic-user-cache-'));
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, XDG_CACHE_HOME: cache };
