@@ -412,7 +412,13 @@ export async function executeJob(
     ...(job.prices ? { prices: job.prices } : {}),
     ...(job.refresh ? { refresh: true } : {}),
     ...(job.batch
-      ? { batch: { ...job.batch, ...(job.stateDir ? { ledgerFile: batchLedgerFile(job.stateDir) } : {}) } }
+      ? {
+          batch: {
+            ...job.batch,
+            ...(job.stateDir ? { ledgerFile: batchLedgerFile(job.stateDir) } : {}),
+            review: `${job.mode ?? 'staged'} review of ${prepared.scope.description}`,
+          },
+        }
       : {}),
   };
   // Only the mode that runs is loaded.

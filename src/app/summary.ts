@@ -62,7 +62,8 @@ function suppressedNote(result: ReviewResult): string {
 function runNotes(result: ReviewResult): string[] {
   const notes: string[] = [...addedByChangeLines(result.suppressed)];
   const b = result.batch;
-  if (b)
+  // A run the result cache answered whole sent nothing through batches: no note.
+  if (b?.rounds)
     notes.push(
       `Through the Message Batches API at half price: ${plural(b.rounds, 'round')}, ${plural(b.batches, 'batch', 'batches')}${b.collected ? `, ${plural(b.collected, 'request')} collected from batches an earlier run left running` : ''}.`,
     );

@@ -20,6 +20,8 @@ Usage:
                                       uninstall removes it (skeptic hook --help)
   skeptic doctor [--probe]            the provider, credentials, models and capabilities a review would use;
                                       --probe: one paid minimal call per model, asked first (skeptic doctor --help)
+  skeptic batches [--cancel]          the Message Batches review --batch runs left running and no run has
+                                      collected; --cancel: cancel those still in progress (skeptic batches --help)
   skeptic eval martian|aacr [--limit N] [--pr URL…] [--dry-run] [--yes] …   score Skeptic on a public
                                       benchmark with your key (skeptic eval --help)
 
@@ -42,9 +44,12 @@ Review options:
   --model ID             model for every step (default: per-step defaults)
   --step-model STEP=ID   staged mode: model for one step: curate, analyze, review, challenge, synthesize (repeatable)
   --concurrency N        concurrent model requests (default 8)
-  --timeout SECONDS      per request attempt (default 300); with --batch: the whole run (90m, 24h; default 24h)
+  --timeout SECONDS      per request attempt (default 300); with --batch: the whole run (90m, 24h; default 24h,
+                         the time a batch has before it expires: an expired request gets another round only
+                         under a longer one, e.g. 48h)
   --max-attempts N       attempts per request, the first included; rate limits, overload and dropped
-                         connections are retried with backoff (default 6)
+                         connections are retried with backoff (default 6); with --batch, a result that
+                         expired or was canceled is not counted (--timeout bounds those)
   --effort LEVEL         low | medium | high | xhigh | max (default: the model's; xhigh in lens mode)
   --cache-dir DIR        where finished units are kept and reused when the code, prompt and model are
                          unchanged (a rerun costs no calls; an interrupted run resumes). Default: this
@@ -65,6 +70,7 @@ Review options:
   --batch                through the Message Batches API at half price: each round sends every request that
                          is ready and waits for its batch (most end within the hour, all within 24h); Ctrl-C
                          leaves them running and the same command run again collects them instead of paying
+                         (not with --refresh or --no-cache, which ask again); skeptic batches --cancel stops them
   -v, --verbose          plan: list every file and exclusion, not only the counts
   -h, --help             this text
   -V, --version          the version of skeptic

@@ -52,6 +52,11 @@ export interface BatchOptions {
   /** The whole batch run may take this long; then what is still unanswered is reported missing. */
   timeoutMs: number;
   ledger?: BatchLedger;
+  /**
+   * --refresh and --no-cache: every request is sent anew, none taken from the batches an earlier run left.
+   * Those stay in the ledger, paid for and still collectable by a later run without either flag.
+   */
+  askAgain?: boolean;
 }
 
 /** Where the run's batches are, for the progress line. */
@@ -65,8 +70,23 @@ export interface BatchState {
   message: string;
 }
 
-/** The request goes again in the next round: its result was expired, canceled, lost or not valid. */
-export class BatchRetry extends Error {}
+/**
+ * The request goes again in the next round: its result was expired, canceled, lost or not valid; the message
+ * ends by saying so. `free`: expired or canceled, which the run's deadline bounds, not --max-attempts.
+ */
+export class BatchRetry extends Error {
+  constructor(
+    message: string,
+    readonly free = false,
+  ) {
+    super(message);
+  }
+
+  /** The message without its last clause: what a request that gives up was last told. */
+  get why(): string {
+    return this.message.replace(/; (?:it|the request) goes again in the next round$/, '');
+  }
+}
 
 interface Waiter {
   resolve: (m: Message) => void;
@@ -115,6 +135,10 @@ export class Batcher {
   private lastMessage = '';
   /** Requests in batches being created. */
   private submitting = 0;
+  /** Requests whose batch waits for the one being created before it. */
+  private queued = 0;
+  /** Requests waiting to try creating their batch again: a stop ends them, so no batch of theirs is left. */
+  private pausing = 0;
   private readonly deadline: NodeJS.Timeout;
   private readonly creating = new Semaphore(CREATES_AT_ONCE);
 
@@ -165,7 +189,13 @@ export class Batcher {
   }
 
   get waiting(): number {
-    return this.pending.size + this.submitting + [...this.running.values()].reduce((n, m) => n + m.size, 0);
+    return (
+      this.pending.size +
+      this.queued +
+      this.submitting +
+      this.pausing +
+      [...this.running.values()].reduce((n, m) => n + m.size, 0)
+    );
   }
 
   /** A round once nothing counts: checked again after the current turn of the event loop, which may start more. */
@@ -201,12 +231,8 @@ export class Batcher {
   private async submit(requests: Request[]): Promise<void> {
     const body = batchBody(requests);
     for (let attempt = 1; ; attempt++) {
-      this.submitting += requests.length;
       try {
-        // Not cut short by a stop: a batch the API took is then in the ledger, for the next run to collect.
-        const batch = await this.creating
-          .run(() => this.sdk.messages.batches.create(body))
-          .finally(() => (this.submitting -= requests.length));
+        const batch = await this.create(body, requests.length);
         this.created++;
         await this.opts.ledger?.add({
           id: batch.id,
@@ -230,6 +256,25 @@ export class Batcher {
     }
   }
 
+  /**
+   * One batch created, after those before it: a stop leaves the queue at once, but not a create under way (a
+   * batch the API took is then in the ledger, for the next run to collect).
+   */
+  private async create(body: ReturnType<typeof batchBody<Params>>, requests: number) {
+    this.queued += requests;
+    let began = false;
+    const create = () => {
+      [began, this.queued, this.submitting] = [true, this.queued - requests, this.submitting + requests];
+      return this.sdk.messages.batches.create(body);
+    };
+    try {
+      return await this.creating.run(create, this.stopped.signal);
+    } finally {
+      if (began) this.submitting -= requests;
+      else this.queued -= requests;
+    }
+  }
+
   /** A body over the API's limit (413) goes as two batches, each split again if still too large. */
   private split(requests: Request[], err: unknown): void {
     const half = Math.ceil(requests.length / 2);
@@ -244,9 +289,9 @@ export class Batcher {
   private async pause(attempt: number, err: unknown, requests: number): Promise<void> {
     const ms = retryDelayMs(attempt, err instanceof Anthropic.APIError ? err.headers : undefined, DEFAULT_BACKOFF);
     this.report(`creating a batch: ${this.hooks.describe(err)}; trying again in ${(ms / 1000).toFixed(1)}s`);
-    this.submitting += requests; // still waiting for their answers, in the count a --timeout reports
+    this.pausing += requests; // still waiting for their answers, in the count a --timeout reports
     await sleep(ms, this.stopped.signal).catch(() => undefined);
-    this.submitting -= requests;
+    this.pausing -= requests;
   }
 
   private watch(id: string, requests: Request[]): void {
@@ -307,14 +352,13 @@ export class Batcher {
 
   /** Reads an ended batch's results and hands each to its request; what is not there goes again. */
   private async collect(id: string, waiting: Map<string, Request>, url: string): Promise<void> {
-    const failed = new Set<string>();
+    const taken = [...waiting.keys()];
     const strays = new Set<string>();
     const take = (customId: string, outcome: Message | Error) => {
       const request = waiting.get(customId);
       if (!request) return void strays.add(customId);
       waiting.delete(customId);
-      if (outcome instanceof Error) failed.add(customId);
-      else if (request.earlier) this.collected++;
+      if (!(outcome instanceof Error) && request.earlier) this.collected++;
       settle(request, outcome);
     };
     const read = await this.results(url, (customId, result) => take(customId, outcomeOf(id, result)));
@@ -330,9 +374,8 @@ export class Batcher {
         : `the results of batch ${id} were cut short after ${plural(read.lines, 'line')} (${this.hooks.describe(read.cut)})`;
     if (cut)
       this.hooks.onWarning(`${cut}; ${plural(waiting.size, 'request')} without a result go again in the next round`);
-    for (const r of waiting.values()) failed.add(r.customId);
-    // A request without a message is asked anew by a rerun; the rest stay collectable until the units are cached.
-    void this.opts.ledger?.drop(id, failed);
+    // Each request taken has its message or goes again: none is left to collect (what this run did not take stays).
+    void this.opts.ledger?.drop(id, taken);
     this.settleAll(
       id,
       waiting,
@@ -399,8 +442,13 @@ export class Batcher {
   private stop(why: 'abort' | 'deadline'): void {
     if (this.stopped.signal.aborted) return;
     const left = [...this.running].filter(([, m]) => m.size > 0).map(([id]) => id);
-    const collect = left.length
-      ? `; ${plural(left.length, 'Message Batch', 'Message Batches')} left running (${left.join(', ')}): run the same review again to collect their results instead of paying for them again (the API keeps them 29 days)`
+    // A batch still being created is kept in the ledger too once the API answers: the run waits for that.
+    const batches = [
+      left.length && `${plural(left.length, 'Message Batch', 'Message Batches')} left running (${left.join(', ')})`,
+      this.submitting && `batches still being created for ${plural(this.submitting, 'request')}`,
+    ].filter(Boolean);
+    const collect = batches.length
+      ? `; ${batches.join(' and ')}: run the same review again to collect their results instead of paying for them again (the API keeps them 29 days), or stop what has not run yet with skeptic batches --cancel`
       : '';
     const error =
       why === 'abort'
@@ -410,13 +458,14 @@ export class Batcher {
           );
     this.stopped.abort(error);
     clearImmediate(this.armed);
-    if (why === 'abort' && left.length) this.hooks.onWarning(`stopped${collect}`);
+    if (why === 'abort' && collect) this.hooks.onWarning(`stopped${collect}`);
     for (const r of this.pending.values()) settle(r, error);
     this.pending.clear();
     for (const [id, waiting] of this.running) this.settleAll(id, waiting, () => error);
   }
 
   private async loadEarlier(): Promise<void> {
+    if (this.opts.askAgain) return;
     for (const entry of (await this.opts.ledger?.load()) ?? [])
       for (const [customId, hash] of Object.entries(entry.requests)) this.earlier.set(`${customId} ${hash}`, entry.id);
   }
@@ -432,7 +481,7 @@ interface PollFailures {
 function outcomeOf(id: string, result: BatchResult): Message | Error {
   if (result.type === 'succeeded') return result.message as unknown as Message;
   if (result.type === 'errored') return erroredAs(result.error);
-  return new BatchRetry(`the request was ${result.type} in batch ${id}; it goes again in the next round`);
+  return new BatchRetry(`the request was ${result.type} in batch ${id}; it goes again in the next round`, true);
 }
 
 function settle(request: Request, outcome: Message | unknown): void {

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { batchRefusal, type Capabilities } from '../model/providers';
 import type { Connection } from './connect';
 import type { ErrorClasses } from './platform';
+import { plural } from '../model/plural';
 import { redact } from '../model/redact';
 import { costUsd, type PriceOverrides } from '../model/pricing';
 import { Batcher, BatchRetry, type BatchOptions, type BatchState } from './batch';
@@ -29,7 +30,7 @@ export interface ModelClientOptions {
   connection: Connection;
   /** Requests in flight (live calls; a batch run sends all it has). */
   maxConcurrency: number;
-  /** Attempts per call, the first included. */
+  /** Attempts per call, the first included; an expired or canceled batch result is not one (the run's deadline bounds those). */
   maxAttempts: number;
   signal: AbortSignal;
   backoff?: BackoffPolicy;
@@ -141,7 +142,7 @@ export class ModelClient {
 
   /** One line about a failed call, without the key or any credential an endpoint echoed back. */
   describe(err: unknown): string {
-    return redact(describeRaw(err, this.errors), this.opts.connection.secrets);
+    return describeError(err, this.opts.connection);
   }
 
   /** True where a 400 says structured outputs (output formats, strict tools) are not available here. */
@@ -162,7 +163,8 @@ export class ModelClient {
     const { signal } = this.opts;
     const { label, step } = tag;
     this.window.check(params);
-    for (let attempt = 0; ; attempt++) {
+    // `counted`: the attempts maxAttempts limits.
+    for (let attempt = 0, counted = 0; ; attempt++) {
       signal.throwIfAborted();
       try {
         let ms = 0;
@@ -198,7 +200,11 @@ export class ModelClient {
           err instanceof this.errors.BadRequestError ? this.window.learn(params, this.describe(err)) : undefined;
         if (tooLong) throw tooLong;
         if (isFatal(err, this.errors)) throw new FatalApiError(this.describe(err));
-        if (!isRetryable(err, this.errors) || attempt + 1 >= this.opts.maxAttempts) throw err;
+        if (!isRetryable(err, this.errors)) throw err;
+        if (!(err instanceof BatchRetry && err.free) && ++counted >= this.opts.maxAttempts)
+          throw err instanceof BatchRetry
+            ? new Error(`${err.why}; given up after ${plural(attempt + 1, 'round')}`)
+            : err;
         const headers = err instanceof this.errors.APIError ? err.headers : undefined;
         // In batch mode the next round is the wait.
         const delayMs = this.batcher ? 0 : retryDelayMs(attempt, headers, this.opts.backoff ?? DEFAULT_BACKOFF);
@@ -270,7 +276,12 @@ function isRetryable(err: unknown, e: ErrorClasses): boolean {
   return err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500;
 }
 
-/** One line for logs and reports: the status and the API's own message, never a stack (describe() redacts it). */
+/** One line about a failed call on `connection`, without the key or any credential an endpoint echoed back. */
+export function describeError(err: unknown, connection: Pick<Connection, 'errors' | 'secrets'>): string {
+  return redact(describeRaw(err, connection.errors), connection.secrets);
+}
+
+/** One line for logs and reports: the status and the API's own message, never a stack (describeError redacts it). */
 function describeRaw(err: unknown, e: ErrorClasses): string {
   if (err instanceof e.APIConnectionTimeoutError) return 'request timed out';
   if (err instanceof e.APIConnectionError) {

@@ -35,8 +35,11 @@ export interface RunRequest {
   maxCalls?: number;
   /** --refresh: units kept as salvaged or failed are asked again (clean answers still come from the cache). */
   refresh?: boolean;
-  /** Through the Message Batches API: the whole run's time limit in seconds, and the file that keeps its batches for a rerun. */
-  batch?: { batchTimeout: number; ledgerFile?: string };
+  /**
+   * Through the Message Batches API: the whole run's time limit in seconds, the file that keeps its batches for
+   * a rerun, and what they are for there ("staged review of shop").
+   */
+  batch?: { batchTimeout: number; ledgerFile?: string; review?: string };
 }
 
 export class ReviewRun {
@@ -67,7 +70,9 @@ export class ReviewRun {
         ? {
             batch: {
               timeoutMs: batch.batchTimeout * 1000,
-              ...(batch.ledgerFile ? { ledger: new BatchLedger(batch.ledgerFile) } : {}),
+              ...(batch.ledgerFile ? { ledger: new BatchLedger(batch.ledgerFile, batch.review) } : {}),
+              // --refresh, and --no-cache (no result cache), take nothing an earlier run left.
+              ...(opts.refresh || !opts.cacheDir ? { askAgain: true } : {}),
             },
             onBatch: (state) => emit({ type: 'batch', ...state }),
             onWarning: (message) => emit({ type: 'warning', message }),

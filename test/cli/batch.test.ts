@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { costUsd } from '../../src/model/pricing';
@@ -122,6 +122,19 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     const again = await review(cwd, ['--batch'], cache);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(fake.server.batches().length, first);
+    assert.doesNotMatch(again.stdout, /Message Batches API/, 'no batch note for a run that sent nothing');
+  });
+
+  it('a finished run leaves no batch to collect: --no-cache after it asks every request anew', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const cache = await mkdtemp(join(tmpdir(), 'skeptic-user-cache-'));
+    assert.equal((await review(cwd, ['--batch'], cache)).code, 0);
+    const asked = fake.server.requests.length;
+    const again = await review(cwd, ['--batch', '--no-cache'], cache);
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stdout, /collected from batches/);
+    assert.equal(fake.server.requests.length, 2 * asked, 'every request asked again');
+    assert.deepEqual(await ledgerOf(cache), []);
   });
 
   it('puts every ready request in the round: as many rounds as steps, however many files and slots', async () => {
@@ -371,7 +384,7 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     const { expected, cwd, cache, stopped } = await leftRunning();
     assert.match(
       stopped.stderr,
-      /stopped; 1 Message Batch left running \(msgbatch_\w+\): run the same review again to collect their results instead of paying for them again/,
+      /stopped; 1 Message Batch left running \(msgbatch_\w+\): run the same review again to collect their results instead of paying for them again \(the API keeps them 29 days\), or stop what has not run yet with skeptic batches --cancel\n/,
     );
     const [left] = fake.server.batches();
 
@@ -386,6 +399,93 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     assert.ok(step1.every((r) => r.batch === left!.id));
   });
 
+  it('--refresh asks again instead of collecting what a cancelled run left, and leaves that in the ledger', async () => {
+    const { cwd, cache } = await leftRunning();
+    const [left] = fake.server.batches();
+    fake.server.setBatchDelay(0);
+    const rerun = await review(cwd, ['--batch', '--refresh'], cache);
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.doesNotMatch(rerun.stdout, /collected from batches/);
+    const again = fake.server.requests.filter((r) => r.record === 'Step1Record' && r.batch !== left!.id);
+    assert.equal(again.length, 4, 'Step 1 asked again');
+    assert.deepEqual(
+      (await ledgerOf(cache)).map((e) => e.id),
+      [left!.id],
+      'kept for a later run without --refresh',
+    );
+    // Its requests run meanwhile: not into the next test's log.
+    const ran = () => fake.server.requests.filter((r) => r.batch === left!.id && r.ended_at !== null).length === 4;
+    await fake.server.until(ran, 'the batch left running has run');
+  });
+
+  it('skeptic batches lists what a cancelled run left; --cancel cancels it, then forgets it', async () => {
+    const { cwd, cache } = await leftRunning([], 60_000);
+    const [left] = fake.server.batches();
+    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, XDG_CACHE_HOME: cache };
+    const batches = (args: string[], e: Record<string, string | undefined> = env) =>
+      runCli(['batches', ...args], { cwd, env: e });
+
+    const listed = await batches([]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(
+      listed.stdout,
+      new RegExp(
+        `^1 Message Batch kept for this repository:\\n${left!.id}  in_progress \\(4 requests: 4 processing\\) · 4 requests not collected · created \\S+ · staged review of shop\\n$`,
+      ),
+    );
+    const noKey = await batches([], { ...env, ANTHROPIC_API_KEY: undefined });
+    assert.equal(noKey.code, 2);
+    assert.match(noKey.stderr, /^skeptic: no API key: set ANTHROPIC_API_KEY/);
+
+    const canceled = await batches(['--cancel']);
+    assert.equal(canceled.code, 0, canceled.stderr);
+    assert.match(
+      canceled.stdout,
+      /  canceling \(4 requests: 4 processing\) .*\n  cancel requested: what has not run is canceled, not paid for; what has run stays collectable\n$/,
+    );
+    assert.equal(fake.server.batches()[0]!.status, 'ended', 'none of its requests had started: it ends at once');
+    const forgot = await batches(['--cancel']);
+    assert.match(
+      forgot.stdout,
+      /  ended \(4 requests: 4 canceled\) .*\n  nothing left to collect: dropped from the ledger\n$/,
+    );
+    assert.deepEqual(await ledgerOf(cache), []);
+    const empty = await batches([], { ...env, ANTHROPIC_API_KEY: undefined });
+    assert.equal(empty.code, 0, empty.stderr);
+    assert.equal(empty.stdout, 'No Message Batches kept for this repository: none left to collect.\n');
+  });
+
+  it('an expired result does not count against --max-attempts: the request goes again', async () => {
+    const expected = await live();
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'expire', match: { record: 'FileAnalysis', file: 'shop/cart.ts' } }],
+    });
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--batch', '--max-attempts', '1']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(await findings(cwd), expected.findings);
+  });
+
+  it('a request that gives up says after how many rounds, not that it goes again', async () => {
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [{ kind: 'invalid_result', match: { record: 'FileAnalysis', file: 'shop/cart.ts' }, times: -1 }],
+    });
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd, ['--batch', '--max-attempts', '2']);
+    assert.equal(run.code, 3, run.stderr);
+    const failed = (await loadJson<Json>(join(cwd, 'result.json'))).files.filter((f) => f.status === 'failed');
+    assert.deepEqual(
+      failed.map((f) => f.path),
+      ['shop/cart.ts'],
+    );
+    assert.match(
+      failed[0]!.reason!,
+      /^analyze: model call failed: batch msgbatch_\w+ gave a result for this request that is not a valid batch result \(.+\); given up after 2 rounds$/,
+    );
+  });
+
   it('--timeout: the whole batch run stops there and reports what is missing (exit 3)', async () => {
     fake.server.setBatchDelay(20_000);
     const cwd = await fixtureWorkspace('shop');
@@ -393,7 +493,7 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
     assert.equal(run.code, 3, run.stderr);
     assert.match(
       run.stdout,
-      /Stopped early: the batch run reached its --timeout of 8s with 4 requests unanswered; 1 Message Batch left running \(msgbatch_\w+\): run the same review again to collect/,
+      /Stopped early: the batch run reached its --timeout of 8s with 4 requests unanswered; 1 Message Batch left running \(msgbatch_\w+\): run the same review again to collect .*, or stop what has not run yet with skeptic batches --cancel\./,
     );
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.ok(json.files.every((f) => f.status === 'failed'));
@@ -407,16 +507,23 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
   });
 
   /** The live run's findings, then a --batch run stopped by Ctrl-C once its first (slow) batch is submitted. */
-  async function leftRunning(faults: Scenario['faults'] = []) {
+  async function leftRunning(faults: Scenario['faults'] = [], delayMs = 4_000) {
     const expected = await live();
     fake.server.setScenario({ ...fake.scenario, faults });
-    fake.server.setBatchDelay(4_000);
+    fake.server.setBatchDelay(delayMs);
     const cwd = await fixtureWorkspace('shop');
     const cache = await mkdtemp(join(tmpdir(), 'skeptic-user-cache-'));
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url, XDG_CACHE_HOME: cache };
     const stopped = await interruptOnceSubmitted(cwd, env);
     assert.equal(stopped.code, 130, stopped.stderr);
     return { expected, cwd, cache, stopped };
+  }
+
+  /** The ledger of the repository's state folder in the user cache `cache`. */
+  async function ledgerOf(cache: string): Promise<{ id: string }[]> {
+    const [file] = (await readdir(cache, { recursive: true })).filter((f) => f.endsWith('batches.json'));
+    assert.ok(file, 'a ledger was written');
+    return JSON.parse(await readFile(join(cache, file), 'utf8')) as { id: string }[];
   }
 
   /** Runs `--batch` and sends SIGINT once the first batch is submitted (created, and kept in the ledger). */

@@ -6,7 +6,8 @@
  *   GET    /v1/messages/batches              list, newest first (limit 1–1000, default 20; before_id, after_id)
  *   GET    /v1/messages/batches/{id}         retrieve (unknown id: 404 not_found_error)
  *   GET    /v1/messages/batches/{id}/results the results as JSON lines, in no particular order, once ended
- *   POST   /v1/messages/batches/{id}/cancel  before processing ends: `canceling`, then unrun requests `canceled`
+ *   POST   /v1/messages/batches/{id}/cancel  before processing ends: `canceling`; requests running finish, the
+ *                                            rest are `canceled`, then the batch is `ended` (at once if none ran)
  *   DELETE /v1/messages/batches/{id}         only once processing has ended
  * A batch starts `in_progress` with every request counted as `processing`; the counts move only when the
  * whole batch ends. Each request's `params` is checked only when it runs, as the API does: an invalid one
@@ -60,6 +61,8 @@ interface Batch {
   faults: Map<string, Fault>;
   credentials: Record<string, string>;
   canceled: boolean;
+  /** Its requests have begun to run (after the batch delay, or at once when canceled before). */
+  started: boolean;
 }
 
 export interface BatchHost {
@@ -166,10 +169,12 @@ export class FakeBatches {
       faults: new Map(),
       credentials: credentialHeaders(req),
       canceled: false,
+      started: false,
     };
     this.batches.set(batch.id, batch);
     send(res, 200, this.view(batch, req));
-    setTimeout(() => void this.process(batch), this.host.delayMs());
+    // Unref'd: a batch still waiting does not keep a finished test's process alive (the server itself does).
+    setTimeout(() => void this.process(batch), this.host.delayMs()).unref();
   }
 
   /** The planted refusal of a create call: the first request that hits a `create_status` fault (one hit a call). */
@@ -185,6 +190,8 @@ export class FakeBatches {
   }
 
   private async process(batch: Batch): Promise<void> {
+    if (batch.started) return;
+    batch.started = true;
     const queue = [...batch.requests];
     const worker = async () => {
       for (let r = queue.shift(); r; r = queue.shift()) {
@@ -290,6 +297,8 @@ export class FakeBatches {
     batch.status = 'canceling';
     batch.cancel_initiated_at ??= new Date().toISOString();
     send(res, 200, this.view(batch, req));
+    // Not started yet: every request is canceled and the batch ends now, not after the delay.
+    setImmediate(() => void this.process(batch));
   }
 
   /** The MessageBatch object as retrieve answers it: without its counts once a request hit `no_counts`. */
