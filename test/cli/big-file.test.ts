@@ -57,6 +57,26 @@ describe('a file whose records do not fit one request', function () {
       })
       .map((r) => `${r.record} ${r.status}`);
 
+  /**
+   * The module reviewed, every function of it (result.json), and the plan after the run walking the same requests
+   * with the same keys: nothing left to ask. The report's text.
+   */
+  async function reviewedWhole(cwd: string, env: NodeJS.ProcessEnv, args: string[], functions: number) {
+    const json = JSON.parse(await readFile(join(cwd, 'result.json'), 'utf8')) as {
+      files: { path: string; status: string; functions_reviewed: number; reason?: string }[];
+    };
+    const file = json.files.find((f) => f.path === PATH);
+    assert.equal(file?.status, 'reviewed', file?.reason);
+    assert.equal(file.functions_reviewed, functions);
+    const plan = await runCli(['plan', ...args, '--json'], { cwd, env });
+    assert.equal(plan.code, 0, plan.stderr);
+    const steps = (JSON.parse(plan.stdout) as { estimate: { by_step: Record<string, { calls: number }> } }).estimate
+      .by_step;
+    assert.equal(steps.analyze!.calls, 0);
+    assert.equal(steps.review!.calls, 0);
+    return readFile(join(cwd, 'code-review-big.md'), 'utf8');
+  }
+
   it('goes in parts: every function analysed and reviewed, nothing over the window, a rerun asks nothing', async () => {
     const { cwd, env, args } = await bigFile();
     const analyses = () => fake.requests.filter((r) => r.record === 'FileAnalysis');
@@ -80,22 +100,8 @@ describe('a file whose records do not fit one request', function () {
       rows,
       Array.from({ length: FUNCTIONS }, (_, g) => `f${g}`),
     );
-    const json = JSON.parse(await readFile(join(cwd, 'result.json'), 'utf8')) as {
-      files: { path: string; status: string; functions_reviewed: number; reason?: string }[];
-    };
-    const file = json.files.find((f) => f.path === PATH);
-    assert.equal(file?.status, 'reviewed', file?.reason);
-    assert.equal(file.functions_reviewed, FUNCTIONS);
-    const report = await readFile(join(cwd, 'code-review-big.md'), 'utf8');
+    const report = await reviewedWhole(cwd, env, args, FUNCTIONS);
     assert.doesNotMatch(report, /Step 2 left out/);
-
-    // The plan walks the same parts with the same keys: nothing left to ask.
-    const plan = await runCli(['plan', ...args, '--json'], { cwd, env });
-    assert.equal(plan.code, 0, plan.stderr);
-    const steps = (JSON.parse(plan.stdout) as { estimate: { by_step: Record<string, { calls: number }> } }).estimate
-      .by_step;
-    assert.equal(steps.analyze!.calls, 0);
-    assert.equal(steps.review!.calls, 0);
 
     fake.reset();
     await runCli(['review', ...args, '--yes'], { cwd, env });
@@ -217,21 +223,7 @@ describe('a file whose records do not fit one request', function () {
       new RegExp(`its outline lists ${first.length} of the file's ${functions} functions`),
     );
 
-    const json = JSON.parse(await readFile(join(cwd, 'result.json'), 'utf8')) as {
-      files: { path: string; status: string; functions_reviewed: number; reason?: string }[];
-    };
-    const file = json.files.find((f) => f.path === PATH);
-    assert.equal(file?.status, 'reviewed', file?.reason);
-    assert.equal(file.functions_reviewed, functions);
-    const report = await readFile(join(cwd, 'code-review-big.md'), 'utf8');
+    const report = await reviewedWhole(cwd, env, args, functions);
     assert.match(report, /its whole outline \(each request outlines only the functions it is about\)/);
-
-    // The plan walks the same windows with the same keys: nothing left to ask.
-    const plan = await runCli(['plan', ...args, '--json'], { cwd, env });
-    assert.equal(plan.code, 0, plan.stderr);
-    const steps = (JSON.parse(plan.stdout) as { estimate: { by_step: Record<string, { calls: number }> } }).estimate
-      .by_step;
-    assert.equal(steps.analyze!.calls, 0);
-    assert.equal(steps.review!.calls, 0);
   });
 });
