@@ -4,7 +4,7 @@
  */
 import type { LensResult, ReviewResult, StagedResult } from '../model/events';
 import { plural } from '../model/plural';
-import { describeCost } from '../model/pricing';
+import { describeBatchRun, describeCost } from '../model/pricing';
 import { addedByChangeLines, describeSuppressed } from '../model/suppressed';
 import type { RunSummary } from './protocol';
 
@@ -61,12 +61,8 @@ function suppressedNote(result: ReviewResult): string {
 /** What the call count leaves out, why the run stopped early, and what the change's own suppressions hide. */
 function runNotes(result: ReviewResult): string[] {
   const notes: string[] = [...addedByChangeLines(result.suppressed)];
-  const b = result.batch;
-  // A run the result cache answered whole sent nothing through batches: no note.
-  if (b?.rounds)
-    notes.push(
-      `Through the Message Batches API at half price: ${plural(b.rounds, 'round')}, ${plural(b.batches, 'batch', 'batches')}${b.collected ? `, ${plural(b.collected, 'request')} collected from batches an earlier run left running` : ''}.`,
-    );
+  const batch = describeBatchRun(result.batch);
+  if (batch) notes.push(`${batch[0]!.toUpperCase()}${batch.slice(1)}.`);
   if (result.failedAttempts)
     notes.push(
       `${result.failedAttempts} failed HTTP attempts (errors, timeouts, malformed replies) are not counted in the model calls above.`,

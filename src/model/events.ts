@@ -7,6 +7,7 @@ import type { FileAnalysis, Step1Record, SynthesisResult } from './records';
 import type { FailedUnit, FilteredFinding, Finding } from './finding';
 import type { Usage } from './usage';
 import type { SuppressedFinding } from './suppressed';
+import type { BatchRun } from './pricing';
 
 export type FileStatus = 'reviewed' | 'skipped' | 'failed';
 
@@ -38,7 +39,7 @@ export interface RunAccounting {
    * A run through the Message Batches API: its rounds, the batches it created, and the requests it collected
    * from batches an earlier run left running (instead of paying for them again).
    */
-  batch?: { rounds: number; batches: number; collected: number };
+  batch?: BatchRun;
 }
 
 export interface StagedResult extends RunAccounting {

@@ -8,6 +8,8 @@
  * Parsing an override table is app/prices.ts's (zod stays out of the extension host, which formats costs).
  */
 
+import { plural } from './plural';
+
 /** The day the table below was checked against the published list prices. */
 export const PRICES_AS_OF = '2026-11-01';
 
@@ -135,9 +137,34 @@ export function formatUsd(dollars: number | null): string {
   return `$${dollars.toFixed(2)}`;
 }
 
-/** "≈ $0.42 at the price table of 2026-11-01", for reports and summaries. */
-export function describeCost(dollars: number | null): string {
-  return dollars === null
-    ? 'unknown (a model without a price; see --prices)'
-    : `≈ ${formatUsd(dollars)} at the price table of ${PRICES_AS_OF}`;
+/** What a run through the Message Batches API did: its rounds and batches, and what it collected (events.ts RunAccounting.batch). */
+export interface BatchRun {
+  rounds: number;
+  batches: number;
+  collected: number;
+}
+
+/**
+ * "through the Message Batches API at half price: 4 rounds, 4 batches", for the summary and the reports;
+ * undefined for a run that sent nothing through batches (the result cache answered it whole).
+ */
+export function describeBatchRun(b: BatchRun | undefined): string | undefined {
+  if (!b?.rounds) return undefined;
+  const collected = b.collected
+    ? `, ${plural(b.collected, 'request')} collected from batches an earlier run left running`
+    : '';
+  return `through the Message Batches API at half price: ${plural(b.rounds, 'round')}, ${plural(b.batches, 'batch', 'batches')}${collected}`;
+}
+
+/**
+ * "≈ $0.42 at the price table of 2026-11-01", for reports and summaries; for a run through the Message Batches
+ * API, what it did too ("…, through the Message Batches API at half price: 4 rounds, 4 batches").
+ */
+export function describeCost(dollars: number | null, batch?: BatchRun): string {
+  const cost =
+    dollars === null
+      ? 'unknown (a model without a price; see --prices)'
+      : `≈ ${formatUsd(dollars)} at the price table of ${PRICES_AS_OF}`;
+  const run = describeBatchRun(batch);
+  return run ? `${cost}, ${run}` : cost;
 }

@@ -156,7 +156,7 @@ function renderNotes(result: StagedResult): string[] {
     ...[describeSuppressed(result.suppressed)].flatMap((d) =>
       d ? [`- Findings ${d}; --json and SARIF list them.`] : [],
     ),
-    `- ${u.calls} model calls; tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write; cost ${describeCost(u.cost_usd)}.`,
+    `- ${u.calls} model calls; tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write; cost ${describeCost(u.cost_usd, result.batch)}.`,
     ...result.notes.map((n) => `- ${n}`),
   ];
 }

@@ -77,6 +77,13 @@ describe('skeptic review --batch through the Message Batches API of the fake', f
       ),
     );
     assert.match(run.stderr, /batch round 1: msgbatch_\w+ (submitted|in_progress)/);
+    // The report says what the cost was paid at, and in how many rounds.
+    assert.match(
+      await readFile(join(cwd, 'code-review-shop.md'), 'utf8'),
+      new RegExp(
+        `cost ≈ \\$\\d+\\.\\d\\d at the price table of [\\d-]+, through the Message Batches API at half price: ${batches.length} rounds, ${batches.length} batches\\.`,
+      ),
+    );
 
     // Half of what the same tokens cost live, 1-hour writes at 2× input.
     const json = await loadJson<Json>(join(cwd, 'result.json'));

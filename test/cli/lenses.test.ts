@@ -532,5 +532,9 @@ describe('lens mode through the CLI against the fake API', function () {
     assert.ok(server.requests.every((r) => r.batch !== null && !isPrime(r)));
     // Reviewers in one round, the validators of their findings in the next.
     assert.match(run.stdout, /Through the Message Batches API at half price: 2 rounds, 2 batches\./);
+    assert.match(
+      readFileSync(join(cwd, 'code-review-shop.md'), 'utf8'),
+      /cost ≈ \$\d+\.\d\d at the price table of [\d-]+, through the Message Batches API at half price: 2 rounds, 2 batches\./,
+    );
   });
 });
