@@ -246,6 +246,8 @@ export class Batcher {
         if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
         if (err instanceof Anthropic.APIError && err.status === 413 && requests.length > 1)
           return this.split(requests, err);
+        // A create whose connection failed may have been taken all the same; asked again, it leaves a second
+        // batch outside the ledger (a batch carries nothing to find it by), so such failures get few attempts.
         if (!transient(err) || (err instanceof Anthropic.APIConnectionError && attempt >= CREATE_ATTEMPTS)) {
           const reason = new Error(`the batch could not be created: ${this.hooks.describe(err)}`);
           return fail(requests, err instanceof Anthropic.APIError && fatal(err) ? err : reason);
