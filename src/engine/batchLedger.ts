@@ -26,9 +26,12 @@ const Entry = z.object({
 });
 type LedgerEntry = z.infer<typeof Entry>;
 const Entries = z.array(Entry);
+type Change = (entries: LedgerEntry[]) => LedgerEntry[];
 
 export class BatchLedger {
   private writing: Promise<void> = Promise.resolve();
+  /** Changes not yet written. */
+  private readonly queued: Change[] = [];
 
   /** `review`: what this run's batches are for, kept with each it adds. */
   constructor(
@@ -63,15 +66,27 @@ export class BatchLedger {
   }
 
   /**
-   * Re-reads, changes and replaces the file under its lock, one change of this run at a time: what other runs
-   * changed meanwhile is kept, and a reader never sees half a ledger. Best effort, like the result cache.
+   * Re-reads, changes and replaces the file under its lock: what other runs changed meanwhile is kept, and a
+   * reader never sees half a ledger. The changes that queue while one write is under way go together in the
+   * next, so a round of many batches rewrites the file a few times, not once per batch. Best effort, like the
+   * result cache.
    */
-  private update(change: (entries: LedgerEntry[]) => LedgerEntry[]): Promise<void> {
+  private update(change: Change): Promise<void> {
+    this.queued.push(change);
     this.writing = this.writing.then(async () => {
+      const changes = this.queued.splice(0);
+      if (!changes.length) return;
       try {
         await ensureFolder(dirname(this.file));
         await withFileLock(`${this.file}.lock`, async () =>
-          replaceFile(this.file, JSON.stringify(change(await this.load()), null, 1)),
+          replaceFile(
+            this.file,
+            JSON.stringify(
+              changes.reduce((all, c) => c(all), await this.load()),
+              null,
+              1,
+            ),
+          ),
         );
       } catch {
         // A ledger that cannot be written only means a rerun pays for these requests again.

@@ -44,9 +44,19 @@ describe('the batch ledger', () => {
     const adding = ledger.add(entry('msgbatch_b', 'y'));
     await sleep(100);
     assert.equal((await ledger.load()).length, 1, 'not written while the lock is held');
+    // Changes made meanwhile wait too, and go with the next write, each applied in order.
+    const more = [
+      ledger.add(entry('msgbatch_c', 'z')),
+      ledger.drop('msgbatch_a'),
+      ledger.add(entry('msgbatch_d', 'w')),
+    ];
+    await sleep(50);
     await rm(`${file}.lock`);
-    await adding;
-    assert.equal((await ledger.load()).length, 2);
+    await Promise.all([adding, ...more]);
+    assert.deepEqual(
+      (await ledger.load()).map((e) => e.id),
+      ['msgbatch_b', 'msgbatch_c', 'msgbatch_d'],
+    );
   });
 
   it('forgets a batch once none of its requests is left, and one the API no longer keeps', async () => {
