@@ -21,8 +21,12 @@ import {
 import { EvalError } from '../eval/errors';
 import { githubToken } from '../eval/git';
 import { AACR } from '../eval/aacr/data';
-import { dataCommit, fetchBenchmarkData, type Benchmark } from '../eval/data';
+import { checkCounts, dataCommit, fetchBenchmarkData, type Benchmark } from '../eval/data';
+import { SKEPTIC_JUDGE, type JudgePrompt } from '../eval/judge';
+import { lifecycleNote } from '../eval/judgeModels';
 import { MARTIAN } from '../eval/martian/data';
+import { DEFAULT_PROFILE, PROFILE_NAMES, type ProfileName } from '../eval/martian/profiles';
+import type { Reference } from '../eval/martian/results';
 import { evalJson, renderTable, type EvalMeta } from '../eval/report';
 import { reviewModels, type EvalChoices } from '../eval/review';
 import { checkoutCases, runEval } from '../eval/run';
@@ -39,13 +43,14 @@ const BENCHMARKS: Record<string, Benchmark> = { martian: MARTIAN, aacr: AACR };
 
 export const EVAL_USAGE = `Usage:
   skeptic eval martian|aacr [--limit N] [--pr URL…] [--mode staged|lenses] [--model ID] [--judge-model ID]
-                       [--matching martian|one-to-one] [--data DIR] [--workdir DIR] [--json FILE]
-                       [--prices FILE] [--dry-run] [--yes] [--include-pre-existing]
+                       [--matching martian|one-to-one] [--data DIR | --data-ref REF] [--profile NAME]
+                       [--workdir DIR] [--json FILE] [--prices FILE] [--dry-run] [--yes] [--include-pre-existing]
 
 Scores Skeptic on a public code-review benchmark: each PR is checked out, reviewed with the branch scope
 against the base the PR was opened against, and every surviving finding is compared with every golden
-comment by a judge model. Prints precision, recall and F1; for martian, counted as the benchmark counts and
-judged by its judge model, beside the published scores of other tools when every PR was scored.
+comment by a judge model. Prints precision, recall and F1, also for each priority cut of the same findings;
+for martian, credited as the benchmark credits, judged with its own prompt by its judge model, beside the
+published figures of other tools on exactly the PRs scored (worked out from the benchmark's per-PR results).
 
   martian            Martian Code Review Bench: 50 real PRs with human-curated golden comments, by severity
   aacr               AACR-Bench: 196 PRs in 10 languages with verified comments at a file and line range;
@@ -54,17 +59,24 @@ judged by its judge model, beside the published scores of other tools when every
   --pr URL           only this PR, as the data names it (repeatable)
   --mode MODE        staged (default) | lenses
   --model ID         model for every review step or role
-  --judge-model ID   the judge (martian: ${MARTIAN.judgeModel}, the published scores' judge; aacr: ${AACR.judgeModel})
-  --matching RULE    martian: a golden comment is found when any finding matches it, a finding is a false
-                     positive only when it matches none (the benchmark's counting; martian's default);
+  --judge-model ID   the judge (martian: ${MARTIAN.judgeModel}, the headline table's judge; the benchmark also
+                     publishes claude-sonnet-4-5-20250929's; aacr: ${AACR.judgeModel})
+  --matching RULE    martian: golden comments in the data's order, findings in the review's; a yes credits a
+                     finding only when it raises that golden comment's best confidence so far, and every
+                     finding never credited is a false positive (the benchmark's own; martian's default);
                      one-to-one: each finding counts for at most one golden comment and the other way round
                      (stricter; aacr's default)
   --data DIR         a local copy of the benchmark's data folder (martian: offline/golden_comments/, aacr:
                      dataset/); default: downloaded from the benchmark's GitHub repository into the work folder
+  --data-ref REF     the benchmark commit (full id), branch or tag to download (martian: default
+                     ${MARTIAN.pinned!.ref.slice(0, 7)}, whose ${MARTIAN.pinned!.prs} PRs and ${MARTIAN.pinned!.comments} golden comments the published results score)
+  --profile NAME     ${PROFILE_NAMES.join(' | ')}: for data whose golden comments have categories, the benchmark's
+                     profile of which ones count (default ${DEFAULT_PROFILE})
   --workdir DIR      checkouts, result cache and per-PR reports (default ./skeptic-eval)
   --json FILE        every judgement (golden comment, finding, verdict, reason) and the scores
-  --include-pre-existing  also score pre-existing findings (must-fix problems off the PR's changed lines);
-                     by default only the main findings are scored, as the report counts them
+  --include-pre-existing  also score pre-existing findings (must-fix problems off the PR's changed lines) under
+                     one-to-one; martian always scores what the bot would post, main and pre-existing findings,
+                     with the main findings alone on a second line
   --dry-run          fetch and estimate only; no key needed, no model call
   --yes              run without asking after the estimate
   --prices FILE      JSON price overrides per model or family (as for skeptic review)
@@ -81,6 +93,8 @@ interface EvalArgs {
   model?: string;
   judgeModel: string;
   data?: string;
+  dataRef?: string;
+  profile?: ProfileName;
   workdir: string;
   json?: string;
   pricesFile?: string;
@@ -101,6 +115,8 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     'judge-model': { type: 'string' },
     matching: { type: 'string' },
     data: { type: 'string' },
+    'data-ref': { type: 'string' },
+    profile: { type: 'string' },
     workdir: { type: 'string' },
     json: { type: 'string' },
     prices: { type: 'string' },
@@ -127,9 +143,15 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
   const matching = v.matching ?? bench.matching;
   if (!(MATCHINGS as readonly string[]).includes(matching))
     throw new UsageError(`--matching must be ${MATCHINGS.join(' or ')}, got "${matching}"`);
+  if (v.data !== undefined && v['data-ref'] !== undefined)
+    throw new UsageError('--data and --data-ref both choose the data: pass one of them');
+  if (v.profile !== undefined && !(PROFILE_NAMES as string[]).includes(v.profile))
+    throw new UsageError(`--profile must be ${PROFILE_NAMES.join(', ')}, got "${v.profile}"`);
   return {
     benchmark: bench,
     matching: matching as Matching,
+    ...(v['data-ref'] !== undefined ? { dataRef: nonEmpty('--data-ref', v['data-ref'])! } : {}),
+    ...(v.profile !== undefined ? { profile: v.profile as ProfileName } : {}),
     ...(v.limit !== undefined ? { limit: wholeNumber('--limit', v.limit, { default: 0, min: 1, max: 10_000 }) } : {}),
     prs: v.pr ?? [],
     mode,
@@ -140,7 +162,8 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     ...(v.json !== undefined ? { json: nonEmpty('--json', v.json)! } : {}),
     ...(v.prices !== undefined ? { pricesFile: nonEmpty('--prices', v.prices)! } : {}),
     dryRun: v['dry-run'] ?? false,
-    includePreExisting: v['include-pre-existing'] ?? false,
+    // Martian scores what the bot would post, as the benchmarked bots were scored on all they posted.
+    includePreExisting: (v['include-pre-existing'] ?? false) || matching === 'martian',
     yes: v.yes ?? false,
     maxConcurrency: wholeNumber(flagOf('maxConcurrency'), v.concurrency, LIMITS.maxConcurrency),
     requestTimeout: wholeNumber(flagOf('requestTimeout'), v.timeout, LIMITS.requestTimeout),
@@ -173,10 +196,20 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
   await mkdir(workdir, { recursive: true });
   const token = await githubToken(io.env);
   const bench = args.benchmark;
+  const dataRef = args.data ? null : (args.dataRef ?? bench.pinned?.ref ?? null);
   const dataDir = args.data
     ? resolve(io.cwd, args.data)
-    : await fetchBenchmarkData(bench, resolve(workdir, 'data', bench.name), { signal: io.signal });
-  const cases = select(await bench.load(dataDir), args);
+    : await fetchBenchmarkData(bench, resolve(workdir, 'data', bench.name), {
+        ...(dataRef ? { ref: dataRef } : {}),
+        signal: io.signal,
+      });
+  const all = await bench.load(dataDir);
+  if (dataRef === bench.pinned?.ref) checkCounts(bench, all);
+  const cases = select(all, args);
+  const profile = chooseProfile(all, args);
+  const judge = await judgePrompt(bench, dataDir, note);
+  const lifecycle = lifecycleNote(args.judgeModel, new Date());
+  if (lifecycle) note(`skeptic: note: ${lifecycle}`);
 
   let present = 0;
   for (const c of cases) if (await hasCheckout(join(workdir, 'repos', pullSlug(c.pull)))) present++;
@@ -201,7 +234,12 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
     ...(io.env.ANTHROPIC_BASE_URL ? { baseUrl: io.env.ANTHROPIC_BASE_URL } : {}),
     ...(prices ? { prices } : {}),
   };
-  const estimate = await estimateEval(prepared, review, args.judgeModel, workdir);
+  const estimate = await estimateEval(
+    prepared,
+    review,
+    { prompt: judge, model: args.judgeModel, includePreExisting: args.includePreExisting },
+    workdir,
+  );
   io.stdout.write(estimateText(estimate, prepared.length, args));
   for (const p of prepared) if (p.error) io.stdout.write(`not fetched: ${p.case.url}: ${p.error}\n`);
   if (!estimate.prs) {
@@ -223,22 +261,37 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
       workdir,
       review,
       judgeModel: args.judgeModel,
+      judge,
       matching: args.matching,
       apiKey,
       includePreExisting: args.includePreExisting,
+      profile,
     },
     consoleReporter(io.stderr),
     io.signal,
     note,
   );
+  const benchmarkCommit = await dataCommit(dataDir, bench);
+  const scored = outcomes.flatMap((o) => (o.tally ? [o.case] : []));
   const meta: EvalMeta = {
     mode: args.mode,
     reviewModels: reviewModels(review),
     judgeModel: args.judgeModel,
+    judgeSource: judge.source,
     matching: args.matching,
+    profile,
+    includePreExisting: args.includePreExisting,
     version: VERSION,
-    benchmarkCommit: await dataCommit(dataDir, bench),
+    dataRef,
+    benchmarkCommit,
     date: new Date(),
+    reference: await reference(bench, judge, {
+      dataDir,
+      judgeModel: args.judgeModel,
+      scored,
+      profile,
+      benchmarkCommit,
+    }),
   };
   io.stdout.write(renderTable(outcomes, bench, meta));
   io.stdout.write(`${scoredLine(args.includePreExisting)}\n`);
@@ -306,6 +359,44 @@ async function confirm(args: EvalArgs, io: CliIo): Promise<boolean> {
 /** Which findings were candidates: said after the table, so a score is never read as counting more than it does. */
 function scoredLine(includePreExisting: boolean): string {
   return includePreExisting
-    ? 'Scored: the main findings and the pre-existing ones (--include-pre-existing).'
+    ? 'Scored: what the bot would post, the main findings and the pre-existing ones (the main findings alone on the second line).'
     : 'Scored: the main findings only; pre-existing findings (off the changed lines) are left out (--include-pre-existing scores them).';
+}
+
+/** The benchmark's profile when its data has categories (default: its own default), else none; asked for without them, refused. */
+function chooseProfile(cases: EvalCase[], args: EvalArgs): ProfileName | null {
+  const categorised = cases.some((c) => c.golden.some((g) => g.category));
+  if (categorised) return args.profile ?? DEFAULT_PROFILE;
+  if (args.profile)
+    throw new UsageError(
+      `--profile needs data whose golden comments have categories; this data has none (choose a categorised set with --data-ref)`,
+    );
+  return null;
+}
+
+/** The benchmark's own judge prompt when its repository is beside the data; else Skeptic's, said so. */
+async function judgePrompt(bench: Benchmark, dataDir: string, note: (line: string) => void): Promise<JudgePrompt> {
+  if (!bench.published) return SKEPTIC_JUDGE;
+  const own = await bench.published.judge(dataDir);
+  if (own) return own;
+  note(
+    `skeptic: note: the benchmark's judging step is not beside ${dataDir}: the judge gets Skeptic's own prompt, and no published figure is comparable`,
+  );
+  return SKEPTIC_JUDGE;
+}
+
+async function reference(
+  bench: Benchmark,
+  judge: JudgePrompt,
+  run: {
+    dataDir: string;
+    judgeModel: string;
+    scored: EvalCase[];
+    profile: ProfileName | null;
+    benchmarkCommit: string | null;
+  },
+): Promise<Reference> {
+  if (!bench.published) return { none: `${bench.title} publishes no per-PR results` };
+  if (judge === SKEPTIC_JUDGE) return { none: "the judge was sent Skeptic's own prompt, not the benchmark's" };
+  return bench.published.reference(run.dataDir, run.judgeModel, run.scored, run.profile, run.benchmarkCommit);
 }

@@ -21,6 +21,8 @@ export interface GoldenComment {
   text: string;
   /** What results are broken down by: the severity (Martian) or the category (AACR-Bench). */
   group: string;
+  /** The benchmark's category of the issue (bug, security, style, …), when its data has one: what profiles select. */
+  category?: string;
   location?: GoldenLocation;
 }
 
@@ -30,4 +32,6 @@ export interface EvalCase {
   title: string;
   pull: PullRequestRef;
   golden: GoldenComment[];
+  /** How many files the benchmark recorded the PR as touching, when it says: a checkout that differs has drifted. */
+  filesRecorded?: number;
 }

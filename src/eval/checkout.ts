@@ -133,3 +133,14 @@ async function mergeBase(opts: GitOptions): Promise<boolean> {
     () => false,
   );
 }
+
+/**
+ * How many files the checked-out change touches (renames as one, as a PR's file list counts them), from the
+ * merge base to the head: set beside the count the benchmark recorded, a difference says the head has moved.
+ */
+export async function changedFiles(checkout: Checkout): Promise<number> {
+  const out = await git(['diff', '--name-only', '-M', `${checkout.baseRef}...${checkout.headSha}`], {
+    cwd: checkout.dir,
+  });
+  return out.split('\n').filter(Boolean).length;
+}

@@ -10,14 +10,14 @@ import { tokens } from '../engine/estimate';
 import { ResultCache } from '../engine/resultCache';
 import { UnitCache } from '../engine/unitCache';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
-import { readCandidates } from './candidates';
-import { findingText, JUDGE_PROMPT_VERSION, JUDGE_SYSTEM, judgedPairs, judgeUnit } from './judge';
+import { candidatesOf, readCandidates } from './candidates';
+import { findingText, judgedPairs, judgeUnit, type JudgePrompt } from './judge';
 import { byModel, estimateReview, reviewKey, type ModelUsage, type EvalChoices } from './review';
 import { priced, type PreparedCase } from './run';
 
 /** Skeptic aims for few findings; a typical change review keeps a handful. */
 export const ASSUMED_FINDINGS_PER_PR = 5;
-/** The record schema, the packet's framing and a finding's location and rationale. */
+/** The record schema and a finding's location and rationale. */
 const JUDGE_OVERHEAD_TOKENS = 350;
 const JUDGE_OUTPUT_TOKENS = 80;
 
@@ -41,17 +41,18 @@ export interface EvalEstimate {
 export async function estimateEval(
   prepared: PreparedCase[],
   review: EvalChoices,
-  judgeModel: string,
+  judging: { prompt: JudgePrompt; model: string; includePreExisting: boolean },
   workdir: string,
 ): Promise<EvalEstimate> {
+  const { prompt, model: judgeModel } = judging;
   const perModel: Array<[string, Usage]> = [];
   const judge = emptyUsage();
   const skipped: EvalEstimate['skipped'] = [];
-  const cache = new UnitCache(JUDGE_PROMPT_VERSION, new ResultCache(review.cacheDir), undefined);
+  const cache = new UnitCache(prompt.version, new ResultCache(review.cacheDir), undefined);
   let prs = 0;
   let assumedPrs = 0;
   let judgeCached = 0;
-  const system = tokens(JUDGE_SYSTEM.length) + JUDGE_OVERHEAD_TOKENS;
+  const system = tokens(prompt.system.length + prompt.user('', '').length) + JUDGE_OVERHEAD_TOKENS;
   for (const p of prepared) {
     if (!p.checkout) continue;
     let usage: ModelUsage;
@@ -63,11 +64,12 @@ export async function estimateEval(
     }
     prs++;
     perModel.push(...usage);
-    const known = await readCandidates(join(workdir, 'reports', p.slug), reviewKey(p.checkout, review));
-    if (known) {
+    const kept = await readCandidates(join(workdir, 'reports', p.slug), reviewKey(p.checkout, review));
+    if (kept) {
+      const known = candidatesOf(kept, judging.includePreExisting);
       for (const { g, f } of judgedPairs(p.case.golden, known)) {
         const text = findingText(known[f]!);
-        if (await cache.holds(judgeUnit(judgeModel, p.case.golden[g]!.text, text, ''))) judgeCached++;
+        if (await cache.holds(judgeUnit(prompt, judgeModel, p.case.golden[g]!.text, text, ''))) judgeCached++;
         else {
           judge.calls++;
           judge.input_tokens += system + tokens(p.case.golden[g]!.text.length + text.length);

@@ -2,7 +2,8 @@
  * The judge: one structured-output call per (golden comment, finding) pair, through the same sub-agent
  * runner as the review (schema validation, repair turns, retries) and its result cache, so a rerun pays
  * for no judgement it already has. Its model is set apart from the review's; it samples at temperature 0,
- * as the Martian benchmark's own judge does, so the same pair gets the same answer.
+ * as the Martian benchmark's own judge does, so the same pair gets the same answer. What it is told is a
+ * `JudgePrompt`: the benchmark's own where it publishes one (martian/judgePrompt.ts), else Skeptic's.
  */
 import judgePrompt from '../../prompts/eval-judge.md';
 import type { Finding } from '../model/finding';
@@ -13,9 +14,27 @@ import type { GoldenComment } from './cases';
 import { JudgeVerdict, type Judgement } from './verdict';
 import { placeAgrees } from './score';
 
-export const JUDGE_SYSTEM = judgePrompt.trim();
-/** Part of every judgement's result-cache key, as each review mode's prompt version is of its units'. */
-export const JUDGE_PROMPT_VERSION = promptVersion({ JUDGE_SYSTEM });
+/** What the judge is told: a system text and, per pair, one user turn. */
+export interface JudgePrompt {
+  /** Whose prompt it is, for the headline. */
+  source: string;
+  system: string;
+  user(golden: string, candidate: string): string;
+  /** Part of every judgement's result-cache key, as each review mode's prompt version is of its units'. */
+  version: string;
+}
+
+const SKEPTIC_SYSTEM = judgePrompt.trim();
+
+/** Skeptic's own judge: the two texts in a fenced JSON packet, quoted as data. */
+export const SKEPTIC_JUDGE: JudgePrompt = {
+  source: "Skeptic's own (prompts/eval-judge.md)",
+  system: SKEPTIC_SYSTEM,
+  user: (golden, finding) =>
+    `Compare these two issues.\n\n\`\`\`json\n${JSON.stringify({ golden_comment: golden, finding }, null, 2)}\n\`\`\``,
+  version: promptVersion({ JUDGE_SYSTEM: SKEPTIC_SYSTEM }),
+};
+
 const JUDGE_MAX_TOKENS = 1024;
 const JUDGE_TEMPERATURE = 0;
 
@@ -24,7 +43,10 @@ export function findingText(f: Pick<Finding, 'file' | 'line' | 'action' | 'ratio
   return `${f.file}:${f.line} - ${f.action} (${f.rationale})`;
 }
 
-/** The pairs worth judging: every golden comment against every finding at its place (all, for comments without one). */
+/**
+ * The pairs worth judging, golden comments in the data's order and for each the findings in the review's:
+ * every finding at the comment's place (all, for comments without one).
+ */
 export function judgedPairs(
   golden: GoldenComment[],
   findings: Array<Pick<Finding, 'locations'>>,
@@ -33,17 +55,20 @@ export function judgedPairs(
 }
 
 /** The one request for a pair: the run and the estimate's cache lookup build it alike. */
-export function judgeUnit(model: string, golden: string, finding: string, label: string): UnitSpec<JudgeVerdict> {
-  const packet = { golden_comment: golden, finding };
+export function judgeUnit(
+  judge: JudgePrompt,
+  model: string,
+  golden: string,
+  finding: string,
+  label: string,
+): UnitSpec<JudgeVerdict> {
   return {
     label,
     step: 'judge',
     model,
-    system: JUDGE_SYSTEM,
+    system: judge.system,
     record: JudgeVerdict,
-    content: [
-      { type: 'text', text: `Compare these two issues.\n\n\`\`\`json\n${JSON.stringify(packet, null, 2)}\n\`\`\`` },
-    ],
+    content: [{ type: 'text', text: judge.user(golden, finding) }],
     tools: false,
     maxTokens: JUDGE_MAX_TOKENS,
     temperature: JUDGE_TEMPERATURE,
@@ -52,6 +77,7 @@ export function judgeUnit(model: string, golden: string, finding: string, label:
 
 export async function judgeAll(
   runner: SubAgentRunner,
+  judge: JudgePrompt,
   model: string,
   golden: GoldenComment[],
   findings: Finding[],
@@ -61,6 +87,7 @@ export async function judgeAll(
     judgedPairs(golden, findings).map(async ({ g, f }): Promise<Judgement> => {
       const outcome = await runner.run(
         judgeUnit(
+          judge,
           model,
           golden[g]!.text,
           findingText(findings[f]!),

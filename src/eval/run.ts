@@ -18,16 +18,21 @@ import type { Usage } from '../model/usage';
 import type { EvalCase } from './cases';
 import { EvalError } from './errors';
 import { checkoutPull, pullSlug, type Checkout } from './checkout';
-import { keepCandidates } from './candidates';
-import { judgeAll, JUDGE_PROMPT_VERSION } from './judge';
+import { candidatesOf, keepCandidates } from './candidates';
+import { judgeAll, type JudgePrompt } from './judge';
+import { changedFiles } from './checkout';
 import type { Judgement } from './verdict';
 import { reviewCheckout, reviewKey, type ModelUsage, type EvalChoices } from './review';
-import { assign, tallyOf, type Assignment, type Matching, type Tally } from './score';
+import { inProfile, type ProfileName } from './martian/profiles';
+import { PRIORITY_CUTS, priorityCut, type PriorityCut } from './slices';
+import { assign, tallyOf, tallyOfSome, type Assignment, type Matching, type Tally } from './score';
 
 export interface PreparedCase {
   case: EvalCase;
   slug: string;
   checkout: Checkout | null;
+  /** How many files the checked-out change touches (null: not checked out). */
+  filesChanged: number | null;
   /** Why the checkout failed. */
   error?: string;
 }
@@ -42,7 +47,7 @@ export async function checkoutCases(
   for (const c of cases) {
     const slug = pullSlug(c.pull);
     if (opts.signal?.aborted) {
-      out.push({ case: c, slug, checkout: null, error: 'not fetched: interrupted' });
+      out.push({ case: c, slug, checkout: null, filesChanged: null, error: 'not fetched: interrupted' });
       continue;
     }
     opts.note?.(`fetching ${c.url}`);
@@ -52,12 +57,13 @@ export async function checkoutCases(
         ...(opts.apiUrl ? { apiUrl: opts.apiUrl } : {}),
         ...(opts.signal ? { signal: opts.signal } : {}),
       });
-      out.push({ case: c, slug, checkout });
+      out.push({ case: c, slug, checkout, filesChanged: await changedFiles(checkout) });
     } catch (err) {
       out.push({
         case: c,
         slug,
         checkout: null,
+        filesChanged: null,
         error: opts.signal?.aborted ? 'not fetched: interrupted' : `fetch failed: ${(err as Error).message}`,
       });
     }
@@ -69,10 +75,13 @@ export interface EvalSettings {
   workdir: string;
   review: EvalChoices;
   judgeModel: string;
+  judge: JudgePrompt;
   matching: Matching;
   apiKey: string;
-  /** Score pre-existing findings too (default: only the main findings, as the report counts them). */
-  includePreExisting?: boolean;
+  /** Score pre-existing findings too, as the bot would post them; the main findings alone are scored beside. */
+  includePreExisting: boolean;
+  /** The benchmark's profile, for data whose golden comments have categories. */
+  profile: ProfileName | null;
 }
 
 export interface PrOutcome {
@@ -80,6 +89,13 @@ export interface PrOutcome {
   checkout: Checkout | null;
   /** null: the PR was not scored (see error); the totals count it as a PR with no candidates. */
   tally: Tally | null;
+  /** The golden comments the profile counts: what an unscored PR misses. */
+  counted: number;
+  /** The main findings alone, from the same judgements: set when the candidates include pre-existing ones. */
+  mainOnly: Tally | null;
+  /** From the same judgements, the candidates at or above each priority (all, should-fix, must-fix). */
+  slices: Array<{ minPriority: PriorityCut; tally: Tally }>;
+  filesChanged: number | null;
   error?: string;
   findings: Finding[];
   judgements: Judgement[];
@@ -123,16 +139,21 @@ export async function runEval(
     ...(review.prices ? { prices: review.prices } : {}),
   });
   const judge = new SubAgentRunner(client, noAccess(settings.workdir), {
-    prompts: JUDGE_PROMPT_VERSION,
+    prompts: settings.judge.version,
     cache: new ResultCache(review.cacheDir),
   });
   const outcomes: PrOutcome[] = [];
   let stopped: string | null = null;
   for (const [i, p] of prepared.entries()) {
+    const counted = (g: number) => inProfile(settings.profile, p.case.golden[g]!.category);
     const base: PrOutcome = {
       case: p.case,
       checkout: p.checkout,
+      filesChanged: p.filesChanged,
       tally: null,
+      counted: p.case.golden.filter((_, g) => counted(g)).length,
+      mainOnly: null,
+      slices: [],
       findings: [],
       judgements: [],
       assignment: { matches: new Map(), credited: new Set() },
@@ -169,12 +190,13 @@ export async function runEval(
       continue;
     }
     const { result } = reviewed;
-    // The main findings, as the report counts them; pre-existing ones only when asked for.
-    const candidates = settings.includePreExisting ? result.findings : result.findings.filter((f) => !f.pre_existing);
+    const candidates = candidatesOf(result.findings, settings.includePreExisting);
     // For the next run's estimate; losing it only makes that estimate assume.
-    await keepCandidates(join(settings.workdir, 'reports', p.slug), reviewKey(p.checkout, review), candidates).catch(
-      () => undefined,
-    );
+    await keepCandidates(
+      join(settings.workdir, 'reports', p.slug),
+      reviewKey(p.checkout, review),
+      result.findings,
+    ).catch(() => undefined);
     const reviewedPart = {
       reviewCalls: result.usage.calls,
       reviewCostUsd: result.usage.cost_usd,
@@ -190,7 +212,7 @@ export async function runEval(
     const before = { ...client.usage };
     let judgements: Judgement[];
     try {
-      judgements = await judgeAll(judge, settings.judgeModel, p.case.golden, candidates, p.slug);
+      judgements = await judgeAll(judge, settings.judge, settings.judgeModel, p.case.golden, candidates, p.slug);
     } catch (err) {
       if (err instanceof FatalApiError) throw new EvalError(`the judge model was refused: ${err.message}`);
       if (!signal.aborted) throw err;
@@ -212,11 +234,19 @@ export async function runEval(
       // One unanswered pair could change the PR's counts: it is not scored at all rather than scored low.
       outcomes.push({ ...done, error: `judge failed for ${failed} of ${judgements.length} pairs (reasons in --json)` });
     else {
-      const assignment = assign(judgements, p.case.golden.length, settings.matching);
+      const golden = p.case.golden.length;
+      const some = (keep: (f: number) => boolean) =>
+        tallyOfSome(judgements, candidates.length, keep, golden, settings.matching, counted);
+      const assignment = assign(judgements, golden, settings.matching);
       outcomes.push({
         ...done,
         assignment,
-        tally: tallyOf(assignment, candidates.length, p.case.golden.length),
+        tally: tallyOf(assignment, candidates.length, golden, counted),
+        mainOnly: settings.includePreExisting ? some((f) => !candidates[f]!.pre_existing) : null,
+        slices: PRIORITY_CUTS.map((cut) => ({
+          minPriority: cut,
+          tally: some((f) => priorityCut(cut)(candidates[f]!.priority)),
+        })),
       });
     }
   }

@@ -1,16 +1,18 @@
 /**
  * From judgements to scores, under one of two counting rules.
  *
- * `martian` is the Martian Code Review Bench's own rule (offline/code_review_benchmark/step3_judge_comments.py):
- * a golden comment is found when the judge said yes to it for any finding, and a finding is a false positive
- * only when the judge said yes to it for no golden comment at all. So one finding may answer several golden
- * comments, and two findings that say the same true thing both escape the false-positive count. Precision is
- * true positives (found golden comments) ÷ (true positives + false positives), recall found ÷ golden, each
- * summed over PRs before dividing. As in that scorer, a yes at confidence 0 is not a match.
+ * `martian` is the Martian Code Review Bench's own crediting, as its judging step describes it: golden
+ * comments are taken in the data's order and, for each, the candidates in the order the review gave them;
+ * a yes (confidence above 0) credits the candidate only when its confidence is above the best that golden
+ * comment has had so far, which then becomes its best. A golden comment with a best is a true positive;
+ * every candidate never credited is a false positive. So a candidate whose yes comes after an equal or more
+ * confident one for the same golden comment is a false positive unless another golden comment credits it,
+ * and one candidate may answer several golden comments. Precision is true positives ÷ (true positives + false
+ * positives), recall true positives ÷ golden, each summed over PRs before dividing.
  *
  * `one-to-one` is Skeptic's stricter rule: a finding counts for at most one golden comment and a golden
- * comment for at most one finding, as many pairs as the yes answers allow (a maximum bipartite matching,
- * the judge's most confident pairs tried first); every finding left over is a false positive.
+ * comment for at most one finding, as many pairs as the yes answers (confidence above 0) allow (a maximum
+ * bipartite matching, the judge's most confident pairs tried first); every finding left over is a false positive.
  */
 import type { Finding } from '../model/finding';
 import type { GoldenComment } from './cases';
@@ -21,11 +23,14 @@ export type Matching = (typeof MATCHINGS)[number];
 
 /** What the judge's answers add up to for one PR. */
 export interface Assignment {
-  /** golden index → the finding shown as its match (its most confident yes). */
+  /** golden index → the finding shown as its match (the one that set its best confidence). */
   matches: Map<number, number>;
   /** Findings that are not false positives. */
   credited: Set<number>;
 }
+
+/** A yes the rules count: confidence above 0. */
+const confidentYes = (j: Judgement) => (j.verdict?.match && j.verdict.confidence > 0 ? j.verdict.confidence : null);
 
 export function assign(judgements: Judgement[], goldenCount: number, matching: Matching): Assignment {
   if (matching === 'one-to-one') {
@@ -35,21 +40,22 @@ export function assign(judgements: Judgement[], goldenCount: number, matching: M
   const matches = new Map<number, number>();
   const best = new Map<number, number>();
   const credited = new Set<number>();
-  for (const j of judgements) {
-    const confidence = j.verdict?.match ? j.verdict.confidence : 0;
-    if (confidence <= 0) continue;
+  const ordered = [...judgements].sort((a, b) => a.golden - b.golden || a.finding - b.finding);
+  for (const j of ordered) {
+    const confidence = confidentYes(j);
+    if (confidence === null || confidence <= (best.get(j.golden) ?? 0)) continue;
+    best.set(j.golden, confidence);
+    matches.set(j.golden, j.finding);
     credited.add(j.finding);
-    if (confidence > (best.get(j.golden) ?? 0)) {
-      best.set(j.golden, confidence);
-      matches.set(j.golden, j.finding);
-    }
   }
   return { matches, credited };
 }
 
 /** golden index → finding index. */
 export function matchOneToOne(judgements: Judgement[], goldenCount: number): Map<number, number> {
-  const yes = judgements.filter((j) => j.verdict?.match).sort((a, b) => b.verdict!.confidence - a.verdict!.confidence);
+  const yes = judgements
+    .filter((j) => confidentYes(j) !== null)
+    .sort((a, b) => b.verdict!.confidence - a.verdict!.confidence);
   const options = Array.from({ length: goldenCount }, (_, g) =>
     yes.filter((j) => j.golden === g).map((j) => j.finding),
   );
@@ -81,12 +87,41 @@ export interface Tally {
   fn: number;
 }
 
-export function tallyOf(a: Assignment, findings: number, golden: number): Tally {
-  const tp = a.matches.size;
-  return { findings, golden, matched: tp, tp, fp: findings - a.credited.size, fn: golden - tp };
+/**
+ * The counts of one PR. Only golden comments `counted` (the benchmark's profile, when its data has categories)
+ * are true positives or misses; a candidate credited by any golden comment, counted or not, is no false
+ * positive, as the benchmark's profiles count it.
+ */
+export function tallyOf(
+  a: Assignment,
+  findings: number,
+  golden: number,
+  counted: (g: number) => boolean = () => true,
+): Tally {
+  const inScope = Array.from({ length: golden }, (_, g) => g).filter(counted);
+  const tp = inScope.filter((g) => a.matches.has(g)).length;
+  return { findings, golden: inScope.length, matched: tp, tp, fp: findings - a.credited.size, fn: inScope.length - tp };
 }
 
-/** A PR nothing was judged for: every golden comment missed, no candidate. */
+/** The same judgements scored over the candidates `keep` keeps (a priority cut, the main findings): no new call. */
+export function tallyOfSome(
+  judgements: Judgement[],
+  findings: number,
+  keep: (f: number) => boolean,
+  golden: number,
+  matching: Matching,
+  counted?: (g: number) => boolean,
+): Tally {
+  const kept = Array.from({ length: findings }, (_, f) => f).filter(keep).length;
+  const assignment = assign(
+    judgements.filter((j) => keep(j.finding)),
+    golden,
+    matching,
+  );
+  return tallyOf(assignment, kept, golden, counted);
+}
+
+/** A PR nothing was judged for: every counted golden comment missed, no candidate. */
 export const missed = (golden: number): Tally => ({ findings: 0, golden, matched: 0, tp: 0, fp: 0, fn: golden });
 
 export interface Scores {

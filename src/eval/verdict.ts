@@ -1,11 +1,14 @@
-/** The judge's answer for one (golden comment, finding) pair: the record its structured output must match. */
+/**
+ * The judge's answer for one (golden comment, finding) pair: the record its structured output must match.
+ * Its fields in the Martian benchmark's order, the reasoning before the answer it supports.
+ */
 import { z } from 'zod';
 
 export const JudgeVerdict = z
   .object({
+    reasoning: z.string().min(1),
     match: z.boolean(),
     confidence: z.number().min(0).max(1),
-    reason: z.string().min(1),
   })
   .meta({ title: 'JudgeVerdict' });
 export type JudgeVerdict = z.infer<typeof JudgeVerdict>;

@@ -301,14 +301,15 @@ function lensValidation(req: ParsedRequest, scenario: LoadedScenario): LensValid
 }
 
 function judgeVerdict(req: ParsedRequest, scenario: LoadedScenario): JudgeVerdict {
-  const golden = text(req.packet, 'golden_comment') ?? '';
-  const finding = text(req.packet, 'finding') ?? '';
-  const plant = scenario.judgements.find((j) => golden.includes(j.golden) && finding.includes(j.finding));
-  if (!plant) return { match: false, confidence: 0.9, reason: 'Fake judge: no planted match for this pair.' };
+  const plant = scenario.judgements.find((j) => {
+    const at = req.text.indexOf(j.golden);
+    return at >= 0 && req.text.lastIndexOf(j.finding) > at;
+  });
+  if (!plant) return { reasoning: 'Fake judge: no planted match for this pair.', match: false, confidence: 0.9 };
   return {
+    reasoning: plant.reasoning ?? `Planted: ${plant.match ? 'the same issue' : 'a different issue'}.`,
     match: plant.match,
     confidence: plant.confidence ?? 0.9,
-    reason: plant.reason ?? `Planted: ${plant.match ? 'the same issue' : 'a different issue'}.`,
   };
 }
 

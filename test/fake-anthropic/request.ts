@@ -49,6 +49,8 @@ export interface ParsedRequest {
   reviewer: string | null;
   /** Number of user turns: 1 on the first call, more on tool-result and repair turns. */
   turn: number;
+  /** The first user turn's text blocks, joined: what a prompt without a packet says. */
+  text: string;
 }
 
 export const SUBMIT_PREFIX = 'submit_';
@@ -82,6 +84,7 @@ export function parseRequest(body: MessagesBody, opts: { honoursToolChoice?: boo
     functions: solo ? [solo] : batch,
     reviewer: text(packet, 'reviewer'),
     turn: body.messages.filter((m) => m.role === 'user').length,
+    text: texts.join('\n'),
   };
 }
 

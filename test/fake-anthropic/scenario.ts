@@ -75,15 +75,15 @@ const PlantedValidation = z.strictObject({
 export type PlantedValidation = z.infer<typeof PlantedValidation>;
 
 /**
- * A benchmark judge's answer (`skeptic eval`) for the pairs whose golden comment and finding contain these
- * texts; every other pair is judged no match.
+ * A benchmark judge's answer (`skeptic eval`) for the requests that name the golden text and, after it, the
+ * finding text (in a packet or in a prompt's prose alike); every other pair is judged no match.
  */
 const PlantedJudgement = z.strictObject({
   golden: z.string().min(1),
   finding: z.string().min(1),
   match: JudgeVerdict.shape.match,
   confidence: JudgeVerdict.shape.confidence.optional(),
-  reason: JudgeVerdict.shape.reason.optional(),
+  reasoning: JudgeVerdict.shape.reasoning.optional(),
 });
 export type PlantedJudgement = z.infer<typeof PlantedJudgement>;
 

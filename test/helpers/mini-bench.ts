@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Scenario } from '../fake-anthropic/scenario';
 import { TempRepo } from './git-repo';
@@ -72,8 +72,71 @@ export interface MiniBench {
   /** The commit the PRs branched from, and each PR's head (PR n at index n - 1). */
   base: string;
   heads: string[];
-  /** A bare repository holding offline/golden_comments/ like the benchmark's own, for the downloader. */
+  /** A bare repository laid out like the benchmark's own (offline/golden_comments/, results/, …), for the downloader. */
   benchmarkRepo: string;
+  /** Its one commit. */
+  benchmarkCommit: string;
+  /** The same tree as a plain folder, and its data folder (`--data`): the judge prompt and results beside it. */
+  tree: string;
+  treeData: string;
+}
+
+/** The benchmark's judging step, shaped like the real one (a Python format string and a system line), in words of our own. */
+export const MINI_JUDGE_STEP = [
+  'import json',
+  '',
+  'JUDGE_PROMPT = """Synthetic judge prompt for tests.',
+  '',
+  'Expected issue:',
+  '{golden_comment}',
+  '',
+  'Reviewer issue:',
+  '{candidate}',
+  '',
+  'Reply as {{"reasoning": "why", "match": true/false, "confidence": 0.0-1.0}}"""',
+  '',
+  '',
+  'def call(prompt):',
+  '    return {',
+  '        "messages": [',
+  '            {',
+  '                "role": "system",',
+  '                "content": "Synthetic system line: answer in \\"JSON\\".",',
+  '            },',
+  '            {"role": "user", "content": prompt},',
+  '        ],',
+  '    }',
+  '',
+].join('\n');
+
+/** Published per-PR results of two tools under the default judge, over the four PRs (tp, fp, and which golden comments were found). */
+function evaluations(records: Array<{ url: string; comments: Array<{ comment: string; severity: string }> }>) {
+  const found: Record<string, number[][]> = { alpha: [[0], [0], [], []], beta: [[], [0], [0], []] };
+  const fps: Record<string, number[]> = { alpha: [1, 0, 1, 0], beta: [2, 3, 0, 0] };
+  return Object.fromEntries(
+    records.map((r, i) => [
+      r.url,
+      Object.fromEntries(
+        Object.keys(found).map((tool) => {
+          const tps = r.comments.filter((_, g) => found[tool]![i]!.includes(g));
+          const fns = r.comments.filter((_, g) => !found[tool]![i]!.includes(g));
+          return [
+            tool,
+            {
+              skipped: false,
+              true_positives: tps.map((c) => ({ golden_comment: c.comment, severity: c.severity, confidence: 0.9 })),
+              false_negatives: fns.map((c) => ({ golden_comment: c.comment, severity: c.severity })),
+              false_positives: [],
+              tp: tps.length,
+              fp: fps[tool]![i],
+              fn: fns.length,
+              errors_count: 0,
+            },
+          ];
+        }),
+      ),
+    ]),
+  );
 }
 
 export function buildMiniBench(): MiniBench {
@@ -121,14 +184,32 @@ export function buildMiniBench(): MiniBench {
   mkdirSync(data);
   writeFileSync(join(data, 'shop.json'), JSON.stringify(records, null, 2));
 
+  // PR 2 was recorded as touching two files; its checkout touches one: a moved head.
+  const labels = Object.fromEntries(
+    urls.map((url, i) => [url, { derived: { num_golden_comments: 1, num_files_touched: i === 1 ? 2 : 1 } }]),
+  );
+  const files: Record<string, string> = {
+    'offline/golden_comments/shop.json': JSON.stringify(records, null, 2),
+    'offline/results/pr_labels.json': JSON.stringify(labels, null, 2),
+    'offline/results/anthropic_claude-opus-4-5-20251101/evaluations.json': JSON.stringify(evaluations(records)),
+    'offline/results/openai_gpt-5.2/evaluations.json': '{}',
+    'offline/analysis/benchmark_dashboard.json': JSON.stringify({ tool_display_names: { alpha: 'Alpha Bot' } }),
+    'offline/code_review_benchmark/step3_judge_comments.py': MINI_JUDGE_STEP,
+    'offline/README.md': 'not data\n',
+  };
   const bench = new TempRepo();
-  bench
-    .write('offline/golden_comments/shop.json', JSON.stringify(records, null, 2))
-    .write('offline/README.md', 'not data\n')
-    .commit('data');
+  const tree = join(root, 'benchmark');
+  for (const [path, text] of Object.entries(files)) {
+    bench.write(path, text);
+    mkdirSync(dirname(join(tree, path)), { recursive: true });
+    writeFileSync(join(tree, path), text);
+  }
+  bench.commit('data');
   const benchmarkRepo = join(root, 'git', 'benchmark.git');
   execFileSync('git', ['clone', '-q', '--bare', bench.dir, benchmarkRepo]);
-  return { root, data, urls, base, heads, benchmarkRepo };
+  const benchmarkCommit = bench.git('rev-parse', 'HEAD').trim();
+  const treeData = join(tree, 'offline', 'golden_comments');
+  return { root, data, urls, base, heads, benchmarkRepo, benchmarkCommit, tree, treeData };
 }
 
 /**

@@ -1,29 +1,41 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkoutPull, parsePullUrl, pullSlug } from '../../src/eval/checkout';
 import { git } from '../../src/eval/git';
 import type { Judgement } from '../../src/eval/verdict';
 import { AACR } from '../../src/eval/aacr/data';
-import { dataCommit, fetchBenchmarkData } from '../../src/eval/data';
+import { checkCounts, dataCommit, fetchBenchmarkData } from '../../src/eval/data';
+import { lifecycleNote } from '../../src/eval/judgeModels';
+import { benchmarkJudge } from '../../src/eval/martian/judgePrompt';
+import { publishedReference } from '../../src/eval/martian/results';
 import { MARTIAN } from '../../src/eval/martian/data';
-import { assign, matchOneToOne, placeAgrees, scores, sumTallies, tallyOf, type Matching } from '../../src/eval/score';
+import {
+  assign,
+  matchOneToOne,
+  placeAgrees,
+  scores,
+  sumTallies,
+  tallyOf,
+  tallyOfSome,
+  type Matching,
+} from '../../src/eval/score';
 import type { Finding } from '../../src/model/finding';
 import { TempRepo } from '../helpers/git-repo';
-import { buildMiniBench } from '../helpers/mini-bench';
+import { buildMiniBench, MINI_JUDGE_STEP } from '../helpers/mini-bench';
 import { pathToFileURL } from 'node:url';
 
 const yes = (golden: number, finding: number, confidence: number): Judgement => ({
   golden,
   finding,
-  verdict: { match: true, confidence, reason: 'same' },
+  verdict: { reasoning: 'same', match: true, confidence },
 });
 const no = (golden: number, finding: number): Judgement => ({
   golden,
   finding,
-  verdict: { match: false, confidence: 0.9, reason: 'different' },
+  verdict: { reasoning: 'different', match: false, confidence: 0.9 },
 });
 
 describe('eval: matching and scores', () => {
@@ -117,17 +129,9 @@ describe('eval: the two counting rules on one synthetic set', () => {
     assert.equal(s.f1!.toFixed(3), '0.526');
   });
 
-  it('martian: two findings saying one true thing are both credited; a yes at confidence 0 is no match', () => {
+  it('martian: a later yes that does not raise the best is a false positive; a yes at confidence 0 is no match', () => {
     const dup = [yes(0, 0, 0.9), yes(0, 1, 0.7)];
     assert.deepEqual(tallyOf(assign(dup, 1, 'martian'), 2, 1), {
-      findings: 2,
-      golden: 1,
-      matched: 1,
-      tp: 1,
-      fp: 0,
-      fn: 0,
-    });
-    assert.deepEqual(tallyOf(assign(dup, 1, 'one-to-one'), 2, 1), {
       findings: 2,
       golden: 1,
       matched: 1,
@@ -135,9 +139,106 @@ describe('eval: the two counting rules on one synthetic set', () => {
       fp: 1,
       fn: 0,
     });
-    // The shown match is the most confident one.
-    assert.deepEqual([...assign(dup, 1, 'martian').matches], [[0, 0]]);
+    // In the other order both yes answers raise the best: both are credited, the later one shown.
+    const rising = [yes(0, 0, 0.7), yes(0, 1, 0.9)];
+    assert.deepEqual(tallyOf(assign(rising, 1, 'martian'), 2, 1).fp, 0);
+    assert.deepEqual([...assign(rising, 1, 'martian').matches], [[0, 1]]);
     assert.equal(assign([yes(0, 0, 0)], 1, 'martian').matches.size, 0);
+    assert.equal(assign([yes(0, 0, 0)], 1, 'one-to-one').matches.size, 0, 'one-to-one: confidence 0 is no match');
+  });
+});
+
+/**
+ * The issue's three-PR synthetic set (golden comments in data order, findings in review order), worked out
+ * by hand with the benchmark's crediting. Judgements are given shuffled: the order is the rule's, not theirs.
+ *   PR 1: G0 ← F0 0.8 then F1 0.9 (both raise: both credited); G1 ← F2 0.7 then F3 0.7 (a tie: F3 not
+ *         credited); G2 never found; F4 answers nothing. TP 2, FN 1, FP 2 (F3, F4).
+ *   PR 2: H0 ← E0 0.9 then E1 0.6 (E1 does not raise H0…); H1 ← E1 0.5 (…but credits H1); H2 ← E2 0.9;
+ *         H3 ← E2 0.8 then E3 0.8 (a tie: E3 not credited); E4 says yes to H0 at confidence 0. TP 4, FN 0,
+ *         FP 2 (E3, E4).
+ *   PR 3: three golden comments, three findings, every answer no. TP 0, FN 3, FP 3.
+ * Total TP 6, FP 7, FN 4: P 6/13 = 46.2 %, R 6/10 = 60.0 %, F1 52.2 %. Crediting every yes above 0
+ * (F3 and E3 too) would give FP 5: 54.5 / 60.0 / 57.1.
+ */
+describe("eval: the benchmark's crediting on the issue's three-PR synthetic set", () => {
+  const shuffle = (js: Judgement[]) =>
+    js
+      .map((j, i) => [((i * 7) % 11) + i / 100, j] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, j]) => j);
+  const pr1 = [
+    yes(0, 0, 0.8),
+    yes(0, 1, 0.9),
+    no(0, 2),
+    no(0, 3),
+    no(0, 4),
+    no(1, 0),
+    no(1, 1),
+    yes(1, 2, 0.7),
+    yes(1, 3, 0.7),
+    no(1, 4),
+    no(2, 0),
+    no(2, 1),
+    no(2, 2),
+    no(2, 3),
+    no(2, 4),
+  ];
+  const pr2 = [
+    yes(0, 0, 0.9),
+    yes(0, 1, 0.6),
+    no(0, 2),
+    no(0, 3),
+    yes(0, 4, 0),
+    no(1, 0),
+    yes(1, 1, 0.5),
+    no(1, 2),
+    no(1, 3),
+    no(1, 4),
+    no(2, 0),
+    no(2, 1),
+    yes(2, 2, 0.9),
+    no(2, 3),
+    no(2, 4),
+    no(3, 0),
+    no(3, 1),
+    yes(3, 2, 0.8),
+    yes(3, 3, 0.8),
+    no(3, 4),
+  ];
+  const pr3 = [0, 1, 2].flatMap((g) => [0, 1, 2].map((f) => no(g, f)));
+  const prs: Array<[Judgement[], number, number]> = [
+    [pr1, 5, 3],
+    [pr2, 5, 4],
+    [pr3, 3, 3],
+  ];
+
+  it('counts TP 6 / FP 7 / FN 4 = P 46.2, R 60.0, F1 52.2', () => {
+    const t = sumTallies(
+      prs.map(([js, findings, golden]) => tallyOf(assign(shuffle(js), golden, 'martian'), findings, golden)),
+    );
+    assert.deepEqual([t.tp, t.fp, t.fn], [6, 7, 4]);
+    const s = scores(t);
+    assert.deepEqual(
+      [s.precision, s.recall, s.f1].map((r) => (100 * r!).toFixed(1)),
+      ['46.2', '60.0', '52.2'],
+    );
+  });
+
+  it('scores a priority cut and the main findings from the same judgements, recall over every golden comment', () => {
+    // PR 2 without E0: H0's best is then E1's 0.6, so E1 is credited by H0 too; golden stays 4.
+    const t = tallyOfSome(pr2, 5, (f) => f !== 0, 4, 'martian');
+    assert.deepEqual(t, { findings: 4, golden: 4, matched: 4, tp: 4, fp: 2, fn: 0 });
+    // Only F4 of PR 1 kept: nothing credited, every golden comment still counted.
+    assert.deepEqual(
+      tallyOfSome(pr1, 5, (f) => f === 4, 3, 'martian'),
+      { findings: 1, golden: 3, matched: 0, tp: 0, fp: 1, fn: 3 },
+    );
+  });
+
+  it("under a profile, counts only its golden comments found or missed, and every finding's false positive", () => {
+    // PR 1 with G0 out of the profile: G1 found, G2 missed; F0 and F1 (credited by G0) are still no false positives.
+    const t = tallyOf(assign(pr1, 3, 'martian'), 5, 3, (g) => g !== 0);
+    assert.deepEqual(t, { findings: 5, golden: 2, matched: 1, tp: 1, fp: 2, fn: 1 });
   });
 });
 
@@ -234,28 +335,175 @@ describe('eval: benchmark data', () => {
     await assert.rejects(MARTIAN.load(join(d, 'none')), /no such data folder/);
   });
 
-  it('downloads only the golden comments, once, and reads them offline after', async () => {
+  it('downloads the data at the commit asked for, and what a run reads beside it, once, and reads them offline after', async () => {
     const bench = buildMiniBench();
     const cache = dir();
-    const folder = await fetchBenchmarkData(MARTIAN, cache, { source: pathToFileURL(bench.benchmarkRepo).href });
+    const at = { source: pathToFileURL(bench.benchmarkRepo).href, ref: bench.benchmarkCommit };
+    const folder = await fetchBenchmarkData(MARTIAN, cache, at);
     assert.equal((await MARTIAN.load(folder)).length, 4);
-    assert.equal(existsSync(join(cache, 'offline', 'README.md')), false, 'sparse: nothing outside the data folder');
+    assert.equal(await dataCommit(folder, MARTIAN), bench.benchmarkCommit);
+    const offline = join(folder, '..');
+    assert.equal(existsSync(join(offline, 'README.md')), false, 'sparse: nothing a run does not read');
+    for (const read of [
+      'results/pr_labels.json',
+      'results/anthropic_claude-opus-4-5-20251101/evaluations.json',
+      'code_review_benchmark/step3_judge_comments.py',
+    ])
+      assert.ok(existsSync(join(offline, read)), read);
     renameSync(bench.benchmarkRepo, `${bench.benchmarkRepo}.gone`);
-    assert.equal(await fetchBenchmarkData(MARTIAN, cache, { source: pathToFileURL(bench.benchmarkRepo).href }), folder);
+    assert.equal(await fetchBenchmarkData(MARTIAN, cache, at), folder, 'a commit already here is not fetched again');
     await assert.rejects(
-      fetchBenchmarkData(MARTIAN, dir(), { source: pathToFileURL(bench.benchmarkRepo).href }),
-      /could not download the benchmark from file:.*; pass --data DIR/,
+      fetchBenchmarkData(MARTIAN, dir(), at),
+      /could not download the benchmark at [0-9a-f]{40} from file:.*; pass --data DIR/,
     );
   });
 
-  it('downloads into a work folder that does not exist yet, and knows the commit it came from', async () => {
+  it('fetches the pinned commit by default, into a work folder that does not exist yet', async () => {
     const bench = buildMiniBench();
     const cache = join(dir(), 'work', 'data', 'martian');
-    const folder = await fetchBenchmarkData(MARTIAN, cache, { source: pathToFileURL(bench.benchmarkRepo).href });
-    assert.equal((await MARTIAN.load(folder)).length, 4);
-    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: bench.benchmarkRepo, encoding: 'utf8' }).trim();
-    assert.equal(await dataCommit(folder, MARTIAN), head);
+    await assert.rejects(
+      fetchBenchmarkData(MARTIAN, cache, { source: pathToFileURL(bench.benchmarkRepo).href }),
+      new RegExp(`could not download the benchmark at ${MARTIAN.pinned!.ref}`),
+    );
+    const folder = await fetchBenchmarkData(MARTIAN, cache, {
+      source: pathToFileURL(bench.benchmarkRepo).href,
+      ref: 'main',
+    });
+    assert.equal(await dataCommit(folder, MARTIAN), bench.benchmarkCommit);
     assert.equal(await dataCommit(bench.data, MARTIAN), null, 'a folder that is not the benchmark checkout');
+  });
+
+  it('refuses pinned data whose counts are not the pinned ones, naming both', async () => {
+    const cases = await MARTIAN.load(buildMiniBench().treeData);
+    assert.throws(
+      () => checkCounts(MARTIAN, cases),
+      /the benchmark data at 012d682 should hold 50 PRs and 137 golden comments, but holds 4 PRs and 5 comments/,
+    );
+    assert.doesNotThrow(() => checkCounts({ pinned: { ref: 'x', prs: 4, comments: 5 } }, cases));
+  });
+
+  it('reads the files each PR touched from pr_labels.json, and categories when the data has them', async () => {
+    const bench = buildMiniBench();
+    const cases = await MARTIAN.load(bench.treeData);
+    assert.deepEqual(
+      cases.map((c) => c.filesRecorded),
+      [1, 2, 1, 1],
+    );
+    assert.deepEqual(
+      (await MARTIAN.load(bench.data)).map((c) => c.filesRecorded),
+      [undefined, undefined, undefined, undefined],
+    );
+    const d = dir();
+    writeFileSync(
+      join(d, 'a.json'),
+      JSON.stringify([
+        {
+          pr_title: 'A',
+          url: 'https://github.com/o/a/pull/1',
+          comments: [{ comment: 'c', severity: 'Low', category: 'style' }],
+        },
+      ]),
+    );
+    assert.deepEqual((await MARTIAN.load(d))[0]!.golden, [{ text: 'c', group: 'Low', category: 'style' }]);
+  });
+});
+
+describe("eval: the benchmark's judge prompt, published results and judge lifecycle", () => {
+  const dir = () => mkdtempSync(join(tmpdir(), 'skeptic-evalpub-'));
+
+  it("reads the judge prompt and system line from the benchmark's judging step, as a Python format string", async () => {
+    const judge = (await benchmarkJudge(join(buildMiniBench().treeData, '..')))!;
+    assert.equal(judge.system, 'Synthetic system line: answer in "JSON".');
+    assert.equal(
+      judge.user('G {x}', 'C'),
+      [
+        'Synthetic judge prompt for tests.',
+        '',
+        'Expected issue:',
+        'G {x}',
+        '',
+        'Reviewer issue:',
+        'C',
+        '',
+        'Reply as {"reasoning": "why", "match": true/false, "confidence": 0.0-1.0}',
+      ].join('\n'),
+    );
+    assert.match(judge.source, /step3_judge_comments\.py/);
+    assert.equal(await benchmarkJudge(dir()), null, 'no judging step: none');
+    const bad = dir();
+    mkdirSync(join(bad, 'code_review_benchmark'));
+    writeFileSync(
+      join(bad, 'code_review_benchmark', 'step3_judge_comments.py'),
+      MINI_JUDGE_STEP.replace('{candidate}', '{other}'),
+    );
+    await assert.rejects(benchmarkJudge(bad), /the judge prompt has no \{candidate\} slot/);
+    writeFileSync(join(bad, 'code_review_benchmark', 'step3_judge_comments.py'), 'print(1)\n');
+    await assert.rejects(benchmarkJudge(bad), /the judge prompt \(JUDGE_PROMPT\) or its system line was not found/);
+  });
+
+  it('works out published figures on exactly the PRs scored, for the judge used, against the same golden set', async () => {
+    const bench = buildMiniBench();
+    const offline = join(bench.treeData, '..');
+    const cases = await MARTIAN.load(bench.treeData);
+    const ref = await publishedReference(offline, 'claude-opus-4-5-20251101', cases.slice(0, 2), null, 'abcdef0123');
+    assert.ok(!('none' in ref));
+    assert.equal(ref.prs, 2);
+    assert.match(ref.source, /at abcdef0, offline\/results\/anthropic_claude-opus-4-5-20251101\/evaluations\.json/);
+    // Alpha Bot: tp 2, fp 1, fn 1 → 66.7 / 66.7 / 66.7; beta: tp 1, fp 5, fn 2 → 16.7 / 33.3 / 22.2.
+    assert.deepEqual(
+      ref.scores.map((r) => [r.tool, ...[r.precision, r.recall, r.f1].map((x) => (100 * x!).toFixed(1))]),
+      [
+        ['Alpha Bot', '66.7', '66.7', '66.7'],
+        ['beta', '16.7', '33.3', '22.2'],
+      ],
+    );
+    const other = await publishedReference(offline, 'claude-sonnet-4-5-20250929', cases, null, null);
+    assert.deepEqual(other, {
+      none: 'the benchmark publishes no results judged by claude-sonnet-4-5-20250929 (judges with results: anthropic_claude-opus-4-5-20251101, openai_gpt-5.2)',
+    });
+    const changed = [{ ...cases[0]!, golden: [{ text: 'Another comment.', group: 'Low' }] }];
+    assert.match(
+      ((await publishedReference(offline, 'claude-opus-4-5-20251101', changed, null, null)) as { none: string }).none,
+      /judged .*\/pull\/1 against other golden comments \(2 there, 1 here\)/,
+    );
+    const unknown = [{ ...cases[0]!, url: 'https://github.com/o/r/pull/9' }];
+    assert.match(
+      ((await publishedReference(offline, 'claude-opus-4-5-20251101', unknown, null, null)) as { none: string }).none,
+      /has no results for https:\/\/github\.com\/o\/r\/pull\/9/,
+    );
+  });
+
+  it('scores the published results under a profile: only its golden comments count as found or missed', async () => {
+    const bench = buildMiniBench();
+    const cases = await MARTIAN.load(bench.treeData);
+    // PR 1's off-by-one comment (which Alpha found) is style: out of the strict profile.
+    const categorised = [
+      { ...cases[0]!, golden: cases[0]!.golden.map((g, i) => ({ ...g, category: i === 0 ? 'style' : 'bug' })) },
+    ];
+    const ref = await publishedReference(
+      join(bench.treeData, '..'),
+      'claude-opus-4-5-20251101',
+      categorised,
+      'strict',
+      null,
+    );
+    assert.ok(!('none' in ref));
+    const alpha = ref.scores.find((r) => r.tool === 'Alpha Bot')!;
+    // tp 0 (its one find is out of the profile), fp 1 all the same, fn 1.
+    assert.deepEqual([alpha.precision, alpha.recall, alpha.f1], [0, 0, 0]);
+  });
+
+  it("says a deprecated or retired judge model's end of life", () => {
+    assert.equal(lifecycleNote('claude-opus-4-5-20251101', new Date('2026-11-01')), null);
+    assert.match(
+      lifecycleNote('claude-opus-4-5-20251101', new Date('2026-12-06'))!,
+      /is deprecated and retires on 2027-01-22/,
+    );
+    assert.match(
+      lifecycleNote('claude-opus-4-5-20251101', new Date('2027-01-22'))!,
+      /was retired on 2027-01-22: its calls will fail/,
+    );
+    assert.equal(lifecycleNote('claude-opus-5-5', new Date('2027-06-01')), null);
   });
 });
 

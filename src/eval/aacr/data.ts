@@ -38,9 +38,9 @@ export const AACR: Benchmark = {
   title: 'AACR-Bench',
   repo: 'https://github.com/alibaba/aacr-bench',
   folder: 'dataset',
+  alsoFetch: [],
   groupBy: 'category',
   groupOrder: ['Security Vulnerability', 'Code Defect', 'Performance', 'Maintainability and Readability'],
-  reference: null,
   // No published scores to stand beside: Skeptic's own stricter counting, and its deep model as the judge.
   matching: 'one-to-one',
   judgeModel: OPUS,
