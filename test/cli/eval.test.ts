@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EvalJson } from '../../src/eval/report';
@@ -435,6 +435,34 @@ describe('skeptic eval martian and aacr on a synthetic mini benchmark, against t
     const profile = await evaluate('wd-ref', ['--dry-run', '--profile', 'strict'], {});
     assert.equal(profile.code, 2);
     assert.match(profile.stderr, /--profile needs data whose golden comments have categories; this data has none/);
+  });
+
+  it("scores categorised data under the benchmark's profile, the published figures too", async () => {
+    // The same tree with categories: PR 1's off-by-one comment is style, out of the strict profile.
+    const tree = join(bench.root, 'categorised');
+    cpSync(bench.tree, tree, { recursive: true });
+    const file = join(tree, 'offline', 'golden_comments', 'shop.json');
+    const records = JSON.parse(readFileSync(file, 'utf8')) as Array<{ comments: Array<{ category?: string }> }>;
+    for (const r of records)
+      for (const [i, c] of r.comments.entries()) c.category = i === 0 && r === records[0] ? 'style' : 'bug';
+    writeFileSync(file, JSON.stringify(records));
+    const run = await evaluate(
+      'wd-profile',
+      ['--mode', 'lenses', '--yes', '--pr', bench.urls[0]!, '--profile', 'strict', '--json', 'profile.json'],
+      { ANTHROPIC_API_KEY: 'k' },
+      join(tree, 'offline', 'golden_comments'),
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const json = EvalJson.parse(await loadJson(join(bench.root, 'profile.json')));
+    assert.equal(json.profile, 'strict');
+    // Only the null comment counts, and it is found; a.ts:5's yes does not raise the off-by-one comment's best.
+    assert.deepEqual([json.totals.golden, json.totals.tp, json.totals.fp, json.totals.fn], [1, 1, 1, 0]);
+    assert.match(run.stdout, /^Counting: the benchmark's own crediting; .*; profile strict$/m);
+    // Alpha found only the style comment: under strict, tp 0, fp 1, fn 1.
+    assert.deepEqual(
+      json.reference!.scores.find((r) => r.tool === 'Alpha Bot'),
+      { tool: 'Alpha Bot', precision: 0, recall: 0, f1: 0 },
+    );
   });
 
   it('Ctrl-C while judging exits 130 with the table and the JSON of what finished', async () => {
