@@ -33,6 +33,9 @@ export async function startMcp(opts: {
   roots?: string[];
   /** The user cache (result cache, kept reviews); default a fresh one. */
   cacheHome?: string;
+  /** How the server is started (default: node dist/cli.js mcp), looked up on the env's PATH. */
+  command?: string;
+  args?: string[];
 }): Promise<McpSession> {
   const env = Object.fromEntries(
     Object.entries({
@@ -51,8 +54,8 @@ export async function startMcp(opts: {
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
   }
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp'],
+    command: opts.command ?? process.execPath,
+    args: opts.args ?? [CLI, 'mcp'],
     cwd: opts.cwd,
     env,
     stderr: 'pipe',
