@@ -144,7 +144,8 @@ export async function keepAgentReview(
   const key = scopeKey(job.cwd, job.mode, job.scope);
   const last = job.stateDir ? await lastReview(job.stateDir, key) : null;
   const review = agentReview(result, { cwd: job.cwd, scope: scopeLabel(job.scope), reportPath, last });
-  if (job.stateDir) await recordReview(job.stateDir, key, review);
+  // Kept for the next comparison and the replay; a state folder that cannot take it costs only that.
+  if (job.stateDir) await recordReview(job.stateDir, key, review).catch(() => undefined);
   return review;
 }
 
