@@ -48,6 +48,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import('./cli/doctor')).doctorCommand(rest, io);
       case 'batches':
         return await (await import('./cli/batches')).batchesCommand(rest, io);
+      case 'mcp':
+        return await (await import('./cli/mcp/server')).mcpCommand(rest, io);
       case '--version':
       case '-V':
       case 'version':
@@ -61,7 +63,7 @@ export async function main(argv: string[]): Promise<number> {
         return command === undefined ? EXIT.usage : EXIT.ok;
       default:
         throw new UsageError(
-          `unknown command "${command}"; the commands are review, plan, ci, hook, eval, doctor and batches (see skeptic --help)`,
+          `unknown command "${command}"; the commands are review, plan, ci, hook, eval, doctor, batches and mcp (see skeptic --help)`,
         );
     }
   } catch (err) {

@@ -95,6 +95,9 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
     ...(dismissals?.length ? { dismissals } : {}),
     confirmThreshold: clamp(c.confirmThreshold, LIMITS.confirmThreshold),
     ...(Number.isInteger(c.maxCalls) && c.maxCalls! > 0 ? { maxCalls: c.maxCalls } : {}),
+    ...(Number.isFinite(c.maxCostUsd) && c.maxCostUsd! > 0
+      ? { maxCostUsd: Math.min(c.maxCostUsd!, LIMITS.maxCostUsd.max) }
+      : {}),
     ...(c.refresh ? { refresh: true } : {}),
     ...(c.batch ? { batch: { batchTimeout: clamp(c.batchTimeout, LIMITS.batchTimeout) } } : {}),
     outputs: defined({ out: c.out, reportFolder, json: c.json, sarif: c.sarif, events: c.events }),

@@ -65,6 +65,8 @@ export const ReviewChoices = z.extend(ReviewTarget, {
   confirmThreshold: number(),
   /** Ceiling on the run's model requests (failed ones included); 0 or unset: none. */
   maxCalls: number(),
+  /** Ceiling on the run's spend in US dollars; 0 or unset: none. */
+  maxCostUsd: number(),
   /** Through the Message Batches API; `batchTimeout`: seconds the whole batch run may take. */
   batch: flag(),
   batchTimeout: number(),

@@ -61,6 +61,7 @@ export const CHOICES = {
   prices: { setting: 'prices', flag: 'prices' },
   confirmThreshold: { setting: 'confirmThreshold', flag: 'confirm-over' },
   maxCalls: { setting: 'maxCalls', flag: 'max-calls' },
+  maxCostUsd: { setting: 'maxCostUsd', flag: 'max-cost' },
   batch: { setting: 'batch', flag: 'batch' },
   /** The CLI's --timeout is the whole run's under --batch. */
   batchTimeout: { setting: 'batchTimeout' },
@@ -121,6 +122,8 @@ export const LIMITS = {
   confirmThreshold: { default: 300, min: 0, max: 1_000_000 },
   /** Model requests one run may send, failed ones included: skeptic.maxCalls (0: none), --max-calls. */
   maxCalls: { default: 0, min: 0, max: 1_000_000 },
+  /** Dollars one run may spend: skeptic.maxCostUsd (0: no ceiling), --max-cost (a decimal). */
+  maxCostUsd: { default: 0, min: 0, max: 1_000_000 },
   /** Seconds a whole review through the Message Batches API may take (a batch ends within 24 hours): skeptic.batchTimeout, --batch --timeout. */
   batchTimeout: { default: 86_400, min: 1, max: 259_200 },
 } as const;

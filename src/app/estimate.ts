@@ -57,3 +57,14 @@ export type EstimatedJob = Pick<
   | 'provider'
   | 'batch'
 >;
+
+/**
+ * The least the estimate says the run can cost, for --max-cost to refuse at once: a staged run's cheapest
+ * recorded run where there is a spread, else its estimate; a lens run without its validators (up to one
+ * per serious finding, so possibly none). null when a model has no price.
+ */
+export function cheapestCostUsd(est: Estimate | LensEstimate): number | null {
+  if ('byStep' in est) return est.costRange?.[0] ?? est.costUsd;
+  const roles = Object.entries(est.byRole).filter(([role]) => role !== 'validator');
+  return roles.some(([, r]) => r.costUsd === null) ? null : roles.reduce((sum, [, r]) => sum + r.costUsd!, 0);
+}

@@ -84,6 +84,8 @@ export interface ReviewJob {
   };
   /** Ceiling on the run's model requests (failed ones included); past it the run stops with a partial report. */
   maxCalls?: number;
+  /** Ceiling on the run's spend in dollars: it stops before the call that would pass it, with a partial report. */
+  maxCostUsd?: number;
   /** Ask again the units the result cache keeps as salvaged or failed (see engine/unitCache.ts). */
   refresh?: boolean;
   /** Through the Message Batches API at half price, in rounds; the whole run may take `batchTimeout` seconds. */
@@ -404,6 +406,7 @@ export async function executeJob(
     cwd: job.cwd,
     access: prepared.access,
     ...(job.maxCalls ? { maxCalls: job.maxCalls } : {}),
+    ...(job.maxCostUsd ? { maxCostUsd: job.maxCostUsd } : {}),
     connection,
     maxConcurrency: job.maxConcurrency,
     maxAttempts: job.maxAttempts,

@@ -21,6 +21,7 @@ import {
 } from './job';
 import { checkOutputTargets, writeOutputs, type WrittenOutputs } from './output';
 import { UnsafeWrite } from '../io/safeWrite';
+import { formatUsd } from '../model/pricing';
 
 export interface RunHooks {
   /** Every event of the run, from the inventory to the final result. */
@@ -69,10 +70,12 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   // Credentials resolved before the estimate is asked about: a setup that cannot call says so first.
   const connection = await connectJob(job);
   for (const message of await warnings(job, prepared)) emit({ type: 'warning', message });
-  if (confirm) {
-    // Loaded only to ask: the estimate's code (both modes' planners) is not needed to run.
-    const estimate = await (await import('./estimate')).estimateJob(job, prepared);
-    if (estimate.calls > job.confirmThreshold) {
+  if (confirm || job.maxCostUsd) {
+    // Loaded only to ask or to hold to a ceiling: the estimate's code (both modes' planners) is not needed to run.
+    const { estimateJob, cheapestCostUsd } = await import('./estimate');
+    const estimate = await estimateJob(job, prepared);
+    if (job.maxCostUsd) checkBudget(job.maxCostUsd, cheapestCostUsd(estimate));
+    if (confirm && estimate.calls > job.confirmThreshold) {
       const yes = await confirm({
         calls: estimate.calls,
         inputTokens: estimate.inputTokens,
@@ -88,8 +91,8 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   // What the run used per step teaches the next estimate its token figures; losing it costs only accuracy.
   if (job.stateDir && result.mode === 'staged')
     await (await import('./usageHistory')).recordRunUsage(job.stateDir, result).catch(() => undefined);
-  // A run stopped at a limit of its own (--max-calls, a batch run's --timeout) reports what it has, even nothing.
-  const ceilingReached = /--max-calls|--timeout/.test(result.stopped ?? '');
+  // A run stopped at a limit of its own (--max-calls, --max-cost, a batch run's --timeout) reports what it has, even nothing.
+  const ceilingReached = /--max-calls|--max-cost|--timeout/.test(result.stopped ?? '');
   const outputs =
     result.stopped && finishedNothing(result) && !ceilingReached
       ? null
@@ -102,10 +105,28 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   return { kind: 'ran', result, outputs };
 }
 
+/** A run whose cheapest plan is over its --max-cost ceiling: refused before any call. */
+export class OverBudget extends Error {}
+
+function checkBudget(ceiling: number, cheapest: number | null): void {
+  if (cheapest === null)
+    throw new OverBudget(
+      `--max-cost ${formatUsd(ceiling)} needs a price for every model the review uses; give the missing ones with --prices (or skeptic.prices)`,
+    );
+  if (cheapest > ceiling)
+    throw new OverBudget(
+      `the cheapest plan for this review is estimated at ${formatUsd(cheapest)}, over --max-cost ${formatUsd(ceiling)}: nothing was sent; raise the ceiling or narrow the scope (skeptic plan shows the estimate)`,
+    );
+}
+
 /** A problem with the request or the environment (a bad path, not a repository), not a crash: one line for the user. */
 export function isSetupError(err: unknown): err is Error {
   return (
-    err instanceof ScopeError || err instanceof GitError || err instanceof UnsafeWrite || err instanceof ProviderError
+    err instanceof ScopeError ||
+    err instanceof GitError ||
+    err instanceof UnsafeWrite ||
+    err instanceof ProviderError ||
+    err instanceof OverBudget
   );
 }
 

@@ -44,6 +44,7 @@ export function parseReviewArgs(argv: string[]): ReviewFlags {
     [C.force.flag]: { type: 'boolean' },
     [C.confirmThreshold.flag]: { type: 'string' },
     [C.maxCalls.flag]: { type: 'string' },
+    [C.maxCostUsd.flag]: { type: 'string' },
     [C.batch.flag]: { type: 'boolean' },
     [C.fullFanout.flag]: { type: 'boolean' },
     [C.maxReviewers.flag]: { type: 'string' },
@@ -92,12 +93,13 @@ export function parseReviewArgs(argv: string[]): ReviewFlags {
   const { scope, repositories } = scopeOf(parsed.positionals, v, mode);
   const text = (field: Parameters<typeof flagOf>[0], value: string | undefined) =>
     value === undefined ? {} : { [field]: nonEmpty(flagOf(field), value)! };
-  const number = (field: Exclude<keyof typeof LIMITS, 'batchTimeout'>, value: string | undefined) => ({
+  const number = (field: Exclude<keyof typeof LIMITS, 'batchTimeout' | 'maxCostUsd'>, value: string | undefined) => ({
     [field]: wholeNumber(flagOf(field), value, LIMITS[field]),
   });
   const pricesFile = nonEmpty(flagOf('prices'), v[C.prices.flag]);
   const batch = v[C.batch.flag] ?? false;
   const timeout = v[C.requestTimeout.flag];
+  const maxCost = v[C.maxCostUsd.flag];
   return {
     choices: {
       scope,
@@ -126,6 +128,7 @@ export function parseReviewArgs(argv: string[]): ReviewFlags {
       ...(v[C.cacheResults.flag] ? { cacheResults: false } : {}),
       ...(v[C.refresh.flag] ? { refresh: true } : {}),
       ...(v[C.maxCalls.flag] !== undefined ? number('maxCalls', v[C.maxCalls.flag]) : {}),
+      ...(maxCost !== undefined ? { maxCostUsd: dollars(flagOf('maxCostUsd'), maxCost) } : {}),
       ...text('events', v[C.events.flag]),
       ...text('provider', v[C.provider.flag]),
       ...text('region', v[C.region.flag]),
@@ -177,6 +180,14 @@ export function wholeNumber(
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max)
     throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+/** A positive amount of US dollars ("0.50", "$2"), within the ceiling's range. */
+function dollars(flag: string, raw: string): number {
+  const n = Number(raw.trim().replace(/^\$/, ''));
+  if (!(n > 0 && n <= LIMITS.maxCostUsd.max) || raw.trim() === '')
+    throw new UsageError(`${flag} takes an amount of US dollars above 0 (e.g. 0.50), got "${raw}"`);
   return n;
 }
 

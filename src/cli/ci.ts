@@ -9,7 +9,7 @@ import { relative, sep } from 'node:path';
 import { checkoutOf } from '../app/ci/checkout';
 import { readCiContext } from '../app/ci/environment';
 import { annotation, publish, summaryMarkdown, type RunOutcome } from '../app/ci/publish';
-import { runJob } from '../app/runJob';
+import { OverBudget, runJob } from '../app/runJob';
 import type { Finding } from '../model/finding';
 import { plural } from '../model/plural';
 import { parseReviewArgs } from './args';
@@ -112,6 +112,10 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
       return false;
     },
     signal: io.signal,
+  }).catch((err: unknown) => {
+    // Over the dollar ceiling from the start: said on the pull request, like a run over the call ceiling.
+    if (err instanceof OverBudget) return { kind: 'skipped' as const, reason: `not reviewed: ${err.message}` };
+    throw err;
   });
   const run: RunOutcome =
     outcome.kind === 'skipped'

@@ -22,6 +22,8 @@ Usage:
                                       --probe: one paid minimal call per model, asked first (skeptic doctor --help)
   skeptic batches [--cancel]          the Message Batches review --batch runs left running and no run has
                                       collected; --cancel: cancel those still in progress (skeptic batches --help)
+  skeptic mcp                         a Model Context Protocol server on stdio for coding agents: tools review,
+                                      plan, findings and dismiss, in the working folder or the client's roots
   skeptic eval martian|aacr [--limit N] [--pr URL…] [--dry-run] [--yes] …   score Skeptic on a public
                                       benchmark with your key (skeptic eval --help)
 
@@ -67,6 +69,12 @@ Review options:
   --confirm-over N       ask first when the estimate exceeds N model calls (default 300)
   --max-calls N          stop the run after N model requests, failed ones included, and write a partial
                          report (exit 3); default 0: no ceiling (each unit is capped anyway)
+  --max-cost USD         a dollar ceiling: a run whose cheapest estimate is over it is refused before any call
+                         (exit 2); otherwise it stops before the call that would pass it and writes a partial
+                         report saying what was not reviewed (exit 3)
+  --format agent         review: print only one line per finding (new first, its fix prompt as a JSON
+                         string) and a verdict line; exit 0 converged (complete, nothing new since the last
+                         review of the same scope), 1 new findings, 2 usage or setup error, 3 incomplete
   --batch                through the Message Batches API at half price: each round sends every request that
                          is ready and waits for its batch (most end within the hour, all within 24h); Ctrl-C
                          leaves them running and the same command run again collects them instead of paying
@@ -104,6 +112,7 @@ Environment:
                          CLOUD_ML_REGION, ANTHROPIC_VERTEX_PROJECT_ID, ANTHROPIC_VERTEX_BASE_URL, and
                          CLAUDE_CODE_SKIP_BEDROCK_AUTH / CLAUDE_CODE_SKIP_VERTEX_AUTH (a gateway adds credentials)
 
-Exit codes: 0 the review ran · 2 usage or setup error · 3 some units failed or --max-calls was reached (the report
-lists them) · 130 interrupted (Ctrl-C) · 143 terminated (SIGTERM); both write a partial report
+Exit codes: 0 the review ran · 2 usage or setup error · 3 some units failed or --max-calls or --max-cost was
+reached (the report lists them) · 130 interrupted (Ctrl-C) · 143 terminated (SIGTERM); both write a partial report;
+with --format agent: 0 converged, 1 new findings (see --format above)
 `;

@@ -11,6 +11,7 @@ import type { ReviewJob } from '../app/job';
 import type { ReviewChoices } from '../app/choices';
 import { flagOf } from '../app/contributions';
 import { repositoryStateDir } from '../app/state';
+import { userDismissals } from '../app/agentDismiss';
 import type { ScopeSpec } from '../model/scope';
 import type { ReviewFlags } from './args';
 import type { CliIo } from './io';
@@ -26,9 +27,11 @@ export async function jobFromFlags(
   const prices = await loadPrices(io.cwd, flags.pricesFile);
   const stateDir = await repositoryStateDir(io.cwd, io.env);
   const baseUrl = io.env.ANTHROPIC_BASE_URL;
+  // The user's own dismissals (skeptic mcp's dismiss with who: user); the team's file is read by the run.
+  const dismissals = await userDismissals(stateDir);
   const job = buildJob(
     { ...flags.choices, cwd: io.cwd, ...(baseUrl ? { baseUrl } : {}), ...(prices ? { prices } : {}) },
-    { apiKey, stateDir, provider },
+    { apiKey, stateDir, provider, dismissals },
   );
   return { ...job, stateDir };
 }

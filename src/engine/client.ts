@@ -14,12 +14,12 @@ import type { Connection } from './connect';
 import type { ErrorClasses } from './platform';
 import { plural } from '../model/plural';
 import { redact } from '../model/redact';
-import { costUsd, type PriceOverrides } from '../model/pricing';
+import { costUsd, formatUsd, type PriceOverrides } from '../model/pricing';
 import { Batcher, BatchRetry, type BatchOptions, type BatchState } from './batch';
 import { DEFAULT_BACKOFF, retryDelayMs, sleep, type BackoffPolicy } from './backoff';
 import { Semaphore, type PriorityOf } from '../model/semaphore';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
-import { WindowGuard } from './window';
+import { estimatePromptTokens, WindowGuard } from './window';
 import { NO_STRAND, type Strand } from './strands';
 
 export type MessageParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
@@ -41,6 +41,8 @@ export interface ModelClientOptions {
   prices?: PriceOverrides;
   /** Requests the whole run may send, failed ones included; none: no ceiling. */
   maxCalls?: number;
+  /** Dollars the whole run may spend (--max-cost); none: no ceiling. */
+  maxCostUsd?: number;
   /** Send through the Message Batches API, in rounds; none: every request live. */
   batch?: BatchOptions;
   /** Batch mode: where the run's batches are, whenever that changes. */
@@ -74,6 +76,9 @@ export class RunLimitReached extends FatalApiError {}
 /** The run reached its --max-calls ceiling. */
 export class CallCeilingReached extends RunLimitReached {}
 
+/** The next request would take the run past its --max-cost ceiling. */
+export class CostCeilingReached extends RunLimitReached {}
+
 /** A 2xx answer that is not a Messages API reply (a proxy's HTML page, say): transient, so retried. */
 export class MalformedReply extends Error {}
 
@@ -93,6 +98,8 @@ export class ModelClient {
   failedAttempts = 0;
   /** Requests sent, failed ones included: what --max-calls limits. */
   private sent = 0;
+  /** Dollars the requests in flight are expected to cost: what --max-cost counts besides what was spent. */
+  private committed = 0;
   private readonly slots: Semaphore;
   /** What each model's window holds, and what the API taught about our estimate. */
   readonly window: WindowGuard;
@@ -215,18 +222,48 @@ export class ModelClient {
     }
   }
 
+  /**
+   * What a request is expected to cost, checked against --max-cost before it is sent: what was spent and
+   * what is in flight, plus its prompt at the uncached input price and, for its answer, the run's mean
+   * answer so far (a quarter of max_tokens before the first). 0 without a ceiling; refused when over it.
+   */
+  private expectedCost(params: MessageParams): number {
+    const ceiling = this.opts.maxCostUsd;
+    if (ceiling === undefined) return 0;
+    const answered = this.usage.calls;
+    const output = answered ? this.usage.output_tokens / answered : params.max_tokens / 4;
+    const tokens = { input_tokens: estimatePromptTokens(params), output_tokens: Math.round(output) };
+    const expected =
+      costUsd(
+        params.model,
+        { ...tokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+        this.opts.prices,
+        {
+          batch: this.batcher !== undefined,
+        },
+      ) ?? 0;
+    const spent = this.usage.cost_usd ?? 0;
+    if (spent + this.committed + expected > ceiling)
+      throw new CostCeilingReached(
+        `the next model call would take the run past its ceiling of ${formatUsd(ceiling)} (--max-cost; ${formatUsd(spent)} spent)`,
+      );
+    return expected;
+  }
+
   /** One HTTP attempt, counted against the ceiling before it is sent; the reply's shape is checked. */
   private async attempt(params: MessageParams, signal: AbortSignal, key?: string): Promise<Message> {
     if (this.opts.maxCalls !== undefined && this.sent >= this.opts.maxCalls) {
       throw new CallCeilingReached(`the run reached its ceiling of ${this.opts.maxCalls} model calls (--max-calls)`);
     }
+    const expected = this.expectedCost(params);
     this.sent++;
+    this.committed += expected;
     const sent = this.capabilities.promptCache ? params : withoutCacheControl(params);
     const pending = this.batcher
       ? this.batcher.send(sent, key)
       : this.opts.connection.messages.create(sent, { signal });
     this.markSent();
-    const reply: unknown = await pending;
+    const reply: unknown = await pending.finally(() => (this.committed -= expected));
     if (!ReplyShape.safeParse(reply).success) {
       const start = typeof reply === 'string' ? reply.trim().slice(0, 40) : JSON.stringify(reply ?? null).slice(0, 40);
       throw new MalformedReply(

@@ -33,6 +33,8 @@ export interface RunRequest {
   access: FileAccess;
   /** Requests the whole run may send (--max-calls); none: no ceiling. */
   maxCalls?: number;
+  /** Dollars the whole run may spend (--max-cost); none: no ceiling. */
+  maxCostUsd?: number;
   /** --refresh: units kept as salvaged or failed are asked again (clean answers still come from the cache). */
   refresh?: boolean;
   /**

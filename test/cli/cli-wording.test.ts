@@ -20,7 +20,7 @@ describe('the CLI speaks to a user', () => {
       [['review', '--yes=1'], /^skeptic: --yes takes no value; see skeptic --help for the options\n$/],
       [
         ['reveiw'],
-        /^skeptic: unknown command "reveiw"; the commands are review, plan, ci, hook, eval, doctor and batches \(see skeptic --help\)\n$/,
+        /^skeptic: unknown command "reveiw"; the commands are review, plan, ci, hook, eval, doctor, batches and mcp \(see skeptic --help\)\n$/,
       ],
     ];
     for (const [args, expected] of cases) {

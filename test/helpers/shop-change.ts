@@ -5,11 +5,19 @@ import type { Scenario } from '../fake-anthropic/scenario';
 import { FIXTURES } from './cli';
 import { TempRepo } from './git-repo';
 
-/** Replaces whole lines (1-based) of a file in the repository. */
-export function editLines(repo: TempRepo, file: string, lines: Record<number, string>): void {
+/** Replaces whole lines (1-based) of a file in the repository (or any folder that holds the file). */
+export function editLines(repo: { path: (file: string) => string }, file: string, lines: Record<number, string>): void {
   const text = readFileSync(repo.path(file), 'utf8').split('\n');
   for (const [n, line] of Object.entries(lines)) text[Number(n) - 1] = line;
   writeFileSync(repo.path(file), text.join('\n'));
+}
+
+/** An agent's fix of Cart.total's off-by-one in the shop under `dir`, and the scenario of a model that no longer flags it. */
+export function fixCartTotal(dir: string, scenario: Scenario): Scenario {
+  editLines({ path: (p) => join(dir, p) }, 'shop/cart.ts', { 17: '    for (let i = 0; i < this.items.length; i++) {' });
+  const fixed = structuredClone(scenario);
+  delete fixed.files!['shop/cart.ts']!.reviews!['Cart.total'];
+  return fixed;
 }
 
 /** The shop committed in a fresh repository (on main), then edited in Cart.total (lines 17-18) and parsePrice (line 11). */
