@@ -12,7 +12,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { costUsd } from '../src/model/pricing';
@@ -146,13 +146,17 @@ interface ColdFigures {
   readShare: number;
   firstFileShare: number;
   overBound: number;
+  /** The same, over the bound with synthesis after every file's calls (the Step 5 barrier). */
+  overBarrier: number;
   startupMs: number | null;
+  /** A bare `node -e 0` started just before the run: startup is a ratio to it. */
+  bareMs: number;
   calls: number;
   wallMs: number;
   cost: number;
 }
 
-function coldFigures(run: CliRun): ColdFigures {
+function coldFigures(run: CliRun, bareMs: number): ColdFigures {
   const answered = run.calls.filter((c) => c.usage);
   const sum = (f: (c: LoggedRequest) => number) => answered.reduce((n, c) => n + f(c), 0);
   const prompt = sum(
@@ -162,7 +166,7 @@ function coldFigures(run: CliRun): ColdFigures {
   const firstDone = Math.min(
     ...[...callsByFile(answered).values()].map((cs) => Math.max(...cs.map((c) => c.ended_at!))),
   );
-  const { bound } = lowerBound(answered, CONCURRENCY);
+  const { bound, barrier } = lowerBound(answered, CONCURRENCY);
   // The model phase (first request to last answer): startup is measured on its own.
   const modelPhase = Math.max(...answered.map((c) => c.ended_at!)) - Math.min(...answered.map((c) => c.started_at));
   const cost = sum((c) => costUsd((c.body as { model: string }).model, c.usage!) ?? 0);
@@ -170,7 +174,9 @@ function coldFigures(run: CliRun): ColdFigures {
     readShare: sum((c) => c.usage!.cache_read_input_tokens) / prompt,
     firstFileShare: firstDone / run.wallMs,
     overBound: modelPhase / bound,
+    overBarrier: modelPhase / barrier,
     startupMs: run.startupMs,
+    bareMs,
     calls: run.calls.length,
     wallMs: run.wallMs,
     cost,
@@ -192,6 +198,17 @@ function byStep(run: CliRun): string {
   const k = (n: number) => (n / 1000).toFixed(0);
   return [...sums].map(([step, [r, w, u]]) => `${step} ${k(r)}/${k(w)}/${k(u)}`).join(' · ');
 }
+
+/** Milliseconds from spawn to exit of a bare `node -e 0`: what the startup figure is a ratio to. */
+function bareNode(): number {
+  const t0 = Date.now();
+  execFileSync(process.execPath, ['-e', '0']);
+  return Date.now() - t0;
+}
+
+const startupRatio = (f: ColdFigures) => (f.startupMs === null ? 'NaN' : (f.startupMs / f.bareMs).toFixed(2));
+/** The machine's 1-minute load average and core count: figures on a shared machine are read with it. */
+const loadAverage = () => `${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -279,14 +296,15 @@ async function main(): Promise<void> {
       await clearResults(cacheHome);
       execFileSync('git', ['clean', '-fdxq'], { cwd: tree.root });
       coldPlans.push(planned(tree.root, cacheHome));
+      const bareMs = bareNode();
       const run = await runCli(server, tree.root, cacheHome);
       if (run.code !== 0) throw new Error(`the CLI exited ${run.code}: ${run.stderr.trim().split('\n').at(-1)}`);
       lastCold = run;
-      const f = coldFigures(run);
+      const f = coldFigures(run, bareMs);
       cold.push(f);
       const p = coldPlans[i]!;
       console.log(
-        `  run ${i + 1}: ${f.calls} calls · wall ${(f.wallMs / 1000).toFixed(1)} s · cache read ${pct(f.readShare)} · first file done ${f.firstFileShare.toFixed(2)} of wall · wall ÷ lower bound ${f.overBound.toFixed(2)} · startup ${f.startupMs} ms · $${f.cost.toFixed(2)} · plan ${ratio(p.calls, f.calls)}, ${dollarsVs(p, f.cost)} from ${p.historyRuns ? `${p.historyRuns} recorded run(s)` : 'the defaults'}`,
+        `  run ${i + 1}: ${f.calls} calls · wall ${(f.wallMs / 1000).toFixed(1)} s · cache read ${pct(f.readShare)} · first file done ${f.firstFileShare.toFixed(2)} of wall · wall ÷ lower bound ${f.overBound.toFixed(2)} (${f.overBarrier.toFixed(2)} counting the Step 5 barrier) · startup ${f.startupMs} ms = ${startupRatio(f)}× bare node (${f.bareMs} ms) · $${f.cost.toFixed(2)} · plan ${ratio(p.calls, f.calls)}, ${dollarsVs(p, f.cost)} from ${p.historyRuns ? `${p.historyRuns} recorded run(s)` : 'the defaults'}`,
       );
     }
     console.log(`  last cold run by step (k tokens: read / written / uncached): ${byStep(lastCold!)}`);
@@ -302,13 +320,16 @@ async function main(): Promise<void> {
       editSteps.set(key, (editSteps.get(key) ?? 0) + 1);
     }
     const m = (f: (c: ColdFigures) => number) => median(cold.map(f));
+    const spread = (f: (c: ColdFigures) => number) =>
+      `${Math.min(...cold.map(f)).toFixed(2)}–${Math.max(...cold.map(f)).toFixed(2)}`;
     console.log(
       [
         'medians:',
         `  cache-read share            ${pct(m((c) => c.readShare))}`,
         `  first file done ÷ wall      ${m((c) => c.firstFileShare).toFixed(2)}`,
-        `  wall ÷ lower bound          ${m((c) => c.overBound).toFixed(2)}`,
-        `  startup (spawn → 1st call)  ${m((c) => c.startupMs ?? NaN)} ms`,
+        `  wall ÷ lower bound          ${m((c) => c.overBound).toFixed(2)} (spread ${spread((c) => c.overBound)})`,
+        `  the same, Step 5 barrier    ${m((c) => c.overBarrier).toFixed(2)} (spread ${spread((c) => c.overBarrier)})`,
+        `  startup (spawn → 1st call)  ${m((c) => c.startupMs ?? NaN)} ms; ÷ bare node of the same run ${m((c) => Number(startupRatio(c))).toFixed(2)} (spread ${spread((c) => Number(startupRatio(c)))}); load ${loadAverage()}`,
         `  plan ÷ calls, cold          ${ratio(coldPlans[0]!.calls, cold[0]!.calls)}`,
         `  plan ÷ calls, rerun         ${ratio(rerunPlan.calls, rerun.calls.length)}${cachedUnits(rerunPlan)}`,
         `  plan ÷ calls, one edit      ${ratio(editPlan.calls, oneEdit.calls.length)}${cachedUnits(editPlan)}`,

@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFakeAnthropic, type FakeAnthropic } from '../test/fake-anthropic/server';
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
       'review → 1st request': { args: ['review', '--yes', '--no-cache'], toFirstRequest: true },
     };
     console.log(
-      `startup over ${runs} runs each (median ms; "− node" subtracts a bare \`node -e 0\`, ${bare.toFixed(0)} ms here)`,
+      `startup over ${runs} runs each (median ms; "− node" subtracts a bare \`node -e 0\`, ${bare.toFixed(0)} ms here, "÷ node" divides by it; load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)`,
     );
     for (const [label, start] of Object.entries(starts)) {
       const row: string[] = [];
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
       ] as const) {
         await timeOnce([CLI], start, cwd, env, server); // the first start makes the code cache
         const m = await medianOf(runs, () => timeOnce([CLI], start, cwd, env, server));
-        row.push(`${variant} ${m.toFixed(0)} (− node ${(m - bare).toFixed(0)})`);
+        row.push(`${variant} ${m.toFixed(0)} (− node ${(m - bare).toFixed(0)}, ÷ node ${(m / bare).toFixed(2)})`);
       }
       console.log(`  ${label.padEnd(22)} ${row.join(' · ')}`);
     }

@@ -32,14 +32,10 @@ export type InventoryOf = (path: string) => Promise<FunctionInventory | undefine
 interface Parses {
   io: Semaphore;
   byPath: Map<string, Promise<FunctionInventory | undefined>>;
-  /** Parse on worker threads (scope/syntax/parsePool.ts): worth their start only for a scope of many files. */
-  pooled: boolean;
   /** The files a plan counted with the quick finder (now or in an earlier plan), not the parser. */
   quick: Set<string>;
 }
 
-/** Scopes of at least this many files are parsed on worker threads; smaller ones here, without starting any. */
-const POOL_FROM_FILES = 64;
 /**
  * A plan with at least this many files never parsed counts them quickly: about 40 s of parsing on two cores
  * at 10,000 files; some 2 s below this. Files, not time, so that the same scope always gets the same plan.
@@ -77,11 +73,11 @@ export async function planInventories(access: ReviewAccess, entries: FileEntry[]
 
 /** The scope's files one at a time, sharing the parses `inventoriesOf` made or will make. */
 export function inventoryLookup(access: ReviewAccess, entries: FileEntry[]): InventoryOf {
-  const { io, byPath, pooled } = parsesOf(entries);
+  const { io, byPath } = parsesOf(entries);
   return (path) => {
     let found = byPath.get(path);
     if (!found) {
-      found = io.run(() => parse(access, path, pooled));
+      found = io.run(() => parse(access, path));
       byPath.set(path, found);
     }
     return found;
@@ -91,7 +87,7 @@ export function inventoryLookup(access: ReviewAccess, entries: FileEntry[]): Inv
 function parsesOf(entries: FileEntry[]): Parses {
   let parses = memo.get(entries);
   if (!parses) {
-    parses = { io: new Semaphore(16), byPath: new Map(), pooled: entries.length >= POOL_FROM_FILES, quick: new Set() };
+    parses = { io: new Semaphore(16), byPath: new Map(), quick: new Set() };
     memo.set(entries, parses);
   }
   return parses;
@@ -125,16 +121,15 @@ async function quickCount(access: ReviewAccess, path: string): Promise<FunctionI
  * The inventory kept for the file's content as last judged; else a parse of the file read through the run's
  * one confinement rule, like every other read (the file is judged again as it is now).
  */
-async function parse(access: ReviewAccess, path: string, pooled: boolean): Promise<FunctionInventory | undefined> {
+async function parse(access: ReviewAccess, path: string): Promise<FunctionInventory | undefined> {
   const language = finderLanguage(path);
   const kept = await keptInventory(access, path, false);
   if (kept) return kept.inventory;
   const read = await access.readWithId(path).catch(() => null);
   if (read === null) return undefined;
-  // The parser (tree-sitter and its grammars) loads with the first file that needs it, not with the program.
-  const inventory = pooled
-    ? await (await import('../scope/syntax/parsePool')).parsePool().parse(path, read.text)
-    : await (await import('../scope/syntax/finder')).functionInventory(path, read.text);
+  // On a worker thread, however small the scope: the main thread meanwhile sends the run's requests, and no
+  // grammar is compiled on it. The parser loads with the first file that needs it, not with the program.
+  const inventory = await (await import('../scope/syntax/parsePool')).parsePool().parse(path, read.text);
   await access.facts.store.add(read.id, { functions: { finder: FINDER_VERSION, language, inventory } });
   return inventory ?? undefined;
 }

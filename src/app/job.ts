@@ -373,6 +373,27 @@ export function checkProvider(job: Pick<ReviewJob, 'mode' | 'models' | 'lens' | 
 }
 
 /** The provider's client with its credentials resolved: a ProviderError naming the fix when they cannot be. */
+let preloading = false;
+
+/**
+ * Loads what a review's first call runs — the SDK, the mode's pipeline and Node's own fetch (about 1 MB it compiles
+ * on first use) — a module a turn, in turns of the event loop the caller spends waiting on git and the disk, so the
+ * first request does not wait for them. Best effort: what fails to load here fails again where it is used, and says so.
+ */
+export function preloadRun(mode: ReviewJob['mode']): void {
+  if (preloading) return;
+  preloading = true;
+  const nextTurn = () => new Promise((next) => setImmediate(next));
+  void (async () => {
+    await nextTurn();
+    await import('../engine/connect');
+    await nextTurn();
+    void globalThis.Response; // Node compiles its fetch on first touch of any of its globals
+    await nextTurn();
+    await (mode === 'lenses' ? import('../engine/lenses') : import('../engine/staged'));
+  })().catch(() => undefined);
+}
+
 export async function connectJob(job: Pick<ReviewJob, 'provider' | 'apiKey' | 'requestTimeout'>): Promise<Connection> {
   // Loaded when a run is about to call: a plan makes no call and needs no SDK.
   const { connect } = await import('../engine/connect');

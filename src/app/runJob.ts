@@ -15,6 +15,7 @@ import {
   connectJob,
   executeJob,
   modelsInUse,
+  preloadRun,
   prepareJob,
   type PreparedJob,
   type ReviewJob,
@@ -52,6 +53,7 @@ export type JobOutcome =
 export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcome> {
   const { emit, confirm, signal } = hooks;
   checkProvider(job);
+  preloadRun(job.mode);
   const prepared = await prepareJob(job);
   // Before the first event: the event log is written from it on, and must not be a file under review.
   checkOutputs(job, prepared);

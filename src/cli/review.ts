@@ -9,7 +9,7 @@ import { consoleReporter } from './console';
 import { chooseScope, jobFromFlags, keyFor, providerFromFlags } from './job';
 import type { CliIo } from './io';
 import { recordOutputs } from '../app/state';
-import { checkProvider, modelsInUse } from '../app/job';
+import { checkProvider, modelsInUse, preloadRun } from '../app/job';
 import { setupLine } from '../model/providers';
 import { openEventLog } from './eventLog';
 import { EXIT, USAGE, UsageError } from './help';
@@ -23,6 +23,8 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
     io.stdout.write(USAGE);
     return EXIT.ok;
   }
+  // Loaded while the scope is detected: git's answers take longer than the parsing it waits on.
+  preloadRun(parsed.choices.mode);
   const provider = providerFromFlags(parsed.choices, io.env);
   const apiKey = keyFor(provider, io.env);
   const { flags: args, line } = await chooseScope(parsed, io);

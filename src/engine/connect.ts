@@ -32,6 +32,15 @@ export async function connect(o: ConnectOptions): Promise<Connection> {
   return { ...made, provider: o.provider, capabilities: CAPABILITIES[o.provider.provider].value };
 }
 
+/**
+ * Node's fetch takes a string body through WebIDL's USVString conversion (a copy of the whole request, at two
+ * bytes a character once the prompt holds one non-ASCII character) and then encodes it; the request's UTF-8
+ * bytes go through as they are. The conversion was 4 % of the main thread's CPU over a 30-file review. Lone
+ * surrogates become U+FFFD either way (and JSON.stringify has escaped them already).
+ */
+const fetchBytes = (url: string | URL | Request, init?: RequestInit): Promise<Response> =>
+  globalThis.fetch(url, typeof init?.body === 'string' ? { ...init, body: Buffer.from(init.body) } : init);
+
 /** The Anthropic API, or a compatible server (whose key is optional: local servers take none). */
 export function firstParty({ provider, apiKey, requestTimeout }: ConnectOptions): Connection {
   const endpoint = provider.baseUrl?.value ?? 'https://api.anthropic.com';
@@ -41,6 +50,7 @@ export function firstParty({ provider, apiKey, requestTimeout }: ConnectOptions)
     ...(provider.baseUrl ? { baseURL: provider.baseUrl.value } : {}),
     maxRetries: 0,
     timeout: requestTimeout * 1000,
+    fetch: fetchBytes,
     // No key: no Authorization header at all, rather than the SDK's search for one.
     ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
   });

@@ -111,7 +111,8 @@ export class SubAgentRunner {
   readonly room: RoomCheck = (spec) => roomCheck(this.client.window, this.effort, () => this.structured)(spec);
 
   /** See FitCheck: whether the unit's first request fits its model's window with `headroom` to spare. */
-  readonly fits: FitCheck = (spec, headroom = 0) => this.room(spec) >= headroom;
+  readonly fits: FitCheck = (spec, headroom = 0) =>
+    this.client.window.fits(firstRequest(spec, this.effort, this.structured), headroom);
 
   /**
    * Sends the unit's request cut to one output token, only so its cached prefix gets written; the reply is
@@ -356,21 +357,22 @@ export type RoomCheck = <T>(spec: UnitSpec<T>) => number;
 
 /** A RoomCheck on `guard`, for callers that plan units without a runner (the forecast, the estimate). */
 export function roomCheck(guard: WindowGuard, effort?: Effort, structured: () => boolean = () => true): RoomCheck {
-  return (spec) =>
-    guard.room(
-      requestParams(
-        { ...spec, maxTokens: spec.minTokens ?? spec.maxTokens },
-        [{ role: 'user', content: spec.content }],
-        structured(),
-        effort,
-      ),
-    );
+  return (spec) => guard.room(firstRequest(spec, effort, structured()));
 }
 
 /** A FitCheck on `guard` (see roomCheck). */
 export function fitCheck(guard: WindowGuard, effort?: Effort): FitCheck {
-  const room = roomCheck(guard, effort);
-  return (spec, headroom = 0) => room(spec) >= headroom;
+  return (spec, headroom = 0) => guard.fits(firstRequest(spec, effort, true), headroom);
+}
+
+/** A unit's first request at its least output budget: what RoomCheck and FitCheck measure. */
+function firstRequest<T>(spec: UnitSpec<T>, effort: Effort | undefined, structured: boolean): MessageParams {
+  return requestParams(
+    { ...spec, maxTokens: spec.minTokens ?? spec.maxTokens },
+    [{ role: 'user', content: spec.content }],
+    structured,
+    effort,
+  );
 }
 
 /** The record from a reply: the JSON text of a structured output, or the input of a submit tool call. */

@@ -18,6 +18,10 @@ type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
 const BYTES_PER_TOKEN = 3;
 /** A learned ratio is taken with this margin, so the request rebuilt after a refusal is not refused again. */
 const LEARNED_MARGIN = 1.1;
+/** The most UTF-8 bytes one UTF-16 unit of a string takes in JSON: a control character or a lone surrogate escaped as `\u001f`. */
+const MAX_BYTES_PER_UNIT = 6;
+/** The longest JSON a number takes (`-1.7976931348623157e+308`). */
+const MAX_NUMBER_BYTES = 24;
 
 /** A request that does not fit its model's window: refused here before sending, or by the API. */
 export class PromptTooLong extends Error {
@@ -39,6 +43,23 @@ export function estimatePromptTokens(params: Pick<Params, 'system' | 'tools' | '
     JSON.stringify([params.system ?? null, params.tools ?? null, params.output_config ?? null, params.messages]),
   );
   return Math.ceil(bytes / BYTES_PER_TOKEN);
+}
+
+/**
+ * At least Buffer.byteLength(JSON.stringify(value)), from its shape and its strings' lengths alone: nothing is
+ * copied or scanned, so a request far inside its window is shown to fit at almost no cost (every file's fit,
+ * every synthesis part tried, every send); only one near its window is counted byte by byte.
+ */
+export function jsonBytesAtMost(value: unknown): number {
+  if (typeof value === 'string') return 2 + MAX_BYTES_PER_UNIT * value.length;
+  if (typeof value === 'number') return MAX_NUMBER_BYTES;
+  if (value === null || typeof value !== 'object') return 5; // true, false, null (an omitted undefined counts too)
+  let bytes = 2;
+  if (Array.isArray(value)) for (const item of value as unknown[]) bytes += 1 + jsonBytesAtMost(item);
+  else
+    for (const [key, item] of Object.entries(value))
+      bytes += 4 + MAX_BYTES_PER_UNIT * key.length + jsonBytesAtMost(item);
+  return bytes;
 }
 
 /** What `text` adds to a request by the same estimate (as a JSON string: escapes counted). */
@@ -70,13 +91,29 @@ export class WindowGuard {
     return window - prompt - params.max_tokens;
   }
 
+  /**
+   * What the window leaves at least, by the request's bound (jsonBytesAtMost) in place of its bytes: when this
+   * is enough, the count byte by byte could only say more.
+   */
+  private roomAtLeast(params: Params): number {
+    const bytes = jsonBytesAtMost([
+      params.system ?? null,
+      params.tools ?? null,
+      params.output_config ?? null,
+      params.messages,
+    ]);
+    const prompt = Math.ceil((bytes / BYTES_PER_TOKEN) * (this.ratio.get(params.model) ?? 1));
+    return this.window(params.model) - prompt - params.max_tokens;
+  }
+
   /** Whether the request fits with `headroom` tokens to spare beyond its own max_tokens (a later turn's growth). */
   fits(params: Params, headroom = 0): boolean {
-    return this.room(params) >= headroom;
+    return this.roomAtLeast(params) >= headroom || this.room(params) >= headroom;
   }
 
   /** The request's max_tokens, lowered as far as `floor` where that makes it fit; as it is otherwise. */
   outputFor(params: Params, floor: number): number {
+    if (this.roomAtLeast(params) >= 0) return params.max_tokens;
     const { prompt, window } = this.measure(params);
     const room = window - prompt;
     return room < params.max_tokens && room >= floor ? room : params.max_tokens;
@@ -84,6 +121,7 @@ export class WindowGuard {
 
   /** Throws PromptTooLong for a request that would not fit: nothing is sent. */
   check(params: Params): void {
+    if (this.roomAtLeast(params) >= 0) return;
     const { prompt, window } = this.measure(params);
     if (prompt + params.max_tokens <= window) return;
     throw new PromptTooLong(

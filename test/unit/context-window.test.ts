@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { parsePriceOverrides } from '../../src/app/prices';
 import { contextWindowOf } from '../../src/model/contextWindow';
 import { costUsd } from '../../src/model/pricing';
-import { PromptTooLong, WindowGuard } from '../../src/engine/window';
+import { jsonBytesAtMost, PromptTooLong, WindowGuard } from '../../src/engine/window';
 import type { MessageParams } from '../../src/engine/client';
 
 const request = (model: string, text: string, maxTokens = 1_000): MessageParams => ({
@@ -80,5 +80,40 @@ describe('context windows', () => {
     const half = request('claude-opus-5-5', 'y'.repeat(200_000));
     assert.ok(!guard.fits(half));
     assert.equal(guard.learn(big, 'HTTP 400: max_tokens: must be at most 128000'), undefined);
+  });
+
+  it('bounds the JSON bytes of a request from above, whatever its strings hold', () => {
+    const values: unknown[] = [
+      'plain',
+      '',
+      'line\nbreak "quoted" back\\slash\ttab',
+      '\u0000\u001f control',
+      'é ü 漢字 🙂',
+      '\ud800 lone surrogate \udfff',
+      -1.7976931348623157e308,
+      Number.MIN_VALUE,
+      [1, null, true, false, 'x', [], {}],
+      { a: undefined, 'ke"y': { nested: ['漢', 0.1] }, n: null },
+      request('claude-sonnet-5-5', 'const x = "\u0001";\n'.repeat(50)),
+    ];
+    for (const value of values) {
+      const exact = Buffer.byteLength(JSON.stringify(value));
+      assert.ok(
+        jsonBytesAtMost(value) >= exact,
+        `${JSON.stringify(value).slice(0, 40)}: ${jsonBytesAtMost(value)} < ${exact}`,
+      );
+    }
+  });
+
+  it('refuses by the exact count what the bound alone cannot show to fit, and lets through what it can', () => {
+    // 'x' is 1 byte in JSON but 6 by the bound: 20,000 of them are 6,700 tokens exactly, 40,000 by the bound.
+    const guard = new WindowGuard({ sonnet: { context_window: 10_000 } });
+    const params = request('claude-sonnet-5-5', 'x'.repeat(20_000), 1_000);
+    assert.ok(guard.fits(params));
+    assert.equal(guard.outputFor(params, 500), 1_000);
+    // Control characters take their full six bytes: the bound is the count, and the request does not fit.
+    const escaped = request('claude-sonnet-5-5', '\u0001'.repeat(5_000), 1_000);
+    assert.ok(!guard.fits(escaped));
+    assert.throws(() => guard.check(escaped), PromptTooLong);
   });
 });

@@ -42,6 +42,16 @@ describe('scope/syntax/parsePool', function () {
     assert.equal(pooled[4], null, 'a file no finder reads has no inventory');
   });
 
+  it('starts no thread for a scope without code, and one once a file a grammar reads comes', async () => {
+    const pool = new ParsePool(2, PARSER);
+    const noCode = FILES.filter(([path]) => /\.(kt|txt)$/.test(path));
+    const found = await Promise.all(noCode.map(([path, text]) => pool.parse(path, text)));
+    assert.deepEqual(found, await Promise.all(noCode.map(([path, text]) => functionInventory(path, text))));
+    assert.equal(pool.threads, 0);
+    await pool.parse(FILES[0]![0], FILES[0]![1]);
+    assert.equal(pool.threads, 1);
+  });
+
   it('a worker that dies, or answers what was not asked, hands its files back to be parsed here', async () => {
     const dies = await scriptOf("require('node:worker_threads').parentPort.on('message', () => process.exit(7));");
     const babbles = await scriptOf(

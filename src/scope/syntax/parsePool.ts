@@ -13,6 +13,8 @@ import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import type { FunctionInventory } from '../../model/functions';
 import { functionInventory } from './finder';
+import { grammarFor } from './grammars';
+import { extensionOf } from '../../model/languages';
 
 /** Beside the bundle that runs this code (esbuild.mjs builds it into dist/). */
 const SCRIPT = join(__dirname, 'parser.js');
@@ -112,9 +114,17 @@ export class ParsePool {
     this.broken = !existsSync(script);
   }
 
-  /** The file's inventory, as `functionInventory` finds it. */
+  /** Worker threads started so far. */
+  get threads(): number {
+    return this.workers.length;
+  }
+
+  /**
+   * The file's inventory, as `functionInventory` finds it. A file no grammar reads is found here (the regex
+   * fallback is quick): a scope without code starts no thread.
+   */
   parse(path: string, text: string): Promise<FunctionInventory | null> {
-    const worker = this.broken ? undefined : this.pick();
+    const worker = this.broken || !grammarFor(extensionOf(path)) ? undefined : this.pick();
     if (!worker) return functionInventory(path, text);
     return new Promise((resolve, reject) => worker.send(this.nextId++, { path, text, resolve, reject }));
   }
