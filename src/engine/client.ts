@@ -21,6 +21,7 @@ import { Semaphore, type PriorityOf } from '../model/semaphore';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
 import { WindowGuard } from './window';
 import { NO_STRAND, type Strand } from './strands';
+import { ResponseBoundError } from '../io/boundedFetch';
 
 export type MessageParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
 export type Message = Anthropic.Messages.Message;
@@ -271,7 +272,14 @@ function isFatal(err: unknown, e: ErrorClasses): boolean {
 
 function isRetryable(err: unknown, e: ErrorClasses): boolean {
   // A dropped connection, a timeout, a broken gateway, credentials not fetched, a batch result to ask again.
-  if (err instanceof e.APIConnectionError || err instanceof MalformedReply || err instanceof BatchRetry) return true;
+  // An answer given up on mid-body (io/boundedFetch.ts) is a timeout or a dropped connection by another name.
+  if (
+    err instanceof e.APIConnectionError ||
+    err instanceof ResponseBoundError ||
+    err instanceof MalformedReply ||
+    err instanceof BatchRetry
+  )
+    return true;
   if (!(err instanceof e.APIError) || err.status === undefined) return false;
   return err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500;
 }

@@ -13,7 +13,7 @@ import {
   type ProviderConfig,
 } from '../model/providers';
 import { redact } from '../model/redact';
-import type { Connected, ConnectOptions, PlatformClient } from './platform';
+import { modelFetch, type Connected, type ConnectOptions, type PlatformClient } from './platform';
 
 export interface Connection extends PlatformClient {
   provider: ProviderConfig;
@@ -41,6 +41,7 @@ export function firstParty({ provider, apiKey, requestTimeout }: ConnectOptions)
     ...(provider.baseUrl ? { baseURL: provider.baseUrl.value } : {}),
     maxRetries: 0,
     timeout: requestTimeout * 1000,
+    fetch: modelFetch(requestTimeout),
     // No key: no Authorization header at all, rather than the SDK's search for one.
     ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
   });

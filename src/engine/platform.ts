@@ -5,6 +5,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Env, ProviderConfig } from '../model/providers';
+import { boundedFetch, IDLE_MS, MAX_MESSAGE_BYTES } from '../io/boundedFetch';
 
 /** The SDK error classes a reply can be judged by: those of the SDK copy that made the client. */
 export type ErrorClasses = Pick<
@@ -43,3 +44,13 @@ export interface ConnectOptions {
 
 /** What a platform module answers: a client, or why the credentials cannot be had (with the fix). */
 export type Connected = PlatformClient | { problem: string };
+
+/**
+ * The fetch every platform's SDK client calls through: one deadline of `requestTimeout` seconds per attempt
+ * covers the answer's headers and its whole body (the SDK's own timeout stops at the headers), with an idle
+ * limit between chunks and a cap on a reply's bytes (io/boundedFetch.ts).
+ */
+export function modelFetch(requestTimeout: number): ReturnType<typeof boundedFetch> {
+  const deadlineMs = requestTimeout * 1000;
+  return boundedFetch({ deadlineMs, idleMs: Math.min(IDLE_MS, deadlineMs), maxBytes: MAX_MESSAGE_BYTES });
+}

@@ -281,9 +281,10 @@ export class FakeBatches {
       }
       const junk = batch.faults.get(r.custom_id);
       if (junk?.kind === 'junk_line') res.write(`${junk.text}\n`);
-      res.write(`${line}\n`);
+      // Before the request's own line: a reader stops at the last result it expects, so one after it goes unread.
       if (fault === 'stray_result')
         res.write(`${JSON.stringify({ custom_id: 'stray-not-in-this-batch', result: { type: 'expired' } })}\n`);
+      res.write(`${line}\n`);
       if (fault === 'duplicate_result')
         res.write(`${JSON.stringify({ custom_id: r.custom_id, result: { type: 'expired' } })}\n`);
     }

@@ -1,0 +1,170 @@
+/**
+ * Hostile Messages API servers through the real CLI: a server that answers 200 and then stalls, drips a byte a
+ * second, streams SSE pings forever or never stops sending; and a Message Batches results stream that never
+ * ends. Each run must give up within its bounds (one deadline per attempt covers headers and body), keep its
+ * memory bounded (a cap on a reply's bytes), say why, and exit. Without the bounds these runs never end: the
+ * test's own timeout fails them.
+ */
+import assert from 'node:assert/strict';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli, fixtureWorkspace, loadJson, type CliRun } from '../helpers/cli';
+import { useFakeServer } from '../helpers/fakeServer';
+import { put } from '../helpers/tree';
+import type { StagedJsonReport } from '../../src/report/json';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
+
+/** A loopback server that answers once it has the whole request; every open response is ended when it closes. */
+async function hostile(handler: Handler): Promise<{ url: string; close: () => Promise<void> }> {
+  const open = new Set<ServerResponse>();
+  const server: Server = createServer((req, res) => {
+    open.add(res);
+    res.on('close', () => open.delete(res));
+    const chunks: Buffer[] = [];
+    req.on('data', (d: Buffer) => chunks.push(d));
+    req.on('end', () => handler(req, res, Buffer.concat(chunks)));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      for (const res of open) res.destroy();
+      server.closeAllConnections();
+      return new Promise((done) => server.close(() => done()));
+    },
+  };
+}
+
+/** Writes `chunk` every `ms` until the client goes away. */
+function every(res: ServerResponse, ms: number, chunk: string): void {
+  const timer = setInterval(() => res.write(chunk), ms);
+  res.on('close', () => clearInterval(timer));
+}
+
+const ANSWERS: Record<string, Handler> = {
+  'stalls after the 200 headers': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{');
+  },
+  'drips a byte a second': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    every(res, 1000, ' ');
+  },
+  'streams SSE pings forever': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    every(res, 500, 'event: ping\ndata: {"type": "ping"}\n\n');
+  },
+  'sends an endless body': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(1 << 16, 0x20);
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk));
+    };
+    res.on('drain', pump);
+    res.write('{"id":"');
+    pump();
+  },
+};
+
+describe('hostile Messages API servers: every answer is bounded', function () {
+  this.timeout(120_000);
+  let pids: number[] = [];
+  afterEach(() => {
+    // A run that outlived the test is the failure being tested for: it must not outlive the suite too.
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+    pids = [];
+  });
+
+  const workspace = async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'skeptic-hostile-server-'));
+    await put(cwd, 'a.ts', 'export function add(a: number, b: number): number {\n  return a + b;\n}\n');
+    return cwd;
+  };
+
+  for (const [what, handler] of Object.entries(ANSWERS)) {
+    const endless = what.includes('endless');
+    it(`gives up on a server that ${what}, says why, and writes the report`, async () => {
+      const server = await hostile(handler);
+      try {
+        const cwd = await workspace();
+        const run = await runCli(
+          // An endless body gets time enough to reach the byte cap: the cap, not the deadline, must stop it.
+          [
+            'review',
+            'a.ts',
+            '--yes',
+            '--no-cache',
+            '--mode',
+            'lenses',
+            '--max-attempts',
+            '1',
+            '--timeout',
+            endless ? '60' : '2',
+          ],
+          {
+            cwd,
+            env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url },
+            spawned: (pid) => pids.push(pid),
+          },
+        );
+        const said = run.stdout + run.stderr;
+        assert.equal(run.code, 3, said);
+        assert.match(said, /Missing reviewers/);
+        // The report names each missing reviewer with why its call failed.
+        const report = await readFile(join(cwd, /Report: (.+)/.exec(said)![1]!.trim()), 'utf8');
+        assert.match(report, endless ? /larger than 32 MB/ : /timed out/);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
+
+describe('a Message Batches results stream that never ends', function () {
+  this.timeout(120_000);
+  const fake = useFakeServer();
+
+  /**
+   * Forwards everything to the fake, but a results stream goes on after its last line: blank keep-alive
+   * lines for as long as the client listens.
+   */
+  async function endlessResults(): Promise<{ url: string; close: () => Promise<void> }> {
+    return hostile((req, res, body) => {
+      // The fake names its results_url by the Host header, so the client comes back here for them.
+      const target = new URL(req.url ?? '/', fake.server.url);
+      const forward = request(target, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.on('data', (d: Buffer) => res.write(d));
+        answer.on('end', () => (target.pathname.endsWith('/results') ? every(res, 200, '\n') : res.end()));
+      });
+      forward.end(body);
+    });
+  }
+
+  it('ends the read at the last expected result: the run reports its findings and exits', async () => {
+    const proxy = await endlessResults();
+    try {
+      const cwd = await fixtureWorkspace('shop');
+      const run: CliRun = await runCli(['review', 'shop', '--yes', '--batch', '--json', 'result.json'], {
+        cwd,
+        env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: proxy.url },
+      });
+      assert.equal(run.code, 0, run.stderr);
+      const json = await loadJson<StagedJsonReport>(join(cwd, 'result.json'));
+      assert.ok(json.findings.length > 0, 'the batch results were read');
+    } finally {
+      await proxy.close();
+    }
+  });
+});
