@@ -168,3 +168,48 @@ describe('a Message Batches results stream that never ends', function () {
     }
   });
 });
+
+describe('a reply that mixes read calls with a submit call', function () {
+  this.timeout(120_000);
+  const fake = useFakeServer();
+
+  const review = async (cwd: string) =>
+    runCli(['review', 'shop', '--yes', '--no-cache', '--json', 'result.json'], {
+      cwd,
+      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.server.url },
+    });
+  const findings = async (cwd: string) =>
+    (await loadJson<StagedJsonReport>(join(cwd, 'result.json'))).findings.map(
+      (f) => `${f.file}:${f.line} ${f.rule_id}`,
+    );
+
+  it('answers every tool_use in the next turn (the fake refuses an orphan as the API does): findings as without it', async () => {
+    const clean = await fixtureWorkspace('shop');
+    assert.equal((await review(clean)).code, 0);
+    const expected = await findings(clean);
+    fake.server.reset();
+    // A read call and an unusable submit call in one reply, for one unit; the unit goes on and answers.
+    fake.server.setScenario({
+      ...fake.scenario,
+      faults: [
+        {
+          kind: 'tool_use',
+          match: { record: 'FileAnalysis', file: 'shop/cart.ts' },
+          tool: 'read_file',
+          input: { path: 'shop/cart.ts' },
+          also: [{ tool: 'submit_FileAnalysis', input: { not: 'a record' } }],
+        },
+      ],
+    });
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd);
+    assert.equal(run.code, 0, run.stderr);
+    const refused = fake.server.requests.filter((r) => r.status === 400);
+    assert.deepEqual(refused, [], 'no request broke the contract');
+    assert.ok(
+      fake.server.requests.some((r) => r.fault === 'tool_use'),
+      'the mixed reply was sent',
+    );
+    assert.deepEqual(await findings(cwd), expected);
+  });
+});
