@@ -13,6 +13,7 @@ import {
   type ProviderConfig,
 } from '../model/providers';
 import { redact } from '../model/redact';
+import { endpointProblem, endpointSecrets, shownEndpoint } from '../model/endpoint';
 import { modelFetch, type Connected, type ConnectOptions, type PlatformClient } from './platform';
 
 export interface Connection extends PlatformClient {
@@ -21,19 +22,34 @@ export interface Connection extends PlatformClient {
 }
 
 export async function connect(o: ConnectOptions): Promise<Connection> {
+  const platform = o.provider.provider;
+  if (platform !== 'bedrock' && platform !== 'vertex') return firstParty(o);
+  checkEndpoint(o.provider);
   const made: Connected =
-    o.provider.provider === 'bedrock'
+    platform === 'bedrock'
       ? await (await import('./providers/bedrock')).connectBedrock(o)
-      : o.provider.provider === 'vertex'
-        ? await (await import('./providers/vertex')).connectVertex(o)
-        : firstParty(o);
+      : await (await import('./providers/vertex')).connectVertex(o);
   // A credential library's own words may quote what it read.
   if ('problem' in made) throw new ProviderError(redact(made.problem));
-  return { ...made, provider: o.provider, capabilities: CAPABILITIES[o.provider.provider].value };
+  return finish(made, o.provider);
+}
+
+/** Every surface's endpoint passes here before the first call (resolveProvider checks the ones it resolves). */
+function checkEndpoint({ baseUrl }: ProviderConfig): void {
+  const problem = baseUrl && endpointProblem(baseUrl.value, baseUrl.from);
+  if (problem) throw new ProviderError(problem);
+}
+
+/** A gateway's key in the address's query is a secret like any other; the address is shown without it. */
+function finish(made: PlatformClient, provider: ProviderConfig): Connection {
+  const secrets = provider.baseUrl ? [...made.secrets, ...endpointSecrets(provider.baseUrl.value)] : made.secrets;
+  const endpoint = shownEndpoint(made.endpoint);
+  return { ...made, secrets, endpoint, provider, capabilities: CAPABILITIES[provider.provider].value };
 }
 
 /** The Anthropic API, or a compatible server (whose key is optional: local servers take none). */
 export function firstParty({ provider, apiKey, requestTimeout }: ConnectOptions): Connection {
+  checkEndpoint(provider);
   const endpoint = provider.baseUrl?.value ?? 'https://api.anthropic.com';
   const sdk = new Anthropic({
     apiKey: apiKey || null,
@@ -45,14 +61,13 @@ export function firstParty({ provider, apiKey, requestTimeout }: ConnectOptions)
     // No key: no Authorization header at all, rather than the SDK's search for one.
     ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
   });
-  return {
+  const made: PlatformClient = {
     messages: sdk.messages,
     ...(provider.provider === 'anthropic' ? { batches: sdk } : {}),
     errors: Anthropic,
     credentials: apiKey ? 'an Anthropic API key' : `none (${PROVIDER_NAMES[provider.provider]} is sent no key)`,
     secrets: apiKey ? [apiKey] : [],
     endpoint,
-    provider,
-    capabilities: CAPABILITIES[provider.provider].value,
   };
+  return finish(made, provider);
 }
