@@ -146,17 +146,28 @@ export class ModelClient {
     return describeError(err, this.opts.connection);
   }
 
-  /** True where a 400 says structured outputs (output formats, strict tools) are not available here. */
+  /** True where a 400 says structured outputs (output formats, strict tools) are not available here; said once. */
   refusesStructuredOutput(err: unknown): boolean {
-    return (
-      err instanceof this.errors.BadRequestError &&
-      /output_config|output_format|structured output|json_schema|strict/i.test(this.describe(err))
-    );
+    return this.refuses(err, /output_config|output_format|structured output|json_schema|strict/i, 'structured outputs');
   }
 
-  /** True where a 400 says a forced (or `none`) tool_choice is not available here. */
+  /** True where a 400 says a forced (or `none`) tool_choice is not available here; said once. */
   refusesToolChoice(err: unknown): boolean {
-    return err instanceof this.errors.BadRequestError && /tool_choice/i.test(this.describe(err));
+    return this.refuses(err, /tool_choice/i, 'a forced tool choice');
+  }
+
+  /** What the endpoint refused, each said once: the run falls back as `--provider compatible` does. */
+  private readonly refused = new Set<string>();
+
+  private refuses(err: unknown, words: RegExp, what: string): boolean {
+    if (!(err instanceof this.errors.BadRequestError) || !words.test(this.describe(err))) return false;
+    if (!this.refused.has(what)) {
+      this.refused.add(what);
+      this.opts.onWarning?.(
+        `the endpoint refused ${what} (${this.describe(err)}); the run goes on without it, as --provider compatible does`,
+      );
+    }
+    return true;
   }
 
   /** Sends one request, retrying transient failures; throws PromptTooLong for one that does not fit its window. */
@@ -200,6 +211,11 @@ export class ModelClient {
         const tooLong =
           err instanceof this.errors.BadRequestError ? this.window.learn(params, this.describe(err)) : undefined;
         if (tooLong) throw tooLong;
+        // A server without a prompt cache may refuse its markers: the request goes again without them, not counted.
+        if (this.capabilities.promptCache && !this.refused.has(CACHE) && this.refuses(err, /cache_control/i, CACHE)) {
+          attempt--;
+          continue;
+        }
         if (isFatal(err, this.errors)) throw new FatalApiError(this.describe(err));
         if (!isRetryable(err, this.errors)) throw err;
         if (!(err instanceof BatchRetry && err.free) && ++counted >= this.opts.maxAttempts)
@@ -222,7 +238,7 @@ export class ModelClient {
       throw new CallCeilingReached(`the run reached its ceiling of ${this.opts.maxCalls} model calls (--max-calls)`);
     }
     this.sent++;
-    const sent = this.capabilities.promptCache ? params : withoutCacheControl(params);
+    const sent = this.capabilities.promptCache && !this.refused.has(CACHE) ? params : withoutCacheControl(params);
     const pending = this.batcher
       ? this.batcher.send(sent, key)
       : this.opts.connection.messages.create(sent, { signal });
@@ -237,6 +253,9 @@ export class ModelClient {
     return reply as Message;
   }
 }
+
+/** The fallback a `cache_control` refusal sets off (ModelClient.refuses). */
+const CACHE = 'cache_control (a prompt cache)';
 
 function tokenUsage(u: Anthropic.Messages.Usage): Omit<Usage, 'calls' | 'cost_usd'> {
   return {

@@ -213,3 +213,63 @@ describe('a reply that mixes read calls with a submit call', function () {
     assert.deepEqual(await findings(cwd), expected);
   });
 });
+
+describe('a server behind ANTHROPIC_BASE_URL that refuses what it does not have', function () {
+  this.timeout(120_000);
+  const fake = useFakeServer();
+
+  /** Forwards to the fake's limited route, but answers 400 to structured outputs, a forced tool or cache_control. */
+  async function refusing(): Promise<{ url: string; close: () => Promise<void> }> {
+    return hostile((req, res, body) => {
+      const sent = JSON.parse(body.toString()) as {
+        output_config?: { format?: unknown };
+        tool_choice?: { type: string };
+      };
+      const refuse = (message: string) => {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }));
+      };
+      if (sent.output_config?.format) return refuse('output_config.format: not supported');
+      if (sent.tool_choice && sent.tool_choice.type !== 'auto') return refuse('tool_choice: only auto is supported');
+      if (body.includes('"cache_control"')) return refuse('cache_control: unknown field');
+      const forward = request(new URL(`/limited${req.url ?? ''}`, fake.server.url), {
+        method: req.method,
+        headers: req.headers,
+      });
+      forward.on('response', (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      forward.end(body);
+    });
+  }
+
+  it('falls back without a flag, says so once for each, and finds what the first-party run finds', async () => {
+    const review = (cwd: string, url: string) =>
+      runCli(['review', 'shop', '--yes', '--no-cache', '--json', 'result.json'], {
+        cwd,
+        env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: url },
+      });
+    const findings = async (cwd: string) =>
+      (await loadJson<StagedJsonReport>(join(cwd, 'result.json'))).findings.map(
+        (f) => `${f.file}:${f.line} ${f.rule_id}`,
+      );
+    const clean = await fixtureWorkspace('shop');
+    assert.equal((await review(clean, fake.server.url)).code, 0);
+    const server = await refusing();
+    try {
+      const cwd = await fixtureWorkspace('shop');
+      const run = await review(cwd, server.url);
+      assert.equal(run.code, 0, run.stderr);
+      for (const what of ['structured outputs', 'a forced tool choice', 'cache_control'])
+        assert.equal(
+          run.stderr.split(`the endpoint refused ${what}`).length - 1,
+          1,
+          `${what} said once:\n${run.stderr}`,
+        );
+      assert.deepEqual(await findings(cwd), await findings(clean));
+    } finally {
+      await server.close();
+    }
+  });
+});
