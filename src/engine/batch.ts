@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import { plural } from '../model/plural';
+import type { BoundedInit } from '../io/boundedFetch';
 import { DEFAULT_BACKOFF, retryDelayMs, sleep } from './backoff';
 import type { BatchLedger } from './batchLedger';
 import {
@@ -363,7 +364,11 @@ export class Batcher {
       if (!(outcome instanceof Error) && request.earlier) this.collected++;
       settle(request, outcome);
     };
-    const read = await this.results(url, (customId, result) => take(customId, outcomeOf(id, result)));
+    const read = await this.results(
+      url,
+      (customId, result) => take(customId, outcomeOf(id, result)),
+      () => waiting.size === 0,
+    );
     if (this.stopped.signal.aborted) return;
     for (const [customId, why] of read.invalid) {
       const retry = `batch ${id} gave a result for this request that is not a valid batch result (${why}); it goes again in the next round`;
@@ -394,13 +399,25 @@ export class Batcher {
    * The results stream, fetched through the SDK's client (its credentials and errors) but read here, line
    * by line: the SDK's own decoder stops at the first line that is not JSON, a blank one included.
    */
-  private async results(url: string, take: (customId: string, result: BatchResult) => void): Promise<ResultsRead> {
+  private async results(
+    url: string,
+    take: (customId: string, result: BatchResult) => void,
+    done: () => boolean,
+  ): Promise<ResultsRead> {
     try {
+      // The key goes only where the run was told to send it: a results_url elsewhere is not fetched.
+      const home = new URL(this.sdk.baseURL);
+      const at = new URL(url, home);
+      if (at.origin !== home.origin)
+        throw new Error(`its results_url is on another host (${at.host}), which is not sent the key`);
+      // The stream is capped line by line (readResults), not whole; the attempt's deadline still holds.
+      const bounds: BoundedInit = { maxBytes: Number.POSITIVE_INFINITY };
+      const fetchOptions = bounds as Anthropic.RequestOptions['fetchOptions'];
       const answer = await this.sdk
-        .get(url, { headers: { Accept: 'application/binary' }, signal: this.stopped.signal })
+        .get(url, { headers: { Accept: 'application/binary' }, signal: this.stopped.signal, fetchOptions })
         .asResponse();
       if (!answer.body) throw new Error('the results answer has no body');
-      return await readResults(answer.body, take);
+      return await readResults(answer.body, take, done);
     } catch (err) {
       return { lines: 0, notJson: [], nameless: [], duplicates: new Set(), invalid: new Map(), cut: err };
     }

@@ -5,6 +5,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
+import { MAX_MESSAGE_BYTES, ResponseBoundError } from '../io/boundedFetch';
 
 /**
  * The API's limits on one batch: 100,000 requests or 256 MB, whichever comes first (a larger body is
@@ -141,17 +142,21 @@ export interface ResultsRead {
 
 /**
  * Reads a results stream line by line, handing each custom_id's first valid result to `take`. A blank line
- * is skipped, a line that is not JSON is counted and skipped; every line after it still counts.
+ * is skipped, a line that is not JSON is counted and skipped; every line after it still counts. The read
+ * stops once `done` says every expected result is in (a stream that goes on after them is not waited on),
+ * and at a line longer than `maxLine` bytes (a result is one reply: no line is larger than one).
  */
 export async function readResults(
   body: AsyncIterable<Uint8Array>,
   take: (customId: string, result: BatchResult) => void,
+  done: () => boolean = () => false,
+  maxLine = MAX_MESSAGE_BYTES,
 ): Promise<ResultsRead> {
   const read: ResultsRead = { lines: 0, notJson: [], nameless: [], duplicates: new Set(), invalid: new Map() };
   const seen = new Set<string>();
   const answered = new Set<string>();
   try {
-    for await (const text of lines(body)) {
+    for await (const text of lines(body, maxLine)) {
       const n = ++read.lines;
       if (text.trim() === '') continue;
       const raw = parseJson(text);
@@ -170,6 +175,7 @@ export async function readResults(
         answered.add(customId);
         read.invalid.delete(customId);
         take(customId, line.data.result);
+        if (done()) break;
       }
     }
   } catch (err) {
@@ -178,14 +184,20 @@ export async function readResults(
   return read;
 }
 
-/** The stream's lines as they arrive; a last line without its newline comes only if the stream ended whole. */
-async function* lines(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+/**
+ * The stream's lines as they arrive; a last line without its newline comes only if the stream ended whole.
+ * A line that grows past `maxLine` bytes ends the read (ResponseBoundError).
+ */
+async function* lines(body: AsyncIterable<Uint8Array>, maxLine: number): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let rest = '';
   for await (const chunk of body) {
     const parts = (rest + decoder.decode(chunk, { stream: true })).split('\n');
     rest = parts.pop()!;
     yield* parts;
+    // Counted in characters, each at least a byte: no line holds more than maxLine of them.
+    if (rest.length > maxLine)
+      throw new ResponseBoundError('size', `a results line is longer than ${Math.round(maxLine / 1048576)} MB`);
   }
   rest += decoder.decode();
   if (rest) yield rest;

@@ -21,6 +21,7 @@ import { Semaphore, type PriorityOf } from '../model/semaphore';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
 import { estimatePromptTokens, WindowGuard } from './window';
 import { NO_STRAND, type Strand } from './strands';
+import { ResponseBoundError } from '../io/boundedFetch';
 
 export type MessageParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
 export type Message = Anthropic.Messages.Message;
@@ -152,17 +153,28 @@ export class ModelClient {
     return describeError(err, this.opts.connection);
   }
 
-  /** True where a 400 says structured outputs (output formats, strict tools) are not available here. */
+  /** True where a 400 says structured outputs (output formats, strict tools) are not available here; said once. */
   refusesStructuredOutput(err: unknown): boolean {
-    return (
-      err instanceof this.errors.BadRequestError &&
-      /output_config|output_format|structured output|json_schema|strict/i.test(this.describe(err))
-    );
+    return this.refuses(err, /output_config|output_format|structured output|json_schema|strict/i, 'structured outputs');
   }
 
-  /** True where a 400 says a forced (or `none`) tool_choice is not available here. */
+  /** True where a 400 says a forced (or `none`) tool_choice is not available here; said once. */
   refusesToolChoice(err: unknown): boolean {
-    return err instanceof this.errors.BadRequestError && /tool_choice/i.test(this.describe(err));
+    return this.refuses(err, /tool_choice/i, 'a forced tool choice');
+  }
+
+  /** What the endpoint refused, each said once: the run falls back as `--provider compatible` does. */
+  private readonly refused = new Set<string>();
+
+  private refuses(err: unknown, words: RegExp, what: string): boolean {
+    if (!(err instanceof this.errors.BadRequestError) || !words.test(this.describe(err))) return false;
+    if (!this.refused.has(what)) {
+      this.refused.add(what);
+      this.opts.onWarning?.(
+        `the endpoint refused ${what} (${this.describe(err)}); the run goes on without it, as --provider compatible does`,
+      );
+    }
+    return true;
   }
 
   /** Sends one request, retrying transient failures; throws PromptTooLong for one that does not fit its window. */
@@ -206,6 +218,11 @@ export class ModelClient {
         const tooLong =
           err instanceof this.errors.BadRequestError ? this.window.learn(params, this.describe(err)) : undefined;
         if (tooLong) throw tooLong;
+        // A server without a prompt cache may refuse its markers: the request goes again without them, not counted.
+        if (this.capabilities.promptCache && !this.refused.has(CACHE) && this.refuses(err, /cache_control/i, CACHE)) {
+          attempt--;
+          continue;
+        }
         if (isFatal(err, this.errors)) throw new FatalApiError(this.describe(err));
         if (!isRetryable(err, this.errors)) throw err;
         if (!(err instanceof BatchRetry && err.free) && ++counted >= this.opts.maxAttempts)
@@ -258,7 +275,7 @@ export class ModelClient {
     const expected = this.expectedCost(params);
     this.sent++;
     this.committed += expected;
-    const sent = this.capabilities.promptCache ? params : withoutCacheControl(params);
+    const sent = this.capabilities.promptCache && !this.refused.has(CACHE) ? params : withoutCacheControl(params);
     const pending = this.batcher
       ? this.batcher.send(sent, key)
       : this.opts.connection.messages.create(sent, { signal });
@@ -273,6 +290,9 @@ export class ModelClient {
     return reply as Message;
   }
 }
+
+/** The fallback a `cache_control` refusal sets off (ModelClient.refuses). */
+const CACHE = 'cache_control (a prompt cache)';
 
 function tokenUsage(u: Anthropic.Messages.Usage): Omit<Usage, 'calls' | 'cost_usd'> {
   return {
@@ -308,7 +328,14 @@ function isFatal(err: unknown, e: ErrorClasses): boolean {
 
 function isRetryable(err: unknown, e: ErrorClasses): boolean {
   // A dropped connection, a timeout, a broken gateway, credentials not fetched, a batch result to ask again.
-  if (err instanceof e.APIConnectionError || err instanceof MalformedReply || err instanceof BatchRetry) return true;
+  // An answer given up on mid-body (io/boundedFetch.ts) is a timeout or a dropped connection by another name.
+  if (
+    err instanceof e.APIConnectionError ||
+    err instanceof ResponseBoundError ||
+    err instanceof MalformedReply ||
+    err instanceof BatchRetry
+  )
+    return true;
   if (!(err instanceof e.APIError) || err.status === undefined) return false;
   return err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500;
 }

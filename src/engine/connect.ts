@@ -13,7 +13,8 @@ import {
   type ProviderConfig,
 } from '../model/providers';
 import { redact } from '../model/redact';
-import type { Connected, ConnectOptions, PlatformClient } from './platform';
+import { endpointProblem, endpointSecrets, shownEndpoint } from '../model/endpoint';
+import { modelFetch, type Connected, type ConnectOptions, type PlatformClient } from './platform';
 
 export interface Connection extends PlatformClient {
   provider: ProviderConfig;
@@ -21,28 +22,34 @@ export interface Connection extends PlatformClient {
 }
 
 export async function connect(o: ConnectOptions): Promise<Connection> {
+  const platform = o.provider.provider;
+  if (platform !== 'bedrock' && platform !== 'vertex') return firstParty(o);
+  checkEndpoint(o.provider);
   const made: Connected =
-    o.provider.provider === 'bedrock'
+    platform === 'bedrock'
       ? await (await import('./providers/bedrock')).connectBedrock(o)
-      : o.provider.provider === 'vertex'
-        ? await (await import('./providers/vertex')).connectVertex(o)
-        : firstParty(o);
+      : await (await import('./providers/vertex')).connectVertex(o);
   // A credential library's own words may quote what it read.
   if ('problem' in made) throw new ProviderError(redact(made.problem));
-  return { ...made, provider: o.provider, capabilities: CAPABILITIES[o.provider.provider].value };
+  return finish(made, o.provider);
 }
 
-/**
- * Node's fetch takes a string body through WebIDL's USVString conversion (a copy of the whole request, at two
- * bytes a character once the prompt holds one non-ASCII character) and then encodes it; the request's UTF-8
- * bytes go through as they are. The conversion was 4 % of the main thread's CPU over a 30-file review. Lone
- * surrogates become U+FFFD either way (and JSON.stringify has escaped them already).
- */
-const fetchBytes = (url: string | URL | Request, init?: RequestInit): Promise<Response> =>
-  globalThis.fetch(url, typeof init?.body === 'string' ? { ...init, body: Buffer.from(init.body) } : init);
+/** Every surface's endpoint passes here before the first call (resolveProvider checks the ones it resolves). */
+function checkEndpoint({ baseUrl }: ProviderConfig): void {
+  const problem = baseUrl && endpointProblem(baseUrl.value, baseUrl.from);
+  if (problem) throw new ProviderError(problem);
+}
+
+/** A gateway's key in the address's query is a secret like any other; the address is shown without it. */
+function finish(made: PlatformClient, provider: ProviderConfig): Connection {
+  const secrets = provider.baseUrl ? [...made.secrets, ...endpointSecrets(provider.baseUrl.value)] : made.secrets;
+  const endpoint = shownEndpoint(made.endpoint);
+  return { ...made, secrets, endpoint, provider, capabilities: CAPABILITIES[provider.provider].value };
+}
 
 /** The Anthropic API, or a compatible server (whose key is optional: local servers take none). */
 export function firstParty({ provider, apiKey, requestTimeout }: ConnectOptions): Connection {
+  checkEndpoint(provider);
   const endpoint = provider.baseUrl?.value ?? 'https://api.anthropic.com';
   const sdk = new Anthropic({
     apiKey: apiKey || null,
@@ -50,18 +57,17 @@ export function firstParty({ provider, apiKey, requestTimeout }: ConnectOptions)
     ...(provider.baseUrl ? { baseURL: provider.baseUrl.value } : {}),
     maxRetries: 0,
     timeout: requestTimeout * 1000,
-    fetch: fetchBytes,
+    fetch: modelFetch(requestTimeout),
     // No key: no Authorization header at all, rather than the SDK's search for one.
     ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
   });
-  return {
+  const made: PlatformClient = {
     messages: sdk.messages,
     ...(provider.provider === 'anthropic' ? { batches: sdk } : {}),
     errors: Anthropic,
     credentials: apiKey ? 'an Anthropic API key' : `none (${PROVIDER_NAMES[provider.provider]} is sent no key)`,
     secrets: apiKey ? [apiKey] : [],
     endpoint,
-    provider,
-    capabilities: CAPABILITIES[provider.provider].value,
   };
+  return finish(made, provider);
 }

@@ -77,9 +77,9 @@ export class ReviewRun {
               ...(opts.refresh || !opts.cacheDir ? { askAgain: true } : {}),
             },
             onBatch: (state) => emit({ type: 'batch', ...state }),
-            onWarning: (message) => emit({ type: 'warning', message }),
           }
         : {}),
+      onWarning: (message) => emit({ type: 'warning', message }),
       signal: this.controller.signal,
       onRetry: (info) => emit({ type: 'retry', ...info }),
       onCall: (info) => emit({ type: 'call', ...info }),

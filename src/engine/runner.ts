@@ -186,10 +186,11 @@ export class SubAgentRunner {
       if (reply.stop_reason === 'refusal') return { ok: false, reason: 'the model refused to answer', answered: true };
       turns.push({ role: 'assistant', content: reply.content as ContentBlock[] });
 
-      const readCalls = reply.content.filter(
-        (b): b is Anthropic.Messages.ToolUseBlock => b.type === 'tool_use' && !b.name.startsWith('submit_'),
-      );
+      const readCalls = toolCalls(reply).filter((b) => !isSubmit(b));
       if (readCalls.length > 0) {
+        // A record submitted beside read calls is taken if it passes; else the next turn answers every call.
+        const early = toolCalls(reply).some(isSubmit) ? this.accept(spec, reply) : undefined;
+        if (early?.ok) return { ok: true, value: early.value, repairs };
         if (toolTurns >= MAX_TOOL_TURNS)
           return {
             ok: false,
@@ -197,7 +198,7 @@ export class SubAgentRunner {
             answered: true,
           };
         toolTurns++;
-        turns.push({ role: 'user', content: await this.serveTools(readCalls, toolTurns >= MAX_TOOL_TURNS) });
+        turns.push({ role: 'user', content: await this.serveTools(reply, toolTurns >= MAX_TOOL_TURNS) });
         continue;
       }
 
@@ -269,12 +270,18 @@ export class SubAgentRunner {
     return semantic.length ? { ok: false, errors: semantic, parsed: parsed.data } : { ok: true, value: parsed.data };
   }
 
-  /** Serves the calls (at most MAX_CALLS_PER_TURN); on the last tool turn, says that no more will be served. */
-  private async serveTools(calls: Anthropic.Messages.ToolUseBlock[], last: boolean): Promise<ContentBlock[]> {
+  /**
+   * Answers every tool call of `reply`, as the API requires of the next turn: the read calls served (at most
+   * MAX_CALLS_PER_TURN), a submit call made beside them sent back unused. On the last tool turn, says that
+   * no more will be served.
+   */
+  private async serveTools(reply: Message, last: boolean): Promise<ContentBlock[]> {
+    let reads = 0;
     const results = await Promise.all(
-      calls.map(async (call, i): Promise<ContentBlock> => {
-        const outcome =
-          i < MAX_CALLS_PER_TURN
+      toolCalls(reply).map(async (call): Promise<ContentBlock> => {
+        const outcome = isSubmit(call)
+          ? { content: SUBMIT_TOO_EARLY, is_error: true }
+          : reads++ < MAX_CALLS_PER_TURN
             ? await runTool(call.name, call.input, this.access, this.client.signal)
             : { content: `not run: at most ${MAX_CALLS_PER_TURN} tool calls are served per turn`, is_error: true };
         return { type: 'tool_result', tool_use_id: call.id, content: outcome.content, is_error: outcome.is_error };
@@ -295,11 +302,24 @@ export class SubAgentRunner {
       'Your previous reply was rejected and has not been used:\n' +
       errors.map((e) => `- ${e}`).join('\n') +
       '\nAnswer again with the complete corrected record (every field), and nothing else.';
-    const submit = reply.content.find((b) => b.type === 'tool_use' && b.name.startsWith('submit_'));
-    return submit && submit.type === 'tool_use'
-      ? [{ type: 'tool_result', tool_use_id: submit.id, content: text, is_error: true }]
+    // Every submit call of the reply is answered (the API refuses a tool_use left without its tool_result).
+    const submits = toolCalls(reply).filter(isSubmit);
+    return submits.length
+      ? submits.map((call) => ({ type: 'tool_result', tool_use_id: call.id, content: text, is_error: true }))
       : [{ type: 'text', text }];
   }
+}
+
+/** What a submit call made beside read calls is answered with, when its record did not pass. */
+const SUBMIT_TOO_EARLY =
+  'Not used: this record came with read calls and did not pass. Read what you need, then submit the complete record again.';
+
+function toolCalls(reply: Message): Anthropic.Messages.ToolUseBlock[] {
+  return reply.content.filter((b): b is Anthropic.Messages.ToolUseBlock => b.type === 'tool_use');
+}
+
+function isSubmit(call: Anthropic.Messages.ToolUseBlock): boolean {
+  return call.name.startsWith('submit_');
 }
 
 /**

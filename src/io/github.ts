@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
+import { githubFetch } from './boundedFetch';
 
 export class GitHubError extends Error {
   constructor(
@@ -69,7 +70,7 @@ export class GitHub {
   private async send(method: string, url: string, body?: unknown): Promise<Response> {
     let secondaryWait = SECONDARY_FIRST_WAIT_MS;
     for (let attempt = 1; ; attempt++) {
-      const res = await fetch(url, {
+      const res = await githubFetch(url, {
         method,
         headers: {
           accept: 'application/vnd.github+json',

@@ -6,6 +6,7 @@
  * a fallback where the call is made (engine/runner.ts, engine/client.ts) and in the estimate (app/estimate.ts).
  */
 import { HAIKU, OPUS, SONNET } from './models';
+import { endpointProblem, PROJECT, REGION, shownEndpoint } from './endpoint';
 
 export const PROVIDERS = ['anthropic', 'bedrock', 'vertex', 'compatible'] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -89,7 +90,7 @@ export function resolveProvider(c: ProviderChoices, env: Env): ProviderConfig {
     value,
     c.via[key],
   ];
-  const endpoint = (envName: string) => first(setting(c.baseUrl, 'baseUrl'), [env[envName], envName]);
+  const endpoint = (envName: string) => valid(first(setting(c.baseUrl, 'baseUrl'), [env[envName], envName]));
   switch (provider) {
     case 'bedrock': {
       const region = first(
@@ -101,6 +102,7 @@ export function resolveProvider(c: ProviderChoices, env: Env): ProviderConfig {
         throw new ProviderError(
           `Amazon Bedrock needs an AWS region: pass ${c.via.region} or export AWS_REGION (e.g. us-east-1)`,
         );
+      checkName(region, REGION, 'an AWS region name (e.g. us-east-1)');
       const profile = first(setting(c.profile, 'profile'), [env.AWS_PROFILE, 'AWS_PROFILE']);
       const baseUrl = endpoint('ANTHROPIC_BEDROCK_BASE_URL');
       return {
@@ -122,6 +124,8 @@ export function resolveProvider(c: ProviderChoices, env: Env): ProviderConfig {
         env.ANTHROPIC_VERTEX_PROJECT_ID,
         'ANTHROPIC_VERTEX_PROJECT_ID',
       ]);
+      checkName(region, REGION, 'a Google Cloud region name (e.g. global or us-east5)');
+      if (project) checkName(project, PROJECT, 'a Google Cloud project id (e.g. my-project-123)');
       const skipAuth = on(env.CLAUDE_CODE_SKIP_VERTEX_AUTH);
       // Without credentials nothing can name the project.
       if (!project && skipAuth)
@@ -144,6 +148,19 @@ export function resolveProvider(c: ProviderChoices, env: Env): ProviderConfig {
       return { provider, chosenBy, ...(baseUrl ? { baseUrl } : {}), skipAuth: false };
     }
   }
+}
+
+/** A region or project goes into the endpoint's host and path: nothing but a name may (`attacker.example/x?` is refused). */
+function checkName(value: Sourced, shape: RegExp, what: string): void {
+  if (!shape.test(value.value))
+    throw new ProviderError(`${value.from} must be ${what}; got ${JSON.stringify(value.value.slice(0, 80))}`);
+}
+
+/** An endpoint that can be used: see endpointProblem. */
+function valid(url: Sourced | undefined): Sourced | undefined {
+  const problem = url && endpointProblem(url.value, url.from);
+  if (problem) throw new ProviderError(problem);
+  return url;
 }
 
 /** Bedrock and Vertex AI sign with their cloud's own credential chain: no Anthropic key. */
@@ -292,7 +309,7 @@ export function setupLine(config: ProviderConfig, models: Map<string, string[]>)
     config.region && `region ${config.region.value}`,
     config.project && `project ${config.project.value}`,
     config.profile && `profile ${config.profile.value}`,
-    config.baseUrl && `endpoint ${config.baseUrl.value}`,
+    config.baseUrl && `endpoint ${shownEndpoint(config.baseUrl.value)}`,
   ].filter(Boolean);
   const used = [...models].map(([id, roles]) => `${id} (${roles.join(', ')})`).join(', ');
   return `Provider: ${config.provider} (${PROVIDER_NAMES[config.provider]}, chosen by ${config.chosenBy}${where.length ? `; ${where.join(', ')}` : ''}) · models: ${used}`;

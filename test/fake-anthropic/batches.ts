@@ -32,9 +32,10 @@ const EXPIRES_MS = 24 * 3600_000;
 /** Requests of one batch run side by side, a few at a time, so that cache writes of earlier ones can be read. */
 const RUN_AT_ONCE = 4;
 
-const CreateBody = z.looseObject({
+/** As strict as the API: an unknown field is a 400 (each request's params are checked when it runs, contract.ts). */
+const CreateBody = z.strictObject({
   requests: z
-    .array(z.looseObject({ custom_id: z.string(), params: z.looseObject({}) }))
+    .array(z.strictObject({ custom_id: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/), params: z.looseObject({}) }))
     .min(1)
     .max(MAX_BATCH_REQUESTS),
 });
@@ -281,9 +282,10 @@ export class FakeBatches {
       }
       const junk = batch.faults.get(r.custom_id);
       if (junk?.kind === 'junk_line') res.write(`${junk.text}\n`);
-      res.write(`${line}\n`);
+      // Before the request's own line: a reader stops at the last result it expects, so one after it goes unread.
       if (fault === 'stray_result')
         res.write(`${JSON.stringify({ custom_id: 'stray-not-in-this-batch', result: { type: 'expired' } })}\n`);
+      res.write(`${line}\n`);
       if (fault === 'duplicate_result')
         res.write(`${JSON.stringify({ custom_id: r.custom_id, result: { type: 'expired' } })}\n`);
     }

@@ -892,6 +892,91 @@ describe('fake Anthropic server', () => {
     });
   });
 
+  describe('the Messages API contract, as strict as the API', () => {
+    const step1 = () => ask({ schema: Step1Record, packet: { path: 'a.ts' } });
+    const refused = async (params: object, why: RegExp) => {
+      const err = await rejection(client.messages.create(params as MessageCreateParamsNonStreaming));
+      assert.ok(err instanceof BadRequestError, String(err));
+      assert.equal((err.error as { error: { type: string } }).error.type, 'invalid_request_error');
+      assert.match(err.message, why);
+    };
+    const toolUse = { type: 'tool_use' as const, id: 'toolu_1', name: 'read_file', input: { path: 'a.ts' } };
+    const toolResult = { type: 'tool_result' as const, tool_use_id: 'toolu_1', content: 'x' };
+    const turns = (...later: MessageParam[]) => ({ ...step1(), messages: [...step1().messages, ...later] });
+
+    it('refuses an unknown field at the top, in a block, a tool, a tool_choice or output_config', async () => {
+      await refused({ ...step1(), temprature: 0 }, /temprature: Extra inputs are not permitted/);
+      const [first] = step1().messages;
+      const blocks = first!.content as ContentBlockParam[];
+      await refused(
+        { ...step1(), messages: [{ ...first, content: [{ ...blocks[0], note: 1 }] }] },
+        /messages\.0\.content/,
+      );
+      await refused(
+        { ...step1(), tools: [{ name: 't', input_schema: { type: 'object' }, required: true }] },
+        /tools\.0/,
+      );
+      await refused({ ...step1(), tool_choice: { type: 'auto', name: 'x' } }, /tool_choice/);
+      await refused({ ...step1(), output_config: { ...step1().output_config, strict: true } }, /output_config/);
+      assert.equal(server.requests.filter((r) => r.status === 400).length, 5);
+    });
+
+    it('refuses a tool_use left without its tool_result in the next turn, and a tool_result with no tool_use', async () => {
+      await refused(
+        turns({ role: 'assistant', content: [toolUse] }, { role: 'user', content: 'go on' }),
+        /`tool_use` ids were found without `tool_result` blocks immediately after: toolu_1/,
+      );
+      await refused(
+        turns(
+          { role: 'assistant', content: [toolUse, { ...toolUse, id: 'toolu_2', name: 'submit_Step1Record' }] },
+          { role: 'user', content: [toolResult] },
+        ),
+        /without `tool_result` blocks immediately after: toolu_2/,
+      );
+      await refused(
+        turns({ role: 'assistant', content: 'ok' }, { role: 'user', content: [toolResult] }),
+        /unexpected `tool_use_id` found in `tool_result` blocks: toolu_1/,
+      );
+      await refused(
+        turns(
+          { role: 'assistant', content: [toolUse] },
+          { role: 'user', content: [{ type: 'text', text: 'first' }, toolResult] },
+        ),
+        /tool_result blocks must come first/,
+      );
+      await refused(
+        { ...step1(), messages: [{ role: 'assistant', content: 'hi' }] },
+        /first message must use the .+user.+ role/,
+      );
+      // Answered as the API requires: accepted.
+      await client.messages.create(
+        turns({ role: 'assistant', content: [toolUse] }, { role: 'user', content: [toolResult] }),
+      );
+    });
+
+    it('a batch create with an unknown field is refused; its params are held to the same contract when they run', async () => {
+      const params = {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 16,
+        messages: [{ role: 'user' as const, content: 'hi' }],
+      };
+      const create = client.messages.batches.create({ requests: [{ custom_id: 'a', params }], priority: 1 } as never);
+      assert.ok((await rejection(create)) instanceof BadRequestError);
+      const batch = await client.messages.batches.create({
+        requests: [{ custom_id: 'a', params: { ...params, bogus: true } as never }],
+      });
+      let ended = await client.messages.batches.retrieve(batch.id);
+      for (let i = 0; ended.processing_status !== 'ended' && i < 100; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        ended = await client.messages.batches.retrieve(batch.id);
+      }
+      const results = [];
+      for await (const line of await client.messages.batches.results(batch.id)) results.push(line.result);
+      assert.equal(results[0]?.type, 'errored');
+      assert.match(JSON.stringify(results[0]), /bogus: Extra inputs are not permitted/);
+    });
+  });
+
   describe('scenario validation', () => {
     it('rejects an incoherent planted verdict with its path', () => {
       assert.throws(

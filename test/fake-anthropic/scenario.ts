@@ -148,7 +148,7 @@ const Fault = z.discriminatedUnion('kind', [
   // Message Batches only (a live request never takes these): what one request's line in a batch's results
   // comes to. `expire`: the request is not run and its result is "expired"; `vanish`: the batch holding it
   // answers 404 once it has ended; `cut_results`: the results stream stops halfway through its line;
-  // `stray_result`: a line with a custom_id the batch never had comes with it; `invalid_result`: its line is
+  // `stray_result`: a line with a custom_id the batch never had comes before its line; `invalid_result`: its line is
   // a "succeeded" result without its message; `flat_error`: the request is not run and its result is errored
   // with the flat {type, message} some of the API's examples show; `junk_line`: a line of this text (blank,
   // or not JSON) comes before its line; `duplicate_result`: an "expired" line for the same custom_id comes

@@ -12,6 +12,7 @@ import { FakeBatches, MAX_BATCH_BYTES } from './batches';
 import { FaultBook } from './faults';
 import { cutAtMaxTokens, outputTokens } from './maxTokens';
 import { reply } from './reply';
+import { contractError } from './contract';
 import { isObject, MessagesBody, parseRequest } from './request';
 import { parseScenario, type Fault, type Scenario } from './scenario';
 import {
@@ -193,6 +194,9 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         ),
       );
     }
+    // The platforms' APIs hold the body to the documented one; a compatible server (Ollama) ignores what it does not know.
+    const broken = at.platform === 'limited' ? null : contractError(admitted.body);
+    if (broken) return end(fail(400, 'invalid_request_error', broken));
     const body = MessagesBody.safeParse(admitted.body);
     if (!body.success) {
       const why = body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');

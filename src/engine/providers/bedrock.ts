@@ -10,7 +10,7 @@ import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
 import Anthropic from '@anthropic-ai/sdk';
 import { createCredentialChain, fromEnv, fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import type { ConnectOptions, Connected } from '../platform';
+import { modelFetch, type ConnectOptions, type Connected } from '../platform';
 
 /** The version Bedrock's InvokeModel requires in the body (the SDK copies the `anthropic-version` header there). */
 const BEDROCK_VERSION = 'bedrock-2023-05-31';
@@ -25,6 +25,7 @@ export async function connectBedrock({ provider, requestTimeout, env }: ConnectO
     baseURL: endpoint,
     maxRetries: 0,
     timeout: requestTimeout * 1000,
+    fetch: modelFetch(requestTimeout),
     defaultHeaders: { 'anthropic-version': BEDROCK_VERSION },
   };
   const done = (client: AnthropicBedrock, credentials: string, secrets: string[]): Connected => ({

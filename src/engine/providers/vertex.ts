@@ -8,7 +8,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
 import { GoogleAuth, type AuthClient } from 'google-auth-library';
-import type { ConnectOptions, Connected } from '../platform';
+import { modelFetch, type ConnectOptions, type Connected } from '../platform';
 
 /** The version Vertex AI requires in the body (the SDK copies the `anthropic-version` header there). */
 const VERTEX_VERSION = 'vertex-2023-10-16';
@@ -30,6 +30,7 @@ export async function connectVertex({ provider, requestTimeout }: ConnectOptions
     ...(provider.baseUrl ? { baseURL: provider.baseUrl.value } : {}),
     maxRetries: 0,
     timeout: requestTimeout * 1000,
+    fetch: modelFetch(requestTimeout),
     defaultHeaders: { 'anthropic-version': VERTEX_VERSION },
   };
   const endpoint =
