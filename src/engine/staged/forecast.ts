@@ -45,6 +45,8 @@ export type ForecastRequest = Pick<
   | 'effort'
   | 'context'
   | 'changedRanges'
+  | 'removedLines'
+  | 'intent'
   | 'dismissalExamples'
   | 'inventoryOf'
   | 'access'

@@ -13,6 +13,7 @@ import {
 } from '../../model/records';
 import type { FailedUnit } from '../../model/finding';
 import type { LineRange } from '../../model/lines';
+import { intentPacket } from '../../model/intent';
 import { lineErrors } from '../source';
 import { fileCall, type FileUnderReview, type StageContext, type StageSetup } from './context';
 import { missingFunctions, planReviews, type ReviewPlan } from './batching';
@@ -36,6 +37,7 @@ function breadcrumbs(file: FileUnderReview, step1: Step1Record, analysis: FileAn
     risk_flags: analysis.risk_flags,
     concurrency_present: step1.concurrency_present,
     ...(file.changedRanges ? { changed_ranges: file.changedRanges } : {}),
+    ...intentPacket(file.intent),
   };
 }
 
@@ -74,8 +76,16 @@ function functionKey(
       text: file.primary.lines.slice(range[0] - 1, range[1]).join('\n'),
       concurrency_present: step1.concurrency_present,
       diff: Boolean(file.changedRanges),
+      // What the change removed in or just after the function, and what it is for: its verdicts hang on those too.
+      ...removedIn(file, range),
+      ...intentPacket(file.intent),
     },
   );
+}
+
+function removedIn(file: FileUnderReview, [from, to]: [number, number]) {
+  const runs = file.primary.removed?.filter((r) => r.before >= from && r.before <= to + 1);
+  return runs?.length ? { removed: runs.map(({ base: _base, before: _before, ...r }) => r) } : {};
 }
 
 /** A cached review moved to where its function starts now (an edit above it shifts every line). */
