@@ -131,7 +131,7 @@ describe('lens mode through the CLI against the fake API', function () {
     for (const r of calls) {
       assert.match(lastBlock(r), new RegExp(`^# Your lens: ${r.reviewer}`));
       assert.match(lastBlock(r), /## Before you answer: self-critique[\s\S]*below 3/);
-      assert.deepEqual(Object.keys(packetOf(r)), ['reviewer', 'review_target', 'pr_title', 'pr_description']);
+      assert.deepEqual(Object.keys(packetOf(r)), ['reviewer', 'review_target']);
       assert.equal(packetOf(r).reviewer, r.reviewer);
       assert.equal(body(r).output_config!.effort, 'xhigh');
     }
