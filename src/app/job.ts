@@ -2,6 +2,7 @@
  * A review job: everything a run needs, as plain data, and the two phases runJob strings together:
  * prepare (Step 0, no model) and execute (the pipeline of the job's mode, staged or lenses).
  */
+import { findCallers, type Callers } from './callers';
 import type { Intent } from '../model/intent';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
@@ -118,6 +119,8 @@ export interface PreparedJob {
   access: ReviewAccess;
   /** What Step 0 left out and the run should say (a context file that is not sent, and why). */
   warnings: string[];
+  /** A change's unchanged callers and implementers of the functions it altered or removed (app/callers.ts). */
+  callers?: Callers;
 }
 
 type PrepareInput = Pick<
@@ -173,6 +176,18 @@ export async function prepareJob(input: PrepareInput, { plan = false } = {}): Pr
     excludes: job.excludes,
     facts,
   });
+  // One repository's change: git grep runs in it (a multi-repo run has none to search across).
+  const callers =
+    scope.changedRanges && !repositories
+      ? await findCallers({
+          cwd: job.cwd,
+          roots: inventory.discovery.review_roots,
+          changedRanges: scope.changedRanges,
+          ...(scope.removedLines ? { removedLines: scope.removedLines } : {}),
+          inventoryOf: inventoryLookup(access, inventory.discovery.file_entries),
+          access,
+        })
+      : undefined;
   // What Step 0 learnt is kept even if the run that follows is cancelled.
   await facts.store.flush();
   return {
@@ -185,6 +200,7 @@ export async function prepareJob(input: PrepareInput, { plan = false } = {}): Pr
     rubric: find(rubricPath),
     access,
     warnings,
+    ...(callers?.size ? { callers } : {}),
   };
 }
 
@@ -453,6 +469,7 @@ export function stagedRequest(
     ...(prepared.scope.changedRanges ? { changedRanges: prepared.scope.changedRanges } : {}),
     ...(prepared.scope.removedLines ? { removedLines: prepared.scope.removedLines } : {}),
     ...intentOf(job, prepared.scope),
+    ...(prepared.callers ? { callers: prepared.callers } : {}),
     dismissalExamples: challengeExamples([...team, ...(job.dismissals ?? [])], CHALLENGE_EXAMPLES),
     inventoryOf: inventoryLookup(prepared.access, prepared.inventory.discovery.file_entries),
     countFunctions: quickFunctionCount,
@@ -466,7 +483,12 @@ export function lensRequest(job: Pick<ReviewJob, 'lens' | 'force' | 'effort' | '
   const reviewed = repos ? repos.filter((r) => job.force || !r.scope.skip) : [];
   const targets = repos
     ? reviewed.map((r) => targetSpec(r.path, r.scope, [...prepared.context, ...r.context], job))
-    : [targetSpec(null, prepared.scope, prepared.context, job)];
+    : [
+        {
+          ...targetSpec(null, prepared.scope, prepared.context, job),
+          ...(prepared.callers ? { callers: prepared.callers } : {}),
+        },
+      ];
   const forced = (repos ? reviewed.map((r) => r.scope) : [prepared.scope]).flatMap((s) => (s.skip ? [s.skip] : []));
   return {
     targets,

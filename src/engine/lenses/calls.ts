@@ -54,9 +54,19 @@ function packetBase(part: Part) {
   return {
     review_target: target.description,
     ...intentPacket(target.intent),
+    ...callersIn(part),
     ...(target.repository ? { repository: target.repository } : {}),
     ...(chunk.of > 1 ? { part: `${chunk.index}/${chunk.of}` } : {}),
   };
+}
+
+/** The callers of the part's changed functions, by file: what the change may break outside its lines. */
+function callersIn({ target, chunk }: Part) {
+  const found = chunk.files.flatMap((f) => {
+    const callers = target.callers?.get(f.path);
+    return callers ? [[f.path, callers] as const] : [];
+  });
+  return found.length ? { callers: Object.fromEntries(found) } : {};
 }
 
 export function reviewPart(ctx: LensCallContext, part: Part, reviewer: ReviewerName): Promise<UnitOutcome<LensReview>> {

@@ -30,6 +30,8 @@ export interface LensTargetSpec {
   pr?: PullRequestInfo;
   /** What the change is for, as stated (model/intent.ts): quoted in every reviewer's and validator's packet. */
   intent?: Intent;
+  /** Per file, the unchanged callers of each function the change altered or removed (app/callers.ts). */
+  callers?: Map<string, Record<string, string[]>>;
   /** Project context (and the spec and rubric files) shared by every call on this target. */
   context: ContextFile[];
 }

@@ -63,6 +63,8 @@ export interface FileUnderReview {
   changedRanges?: LineRange[];
   /** What the change is for, as stated: quoted in the packets of Steps 1, 3 and 4. */
   intent?: Intent;
+  /** Unchanged callers of the functions the change altered (by qualified name) or removed (`name (removed)`). */
+  callers?: Record<string, string[]>;
   /** Start order of the file in the run: the scheduler finishes earlier files first. */
   order: number;
   /** Models on which a call about this file has been answered this run: the file's prefix is cached there. */

@@ -47,6 +47,7 @@ export type ForecastRequest = Pick<
   | 'changedRanges'
   | 'removedLines'
   | 'intent'
+  | 'callers'
   | 'dismissalExamples'
   | 'inventoryOf'
   | 'access'

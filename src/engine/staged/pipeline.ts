@@ -58,6 +58,8 @@ export interface StagedRequest extends RunRequest {
   removedLines?: Map<string, RemovedHunk[]>;
   /** What the change is for, as stated (model/intent.ts): quoted in Steps 1, 3 and 4. */
   intent?: Intent;
+  /** Per file, the unchanged callers of each function the change altered or removed: in Step 3's rows. */
+  callers?: Map<string, Record<string, string[]>>;
   /** Findings this team dismissed before, with its reasons: the challenger weighs new findings against them. */
   dismissalExamples?: DismissalExample[];
   /** One file's functions as Step 0's parser finds them (src/app parses on demand); Step 2 is reconciled against these. */
@@ -416,7 +418,7 @@ function dropOutOfScope(findings: Finding[], step1: Step1Record): { kept: Findin
 }
 
 export async function loadFile(
-  req: Pick<StagedRequest, 'access' | 'changedRanges' | 'removedLines' | 'intent' | 'inventoryOf'>,
+  req: Pick<StagedRequest, 'access' | 'changedRanges' | 'removedLines' | 'intent' | 'callers' | 'inventoryOf'>,
   entry: FileEntry,
   order: number,
   strand: Strand = NO_STRAND,
@@ -437,6 +439,7 @@ export async function loadFile(
     companion: companion && !large(companion) ? companion : null,
     ...(ranges ? { changedRanges: ranges } : {}),
     ...(req.intent ? { intent: req.intent } : {}),
+    ...(req.callers?.has(entry.path) ? { callers: req.callers.get(entry.path) } : {}),
     order,
     warm: new Set(),
     ...(inventory ? { inventory, outline: true } : {}),

@@ -38,8 +38,21 @@ function breadcrumbs(file: FileUnderReview, step1: Step1Record, analysis: FileAn
     concurrency_present: step1.concurrency_present,
     ...(file.changedRanges ? { changed_ranges: file.changedRanges } : {}),
     ...intentPacket(file.intent),
+    ...removedCallers(file),
   };
 }
+
+/** Callers of functions the change removed: no row carries them, so every Step 3 call of the file does. */
+function removedCallers(file: FileUnderReview) {
+  const removed = Object.entries(file.callers ?? {}).filter(([name]) => name.endsWith(' (removed)'));
+  return removed.length ? { callers_of_removed: Object.fromEntries(removed) } : {};
+}
+
+/** A function's row in a Step 3 packet: its fields and, where the change altered its signature, its callers. */
+const rowOf = (file: FileUnderReview) => (f: FunctionRow) => {
+  const callers = file.callers?.[f.qualified_name];
+  return { ...functionFields(f), ...(callers ? { callers } : {}) };
+};
 
 const functionFields = (f: FunctionRow) => ({
   function_qualified_name: f.qualified_name,
@@ -79,6 +92,8 @@ function functionKey(
       // What the change removed in or just after the function, and what it is for: its verdicts hang on those too.
       ...removedIn(file, range),
       ...intentPacket(file.intent),
+      ...removedCallers(file),
+      ...(file.callers?.[fn.qualified_name] ? { callers: file.callers[fn.qualified_name] } : {}),
     },
   );
 }
@@ -201,7 +216,7 @@ async function reviewSolo(
     record: PerFunctionReview,
     cacheKey: false,
     primeFile,
-    packet: { ...crumbs, ...functionFields(fn) },
+    packet: { ...crumbs, ...rowOf(file)(fn) },
     check: (r) => verdictLineErrors(fn, r.verdicts, file),
     ...excerpt([fn]),
   });
@@ -241,7 +256,7 @@ async function reviewBatch(
     record: BatchReview,
     cacheKey: false,
     primeFile,
-    packet: { ...crumbs, functions: batch.map(functionFields) },
+    packet: { ...crumbs, functions: batch.map(rowOf(file)) },
     check: (b) => checkBatch(b, asked, file),
     ...excerpt(batch),
   });
