@@ -52,7 +52,9 @@ function removedBlock(file: SourceFile): string | null {
   let chars = 0;
   for (const run of file.removed) {
     const total = run.lines.length + run.omitted;
-    body.push(`      (removed before line ${run.before} of the new file: base lines ${run.base}-${run.base + total - 1})`);
+    body.push(
+      `      (removed before line ${run.before} of the new file: base lines ${run.base}-${run.base + total - 1})`,
+    );
     if (run.lines.some((l) => BINARY.test(l))) {
       body.push(`      (${total} removed lines of binary content, not shown)`);
       continue;

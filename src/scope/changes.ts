@@ -99,7 +99,11 @@ export async function collectChanges(scope: ChangeScope, opts: ChangeOptions): P
       const ghOpts = { cwd: top, env: opts.env };
       const [pr, diff] = await Promise.all([ghPrView(scope.number, ghOpts), ghPrDiff(scope.number, ghOpts)]);
       set.addDiff(diff);
-      return { ...set.done(`PR #${pr.number}: ${pr.title}`), pr, intent: pullRequestIntent(pr.number, pr.title, pr.body) };
+      return {
+        ...set.done(`PR #${pr.number}: ${pr.title}`),
+        pr,
+        intent: pullRequestIntent(pr.number, pr.title, pr.body),
+      };
     }
   }
 }
@@ -251,9 +255,18 @@ async function hasHead(top: string): Promise<boolean> {
 
 /** The subjects of the range's commits, oldest first (at most MAX_SUBJECTS; the packet cuts the text to its cap). */
 async function commitSubjects(top: string, mergeBase: string): Promise<Intent | null> {
-  const out = await runGit(top, ['log', '--no-merges', '--reverse', '--format=%s', `-n${MAX_SUBJECTS}`, `${mergeBase}..HEAD`]);
+  const out = await runGit(top, [
+    'log',
+    '--no-merges',
+    '--reverse',
+    '--format=%s',
+    `-n${MAX_SUBJECTS}`,
+    `${mergeBase}..HEAD`,
+  ]);
   const subjects = out.split('\n').filter((s) => s.trim());
-  return subjects.length ? { source: 'commit subjects of the range', text: subjects.map((s) => `- ${s}`).join('\n') } : null;
+  return subjects.length
+    ? { source: 'commit subjects of the range', text: subjects.map((s) => `- ${s}`).join('\n') }
+    : null;
 }
 const MAX_SUBJECTS = 200;
 
