@@ -63,6 +63,7 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
   return {
     cwd: c.cwd,
     scope: c.scope,
+    ...(c.intent?.text.trim() ? { intent: c.intent } : {}),
     ...(c.mode === 'lenses'
       ? {
           mode: 'lenses' as const,

@@ -9,6 +9,7 @@
  */
 import * as z from 'zod/mini';
 import { ScopeSpec } from '../model/scope';
+import { Intent } from '../model/intent';
 
 const chosen = <T extends z.core.SomeType>(type: T) => z.catch(z.optional(type), undefined);
 const text = () => chosen(z.string());
@@ -28,6 +29,8 @@ export const ReviewTarget = z.object({
   /** Absent: the staged review; 'lenses': the Quick Review. */
   mode: z.optional(z.enum(['staged', 'lenses'])),
   scope: TargetScope,
+  /** What the change is for, in the user's words (--intent, or the review command's box); else the change's own. */
+  intent: chosen(Intent),
 });
 export type ReviewTarget = z.infer<typeof ReviewTarget>;
 

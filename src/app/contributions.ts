@@ -74,6 +74,8 @@ export const CHOICES = {
   maxReviewers: { flag: 'max-reviewers' },
   spec: { flag: 'spec' },
   rubric: { flag: 'rubric' },
+  /** The flag takes a file or the text itself; a pull request's or a range's own intent applies without it. */
+  intent: { flag: 'intent' },
   /** How findings show in the Problems panel: the host's choice, not the run's. */
   severityMap: { setting: 'severityMap' },
 } as const satisfies Record<string, { setting?: string; flag?: string; negated?: true }>;

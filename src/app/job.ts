@@ -2,6 +2,8 @@
  * A review job: everything a run needs, as plain data, and the two phases runJob strings together:
  * prepare (Step 0, no model) and execute (the pipeline of the job's mode, staged or lenses).
  */
+import { findCallers, type Callers } from './callers';
+import type { Intent } from '../model/intent';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
@@ -45,6 +47,8 @@ export interface LensOptions {
 export interface ReviewJob {
   cwd: string;
   scope: ScopeSpec;
+  /** What the change is for, as the user stated it; without it, a pull request's or a range's own (scope/changes.ts). */
+  intent?: Intent;
   /** Absent: staged. */
   mode?: 'staged' | 'lenses';
   lens?: LensOptions;
@@ -117,6 +121,8 @@ export interface PreparedJob {
   access: ReviewAccess;
   /** What Step 0 left out and the run should say (a context file that is not sent, and why). */
   warnings: string[];
+  /** A change's unchanged callers and implementers of the functions it altered or removed (app/callers.ts). */
+  callers?: Callers;
 }
 
 type PrepareInput = Pick<
@@ -172,6 +178,18 @@ export async function prepareJob(input: PrepareInput, { plan = false } = {}): Pr
     excludes: job.excludes,
     facts,
   });
+  // One repository's change: git grep runs in it (a multi-repo run has none to search across).
+  const callers =
+    scope.changedRanges && !repositories
+      ? await findCallers({
+          cwd: job.cwd,
+          roots: inventory.discovery.review_roots,
+          changedRanges: scope.changedRanges,
+          ...(scope.removedLines ? { removedLines: scope.removedLines } : {}),
+          inventoryOf: inventoryLookup(access, inventory.discovery.file_entries),
+          access,
+        })
+      : undefined;
   // What Step 0 learnt is kept even if the run that follows is cancelled.
   await facts.store.flush();
   return {
@@ -184,6 +202,7 @@ export async function prepareJob(input: PrepareInput, { plan = false } = {}): Pr
     rubric: find(rubricPath),
     access,
     warnings,
+    ...(callers?.size ? { callers } : {}),
   };
 }
 
@@ -231,11 +250,13 @@ async function prepareRepositories(
       };
       const changes = own.changes && rebaseChanges(own.changes, at);
       const changedRanges = new Map([...(own.changedRanges ?? [])].map(([p, r]) => [at(p), r]));
+      const removedLines = new Map([...(own.removedLines ?? [])].map(([p, r]) => [at(p), r]));
       const scope: ResolvedScope = {
         ...own,
         inventory,
         description: `${own.description} in ${path}`,
         changedRanges,
+        removedLines,
         ...(changes ? { changes } : {}),
       };
       const loaded = await loadContextFiles(dir);
@@ -274,6 +295,7 @@ function mergeRepositories(repos: PreparedRepository[]): ResolvedScope {
     },
     description: changes.description,
     changedRanges: new Map(scopes.flatMap((s) => [...(s.changedRanges ?? [])])),
+    removedLines: new Map(scopes.flatMap((s) => [...(s.removedLines ?? [])])),
     changes,
     // The run is skipped only when every repository is; the others are reviewed without the skipped ones.
     skip: scopes.every((s) => s.skip) ? (scopes[0]?.skip ?? null) : null,
@@ -459,7 +481,7 @@ export async function executeJob(
 
 /** The staged part of a staged run's request (StagedRequest): the same for the run, its forecast and its estimate. */
 export function stagedRequest(
-  job: Pick<ReviewJob, 'cwd' | 'models' | 'effort' | 'dismissals'>,
+  job: Pick<ReviewJob, 'cwd' | 'models' | 'effort' | 'dismissals' | 'intent'>,
   prepared: PreparedJob,
   team: Dismissal[],
 ) {
@@ -469,6 +491,9 @@ export function stagedRequest(
     effort: job.effort,
     context: prepared.context,
     ...(prepared.scope.changedRanges ? { changedRanges: prepared.scope.changedRanges } : {}),
+    ...(prepared.scope.removedLines ? { removedLines: prepared.scope.removedLines } : {}),
+    ...intentOf(job, prepared.scope),
+    ...(prepared.callers ? { callers: prepared.callers } : {}),
     dismissalExamples: challengeExamples([...team, ...(job.dismissals ?? [])], CHALLENGE_EXAMPLES),
     inventoryOf: inventoryLookup(prepared.access, prepared.inventory.discovery.file_entries),
     countFunctions: quickFunctionCount,
@@ -476,13 +501,18 @@ export function stagedRequest(
 }
 
 /** The lens-specific part of a lens run's request. */
-export function lensRequest(job: Pick<ReviewJob, 'lens' | 'force' | 'effort'>, prepared: PreparedJob) {
+export function lensRequest(job: Pick<ReviewJob, 'lens' | 'force' | 'effort' | 'intent'>, prepared: PreparedJob) {
   const lens = job.lens ?? { fullFanout: false, models: {}, repositories: [] };
   const repos = prepared.repositories;
   const reviewed = repos ? repos.filter((r) => job.force || !r.scope.skip) : [];
   const targets = repos
-    ? reviewed.map((r) => targetSpec(r.path, r.scope, [...prepared.context, ...r.context]))
-    : [targetSpec(null, prepared.scope, prepared.context)];
+    ? reviewed.map((r) => targetSpec(r.path, r.scope, [...prepared.context, ...r.context], job))
+    : [
+        {
+          ...targetSpec(null, prepared.scope, prepared.context, job),
+          ...(prepared.callers ? { callers: prepared.callers } : {}),
+        },
+      ];
   const forced = (repos ? reviewed.map((r) => r.scope) : [prepared.scope]).flatMap((s) => (s.skip ? [s.skip] : []));
   return {
     targets,
@@ -503,7 +533,18 @@ export function lensRequest(job: Pick<ReviewJob, 'lens' | 'force' | 'effort'>, p
   };
 }
 
-function targetSpec(repository: string | null, scope: ResolvedScope, context: ContextFile[]): LensTargetSpec {
+/** The intent the user stated, else the change's own (a pull request's title and description, a range's commit subjects). */
+function intentOf(job: Pick<ReviewJob, 'intent'>, scope: ResolvedScope): { intent?: Intent } {
+  const intent = job.intent ?? scope.changes?.intent;
+  return intent ? { intent } : {};
+}
+
+function targetSpec(
+  repository: string | null,
+  scope: ResolvedScope,
+  context: ContextFile[],
+  job: Pick<ReviewJob, 'intent'>,
+): LensTargetSpec {
   const pr = scope.changes?.pr;
   return {
     repository,
@@ -511,8 +552,10 @@ function targetSpec(repository: string | null, scope: ResolvedScope, context: Co
     reviewRoots: scope.inventory.discovery.review_roots,
     paths: scope.inventory.discovery.file_entries.map((e) => e.path),
     ...(scope.changedRanges ? { changedRanges: scope.changedRanges } : {}),
+    ...(scope.removedLines ? { removedLines: scope.removedLines } : {}),
     ...(scope.changes ? { changedLines: scope.changes.changedLines } : {}),
     ...(pr ? { pr: { number: pr.number, title: pr.title, body: pr.body } } : {}),
+    ...intentOf(job, scope),
     context,
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { LineRange } from '../model/lines';
 import type { ScopeSpec } from '../model/scope';
+import type { RemovedHunk } from '../model/removed';
 import { collectChanges, gateCheck, prSkipReason, type ChangeSet } from '../scope/changes';
 import type { Step0Facts } from '../scope/facts';
 import type { Inventory } from '../scope/exclusions';
@@ -27,6 +28,8 @@ export interface ResolvedScope {
   description: string;
   /** Change scopes only. */
   changedRanges?: Map<string, LineRange[]>;
+  /** Change scopes only: each reviewed file's removed lines, where it has any. */
+  removedLines?: Map<string, RemovedHunk[]>;
   changes?: ChangeSet;
   /** Why a change scope is not worth reviewing ("SKIP: …"), unless forced. */
   skip: string | null;
@@ -57,12 +60,15 @@ export async function resolveScope(spec: ScopeSpec, opts: ScopeOptions): Promise
     quickCountFrom: opts.quickCountFrom,
   });
   const reviewed = new Set(inventory.discovery.file_entries.map((e) => e.path));
-  const changedRanges = new Map(changes.files.filter((f) => reviewed.has(f.path)).map((f) => [f.path, f.ranges]));
+  const kept = changes.files.filter((f) => reviewed.has(f.path));
+  const changedRanges = new Map(kept.map((f) => [f.path, f.ranges]));
+  const removedLines = new Map(kept.filter((f) => f.removedLines.length).map((f) => [f.path, f.removedLines]));
   const gate = gateCheck(changes);
   return {
     inventory,
     description: changes.description,
     changedRanges,
+    removedLines,
     changes,
     skip: prSkipReason(changes) ?? gate.reason,
   };

@@ -12,6 +12,8 @@ export interface ReviewFlags {
   choices: Omit<ReviewChoices, 'cwd' | 'prices'> & { mode: 'staged' | 'lenses' };
   /** A JSON file of price overrides per model (see src/model/pricing.ts). */
   pricesFile?: string;
+  /** --intent as typed: a file to read, else the text itself (cli/intent.ts); it stands before `choices.intent`. */
+  intent?: string;
   /** Do not ask before a large run. */
   yes: boolean;
   help: boolean;
@@ -50,6 +52,7 @@ export function parseReviewArgs(argv: string[]): ReviewFlags {
     [C.maxReviewers.flag]: { type: 'string' },
     [C.spec.flag]: { type: 'string' },
     [C.rubric.flag]: { type: 'string' },
+    [C.intent.flag]: { type: 'string' },
     [C.reviewerModels.flag]: { type: 'string', multiple: true },
     ...PROVIDER_OPTIONS,
     changes: { type: 'boolean' },
@@ -97,6 +100,7 @@ export function parseReviewArgs(argv: string[]): ReviewFlags {
     [field]: wholeNumber(flagOf(field), value, LIMITS[field]),
   });
   const pricesFile = nonEmpty(flagOf('prices'), v[C.prices.flag]);
+  const intent = nonEmpty(flagOf('intent'), v[C.intent.flag]);
   const batch = v[C.batch.flag] ?? false;
   const timeout = v[C.requestTimeout.flag];
   const maxCost = v[C.maxCostUsd.flag];
@@ -136,6 +140,7 @@ export function parseReviewArgs(argv: string[]): ReviewFlags {
       ...text('profile', v[C.profile.flag]),
     },
     ...(pricesFile !== undefined ? { pricesFile } : {}),
+    ...(intent !== undefined ? { intent } : {}),
     yes: v.yes ?? false,
     help: v.help ?? false,
     verbose: v.verbose ?? false,

@@ -4,6 +4,7 @@
  * per --fail-on. `--yes` is implied; the estimate is held to a ceiling instead (--max-calls, default
  * CI_MAX_CALLS), and a PR over it is not reviewed but said to be too large.
  */
+import { pullRequestIntent } from '../model/intent';
 import { appendFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { checkoutOf } from '../app/ci/checkout';
@@ -90,6 +91,8 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
       choices: {
         ...args,
         scope: { kind: 'branch', base: checkout.mergeBase },
+        // The pull request's own words, not the commit subjects the range would give.
+        intent: pullRequestIntent(ctx.pr.number, ctx.pr.title, ctx.pr.body),
         confirmThreshold: ceiling,
         out: args.out ?? `.skeptic/reports/code-review-pr-${ctx.pr.number}.md`,
       },

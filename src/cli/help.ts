@@ -61,6 +61,9 @@ Review options:
                          repair turns) or failed after the model answered; unchanged input is otherwise not
                          asked twice, whatever the answer was
   --context-file FILE    extra project context for every call (repeatable)
+  --intent FILE|TEXT     what the change is for (a file, else the text), quoted to the reviewers as data and cut
+                         to 4000 characters; default: a pull request's title and description, or for --base the
+                         range's commit subjects
   --prices FILE          JSON price overrides in dollars per million tokens, by model ID or family:
                          {"opus": {"input": 5, "output": 25}} (cost figures use a dated list otherwise);
                          "context_window": TOKENS sets a model's window (default 200000, 1M for the

@@ -1,6 +1,6 @@
 /**
  * The job the flags describe, the same for `skeptic review` and `skeptic plan`: the choices as flagged, with
- * what the process adds (its folder, the endpoint from ANTHROPIC_BASE_URL, the --prices file read, the
+ * what the process adds (its folder, the endpoint from ANTHROPIC_BASE_URL, the --prices and --intent files read, the
  * repository's state folder), so the plan counts what the review will ask.
  */
 import { withAutoScope } from '../app/autoScope';
@@ -16,6 +16,7 @@ import type { ScopeSpec } from '../model/scope';
 import type { ReviewFlags } from './args';
 import type { CliIo } from './io';
 import { loadPrices } from './prices';
+import { loadIntent } from './intent';
 
 /** `apiKey`: '' for a plan, which makes no call. */
 export async function jobFromFlags(
@@ -25,12 +26,19 @@ export async function jobFromFlags(
   provider: ProviderConfig = providerFromFlags(flags.choices, io.env),
 ): Promise<ReviewJob & { stateDir: string }> {
   const prices = await loadPrices(io.cwd, flags.pricesFile);
+  const intent = await loadIntent(io.cwd, flags.intent);
   const stateDir = await repositoryStateDir(io.cwd, io.env);
   const baseUrl = io.env.ANTHROPIC_BASE_URL;
   // The user's own dismissals (skeptic mcp's dismiss with who: user); the team's file is read by the run.
   const dismissals = await userDismissals(stateDir);
   const job = buildJob(
-    { ...flags.choices, cwd: io.cwd, ...(baseUrl ? { baseUrl } : {}), ...(prices ? { prices } : {}) },
+    {
+      ...flags.choices,
+      cwd: io.cwd,
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(prices ? { prices } : {}),
+      ...(intent ? { intent } : {}),
+    },
     { apiKey, stateDir, provider, dismissals },
   );
   return { ...job, stateDir };

@@ -2,12 +2,16 @@
 import { createHash } from 'node:crypto';
 import { splitLines } from '../model/lines';
 import type { CodeFunction } from '../model/functions';
+import { capText } from '../model/lines';
+import { REMOVED_CAPS, type RemovedHunk } from '../model/removed';
 
 export interface SourceFile {
   /** Relative to the working directory, forward slashes: the name every record uses. */
   path: string;
   text: string;
   lines: string[];
+  /** In a diff review, what the change removed from the file: shown after it, in the same block of code. */
+  removed?: RemovedHunk[];
 }
 
 export function toSourceFile(path: string, text: string): SourceFile {
@@ -23,7 +27,52 @@ export function numberLines(lines: string[], firstLine = 1): string {
  * code cannot close the block early by writing the closing tag itself.
  */
 export function sourceBlock(file: SourceFile, role: 'primary' | 'companion'): string {
-  return tagged(file, role, numberLines(file.lines));
+  return withRemoved(file, tagged(file, role, numberLines(file.lines)));
+}
+
+/** A file's block followed by the lines its change removed, when it has any (a primary file in a diff review). */
+export function withRemoved(file: SourceFile, block: string): string {
+  const removed = removedBlock(file);
+  return removed ? `${block}\n\n${removed}` : block;
+}
+
+const { hunkLines, fileLines, fileChars, lineChars } = REMOVED_CAPS;
+const CAPS_SAID = `at most ${hunkLines} lines a run, ${fileLines} lines and ${fileChars} characters a file, each line cut at ${lineChars} characters; what is over is counted, not shown`;
+/** A line no text file holds: such a run is summarised, not sent. */
+const BINARY = /[\u0000-\u0008\u000e-\u001f]/;
+
+/**
+ * The lines the change removed from `file`, each run under the new line it sat before, numbered on the base
+ * side with `-` for `|`; within the caps (model/removed.ts), and a binary-looking run only counted.
+ */
+function removedBlock(file: SourceFile): string | null {
+  if (!file.removed?.length) return null;
+  const body = [`Lines the change removed (not in the file above; base-side numbers; ${CAPS_SAID}):`];
+  let lines = 0;
+  let chars = 0;
+  for (const run of file.removed) {
+    const total = run.lines.length + run.omitted;
+    body.push(
+      `      (removed before line ${run.before} of the new file: base lines ${run.base}-${run.base + total - 1})`,
+    );
+    if (run.lines.some((l) => BINARY.test(l))) {
+      body.push(`      (${total} removed lines of binary content, not shown)`);
+      continue;
+    }
+    let shown = 0;
+    for (const line of run.lines) {
+      const text = capText(line, lineChars);
+      if (lines >= fileLines || chars + text.length > fileChars) break;
+      body.push(`${String(run.base + shown).padStart(4)}- ${text}`);
+      shown++;
+      lines++;
+      chars += text.length;
+    }
+    if (total > shown) body.push(`      (${total - shown} more removed lines of this run not shown: over the cap)`);
+  }
+  const text = body.join('\n');
+  const tag = blockTag('source', text);
+  return `<${tag} path="${file.path}" role="removed" runs="${file.removed.length}">\n${text}\n</${tag}>`;
 }
 
 /** `untrusted_<kind>_` and 8 hex digits of the content's hash: text inside cannot name the tag that closes it. */

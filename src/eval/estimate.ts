@@ -5,6 +5,7 @@
  * with the same inputs will hand the judge the same findings (kept in candidates.json), so its judge calls
  * are counted exactly, less those the cache answers; for any other PR an assumed count is used and printed. Input tokens are priced as uncached (prompt-cache reads would make it cheaper).
  */
+import { pullRequestIntent } from '../model/intent';
 import { join } from 'node:path';
 import { tokens } from '../engine/estimate';
 import { ResultCache } from '../engine/resultCache';
@@ -57,7 +58,10 @@ export async function estimateEval(
     if (!p.checkout) continue;
     let usage: ModelUsage;
     try {
-      usage = await estimateReview(p.checkout, review);
+      usage = await estimateReview(p.checkout, {
+        ...review,
+        intent: pullRequestIntent(p.case.pull.number, p.case.title, ''),
+      });
     } catch (err) {
       skipped.push({ url: p.case.url, reason: (err as Error).message });
       continue;

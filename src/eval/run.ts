@@ -5,6 +5,7 @@
  * scored; the totals count every selected PR (an unscored one as a PR with no candidates), and the headline
  * says when they are not comparable. Ctrl-C stops the run and keeps what finished.
  */
+import { pullRequestIntent } from '../model/intent';
 import { noAccess } from '../model/access';
 import { join } from 'node:path';
 import { FatalApiError, ModelClient } from '../engine/client';
@@ -175,7 +176,8 @@ export async function runEval(
     try {
       reviewed = await reviewCheckout(
         p.checkout,
-        review,
+        // The benchmark gives the PR's title (its data has no description): the change's stated intent.
+        { ...review, intent: pullRequestIntent(p.case.pull.number, p.case.title, '') },
         settings.apiKey,
         join(settings.workdir, 'reports', p.slug),
         emit,

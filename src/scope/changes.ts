@@ -12,6 +12,8 @@ import { gitToplevel } from './git';
 import { isLockFile } from './exclusions';
 import { displayPath, ScopeError } from './inventory';
 import type { ChangeScope } from '../model/scope';
+import type { RemovedHunk } from '../model/removed';
+import { pullRequestIntent, type Intent } from '../model/intent';
 
 export interface ChangedFile {
   path: string;
@@ -20,6 +22,8 @@ export interface ChangedFile {
   ranges: Array<[number, number]>;
   added: number;
   removed: number;
+  /** What the change removed, base-side numbered (scope/diff.ts); none for a new file. */
+  removedLines: RemovedHunk[];
 }
 
 export type SkipReason = 'deleted' | 'binary' | 'symlink' | 'submodule';
@@ -34,6 +38,8 @@ export interface ChangeSet {
   changedLines: number;
   description: string;
   pr?: PullRequest;
+  /** What the change says it is for: a pull request's title and description, or a range's commit subjects. */
+  intent?: Intent;
 }
 
 export interface ChangeOptions {
@@ -81,7 +87,11 @@ export async function collectChanges(scope: ChangeScope, opts: ChangeOptions): P
       if (!head) throw new ScopeError(`the repository has no commits yet, so there are no changes since ${scope.base}`);
       const mergeBase = await findMergeBase(top, scope.base);
       set.addDiff(await runGit(top, [...DIFF, mergeBase, 'HEAD']));
-      return set.done(`changes since ${scope.base} (merge-base ${mergeBase.slice(0, 7)})`);
+      const intent = await commitSubjects(top, mergeBase);
+      return {
+        ...set.done(`changes since ${scope.base} (merge-base ${mergeBase.slice(0, 7)})`),
+        ...(intent ? { intent } : {}),
+      };
     }
     case 'pr': {
       if (!Number.isSafeInteger(scope.number) || scope.number <= 0)
@@ -89,7 +99,11 @@ export async function collectChanges(scope: ChangeScope, opts: ChangeOptions): P
       const ghOpts = { cwd: top, env: opts.env };
       const [pr, diff] = await Promise.all([ghPrView(scope.number, ghOpts), ghPrDiff(scope.number, ghOpts)]);
       set.addDiff(diff);
-      return { ...set.done(`PR #${pr.number}: ${pr.title}`), pr };
+      return {
+        ...set.done(`PR #${pr.number}: ${pr.title}`),
+        pr,
+        intent: pullRequestIntent(pr.number, pr.title, pr.body),
+      };
     }
   }
 }
@@ -151,7 +165,14 @@ class Builder {
             : null;
     if (reason) this.skipped.push({ path, reason });
     else if (d.status !== 'deleted' && d.status !== 'binary')
-      this.files.push({ path, status: d.status, ranges: d.ranges, added: d.added, removed: d.removed });
+      this.files.push({
+        path,
+        status: d.status,
+        ranges: d.ranges,
+        added: d.added,
+        removed: d.removed,
+        removedLines: d.removedLines,
+      });
   }
 
   /** Files new to git (untracked, or staged before the first commit): every line is changed. */
@@ -175,6 +196,7 @@ class Builder {
         ranges: content.lines ? [[1, content.lines]] : [],
         added: content.lines,
         removed: 0,
+        removedLines: [],
       });
     }
   }
@@ -230,6 +252,23 @@ async function hasHead(top: string): Promise<boolean> {
     () => false,
   );
 }
+
+/** The subjects of the range's commits, oldest first (at most MAX_SUBJECTS; the packet cuts the text to its cap). */
+async function commitSubjects(top: string, mergeBase: string): Promise<Intent | null> {
+  const out = await runGit(top, [
+    'log',
+    '--no-merges',
+    '--reverse',
+    '--format=%s',
+    `-n${MAX_SUBJECTS}`,
+    `${mergeBase}..HEAD`,
+  ]);
+  const subjects = out.split('\n').filter((s) => s.trim());
+  return subjects.length
+    ? { source: 'commit subjects of the range', text: subjects.map((s) => `- ${s}`).join('\n') }
+    : null;
+}
+const MAX_SUBJECTS = 200;
 
 async function findMergeBase(top: string, base: string): Promise<string> {
   // A leading dash would be read as an option.

@@ -1,7 +1,8 @@
 /**
  * A pure parser for unified `git diff` text (as from `git diff --no-color --no-ext-diff -U0 --find-renames`
- * or `gh pr diff`): per file, its paths, status and the new-side line ranges that changed.
+ * or `gh pr diff`): per file, its paths, status, the new-side line ranges that changed and the removed lines.
  */
+import { REMOVED_CAPS, type RemovedHunk } from '../model/removed';
 
 export type DiffStatus = 'added' | 'modified' | 'deleted' | 'renamed' | 'binary';
 
@@ -18,6 +19,8 @@ export interface FileDiff {
   hunks: Array<[number, number]>;
   added: number;
   removed: number;
+  /** Each run of removed lines, base-side numbered (the first REMOVED_CAPS.hunkLines of each kept); none for a binary change. */
+  removedLines: RemovedHunk[];
   /** The new (else old) file mode, e.g. '100644', '120000' (symlink), '160000' (submodule); null if not stated. */
   mode: string | null;
 }
@@ -52,6 +55,7 @@ export function parseDiff(text: string): FileDiff[] {
         hunks: [],
         added: 0,
         removed: 0,
+        removedLines: [],
         mode: null,
         binary: false,
         renamed: false,
@@ -99,12 +103,15 @@ function readHunk(lines: string[], i: number, hunk: RegExpExecArray, c: Draft): 
   let oldLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
   let newLeft = hunk[4] === undefined ? 1 : Number(hunk[4]);
   let next = Number(hunk[3]) + (newLeft === 0 ? 1 : 0); // new-side number of the next new line
+  let base = Number(hunk[1]) + (oldLeft === 0 ? 1 : 0); // base-side number of the next old line
   if (newLeft > 0) c.hunks.push([next, next + newLeft - 1]);
   let blockAdds = 0;
   let blockDels = 0;
+  let gone: RemovedHunk | null = null;
   const endBlock = () => {
     if (blockDels && !blockAdds) c.ranges.push([Math.max(next - 1, 1), Math.max(next - 1, 1)]);
     blockAdds = blockDels = 0;
+    gone = null;
   };
   while ((oldLeft > 0 || newLeft > 0) && i + 1 < lines.length) {
     const tag = lines[i + 1]![0] ?? ' '; // an empty line is context whose space was trimmed
@@ -118,8 +125,16 @@ function readHunk(lines: string[], i: number, hunk: RegExpExecArray, c: Draft): 
       c.removed++;
       blockDels++;
       oldLeft--;
+      if (!gone || gone.base + gone.lines.length + gone.omitted !== base) {
+        gone = { base, before: next, lines: [], omitted: 0 };
+        c.removedLines.push(gone);
+      }
+      if (gone.lines.length < REMOVED_CAPS.hunkLines) gone.lines.push(stripCr(lines[i + 1]!.slice(1)));
+      else gone.omitted++;
+      base++;
     } else if (tag === ' ' && oldLeft > 0 && newLeft > 0) {
       endBlock();
+      base++;
       oldLeft--;
       newLeft--;
       next++;
@@ -142,6 +157,7 @@ function finalize(d: Draft): FileDiff {
     hunks: d.binary ? [] : d.hunks,
     added: d.added,
     removed: d.removed,
+    removedLines: d.binary ? [] : d.removedLines,
     mode: d.mode,
   };
 }

@@ -131,7 +131,7 @@ describe('lens mode through the CLI against the fake API', function () {
     for (const r of calls) {
       assert.match(lastBlock(r), new RegExp(`^# Your lens: ${r.reviewer}`));
       assert.match(lastBlock(r), /## Before you answer: self-critique[\s\S]*below 3/);
-      assert.deepEqual(Object.keys(packetOf(r)), ['reviewer', 'review_target', 'pr_title', 'pr_description']);
+      assert.deepEqual(Object.keys(packetOf(r)), ['reviewer', 'review_target']);
       assert.equal(packetOf(r).reviewer, r.reviewer);
       assert.equal(body(r).output_config!.effort, 'xhigh');
     }
@@ -424,7 +424,9 @@ describe('lens mode through the CLI against the fake API', function () {
     for (const r of calls) {
       const repoName = packetOf(r).repository as string;
       const shown = [
-        ...JSON.stringify(body(r).messages).matchAll(/untrusted_source_[0-9a-f]{8} path=\\"([^\\]+)\\"/g),
+        ...JSON.stringify(body(r).messages).matchAll(
+          /untrusted_source_[0-9a-f]{8} path=\\"([^\\]+)\\" role=\\"primary\\"/g,
+        ),
       ].map((m) => m[1]);
       assert.deepEqual(shown, [repoName === 'api' ? 'api/src/order.ts' : 'web/src/client.ts']);
     }

@@ -76,6 +76,8 @@ describe('scope/changes', () => {
         ],
         added: 4,
         removed: 2,
+        // Base lines 5-6, which sat before new line 7 (two lines were added at the top).
+        removedLines: [{ base: 5, before: 7, lines: ['line 5', 'line 6'], omitted: 0 }],
       });
     });
 
@@ -86,6 +88,7 @@ describe('scope/changes', () => {
         ranges: [[1, 3]],
         added: 3,
         removed: 0,
+        removedLines: [],
       });
     });
 
@@ -96,6 +99,7 @@ describe('scope/changes', () => {
         ranges: [[1, 7]],
         added: 7,
         removed: 0,
+        removedLines: [],
       });
       assert.equal(file(set, '.gitignore').ranges[0]![1], 1);
       assert.ok(!byPath(set)['ignored.log']);
@@ -108,6 +112,8 @@ describe('scope/changes', () => {
         ranges: [[3, 3]],
         added: 1,
         removed: 1,
+        // The rename itself removes nothing: only the edited line.
+        removedLines: [{ base: 3, before: 3, lines: ['keep 3'], omitted: 0 }],
       });
       assert.ok(!byPath(set)['src/old.ts']);
     });
@@ -155,7 +161,16 @@ describe('scope/changes', () => {
     r.write('untracked.ts', 'x\n');
     const staged = await collectChanges({ kind: 'staged' }, { cwd: r.dir });
     assert.equal(staged.description, 'staged changes');
-    assert.deepEqual(staged.files, [{ path: 'a.ts', status: 'modified', ranges: [[2, 2]], added: 1, removed: 1 }]);
+    assert.deepEqual(staged.files, [
+      {
+        path: 'a.ts',
+        status: 'modified',
+        ranges: [[2, 2]],
+        added: 1,
+        removed: 1,
+        removedLines: [{ base: 2, before: 2, lines: ['line 2'], omitted: 0 }],
+      },
+    ]);
     const all = await collectChanges({ kind: 'changes' }, { cwd: r.dir, includeUntracked: false });
     assert.deepEqual(all.files[0]!.ranges, [
       [2, 2],
@@ -183,10 +198,19 @@ describe('scope/changes', () => {
       const set = await collectChanges({ kind: 'branch', base: 'main' }, { cwd: r.dir });
       assert.equal(set.description, `changes since main (merge-base ${mergeBase.slice(0, 7)})`);
       assert.deepEqual(set.files, [
-        { path: 'feature.ts', status: 'added', ranges: [[1, 5]], added: 5, removed: 0 },
-        { path: 'shared.ts', status: 'modified', ranges: [[9, 9]], added: 1, removed: 1 },
+        { path: 'feature.ts', status: 'added', ranges: [[1, 5]], added: 5, removed: 0, removedLines: [] },
+        {
+          path: 'shared.ts',
+          status: 'modified',
+          ranges: [[9, 9]],
+          added: 1,
+          removed: 1,
+          removedLines: [{ base: 9, before: 9, lines: ['line 9'], omitted: 0 }],
+        },
       ]);
       assert.equal(set.changedLines, 7);
+      // The range's commit subjects are its stated intent, oldest first.
+      assert.deepEqual(set.intent, { source: 'commit subjects of the range', text: '- feature 1\n- feature 2' });
     });
 
     it('a bad base ref is a ScopeError naming it', async () => {
@@ -237,8 +261,8 @@ describe('scope/changes', () => {
     r.git('add', 'staged.ts');
     const set = await collectChanges({ kind: 'changes' }, { cwd: r.dir });
     assert.deepEqual(set.files, [
-      { path: 'loose.ts', status: 'added', ranges: [[1, 3]], added: 3, removed: 0 },
-      { path: 'staged.ts', status: 'added', ranges: [[1, 2]], added: 2, removed: 0 },
+      { path: 'loose.ts', status: 'added', ranges: [[1, 3]], added: 3, removed: 0, removedLines: [] },
+      { path: 'staged.ts', status: 'added', ranges: [[1, 2]], added: 2, removed: 0, removedLines: [] },
     ]);
     await assert.rejects(
       collectChanges({ kind: 'staged' }, { cwd: r.dir }),
@@ -321,10 +345,21 @@ else { process.stderr.write('unexpected: ' + a.join(' ') + '\\n'); process.exit(
       const set = await collectChanges({ kind: 'pr', number: 12 }, { cwd: r.path('src'), env });
       assert.equal(set.description, 'PR #12: Add E');
       assert.equal(set.root, '..');
-      assert.deepEqual(set.files, [{ path: 'app.ts', status: 'modified', ranges: [[11, 12]], added: 2, removed: 1 }]);
+      assert.deepEqual(set.files, [
+        {
+          path: 'app.ts',
+          status: 'modified',
+          ranges: [[11, 12]],
+          added: 2,
+          removed: 1,
+          // Context lines count on both sides: d() was base line 11.
+          removedLines: [{ base: 11, before: 11, lines: ['  d();'], omitted: 0 }],
+        },
+      ]);
       assert.deepEqual(set.skipped, [{ path: '../old.ts', reason: 'deleted' }]);
       assert.equal(set.changedLines, 5);
       assert.deepEqual(set.pr, view({}));
+      assert.deepEqual(set.intent, { source: 'pull request #12', text: 'Add E\n\nAdds E.' });
       assert.equal(prSkipReason(set), null);
       const log = readFileSync(join(bin, 'args.log'), 'utf8');
       assert.match(log, /^pr view 12 --json number,title,body,state,isDraft,baseRefName,headRefName$/m);

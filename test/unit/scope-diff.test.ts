@@ -36,6 +36,8 @@ describe('scope/diff', () => {
       ],
       added: 4,
       removed: 2,
+      // Base-side numbers; each run placed before the new line that follows it.
+      removedLines: [{ base: 5, before: 7, lines: ['  a();', '  b();'], omitted: 0 }],
       mode: '100644',
     });
   });
@@ -191,6 +193,7 @@ describe('scope/diff', () => {
       hunks: [[1, 3]],
       added: 3,
       removed: 0,
+      removedLines: [],
       mode: '100644',
     });
     assert.deepEqual(d, {
@@ -201,6 +204,7 @@ describe('scope/diff', () => {
       hunks: [],
       added: 0,
       removed: 2,
+      removedLines: [{ base: 1, before: 1, lines: ['x', 'y'], omitted: 0 }],
       mode: '100644',
     });
   });
@@ -232,6 +236,8 @@ describe('scope/diff', () => {
       hunks: [],
       added: 0,
       removed: 0,
+      // A pure rename sends no removed text.
+      removedLines: [],
       mode: null,
     });
     assert.deepEqual(edited, {
@@ -242,6 +248,7 @@ describe('scope/diff', () => {
       hunks: [[4, 4]],
       added: 1,
       removed: 1,
+      removedLines: [{ base: 4, before: 4, lines: ['x'], omitted: 0 }],
       mode: '100644',
     });
   });
@@ -293,6 +300,7 @@ describe('scope/diff', () => {
       hunks: [],
       added: 0,
       removed: 0,
+      removedLines: [],
       mode: '100755',
     });
     assert.deepEqual([b!.newPath, b!.status, b!.ranges], ['ä.bin', 'binary', []]);
@@ -367,5 +375,27 @@ describe('scope/diff', () => {
       ],
     );
     assert.deepEqual(parseDiff(''), []);
+  });
+
+  it('removed runs keep their first lines and count the rest; a binary change keeps none', () => {
+    const body = Array.from({ length: 100 }, (_, i) => `-line ${i + 1}`);
+    const [big, bin] = parseDiff(
+      lines(
+        'diff --git a/big.ts b/big.ts',
+        'index 1..2 100644',
+        '--- a/big.ts',
+        '+++ b/big.ts',
+        '@@ -3,100 +2,0 @@',
+        ...body,
+        'diff --git a/img.png b/img.png',
+        'index 1..2 100644',
+        'Binary files a/img.png and b/img.png differ',
+      ),
+    );
+    assert.equal(big!.removedLines.length, 1);
+    const run = big!.removedLines[0]!;
+    assert.deepEqual([run.base, run.before, run.lines.length, run.omitted], [3, 3, 80, 20]);
+    assert.equal(run.lines.at(-1), 'line 80');
+    assert.deepEqual(bin!.removedLines, []);
   });
 });

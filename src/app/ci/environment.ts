@@ -30,7 +30,15 @@ export interface CiContext {
   token: string;
   /** owner/name of the repository the PR is in. */
   repository: string;
-  pr: { number: number; title: string; baseSha: string; headSha: string; headRepository: string | null };
+  pr: {
+    number: number;
+    title: string;
+    /** The description ('' when the author left none). */
+    body: string;
+    baseSha: string;
+    headSha: string;
+    headRepository: string | null;
+  };
   /** Where the job summary goes (GITHUB_STEP_SUMMARY), if the runner gives one. */
   stepSummary?: string;
   /** This run's page, for the summary's link. */
@@ -76,6 +84,7 @@ export async function readCiContext(env: NodeJS.ProcessEnv): Promise<CiContext> 
     pr: {
       number: pr.number,
       title: pr.title,
+      body: pr.body ?? '',
       baseSha: pr.base.sha,
       headSha: pr.head.sha,
       headRepository: pr.head.repo?.full_name ?? null,

@@ -15,6 +15,7 @@ import { BRIEFS, LENS_SYSTEM, VALIDATOR_BRIEF } from './prompts';
 import { LensReview, LensValidation, type LensFinding } from '../../model/lensRecords';
 import { CROSS_REPO, type ReviewerName } from '../../model/reviewers';
 import type { LensTarget } from './target';
+import { intentPacket } from '../../model/intent';
 
 export interface LensCallContext {
   /** Reviewers and the cross-repo check, at the run's effort. */
@@ -52,11 +53,20 @@ function packetBase(part: Part) {
   const { target, chunk } = part;
   return {
     review_target: target.description,
-    pr_title: target.pr?.title ?? '',
-    pr_description: target.pr?.body ?? '',
+    ...intentPacket(target.intent),
+    ...callersIn(part),
     ...(target.repository ? { repository: target.repository } : {}),
     ...(chunk.of > 1 ? { part: `${chunk.index}/${chunk.of}` } : {}),
   };
+}
+
+/** The callers of the part's changed functions, by file: what the change may break outside its lines. */
+function callersIn({ target, chunk }: Part) {
+  const found = chunk.files.flatMap((f) => {
+    const callers = target.callers?.get(f.path);
+    return callers ? [[f.path, callers] as const] : [];
+  });
+  return found.length ? { callers: Object.fromEntries(found) } : {};
 }
 
 export function reviewPart(ctx: LensCallContext, part: Part, reviewer: ReviewerName): Promise<UnitOutcome<LensReview>> {

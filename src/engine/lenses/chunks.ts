@@ -15,9 +15,10 @@ export interface Chunk {
   files: SourceFile[];
 }
 
-/** Roughly what a numbered source block costs: four characters a token, plus the line-number prefix. */
+/** Roughly what a numbered source block (with its removed lines) costs: four characters a token, plus the line-number prefix. */
 export function sourceTokens(file: SourceFile): number {
-  return Math.ceil(file.text.length / 4) + 2 * file.lines.length;
+  const removed = (file.removed ?? []).reduce((n, r) => n + r.lines.reduce((m, l) => m + l.length + 1, 0), 0);
+  return Math.ceil((file.text.length + removed) / 4) + 2 * file.lines.length;
 }
 
 /** What a file's source block adds to a request by the window guard's estimate (engine/window.ts). */

@@ -5,6 +5,8 @@ import { Semaphore } from '../../model/semaphore';
 import { toSourceFile, type SourceFile } from '../source';
 import type { LineRange } from '../../model/lines';
 import type { FailedUnit } from '../../model/finding';
+import type { RemovedHunk } from '../../model/removed';
+import type { Intent } from '../../model/intent';
 
 export interface PullRequestInfo {
   number: number;
@@ -22,8 +24,14 @@ export interface LensTargetSpec {
   paths: string[];
   /** Change scopes: each file's changed lines, and the gate-check count of changed lines. */
   changedRanges?: Map<string, LineRange[]>;
+  /** Each file's removed lines, shown after it (engine/source.ts). */
+  removedLines?: Map<string, RemovedHunk[]>;
   changedLines?: number;
   pr?: PullRequestInfo;
+  /** What the change is for, as stated (model/intent.ts): quoted in every reviewer's and validator's packet. */
+  intent?: Intent;
+  /** Per file, the unchanged callers of each function the change altered or removed (app/callers.ts). */
+  callers?: Map<string, Record<string, string[]>>;
   /** Project context (and the spec and rubric files) shared by every call on this target. */
   context: ContextFile[];
 }
@@ -45,7 +53,10 @@ export async function loadTarget(
       io
         .run(() => access.read(path))
         .then(
-          (text) => toSourceFile(path, text),
+          (text) => {
+            const removed = spec.removedLines?.get(path);
+            return { ...toSourceFile(path, text), ...(removed ? { removed } : {}) };
+          },
           (err: Error) =>
             void failed.push({
               step: 'read',

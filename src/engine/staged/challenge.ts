@@ -1,4 +1,5 @@
 /** Step 4: a fresh sub-agent defends the file against its findings; it may only disqualify or downgrade. */
+import { intentPacket } from '../../model/intent';
 import { ChallengeResult, type FileAnalysis } from '../../model/records';
 import type { UnitOutcome } from '../unit';
 import type { Finding } from '../../model/finding';
@@ -39,6 +40,7 @@ export function challengeCall(
       priority: f.priority,
     })),
     ...(ctx.dismissalExamples.length ? { team_dismissed: ctx.dismissalExamples } : {}),
+    ...intentPacket(file.intent),
   };
   return {
     label: `Step 4 challenge ${file.entry.path}`,

@@ -4,6 +4,7 @@ import type { CodeFunction } from '../../model/functions';
 import { systemBlocks, userContent } from '../layout';
 import type { FileStep, StepModels } from '../../model/models';
 import type { LineRange } from '../../model/lines';
+import type { Intent } from '../../model/intent';
 import {
   BatchReview,
   ChallengeResult,
@@ -60,6 +61,10 @@ export interface FileUnderReview {
   companion: SourceFile | null;
   /** Set for a diff review: the lines the change touched. */
   changedRanges?: LineRange[];
+  /** What the change is for, as stated: quoted in the packets of Steps 1, 3 and 4. */
+  intent?: Intent;
+  /** Unchanged callers of the functions the change altered (by qualified name) or removed (`name (removed)`). */
+  callers?: Record<string, string[]>;
   /** Start order of the file in the run: the scheduler finishes earlier files first. */
   order: number;
   /** Models on which a call about this file has been answered this run: the file's prefix is cached there. */
@@ -213,7 +218,12 @@ function specWith<T>(
       step,
       instructions,
       context: ctx.context,
-      primary: { path: file.primary.path, text: file.primary.text },
+      primary: {
+        path: file.primary.path,
+        text: file.primary.text,
+        // Only when set, so that the keys of a review of files stay what they were.
+        ...(file.primary.removed ? { removed: file.primary.removed } : {}),
+      },
       companion_path: file.entry.companion_path,
       packet: call.packet,
     },

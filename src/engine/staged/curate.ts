@@ -1,6 +1,7 @@
 /** Step 1: classify and orient one file. */
 import { Step1Record } from '../../model/records';
 import type { UnitOutcome } from '../unit';
+import { intentPacket } from '../../model/intent';
 import { fileCall, type FileCall, type FileUnderReview, type StageContext } from './context';
 
 export async function curate(ctx: StageContext, file: FileUnderReview): Promise<UnitOutcome<Step1Record>> {
@@ -13,7 +14,7 @@ export function curateCall(file: FileUnderReview): FileCall<Step1Record> {
   return {
     label: `Step 1 curate ${file.entry.path}`,
     record: Step1Record,
-    packet: { path: file.entry.path, companion_path: file.entry.companion_path },
+    packet: { path: file.entry.path, companion_path: file.entry.companion_path, ...intentPacket(file.intent) },
   };
 }
 

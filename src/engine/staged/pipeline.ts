@@ -41,6 +41,8 @@ import { lastAnswersKey, type LastAnswers } from './lastAnswers';
 import { MAX_BATCH, planReviews } from './batching';
 import { expectedUnits, Schedule } from './schedule';
 import { Semaphore } from '../../model/semaphore';
+import type { RemovedHunk } from '../../model/removed';
+import type { Intent } from '../../model/intent';
 
 export interface StagedRequest extends RunRequest {
   /** Paths in the discovery are relative to this folder. */
@@ -52,6 +54,12 @@ export interface StagedRequest extends RunRequest {
   context: ContextFile[];
   /** For a diff review: each file's changed line ranges. */
   changedRanges?: Map<string, LineRange[]>;
+  /** For a diff review: each file's removed lines, shown in its code block (engine/source.ts). */
+  removedLines?: Map<string, RemovedHunk[]>;
+  /** What the change is for, as stated (model/intent.ts): quoted in Steps 1, 3 and 4. */
+  intent?: Intent;
+  /** Per file, the unchanged callers of each function the change altered or removed: in Step 3's rows. */
+  callers?: Map<string, Record<string, string[]>>;
   /** Findings this team dismissed before, with its reasons: the challenger weighs new findings against them. */
   dismissalExamples?: DismissalExample[];
   /** One file's functions as Step 0's parser finds them (src/app parses on demand); Step 2 is reconciled against these. */
@@ -410,7 +418,7 @@ function dropOutOfScope(findings: Finding[], step1: Step1Record): { kept: Findin
 }
 
 export async function loadFile(
-  req: Pick<StagedRequest, 'access' | 'changedRanges' | 'inventoryOf'>,
+  req: Pick<StagedRequest, 'access' | 'changedRanges' | 'removedLines' | 'intent' | 'callers' | 'inventoryOf'>,
   entry: FileEntry,
   order: number,
   strand: Strand = NO_STRAND,
@@ -419,7 +427,8 @@ export async function loadFile(
   const read = async (path: string) => toSourceFile(path, await req.access.read(path));
   const large = (f: { text: string }) => Buffer.byteLength(f.text) > OUTLINE_ABOVE_BYTES;
   const ranges = req.changedRanges?.get(entry.path);
-  const primary = await read(entry.path);
+  const removed = req.removedLines?.get(entry.path);
+  const primary = { ...(await read(entry.path)), ...(removed ? { removed } : {}) };
   // A file too large to send whole is sent as the parser's outline from its first call on.
   const inventory = large(primary) ? await syntaxInventory(req, entry.path) : undefined;
   const companion = entry.companion_path ? await read(entry.companion_path).catch(() => null) : null;
@@ -429,6 +438,8 @@ export async function loadFile(
     // A companion too large to send whole would crowd out the file it accompanies.
     companion: companion && !large(companion) ? companion : null,
     ...(ranges ? { changedRanges: ranges } : {}),
+    ...(req.intent ? { intent: req.intent } : {}),
+    ...(req.callers?.has(entry.path) ? { callers: req.callers.get(entry.path) } : {}),
     order,
     warm: new Set(),
     ...(inventory ? { inventory, outline: true } : {}),

@@ -13,6 +13,7 @@ import {
 } from '../../model/records';
 import type { FailedUnit } from '../../model/finding';
 import type { LineRange } from '../../model/lines';
+import { intentPacket } from '../../model/intent';
 import { lineErrors } from '../source';
 import { fileCall, type FileUnderReview, type StageContext, type StageSetup } from './context';
 import { missingFunctions, planReviews, type ReviewPlan } from './batching';
@@ -36,8 +37,22 @@ function breadcrumbs(file: FileUnderReview, step1: Step1Record, analysis: FileAn
     risk_flags: analysis.risk_flags,
     concurrency_present: step1.concurrency_present,
     ...(file.changedRanges ? { changed_ranges: file.changedRanges } : {}),
+    ...intentPacket(file.intent),
+    ...removedCallers(file),
   };
 }
+
+/** Callers of functions the change removed: no row carries them, so every Step 3 call of the file does. */
+function removedCallers(file: FileUnderReview) {
+  const removed = Object.entries(file.callers ?? {}).filter(([name]) => name.endsWith(' (removed)'));
+  return removed.length ? { callers_of_removed: Object.fromEntries(removed) } : {};
+}
+
+/** A function's row in a Step 3 packet: its fields and, where the change altered its signature, its callers. */
+const rowOf = (file: FileUnderReview) => (f: FunctionRow) => {
+  const callers = file.callers?.[f.qualified_name];
+  return { ...functionFields(f), ...(callers ? { callers } : {}) };
+};
 
 const functionFields = (f: FunctionRow) => ({
   function_qualified_name: f.qualified_name,
@@ -74,8 +89,18 @@ function functionKey(
       text: file.primary.lines.slice(range[0] - 1, range[1]).join('\n'),
       concurrency_present: step1.concurrency_present,
       diff: Boolean(file.changedRanges),
+      // What the change removed in or just after the function, and what it is for: its verdicts hang on those too.
+      ...removedIn(file, range),
+      ...intentPacket(file.intent),
+      ...removedCallers(file),
+      ...(file.callers?.[fn.qualified_name] ? { callers: file.callers[fn.qualified_name] } : {}),
     },
   );
+}
+
+function removedIn(file: FileUnderReview, [from, to]: [number, number]) {
+  const runs = file.primary.removed?.filter((r) => r.before >= from && r.before <= to + 1);
+  return runs?.length ? { removed: runs.map(({ base: _base, before: _before, ...r }) => r) } : {};
 }
 
 /** A cached review moved to where its function starts now (an edit above it shifts every line). */
@@ -191,7 +216,7 @@ async function reviewSolo(
     record: PerFunctionReview,
     cacheKey: false,
     primeFile,
-    packet: { ...crumbs, ...functionFields(fn) },
+    packet: { ...crumbs, ...rowOf(file)(fn) },
     check: (r) => verdictLineErrors(fn, r.verdicts, file),
     ...excerpt([fn]),
   });
@@ -231,7 +256,7 @@ async function reviewBatch(
     record: BatchReview,
     cacheKey: false,
     primeFile,
-    packet: { ...crumbs, functions: batch.map(functionFields) },
+    packet: { ...crumbs, functions: batch.map(rowOf(file)) },
     check: (b) => checkBatch(b, asked, file),
     ...excerpt(batch),
   });
