@@ -9,6 +9,7 @@ import { withAutoScope } from './app/autoScope';
 import { buildJob, providerFromSettings } from './app/buildJob';
 import { Connection } from './app/connection';
 import { lineCounter, toDiagnostic } from './app/diagnosticMap';
+import { editorModelsOver } from './app/editorBridge';
 import {
   CancelReview,
   CheckSetup,
@@ -36,6 +37,8 @@ const host = new Connection(
 );
 port.on('message', (raw: unknown) => host.receive(raw));
 host.onNotification(CancelReview, () => controller.abort(new Error('cancelled')));
+/** The host's language models, which a run on provider vscode-lm calls through the host. */
+const editor = editorModelsOver(host, controller.signal);
 
 /** What a review here would use, as skeptic doctor says it; a setting that cannot work is its one problem line. */
 host.onRequest(CheckSetup, async ({ choices, apiKey, probe }) => {
@@ -43,7 +46,7 @@ host.onRequest(CheckSetup, async ({ choices, apiKey, probe }) => {
     // Nothing is reviewed: the scope does not matter, and is not detected.
     const job = buildJob(
       { ...choices, scope: { kind: 'paths', paths: [] } },
-      { apiKey, provider: providerFromSettings(choices, process.env) },
+      { apiKey, provider: providerFromSettings(choices, process.env), editor },
     );
     const { checkSetup } = await import('./app/doctor');
     const keyFix = 'run Skeptic: Set API Key, or choose Bedrock or Vertex AI in skeptic.provider';
@@ -64,6 +67,7 @@ host.onRequest(StartReview, async (start): Promise<ReviewOutcome> => {
       apiKey: start.apiKey,
       // Bedrock and Vertex AI find their credentials in the environment, which the worker shares with the host.
       provider: providerFromSettings(start.choices, process.env),
+      editor,
       stateDir: await repositoryStateDir(cwd),
       ...(start.dismissals ? { dismissals: start.dismissals } : {}),
     });

@@ -12,6 +12,7 @@ import * as z from 'zod/mini';
 import type { ReviewEvent } from '../model/events';
 import type { Finding } from '../model/finding';
 import { Dismissal } from '../model/dismissals';
+import { EditorChatAnswer, EditorChatParams, EditorModelsAnswer, EditorModelsParams } from '../model/editorModels';
 import { ScopeSpec } from '../model/scope';
 import { ReviewChoices } from './choices';
 import { notificationType, requestType } from './connection';
@@ -127,3 +128,12 @@ export const Prepared = notificationType(
 export const RunEvent = notificationType('event', Event);
 export const FindingMade = notificationType('finding', z.object({ finding: AFinding, diagnostic: PlainDiagnostic }));
 export const ReportWritten = notificationType('report', z.object({ path: z.string(), markdown: z.string() }));
+
+// Worker → host: the editor's language models (provider vscode-lm), which only the extension host can call.
+
+/** Before the first call: an editor model for each of the run's models, found or chosen by the user. */
+export const ResolveEditorModels = requestType('editorModels', EditorModelsParams, EditorModelsAnswer);
+/** One model call; the answer is the reply with its token counts, or the editor's refusal. */
+export const EditorChat = requestType('editorChat', EditorChatParams, EditorChatAnswer);
+/** The call stops: the run was cancelled or the attempt timed out. */
+export const CancelEditorChat = notificationType('editorCancel', z.object({ callId: z.string() }));

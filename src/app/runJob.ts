@@ -17,6 +17,7 @@ import {
   modelsInUse,
   prepareJob,
   type PreparedJob,
+  withWindows,
   type ReviewJob,
 } from './job';
 import { checkOutputTargets, writeOutputs, type WrittenOutputs } from './output';
@@ -68,6 +69,7 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   await checkBeforeRun(job);
   // Credentials resolved before the estimate is asked about: a setup that cannot call says so first.
   const connection = await connectJob(job);
+  job = withWindows(job, connection);
   for (const message of await warnings(job, prepared)) emit({ type: 'warning', message });
   if (confirm) {
     // Loaded only to ask: the estimate's code (both modes' planners) is not needed to run.

@@ -26,7 +26,9 @@ export async function connect(o: ConnectOptions): Promise<Connection> {
       ? await (await import('./providers/bedrock')).connectBedrock(o)
       : o.provider.provider === 'vertex'
         ? await (await import('./providers/vertex')).connectVertex(o)
-        : firstParty(o);
+        : o.provider.provider === 'vscode-lm'
+          ? await (await import('./providers/vscodeLm')).connectEditor(o)
+          : firstParty(o);
   // A credential library's own words may quote what it read.
   if ('problem' in made) throw new ProviderError(redact(made.problem));
   return { ...made, provider: o.provider, capabilities: CAPABILITIES[o.provider.provider].value };

@@ -27,6 +27,7 @@ import type { Dismissals } from './dismiss';
 import type { FindingStore } from './findingStore';
 import type { Notices } from './notices';
 import type { PanelState, ReportPanel } from './reportPanel';
+import { EditorModelHost } from './editorModels';
 import { readSettings } from './settings';
 import type { ReviewStatus } from './statusBar';
 import { ReviewWorker, type WorkerOutcome } from './workerHost';
@@ -68,13 +69,14 @@ export class ReviewController implements vscode.Disposable {
     const key = (await apiKey(this.context.secrets)) ?? '';
     if (!key && needsApiKey(provider))
       return offerToSetKey(
-        'Skeptic needs an Anthropic API key to review code (or choose Bedrock or Vertex AI in skeptic.provider).',
+        "Skeptic needs an Anthropic API key to review code (or choose Bedrock, Vertex AI or the editor's models in skeptic.provider).",
         this.notices,
         this.context.secrets,
         resume,
       );
     const tracker = new RunTracker(request, needsApiKey(provider));
     const worker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath);
+    const editorModels = new EditorModelHost(worker.connection, this.context.workspaceState);
     this.listen(worker.connection, request, tracker);
     this.running = worker;
     this.log.info(
@@ -111,6 +113,7 @@ export class ReviewController implements vscode.Disposable {
       await this.conclude(outcome, tracker, resume);
     } finally {
       this.running = undefined;
+      editorModels.dispose();
       worker.dispose();
       this.status.finished();
     }
@@ -126,6 +129,7 @@ export class ReviewController implements vscode.Disposable {
     const { choices } = readSettings(target);
     const key = (await apiKey(this.context.secrets)) ?? '';
     const worker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath);
+    const editorModels = new EditorModelHost(worker.connection, this.context.workspaceState);
     try {
       worker.check({ choices: { ...target, ...choices }, apiKey: key, probe });
       const outcome = await worker.done;
@@ -144,6 +148,7 @@ export class ReviewController implements vscode.Disposable {
       );
       if (choice === 'Probe Models') await this.checkSetup(folder, true);
     } finally {
+      editorModels.dispose();
       worker.dispose();
     }
   }

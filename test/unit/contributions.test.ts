@@ -78,6 +78,7 @@ describe('package.json contributions agree with the code', () => {
       'skeptic.lastReport',
       'skeptic.lastFindings',
       'skeptic.dismissals',
+      'skeptic.editorModels',
       ...declaredViews(),
     ]);
     for (const file of sourceFiles(join(REPO, 'src'))) {
