@@ -91,6 +91,8 @@ export const StartReview = requestType(
   ]),
 );
 export type StartParams = z.input<typeof StartReview.params>;
+/** A start as checked on arrival. */
+export type StartRequest = z.infer<typeof StartReview.params>;
 export type ReviewOutcome = z.infer<typeof StartReview.result>;
 
 /**
@@ -105,6 +107,26 @@ export const CheckSetup = requestType(
 );
 export type CheckParams = z.input<typeof CheckSetup.params>;
 export type CheckAnswer = z.infer<typeof CheckSetup.result>;
+
+/**
+ * What a review of the same choices would cost, made no call (the language-model tool shows it before asking):
+ * the files under review and the estimate, with what the result cache answers left out.
+ */
+export const PlanReview = requestType(
+  'plan',
+  StartReview.params,
+  z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('planned'),
+      files: z.int(),
+      calls: z.int(),
+      inputTokens: z.int(),
+      costUsd: z.nullable(z.number()),
+    }),
+    z.object({ kind: z.literal('failed'), message: z.string() }),
+  ]),
+);
+export type PlanAnswer = z.infer<typeof PlanReview.result>;
 
 /** Stops the run: calls in flight are aborted, an open confirmation is declined, what finished is kept. */
 export const CancelReview = notificationType('cancel', z.object({}));

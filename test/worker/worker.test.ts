@@ -8,6 +8,7 @@ import {
   CheckSetup,
   ConfirmRun,
   FindingMade,
+  PlanReview,
   Prepared,
   ReportWritten,
   RunEvent,
@@ -167,6 +168,22 @@ describe('the review worker thread', function () {
     const outcome = seen.at(-1)!;
     assert.ok(outcome.type === 'outcome' && outcome.kind === 'finished' && outcome.summary);
     assert.equal(outcome.summary.calls, editor.asked.length);
+  });
+
+  it('plans a review with no model call: files, calls and dollars (the language-model tool asks with it)', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const { connection, died, stop } = startWorker();
+    try {
+      const plan = await Promise.race([connection.sendRequest(PlanReview, start(cwd)), died]);
+      assert.ok(plan.kind === 'planned', JSON.stringify(plan));
+      assert.equal(plan.files, 4);
+      assert.ok(plan.calls > 0 && plan.inputTokens > 0 && plan.costUsd! > 0);
+      assert.equal(fake.server.requests.length, 0);
+      const bad = await Promise.race([connection.sendRequest(PlanReview, start('/no/such/folder')), died]);
+      assert.equal(bad.kind, 'failed');
+    } finally {
+      stop();
+    }
   });
 
   it('detects an auto scope first and says which (Review (Auto)): here the uncommitted change', async () => {
