@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { REPORT_VIEW_TYPE } from './app/contributions';
 import { FindingActions, CHAT_COMMAND } from './ui/codeActions';
+import { mcpServers, registerAgentTools } from './ui/agentTools';
 import { registerCommands } from './ui/commands';
 import { ProblemsView } from './ui/diagnostics';
 import { Dismissals } from './ui/dismiss';
@@ -18,6 +19,8 @@ import { ReviewStatus } from './ui/statusBar';
 export interface SkepticApi {
   readonly notices: readonly Notice[];
   findingsView(): string[];
+  /** What the MCP server definition provider hands the editor. */
+  mcpServers(): { command: string; args: string[]; cwd?: string }[];
 }
 
 export function activate(context: vscode.ExtensionContext): SkepticApi {
@@ -31,7 +34,7 @@ export function activate(context: vscode.ExtensionContext): SkepticApi {
   // The report's Re-run button calls back into the controller, which shows reports in the panel.
   const report: ReportPanel = new ReportPanel(
     context.extensionUri,
-    (request) => controller.run(request),
+    async (request) => void (await controller.run(request)),
     notices,
     () => context.workspaceState.get(LAST_REPORT),
   );
@@ -46,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): SkepticApi {
     report,
     controller,
     ...registerCommands(context, controller, store, notices),
+    ...registerAgentTools(context, controller, store),
     ...registerFindingCommands({ store, dismissals, tree, notices, showInReport: (f) => controller.showLastReport(f) }),
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FindingActions(problems, () => hasChat), {
       providedCodeActionKinds: FindingActions.kinds,
@@ -55,7 +59,12 @@ export function activate(context: vscode.ExtensionContext): SkepticApi {
       deserializeWebviewPanel: (panel, state: unknown) => report.restore(panel, state),
     }),
   );
-  return { notices: notices.shown, findingsView: () => tree.describe() };
+  return {
+    notices: notices.shown,
+    findingsView: () => tree.describe(),
+    mcpServers: () =>
+      mcpServers(context).map((s) => ({ command: s.command, args: s.args, ...(s.cwd ? { cwd: s.cwd.fsPath } : {}) })),
+  };
 }
 
 export function deactivate(): void {

@@ -9,6 +9,7 @@ import { withAutoScope } from './app/autoScope';
 import { buildJob, providerFromSettings } from './app/buildJob';
 import { Connection } from './app/connection';
 import { lineCounter, toDiagnostic } from './app/diagnosticMap';
+import { editorModelsOver } from './app/editorBridge';
 import {
   CancelReview,
   CheckSetup,
@@ -18,9 +19,13 @@ import {
   ReportWritten,
   RunEvent,
   ScopeChosen,
+  PlanReview,
   StartReview,
+  type PlanAnswer,
   type ReviewOutcome,
+  type StartRequest,
 } from './app/protocol';
+import { checkProvider, prepareJob, type ReviewJob } from './app/job';
 import { isSetupError, runJob } from './app/runJob';
 import { repositoryStateDir } from './app/state';
 import { summarize } from './app/summary';
@@ -36,6 +41,8 @@ const host = new Connection(
 );
 port.on('message', (raw: unknown) => host.receive(raw));
 host.onNotification(CancelReview, () => controller.abort(new Error('cancelled')));
+/** The host's language models, which a run on provider vscode-lm calls through the host. */
+const editor = editorModelsOver(host, controller.signal);
 
 /** What a review here would use, as skeptic doctor says it; a setting that cannot work is its one problem line. */
 host.onRequest(CheckSetup, async ({ choices, apiKey, probe }) => {
@@ -43,7 +50,7 @@ host.onRequest(CheckSetup, async ({ choices, apiKey, probe }) => {
     // Nothing is reviewed: the scope does not matter, and is not detected.
     const job = buildJob(
       { ...choices, scope: { kind: 'paths', paths: [] } },
-      { apiKey, provider: providerFromSettings(choices, process.env) },
+      { apiKey, provider: providerFromSettings(choices, process.env), editor },
     );
     const { checkSetup } = await import('./app/doctor');
     const keyFix = 'run Skeptic: Set API Key, or choose Bedrock or Vertex AI in skeptic.provider';
@@ -54,19 +61,39 @@ host.onRequest(CheckSetup, async ({ choices, apiKey, probe }) => {
   }
 });
 
+/** The job a start asks for, its auto scope detected first (and said). */
+async function jobOf(start: StartRequest): Promise<ReviewJob> {
+  const { target: choices, line } = await withAutoScope(start.choices);
+  if (line) host.sendNotification(ScopeChosen, { scope: choices.scope, line });
+  // The CLI's default too: one state folder (and result cache) per repository, shared by both.
+  return buildJob(choices, {
+    apiKey: start.apiKey,
+    // Bedrock and Vertex AI find their credentials in the environment, which the worker shares with the host.
+    provider: providerFromSettings(start.choices, process.env),
+    editor,
+    stateDir: await repositoryStateDir(start.choices.cwd),
+    ...(start.dismissals ? { dismissals: start.dismissals } : {}),
+  });
+}
+
+/** The estimate `skeptic plan` makes, for a review of these choices: no model call. */
+host.onRequest(PlanReview, async (start): Promise<PlanAnswer> => {
+  try {
+    const job = await jobOf(start);
+    checkProvider(job);
+    const prepared = await prepareJob(job, { plan: true });
+    const { estimateJob } = await import('./app/estimate');
+    const { calls, inputTokens, costUsd } = await estimateJob(job, prepared);
+    return { kind: 'planned', files: prepared.inventory.discovery.file_entries.length, calls, inputTokens, costUsd };
+  } catch (err) {
+    return { kind: 'failed', message: redact(err instanceof Error ? err.message : String(err)) };
+  }
+});
+
 host.onRequest(StartReview, async (start): Promise<ReviewOutcome> => {
   try {
     const cwd = start.choices.cwd;
-    const { target: choices, line } = await withAutoScope(start.choices);
-    if (line) host.sendNotification(ScopeChosen, { scope: choices.scope, line });
-    // The CLI's default too: one state folder (and result cache) per repository, shared by both.
-    const job = buildJob(choices, {
-      apiKey: start.apiKey,
-      // Bedrock and Vertex AI find their credentials in the environment, which the worker shares with the host.
-      provider: providerFromSettings(start.choices, process.env),
-      stateDir: await repositoryStateDir(cwd),
-      ...(start.dismissals ? { dismissals: start.dismissals } : {}),
-    });
+    const job = await jobOf(start);
     const lines = lineCounter(cwd);
     const severityMap = start.severityMap ?? {};
     const outcome = await runJob(job, {

@@ -6,6 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { Dismissal } from '../model/dismissals';
+import type { EditorModels } from '../model/editorModels';
 import {
   EFFORTS,
   resolveLensModels,
@@ -34,13 +35,15 @@ export interface JobContext {
   dismissals?: Dismissal[];
   /** Where the calls go, as the surface resolved it (it knows the environment); absent: the Anthropic API at `baseUrl`. */
   provider?: ProviderConfig;
+  /** The extension host's language models (the worker's way to them), for provider vscode-lm. */
+  editor?: EditorModels;
 }
 
 /** The scope is resolved first: `auto` is detected where the review runs (app/autoScope.ts). */
 export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobContext): ReviewJob {
   const model = c.model?.trim() || undefined;
   const effort = EFFORTS.find((e) => e === c.effort);
-  const { apiKey, stateDir, dismissals } = context;
+  const { apiKey, stateDir, dismissals, editor } = context;
   const cacheDir = cachePolicy(c, stateDir);
   const reportFolder = c.reportFolder === undefined ? undefined : join(c.cwd, c.reportFolder || REPORTS_FOLDER);
   const defined = <T extends object>(o: T) =>
@@ -90,6 +93,7 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
     ...(effort ? { effort: effort satisfies Effort } : {}),
     apiKey,
     provider,
+    ...(editor ? { editor } : {}),
     ...(cacheDir ? { cacheDir } : {}),
     ...(stateDir ? { stateDir } : {}),
     ...(Object.keys(prices).length ? { prices } : {}),

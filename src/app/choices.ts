@@ -46,7 +46,7 @@ export const ReviewChoices = z.extend(ReviewTarget, {
   /** Empty or unknown: the model's default (lens mode: xhigh). */
   effort: text(),
   baseUrl: text(),
-  /** Where the calls go (model/providers.ts resolves them with the environment): anthropic, bedrock, vertex, compatible. */
+  /** Where the calls go (model/providers.ts resolves them with the environment): anthropic, bedrock, vertex, compatible, vscode-lm (the extension only). */
   provider: text(),
   region: text(),
   project: text(),

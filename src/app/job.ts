@@ -16,6 +16,7 @@ import type { ChangeSet } from '../scope/changes';
 import type { PriceOverrides } from '../model/pricing';
 import { batchRefusal, modelIdProblem, ProviderError, type ProviderConfig } from '../model/providers';
 import type { Connection } from '../engine/connect';
+import type { EditorModels } from '../model/editorModels';
 import { loadContextFiles } from '../scope/contextFiles';
 import { batchLedgerFile, factsDirOf, keptScopesDir, knownOutputs, outputsUnder } from './state';
 import { FactStore, Step0Facts } from '../scope/facts';
@@ -66,6 +67,8 @@ export interface ReviewJob {
   effort?: Effort;
   /** The Anthropic API key ('' where the provider signs with its cloud's credentials). */
   apiKey: string;
+  /** The extension host's language models, where the run is in the editor (provider vscode-lm). */
+  editor?: EditorModels;
   /** Where the calls go: the provider, its region, project or profile, and endpoint (src/model/providers.ts). */
   provider: ProviderConfig;
   /** Keep finished units here and reuse them for unchanged input (see src/engine/resultCache.ts). */
@@ -394,7 +397,6 @@ export function checkProvider(job: Pick<ReviewJob, 'mode' | 'models' | 'lens' | 
   }
 }
 
-/** The provider's client with its credentials resolved: a ProviderError naming the fix when they cannot be. */
 let preloading = false;
 
 /**
@@ -416,7 +418,11 @@ export function preloadRun(mode: ReviewJob['mode']): void {
   })().catch(() => undefined);
 }
 
-export async function connectJob(job: Pick<ReviewJob, 'provider' | 'apiKey' | 'requestTimeout'>): Promise<Connection> {
+/** The provider's client with its credentials resolved: a ProviderError naming the fix when they cannot be. */
+export async function connectJob(
+  job: Pick<ReviewJob, 'provider' | 'apiKey' | 'requestTimeout' | 'editor'> &
+    Partial<Pick<ReviewJob, 'models' | 'mode' | 'lens'>>,
+): Promise<Connection> {
   // Loaded when a run is about to call: a plan makes no call and needs no SDK.
   const { connect } = await import('../engine/connect');
   return connect({
@@ -424,7 +430,19 @@ export async function connectJob(job: Pick<ReviewJob, 'provider' | 'apiKey' | 'r
     apiKey: job.apiKey,
     requestTimeout: job.requestTimeout,
     env: process.env,
+    ...(job.editor ? { editor: job.editor } : {}),
+    // The editor's models are looked up (and chosen, where missing) before the run's first call.
+    ...(job.models ? { models: modelsInUse({ ...job, models: job.models }) } : {}),
   });
+}
+
+/** The job with the context windows its connection knows (the editor's models), over the price table's. */
+export function withWindows<J extends Pick<ReviewJob, 'prices'>>(job: J, connection: Pick<Connection, 'windows'>): J {
+  if (!connection.windows) return job;
+  const prices: PriceOverrides = { ...job.prices };
+  for (const [model, window] of Object.entries(connection.windows))
+    prices[model] = { ...prices[model], context_window: window };
+  return { ...job, prices };
 }
 
 /** How many dismissals with a reason the challenger sees as examples of what this team does not want. */

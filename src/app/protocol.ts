@@ -12,6 +12,7 @@ import * as z from 'zod/mini';
 import type { ReviewEvent } from '../model/events';
 import type { Finding } from '../model/finding';
 import { Dismissal } from '../model/dismissals';
+import { EditorChatAnswer, EditorChatParams, EditorModelsAnswer, EditorModelsParams } from '../model/editorModels';
 import { ScopeSpec } from '../model/scope';
 import { ReviewChoices } from './choices';
 import { notificationType, requestType } from './connection';
@@ -90,6 +91,8 @@ export const StartReview = requestType(
   ]),
 );
 export type StartParams = z.input<typeof StartReview.params>;
+/** A start as checked on arrival. */
+export type StartRequest = z.infer<typeof StartReview.params>;
 export type ReviewOutcome = z.infer<typeof StartReview.result>;
 
 /**
@@ -104,6 +107,26 @@ export const CheckSetup = requestType(
 );
 export type CheckParams = z.input<typeof CheckSetup.params>;
 export type CheckAnswer = z.infer<typeof CheckSetup.result>;
+
+/**
+ * What a review of the same choices would cost, made no call (the language-model tool shows it before asking):
+ * the files under review and the estimate, with what the result cache answers left out.
+ */
+export const PlanReview = requestType(
+  'plan',
+  StartReview.params,
+  z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('planned'),
+      files: z.int(),
+      calls: z.int(),
+      inputTokens: z.int(),
+      costUsd: z.nullable(z.number()),
+    }),
+    z.object({ kind: z.literal('failed'), message: z.string() }),
+  ]),
+);
+export type PlanAnswer = z.infer<typeof PlanReview.result>;
 
 /** Stops the run: calls in flight are aborted, an open confirmation is declined, what finished is kept. */
 export const CancelReview = notificationType('cancel', z.object({}));
@@ -127,3 +150,12 @@ export const Prepared = notificationType(
 export const RunEvent = notificationType('event', Event);
 export const FindingMade = notificationType('finding', z.object({ finding: AFinding, diagnostic: PlainDiagnostic }));
 export const ReportWritten = notificationType('report', z.object({ path: z.string(), markdown: z.string() }));
+
+// Worker → host: the editor's language models (provider vscode-lm), which only the extension host can call.
+
+/** Before the first call: an editor model for each of the run's models, found or chosen by the user. */
+export const ResolveEditorModels = requestType('editorModels', EditorModelsParams, EditorModelsAnswer);
+/** One model call; the answer is the reply with its token counts, or the editor's refusal. */
+export const EditorChat = requestType('editorChat', EditorChatParams, EditorChatAnswer);
+/** The call stops: the run was cancelled or the attempt timed out. */
+export const CancelEditorChat = notificationType('editorCancel', z.object({ callId: z.string() }));

@@ -18,6 +18,7 @@ import {
   preloadRun,
   prepareJob,
   type PreparedJob,
+  withWindows,
   type ReviewJob,
 } from './job';
 import { checkOutputTargets, writeOutputs, type WrittenOutputs } from './output';
@@ -71,6 +72,7 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   await checkBeforeRun(job);
   // Credentials resolved before the estimate is asked about: a setup that cannot call says so first.
   const connection = await connectJob(job);
+  job = withWindows(job, connection);
   for (const message of await warnings(job, prepared)) emit({ type: 'warning', message });
   if (confirm || job.maxCostUsd) {
     // Loaded only to ask or to hold to a ceiling: the estimate's code (both modes' planners) is not needed to run.

@@ -103,6 +103,7 @@ Lens mode (--mode lenses):
 Provider options (default: as the environment says, the way Claude Code reads it; docs/providers.md):
   --provider NAME        anthropic (the Anthropic API) | bedrock (Amazon Bedrock) | vertex (Google Vertex AI)
                          | compatible (an Anthropic-compatible server at ANTHROPIC_BASE_URL, e.g. Ollama)
+                         | vscode-lm (the editor's language models: the VS Code extension only)
   --region REGION        Bedrock's AWS region (else AWS_REGION) or Vertex AI's (else CLOUD_ML_REGION)
   --project ID           Vertex AI's project (else ANTHROPIC_VERTEX_PROJECT_ID, else the credentials')
   --profile NAME         Bedrock: the AWS profile that signs the calls (else AWS_PROFILE, else the default chain)

@@ -23,12 +23,14 @@ export interface Connection extends PlatformClient {
 
 export async function connect(o: ConnectOptions): Promise<Connection> {
   const platform = o.provider.provider;
-  if (platform !== 'bedrock' && platform !== 'vertex') return firstParty(o);
+  if (platform === 'anthropic' || platform === 'compatible') return firstParty(o);
   checkEndpoint(o.provider);
   const made: Connected =
     platform === 'bedrock'
       ? await (await import('./providers/bedrock')).connectBedrock(o)
-      : await (await import('./providers/vertex')).connectVertex(o);
+      : platform === 'vertex'
+        ? await (await import('./providers/vertex')).connectVertex(o)
+        : await (await import('./providers/vscodeLm')).connectEditor(o);
   // A credential library's own words may quote what it read.
   if ('problem' in made) throw new ProviderError(redact(made.problem));
   return finish(made, o.provider);

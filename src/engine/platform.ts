@@ -4,6 +4,7 @@
  * platform modules, so that neither imports the other.
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import type { EditorModels } from '../model/editorModels';
 import type { Env, ProviderConfig } from '../model/providers';
 import { boundedFetch, IDLE_MS, MAX_MESSAGE_BYTES } from '../io/boundedFetch';
 
@@ -31,6 +32,8 @@ export interface PlatformClient {
   endpoint: string;
   /** The first-party SDK client, where Message Batches exist (the Anthropic API only). */
   batches?: Anthropic;
+  /** Context windows the platform told us, by model id (the editor's models): they win over the table's. */
+  windows?: Record<string, number>;
 }
 
 export interface ConnectOptions {
@@ -40,6 +43,10 @@ export interface ConnectOptions {
   /** Seconds per request attempt (the SDK's own timeout). */
   requestTimeout: number;
   env: Env;
+  /** The extension host's language models (provider vscode-lm; absent outside the editor). */
+  editor?: EditorModels;
+  /** The run's model ids by the steps or roles that use them: the editor's models are looked up for them first. */
+  models?: Map<string, string[]>;
 }
 
 /** What a platform module answers: a client, or why the credentials cannot be had (with the fix). */

@@ -8,7 +8,7 @@
 import { HAIKU, OPUS, SONNET } from './models';
 import { endpointProblem, PROJECT, REGION, shownEndpoint } from './endpoint';
 
-export const PROVIDERS = ['anthropic', 'bedrock', 'vertex', 'compatible'] as const;
+export const PROVIDERS = ['anthropic', 'bedrock', 'vertex', 'compatible', 'vscode-lm'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 export const PROVIDER_NAMES: Record<Provider, string> = {
@@ -16,6 +16,7 @@ export const PROVIDER_NAMES: Record<Provider, string> = {
   bedrock: 'Amazon Bedrock',
   vertex: 'Google Vertex AI',
   compatible: 'an Anthropic-compatible server',
+  'vscode-lm': "the editor's language models (VS Code)",
 };
 
 /** A provider setup that cannot work (unknown name, no region, no credentials): one line, before any call. */
@@ -143,6 +144,9 @@ export function resolveProvider(c: ProviderChoices, env: Env): ProviderConfig {
         );
       return { provider, chosenBy, baseUrl, skipAuth: false };
     }
+    case 'vscode-lm':
+      // The editor picks the endpoint and signs the calls: nothing to resolve here.
+      return { provider, chosenBy, skipAuth: false };
     case 'anthropic': {
       const baseUrl = endpoint('ANTHROPIC_BASE_URL');
       return { provider, chosenBy, ...(baseUrl ? { baseUrl } : {}), skipAuth: false };
@@ -292,6 +296,24 @@ export const CAPABILITIES: Record<Provider, { value: Capabilities; source: Recor
       cacheTtls: 'assumed absent',
       tokenCounting: 'assumed absent (Ollama has no count_tokens)',
       batches: 'assumed absent (Ollama has no batches)',
+    },
+  },
+  'vscode-lm': {
+    value: {
+      structuredOutputs: false,
+      forcedToolChoice: false,
+      promptCache: false,
+      cacheTtls: [],
+      tokenCounting: true,
+      batches: false,
+    },
+    source: {
+      structuredOutputs: 'VS Code language model API: no response format; records come through submit tools',
+      forcedToolChoice: 'VS Code language model API: a tool mode of auto or required, no tool by name',
+      promptCache: 'VS Code language model API: no cache breakpoints',
+      cacheTtls: 'VS Code language model API: none',
+      tokenCounting: "VS Code language model API: LanguageModelChat.countTokens, the model's own tokenizer",
+      batches: 'VS Code language model API: none',
     },
   },
 };

@@ -1,6 +1,6 @@
 /** The Anthropic API key: kept in SecretStorage (never settings or logs), with the environment as a fallback. */
 import * as vscode from 'vscode';
-import { PROVIDER_SETTINGS, SECRET_API_KEY } from '../app/contributions';
+import { CHOICES, PROVIDER_SETTINGS, SECRET_API_KEY } from '../app/contributions';
 import { needsApiKey, PROVIDER_NAMES, resolveProvider } from '../model/providers';
 import { readSettings } from './settings';
 import type { Notices } from './notices';
@@ -38,9 +38,12 @@ function noKeyNeeded(): string | undefined {
   }
 }
 
+const USE_EDITOR_MODELS = "Use the Editor's Models";
+
 /**
- * The error a review without a (working) key shows, with the fix one click away; once a key is saved, the
- * review it interrupted starts again (`resume`). Does not wait for the user.
+ * The error a review without a (working) key shows, with the fix one click away — and, where the editor has
+ * language models, the choice of reviewing with them (skeptic.provider "vscode-lm", in the user settings);
+ * once either is done, the review it interrupted starts again (`resume`). Does not wait for the user.
  */
 export function offerToSetKey(
   message: string,
@@ -48,7 +51,20 @@ export function offerToSetKey(
   secrets: vscode.SecretStorage,
   resume: () => Promise<void>,
 ): void {
-  void notices.error(message, 'Set API Key').then(async (choice) => {
-    if (choice === 'Set API Key' && (await promptForApiKey(secrets, notices))) await resume();
-  });
+  void vscode.lm
+    .selectChatModels()
+    .then(
+      (models) => models.length > 0,
+      () => false,
+    )
+    .then((hasModels) => notices.error(message, 'Set API Key', ...(hasModels ? [USE_EDITOR_MODELS] : [])))
+    .then(async (choice) => {
+      if (choice === 'Set API Key' && (await promptForApiKey(secrets, notices))) await resume();
+      if (choice === USE_EDITOR_MODELS) {
+        await vscode.workspace
+          .getConfiguration('skeptic')
+          .update(CHOICES.provider.setting, 'vscode-lm', vscode.ConfigurationTarget.Global);
+        await resume();
+      }
+    });
 }

@@ -13,6 +13,7 @@ import {
   ReportWritten,
   RunEvent,
   ScopeChosen,
+  type PlanAnswer,
   type RelayedEvent,
   type RunSummary,
 } from '../app/protocol';
@@ -27,6 +28,7 @@ import type { Dismissals } from './dismiss';
 import type { FindingStore } from './findingStore';
 import type { Notices } from './notices';
 import type { PanelState, ReportPanel } from './reportPanel';
+import { EditorModelHost } from './editorModels';
 import { readSettings } from './settings';
 import type { ReviewStatus } from './statusBar';
 import { ReviewWorker, type WorkerOutcome } from './workerHost';
@@ -46,15 +48,19 @@ export class ReviewController implements vscode.Disposable {
     private readonly notices: Notices,
   ) {}
 
-  /** Runs one review; with several workspace folders, the caller runs one per folder. */
-  async run(request: ReviewTarget): Promise<void> {
+  /**
+   * Runs one review; with several workspace folders, the caller runs one per folder. `confirmed`: the user already
+   * agreed to its estimate (the language-model tool asked), so a large run does not ask again. The answer is how
+   * it ended, or undefined when it never started.
+   */
+  async run(request: ReviewTarget, { confirmed = false } = {}): Promise<WorkerOutcome | undefined> {
     if (this.running) {
       const choice = await this.notices.warning('A Skeptic review is already running.', 'Cancel It');
       if (choice === 'Cancel It') this.cancel();
       return;
     }
     // Set API Key from the error below starts this review again once a key is saved.
-    const resume = () => this.run(request);
+    const resume = async () => void (await this.run(request));
     const settings = readSettings(request);
     // Bedrock and Vertex AI sign with their cloud's credentials (the worker resolves them): no key to ask for.
     let provider: Provider;
@@ -67,14 +73,15 @@ export class ReviewController implements vscode.Disposable {
     }
     const key = (await apiKey(this.context.secrets)) ?? '';
     if (!key && needsApiKey(provider))
-      return offerToSetKey(
-        'Skeptic needs an Anthropic API key to review code (or choose Bedrock or Vertex AI in skeptic.provider).',
+      return void offerToSetKey(
+        "Skeptic needs an Anthropic API key to review code (or choose Bedrock, Vertex AI or the editor's models in skeptic.provider).",
         this.notices,
         this.context.secrets,
         resume,
       );
-    const tracker = new RunTracker(request, needsApiKey(provider));
+    const tracker = new RunTracker(request, needsApiKey(provider), confirmed);
     const worker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath);
+    const editorModels = new EditorModelHost(worker.connection, this.context.workspaceState);
     this.listen(worker.connection, request, tracker);
     this.running = worker;
     this.log.info(
@@ -109,8 +116,10 @@ export class ReviewController implements vscode.Disposable {
         },
       );
       await this.conclude(outcome, tracker, resume);
+      return outcome;
     } finally {
       this.running = undefined;
+      editorModels.dispose();
       worker.dispose();
       this.status.finished();
     }
@@ -126,6 +135,7 @@ export class ReviewController implements vscode.Disposable {
     const { choices } = readSettings(target);
     const key = (await apiKey(this.context.secrets)) ?? '';
     const worker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath);
+    const editorModels = new EditorModelHost(worker.connection, this.context.workspaceState);
     try {
       worker.check({ choices: { ...target, ...choices }, apiKey: key, probe });
       const outcome = await worker.done;
@@ -143,6 +153,23 @@ export class ReviewController implements vscode.Disposable {
         'Probe Models',
       );
       if (choice === 'Probe Models') await this.checkSetup(folder, true);
+    } finally {
+      editorModels.dispose();
+      worker.dispose();
+    }
+  }
+
+  /** What a review of `request` would cost (files, calls, dollars), with no model call; the answer says why not, if it cannot. */
+  async plan(request: ReviewTarget): Promise<PlanAnswer> {
+    const settings = readSettings(request);
+    const worker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath);
+    try {
+      return await worker.plan({
+        choices: { ...request, ...settings.choices },
+        severityMap: settings.severityMap,
+        apiKey: (await apiKey(this.context.secrets)) ?? '',
+        dismissals: this.dismissals.own(),
+      });
     } finally {
       worker.dispose();
     }
@@ -181,15 +208,17 @@ export class ReviewController implements vscode.Disposable {
       );
     });
     worker.onRequest(ConfirmRun, (m) =>
-      track(
-        Promise.resolve(
-          vscode.window.showWarningMessage(
-            `This review is estimated at ${plural(m.calls, 'model call')} (~${Math.round(m.inputTokens / 1000)}k input tokens${m.costUsd === null ? '' : `, ~${formatUsd(m.costUsd)}`}).`,
-            { modal: true, detail: `The threshold (${m.threshold}) is the skeptic.confirmThreshold setting.` },
-            'Run Review',
+      tracker.confirmed
+        ? true
+        : track(
+            Promise.resolve(
+              vscode.window.showWarningMessage(
+                `This review is estimated at ${plural(m.calls, 'model call')} (~${Math.round(m.inputTokens / 1000)}k input tokens${m.costUsd === null ? '' : `, ~${formatUsd(m.costUsd)}`}).`,
+                { modal: true, detail: `The threshold (${m.threshold}) is the skeptic.confirmThreshold setting.` },
+                'Run Review',
+              ),
+            ).then((run) => run === 'Run Review'),
           ),
-        ).then((run) => run === 'Run Review'),
-      ),
     );
     worker.onNotification(RunEvent, (e) => this.onEvent(e, tracker));
     worker.onNotification(FindingMade, (m) => {
@@ -307,6 +336,8 @@ class RunTracker {
     readonly request: ReviewTarget,
     /** Whether the provider takes an Anthropic key (a refused one is fixed with Set API Key). */
     readonly needsKey: boolean,
+    /** The estimate was agreed to before the run: ConfirmRun is answered yes. */
+    readonly confirmed: boolean,
   ) {
     this.progress = new RunProgress(request.mode === 'lenses' ? 'lenses' : 'staged', this.startedAt);
     this.scope = describeScope(request.scope);

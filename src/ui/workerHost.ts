@@ -10,7 +10,9 @@ import { Connection } from '../app/connection';
 import {
   CancelReview,
   CheckSetup,
+  PlanReview,
   StartReview,
+  type PlanAnswer,
   type CheckAnswer,
   type CheckParams,
   type ReviewOutcome,
@@ -73,6 +75,14 @@ export class ReviewWorker implements Disposable {
       (answer) => this.settle({ kind: 'checked', ...answer }),
       (err: Error) => this.settle({ kind: 'crashed', message: err.message }),
     );
+  }
+
+  /** The estimate of a review instead (no model call); the worker is not otherwise used. */
+  plan(params: StartParams): Promise<PlanAnswer> {
+    return Promise.race([
+      this.connection.sendRequest(PlanReview, params),
+      this.done.then((o): PlanAnswer => ({ kind: 'failed', message: 'message' in o ? o.message : o.kind })),
+    ]);
   }
 
   /** Asks the worker to stop; it returns what it finished, or is stopped after a grace period. */

@@ -180,7 +180,7 @@ describe('the fixture review through each provider, against the fake platforms',
         'an unknown provider',
         {},
         ['--provider', 'azure'],
-        /^skeptic: --provider must be one of anthropic, bedrock, vertex, compatible; got "azure"$/,
+        /^skeptic: --provider must be one of anthropic, bedrock, vertex, compatible, vscode-lm; got "azure"$/,
       ],
       [
         'Bedrock without a region',

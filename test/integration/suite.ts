@@ -305,7 +305,49 @@ describe('Skeptic in VS Code', () => {
       process.env.ANTHROPIC_API_KEY = 'integration-key';
     }
   });
+
+  it('agent tool: skeptic_review reviews given files, one line per finding, and fills Problems', async () => {
+    const tool = vscode.lm.tools.find((t) => t.name === 'skeptic_review');
+    assert.ok(tool, 'the tool is registered and listed');
+    assert.deepEqual(Object.keys((tool.inputSchema as { properties: object }).properties), ['scope', 'paths']);
+    const result = await withTimeout(
+      vscode.lm.invokeTool('skeptic_review', {
+        input: { scope: 'files', paths: ['shop'] },
+        toolInvocationToken: undefined,
+      }),
+      90_000,
+      'the tool to answer',
+    );
+    const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    const lines = text.split('\n');
+    const findingLines = lines.filter((l) =>
+      /^shop\/\w+\.ts:\d+(-\d+)? (must_fix|should_fix|nice_to_have) \S+: /.test(l),
+    );
+    assert.equal(findingLines.length, 7, text);
+    assert.match(lines.at(-1)!, /^7 findings/);
+    assert.ok(diagnostics('shop/cart.ts').length > 0, 'the findings are in Problems too');
+  });
+
+  it('MCP: the definition provider offers skeptic mcp from the bundled CLI, run by the editor Node', () => {
+    const [server, ...more] = api.mcpServers();
+    assert.equal(more.length, 0);
+    assert.equal(server!.command, process.execPath);
+    assert.deepEqual(server!.args, [
+      join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist/cli.js'),
+      'mcp',
+    ]);
+    assert.equal(server!.cwd, folder);
+  });
 });
+
+/** `work`, or a rejection naming what it waited for after `ms`. */
+function withTimeout<T>(work: Thenable<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    Promise.resolve(work).finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`waited ${ms} ms for ${what}`)), ms))),
+  ]);
+}
 
 /**
  * Resolves once `ok()` holds: checked now and each time `event` fires. Rejects after `ms` naming what it

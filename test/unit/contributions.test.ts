@@ -78,7 +78,9 @@ describe('package.json contributions agree with the code', () => {
       'skeptic.lastReport',
       'skeptic.lastFindings',
       'skeptic.dismissals',
+      'skeptic.editorModels',
       ...declaredViews(),
+      ...declaredMcpProviders(),
     ]);
     for (const file of sourceFiles(join(REPO, 'src'))) {
       for (const m of readFileSync(file, 'utf8').matchAll(/'(skeptic\.[A-Za-z.]+)'/g))
@@ -88,6 +90,12 @@ describe('package.json contributions agree with the code', () => {
 });
 
 /** The views package.json contributes; the findings view the code creates must be one of them. */
+/** The MCP server definition providers' ids (src/ui/agentTools.ts registers the one). */
+function declaredMcpProviders(): string[] {
+  const c = manifest.contributes as { mcpServerDefinitionProviders?: Array<{ id: string }> };
+  return (c.mcpServerDefinitionProviders ?? []).map((p) => p.id);
+}
+
 function declaredViews(): string[] {
   const views = (manifest.contributes as { views?: Record<string, Array<{ id: string }>> }).views ?? {};
   const ids = Object.values(views).flatMap((list) => list.map((v) => v.id));

@@ -85,7 +85,7 @@ describe('providers: which one, and with what', () => {
     refuses(
       {},
       { provider: 'openai' },
-      /^--provider must be one of anthropic, bedrock, vertex, compatible; got "openai"$/,
+      /^--provider must be one of anthropic, bedrock, vertex, compatible, vscode-lm; got "openai"$/,
     );
     refuses({ CLAUDE_CODE_USE_BEDROCK: '1' }, {}, /needs an AWS region: pass --region or export AWS_REGION/);
     refuses({ CLAUDE_CODE_USE_VERTEX: '1' }, {}, /needs a region: pass --region or export CLOUD_ML_REGION/);

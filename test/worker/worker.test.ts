@@ -8,6 +8,7 @@ import {
   CheckSetup,
   ConfirmRun,
   FindingMade,
+  PlanReview,
   Prepared,
   ReportWritten,
   RunEvent,
@@ -20,6 +21,7 @@ import {
 } from '../../src/app/protocol';
 import type { Finding } from '../../src/model/finding';
 import type { ScopeSpec } from '../../src/model/scope';
+import { serveEditorFake, type EditorFake } from '../helpers/editorFake';
 import { useFakeServer } from '../helpers/fakeServer';
 import { FIXTURES, fixtureWorkspace, REPO } from '../helpers/cli';
 import { TempRepo } from '../helpers/git-repo';
@@ -68,9 +70,12 @@ async function runWorker(
   start: StartParams,
   host: { confirm?: (m: Seen & { type: 'confirm' }, worker: Connection) => boolean | Promise<boolean> } & {
     onSeen?: (m: Seen, worker: Connection) => void;
+    /** More of the host's handlers (the editor's models), registered before the start. */
+    serve?: (worker: Connection) => void;
   } = {},
 ): Promise<Seen[]> {
   const { connection, died, stop } = startWorker();
+  host.serve?.(connection);
   const seen: Seen[] = [];
   const see = (m: Seen) => (seen.push(m), host.onSeen?.(m, connection));
   connection.onNotification(ScopeChosen, (m) => see({ type: 'scope', ...m }));
@@ -133,6 +138,52 @@ describe('the review worker thread', function () {
     assert.equal(report.path, join(cwd, '.skeptic/reports/code-review-shop.md'));
     assert.match(readFileSync(join(cwd, '.skeptic/.gitignore'), 'utf8'), /^\*$/m);
     assert.match(report.markdown, /^# Code Review: shop/);
+  });
+
+  it("reviews on the editor's models (vscode-lm) through the host, finding what the API finds", async () => {
+    const direct = await runWorker(start(await fixtureWorkspace('shop')));
+    const apiCalls = fake.server.requests.length;
+    fake.server.reset();
+    const cwd = await fixtureWorkspace('shop');
+    let editor: EditorFake | undefined;
+    const { baseUrl: _, ...choices } = start(cwd).choices;
+    const seen = await runWorker(
+      { ...start(cwd), apiKey: '', choices: { ...choices, provider: 'vscode-lm' } },
+      { serve: (worker) => (editor = serveEditorFake(worker, fake.server.url)) },
+    );
+    const found = (s: Seen[]) =>
+      s
+        .flatMap((m) => (m.type === 'finding' ? [`${m.finding.fingerprint} ${m.finding.file}:${m.finding.line}`] : []))
+        .sort();
+    assert.equal(found(seen).length, 7);
+    assert.deepEqual(found(seen), found(direct));
+    const setup = seen.find((m) => m.type === 'event' && m.event.type === 'setup');
+    assert.ok(setup?.type === 'event' && setup.event.type === 'setup');
+    assert.match(setup.event.message, /^Provider: vscode-lm \(the editor's language models/);
+    // Every call went through the host, none with a prompt-cache breakpoint or an output format.
+    assert.ok(editor && editor.asked.length > 0);
+    assert.equal(editor.asked.length, fake.server.requests.length);
+    assert.ok(fake.server.requests.every((r) => !/cache_control|output_config/.test(JSON.stringify(r.body))));
+    assert.ok(apiCalls > 0);
+    const outcome = seen.at(-1)!;
+    assert.ok(outcome.type === 'outcome' && outcome.kind === 'finished' && outcome.summary);
+    assert.equal(outcome.summary.calls, editor.asked.length);
+  });
+
+  it('plans a review with no model call: files, calls and dollars (the language-model tool asks with it)', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const { connection, died, stop } = startWorker();
+    try {
+      const plan = await Promise.race([connection.sendRequest(PlanReview, start(cwd)), died]);
+      assert.ok(plan.kind === 'planned', JSON.stringify(plan));
+      assert.equal(plan.files, 4);
+      assert.ok(plan.calls > 0 && plan.inputTokens > 0 && plan.costUsd! > 0);
+      assert.equal(fake.server.requests.length, 0);
+      const bad = await Promise.race([connection.sendRequest(PlanReview, start('/no/such/folder')), died]);
+      assert.equal(bad.kind, 'failed');
+    } finally {
+      stop();
+    }
   });
 
   it('detects an auto scope first and says which (Review (Auto)): here the uncommitted change', async () => {
@@ -271,7 +322,7 @@ describe('the review worker thread', function () {
       const bad = await answer({ provider: 'azure' });
       assert.equal(bad.ok, false);
       assert.deepEqual(bad.lines, [
-        'Problem:     skeptic.provider must be one of anthropic, bedrock, vertex, compatible; got "azure"',
+        'Problem:     skeptic.provider must be one of anthropic, bedrock, vertex, compatible, vscode-lm; got "azure"',
       ]);
       const keyless = await answer({ baseUrl: fake.server.url });
       assert.equal(keyless.ok, false);
