@@ -14,6 +14,7 @@ import type { Finding } from '../model/finding';
 import { plural } from '../model/plural';
 import { parseReviewArgs } from './args';
 import { consoleReporter } from './console';
+import { openEventLog } from './eventLog';
 import { EXIT, UsageError } from './help';
 import { jobFromFlags, keyFor, providerFromFlags } from './job';
 import type { CliIo } from './io';
@@ -101,18 +102,21 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
   );
   let estimatedCalls = 0;
   const progress = consoleReporter(io.stderr, args.mode);
+  const events = job.outputs.events ? openEventLog(io.cwd, job.outputs.events) : undefined;
   const outcome = await runJob(job, {
-    emit: (e) =>
-      e.type === 'setup' || e.type === 'inventory'
-        ? say(e.type === 'setup' ? e.message : `${plural(e.files.length, 'file')} under review`)
-        : progress(e),
+    emit: (e) => {
+      events?.emit(e);
+      if (e.type === 'setup' || e.type === 'inventory')
+        say(e.type === 'setup' ? e.message : `${plural(e.files.length, 'file')} under review`);
+      else progress(e);
+    },
     // Nobody is there to say yes: over the ceiling, the run does not start.
     confirm: async (estimate) => {
       estimatedCalls = estimate.calls;
       return false;
     },
     signal: io.signal,
-  });
+  }).finally(() => events?.close());
   const run: RunOutcome =
     outcome.kind === 'skipped'
       ? { kind: 'skipped', reason: outcome.reason }
@@ -144,9 +148,12 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
       }),
       findings,
     );
+    // Stopped (SIGTERM, Ctrl-C): what finished is in the report and the job summary; the exit code says why.
+    if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.terminated;
     throw err;
   }
   await finish(io, ctx.stepSummary, published.summary, published.posted === 'annotations' ? findings : []);
+  if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.terminated;
   if (published.failure) return EXIT.usage;
   say(describe(published.outcome));
   return exitCode(failOn, run);
@@ -154,8 +161,13 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
 
 /** The job summary, and the findings as annotations when they could not be comments. */
 async function finish(io: CliIo, stepSummary: string | undefined, summary: string, annotate: Finding[]): Promise<void> {
-  for (const f of annotate) io.stdout.write(`${annotation(f)}\n`);
-  if (stepSummary) await appendFile(stepSummary, `${summary}\n`, 'utf8');
+  for (const f of annotate) io.command(annotation(f));
+  if (!stepSummary) return;
+  await appendFile(stepSummary, `${summary}\n`, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new UsageError(
+      `cannot write the job summary to ${stepSummary} (GITHUB_STEP_SUMMARY): ${err.code ?? err.message}`,
+    );
+  });
 }
 
 function describe(o: Awaited<ReturnType<typeof publish>>['outcome']): string {
