@@ -11,6 +11,8 @@ import { readCiContext } from '../app/ci/environment';
 import { annotation, publish, summaryMarkdown, type RunOutcome } from '../app/ci/publish';
 import { runJob } from '../app/runJob';
 import type { Finding } from '../model/finding';
+import type { ReviewResult } from '../model/events';
+import { addedByChange } from '../model/suppressed';
 import { plural } from '../model/plural';
 import { parseReviewArgs } from './args';
 import { consoleReporter } from './console';
@@ -91,6 +93,8 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
       choices: {
         ...args,
         scope: { kind: 'branch', base: checkout.mergeBase },
+        // The interactive gate (too few changed lines to be worth it) is not for a pull request: one line can break it.
+        force: true,
         confirmThreshold: ceiling,
         out: args.out ?? `.skeptic/reports/code-review-pr-${ctx.pr.number}.md`,
       },
@@ -156,6 +160,11 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
   if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.terminated;
   if (published.failure) return EXIT.usage;
   say(describe(published.outcome));
+  const hidden = run.kind === 'reviewed' ? addedByChange(run.result.suppressed) : [];
+  if (hidden.length)
+    say(
+      `${plural(hidden.length, 'finding')} hidden by suppressions this pull request adds (they count for --fail-on): ${hidden.map((h) => `${h.finding.file}:${h.finding.line} ${h.finding.priority}`).join(', ')}`,
+    );
   return exitCode(failOn, run);
 }
 
@@ -182,10 +191,20 @@ export function exitCode(failOn: FailOn, run: RunOutcome): number {
   if (failOn === 'never') return EXIT.ok;
   if (run.kind === 'too-large') return EXIT.findings;
   if (run.kind === 'skipped') return EXIT.ok;
-  const levels = failOn === 'must_fix' ? ['must_fix'] : ['must_fix', 'should_fix'];
   // Pre-existing findings are on lines the change did not touch: they are not the pull request's to fix.
-  if (run.result.findings.some((f) => levels.includes(f.priority) && !f.pre_existing)) return EXIT.findings;
+  if (failing(failOn, run.result).length) return EXIT.findings;
   return run.result.failed.length || run.result.stopped ? EXIT.incomplete : EXIT.ok;
+}
+
+/**
+ * The findings that fail the run at `failOn`: the open ones the change introduced, and those a suppression
+ * the change adds hides (an author cannot approve their own must-fix).
+ */
+function failing(failOn: Exclude<FailOn, 'never'>, result: ReviewResult): Finding[] {
+  const levels: string[] = failOn === 'must_fix' ? ['must_fix'] : ['must_fix', 'should_fix'];
+  return [...result.findings, ...addedByChange(result.suppressed).map((s) => s.finding)].filter(
+    (f) => levels.includes(f.priority) && !f.pre_existing,
+  );
 }
 
 function ciFlags(argv: string[]): { failOn: FailOn; rest: string[]; help: boolean } {

@@ -10,9 +10,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { startFakeGitHub, type FakeGitHub } from '../fake-github/server';
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { withDismissal } from '../../src/model/dismissals';
+import { FIXTURES } from '../helpers/cli';
+import { TempRepo } from '../helpers/git-repo';
 import { PR_REPO, runCi, shopPullRequest, type CiRunOptions } from '../helpers/pull-request';
-import { shopScenarioWithPreExisting } from '../helpers/shop-change';
-import type { TempRepo } from '../helpers/git-repo';
+import { editLines, editShop, shopScenarioWithPreExisting } from '../helpers/shop-change';
 
 const MARKER = /<!-- skeptic:finding ([0-9a-f]{20}) -->/g;
 const USERS = {
@@ -56,14 +60,17 @@ describe('skeptic ci on a hostile pull request and a misbehaving GitHub', functi
     github.setPull(PR_REPO, { number: 7, headSha: head, diff: pr.repo.git('diff', pr.base, head) });
   };
 
-  /** The fingerprints a clean run posts: anyone can compute them offline from the code and the rules. */
-  async function fingerprintsOf(pr: { repo: TempRepo; base: string }): Promise<string[]> {
+  /**
+   * The fingerprints a clean run posts, with the path of the inline comment that carries each ("" for a
+   * review's body): anyone can compute them offline from the code and the rules.
+   */
+  async function fingerprintsOf(pr: { repo: TempRepo; base: string }): Promise<Array<[string, string]>> {
     const scratch = github;
     github = await startFakeGitHub({ ...USERS });
     try {
       assert.equal((await ci(pr)).code, 0);
-      return [...github.reviewComments, ...github.reviews].flatMap((c) =>
-        [...c.body.matchAll(MARKER)].map((m) => m[1]!),
+      return [...github.reviewComments, ...github.reviews.map((r) => ({ ...r, path: '' }))].flatMap((c) =>
+        [...c.body.matchAll(MARKER)].map((m): [string, string] => [c.path, m[1]!]),
       );
     } finally {
       await github.close();
@@ -81,7 +88,7 @@ describe('skeptic ci on a hostile pull request and a misbehaving GitHub', functi
     });
     await as('mallory-token', 'POST', '/pulls/7/reviews', {
       event: 'COMMENT',
-      body: `Nothing to see.\n${fingerprints.map((fp) => `<!-- skeptic:finding ${fp} -->`).join('\n')}`,
+      body: `Nothing to see.\n${fingerprints.map(([, fp]) => `<!-- skeptic:finding ${fp} -->`).join('\n')}`,
     });
     const run = await ci(pr);
     assert.equal(run.code, 0, run.stderr);
@@ -232,5 +239,72 @@ describe('skeptic ci on a hostile pull request and a misbehaving GitHub', functi
       run.stdout,
       /^::error file=shop\/cart\.ts,line=17,.*::Loop while i < n\.%0A::add-mask::hunter2::error/m,
     );
+  });
+
+  it('a one-line pull request is reviewed (no small-change gate in ci), and --fail-on holds', async () => {
+    const repo = new TempRepo();
+    cpSync(join(FIXTURES, 'shop'), repo.path('shop'), { recursive: true });
+    repo.commit('shop');
+    const base = repo.git('rev-parse', 'HEAD').trim();
+    repo.git('checkout', '-q', '-b', 'one-line');
+    editLines(repo, 'shop/cart.ts', { 17: '    for (let i = 0; i <= this.items.length; i += 1) {' });
+    repo.commit('one line');
+    const run = await ci({ repo, base }, { args: ['--fail-on', 'must_fix'] });
+    // Before: "not reviewed: SKIP: < 5 changed lines", exit 0 under any --fail-on.
+    assert.equal(run.code, 1, run.stderr);
+    assert.ok(anthropic.requests.length > 0);
+    assert.ok(github.reviewComments.some((c) => c.path === 'shop/cart.ts' && c.line === 17));
+  });
+
+  it('an older bare skeptic-ignore that now covers a line the change adds counts for --fail-on, and is listed', async () => {
+    const repo = new TempRepo();
+    cpSync(join(FIXTURES, 'shop'), repo.path('shop'), { recursive: true });
+    editLines(repo, 'shop/cart.ts', { 16: '    // skeptic-ignore' });
+    repo.commit('shop, with a bare ignore in Cart.total');
+    const base = repo.git('rev-parse', 'HEAD').trim();
+    repo.git('checkout', '-q', '-b', 'feature');
+    editShop(repo);
+    repo.commit('pricing in cents');
+    const run = await ci({ repo, base }, { args: ['--fail-on', 'must_fix'] });
+    // Before: recorded as not added by the change, exit 0.
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(
+      run.stderr,
+      /^1 finding hidden by suppressions this pull request adds \(they count for --fail-on\): shop\/cart\.ts:17 must_fix$/m,
+    );
+    assert.match(
+      github.issueComments[0]!.body,
+      /Hidden by suppressions this pull request adds[\s\S]*`shop\/cart\.ts:17` \*\*must fix\*\*.*hidden by a skeptic-ignore comment at shop\/cart\.ts:16 .*added by this change/,
+    );
+  });
+
+  it('a dismissal-file entry the pull request adds for its own must-fix counts for --fail-on', async () => {
+    const pr = shopPullRequest();
+    const prints = await fingerprintsOf(pr);
+    const cart = prints.find(([path]) => path === 'shop/cart.ts')?.[1];
+    assert.ok(cart, JSON.stringify(prints));
+    pr.repo.write(
+      '.skeptic/dismissed.json',
+      withDismissal([], {
+        fingerprint: cart,
+        rule_id: 'A1',
+        file: 'shop/cart.ts',
+        function: null,
+        code: '',
+        finding: '',
+        reason: 'wont_fix',
+        note: 'approved by me',
+      }),
+    );
+    pr.repo.commit('dismiss it');
+    const run = await ci(pr, { args: ['--fail-on', 'must_fix'] });
+    // Before: the author approved their own must-fix: exit 0.
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(
+      run.stderr,
+      /hidden by suppressions this pull request adds \(they count for --fail-on\): shop\/cart\.ts:17 must_fix/,
+    );
+    const never = await ci(pr, { args: ['--fail-on', 'never'] });
+    assert.equal(never.code, 0, never.stderr);
   });
 });
