@@ -4,8 +4,14 @@
  * initialiser): `--version` and help load nothing else (docs/caching.md, "What loads when").
  */
 import type { CliIo } from './cli/io';
+import { guardedStream } from './cli/guardedStream';
 import { EXIT, USAGE, UsageError } from './cli/help';
 import { version as VERSION } from '../package.json';
+
+// Under GitHub Actions, no line of ours but our own annotations may be a workflow command.
+const underActions = process.env.GITHUB_ACTIONS === 'true';
+const stdout = guardedStream(process.stdout, underActions);
+const stderr = guardedStream(process.stderr, underActions);
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -16,7 +22,7 @@ export async function main(argv: string[]): Promise<number> {
     const code = signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
     if (controller.signal.aborted) process.exit(code); // a second signal does not wait
     stoppedWith = code;
-    process.stderr.write(
+    stderr.write(
       `${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}: finishing what is done and writing a partial report (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl-C'} again to quit now)\n`,
     );
     controller.abort(new Error(signal === 'SIGTERM' ? 'terminated' : 'interrupted'));
@@ -27,8 +33,9 @@ export async function main(argv: string[]): Promise<number> {
     cwd: process.cwd(),
     env: process.env,
     stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout,
+    stderr,
+    command: (line) => process.stdout.write(`${line}\n`),
     signal: controller.signal,
     stoppedWith: () => stoppedWith,
   };
@@ -53,13 +60,13 @@ export async function main(argv: string[]): Promise<number> {
       case '--version':
       case '-V':
       case 'version':
-        process.stdout.write(`skeptic ${VERSION}\n`);
+        stdout.write(`skeptic ${VERSION}\n`);
         return EXIT.ok;
       case undefined:
       case '-h':
       case '--help':
       case 'help':
-        process.stdout.write(USAGE);
+        stdout.write(USAGE);
         return command === undefined ? EXIT.usage : EXIT.ok;
       default:
         throw new UsageError(
@@ -71,7 +78,7 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError || (command && (await import('./app/runJob')).isSetupError(err))) {
       // Loaded here: --version and --help evaluate nothing but the command line.
       const { redact } = await import('./model/redact');
-      process.stderr.write(`skeptic: ${redact(err.message)}\n`);
+      stderr.write(`skeptic: ${redact(err.message)}\n`);
       return EXIT.usage;
     }
     throw err;
@@ -89,7 +96,7 @@ main(process.argv.slice(2)).then(
   },
   async (err: unknown) => {
     const { redact } = await import('./model/redact');
-    process.stderr.write(
+    stderr.write(
       `skeptic: internal error: ${redact(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
     );
     process.exitCode = 1;

@@ -9,6 +9,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { BatchLedger } from '../engine/batchLedger';
 import { describeError } from '../engine/client';
 import type { Connection } from '../engine/connect';
+import { mapLimit } from '../model/pool';
 import { plural } from '../model/plural';
 import { PROVIDER_NAMES, ProviderError } from '../model/providers';
 import { batchLedgerFile } from './state';
@@ -24,6 +25,9 @@ export interface BatchesOptions {
   connect: () => Promise<Connection>;
 }
 
+/** Batches retrieved (and collected) at once by `skeptic batches`. */
+const BATCH_LOOKUPS = 8;
+
 /** The lines to print, and whether the API answered for every batch. */
 export async function batchesReport(o: BatchesOptions): Promise<{ lines: string[]; ok: boolean }> {
   const ledger = new BatchLedger(batchLedgerFile(o.stateDir));
@@ -36,7 +40,8 @@ export async function batchesReport(o: BatchesOptions): Promise<{ lines: string[
     throw new ProviderError(
       `skeptic batches needs the Message Batches API, which ${PROVIDER_NAMES[connection.provider.provider]} does not have; the ledger's batches are on the Anthropic API (--provider anthropic)`,
     );
-  const seen = await Promise.all(entries.map((e) => oneBatch(e.id, { connection, sdk, ledger, ...o })));
+  // A ledger of thousands of batches is asked a few at a time, not all at once (the API's rate limits).
+  const seen = await mapLimit(entries, BATCH_LOOKUPS, (e) => oneBatch(e.id, { connection, sdk, ledger, ...o }));
   const lines = entries.flatMap((e, i) => {
     const { state, did } = seen[i]!;
     const uncollected = plural(Object.keys(e.requests).length, 'request');

@@ -145,7 +145,8 @@ export class FindingScreen {
         verdict: {
           by: 'comment',
           note: inline.reason && capText(inline.reason, MAX_NOTE_CHARS),
-          addedInChange: this.added(f.file, inline.line),
+          // Added by the change when it writes the comment, or when it adds the line an older comment now covers.
+          addedInChange: this.added(f.file, inline.line) || this.added(f.file, f.line),
           at: { file: f.file, line: inline.line },
           ...(inline.rules.length === 0 ? { everyRule: true as const } : {}),
         },

@@ -1,19 +1,21 @@
 /**
  * `skeptic hook install|uninstall`: a git hook (pre-push by default, or pre-commit) that runs `skeptic hook
  * run`. A hook Skeptic did not write is never overwritten: it is refused, or with `chain` kept beside ours
- * (`<hook>.before-skeptic`) and run first with the same arguments and input. Uninstall removes only what
- * Skeptic wrote, and puts a chained hook back.
+ * (`<hook>.before-skeptic`) and run first with the same arguments and input, under the hook's own name: hook
+ * managers (husky v4 and v9) dispatch on `basename "$0"` and source helpers from `dirname "$0"`, so a shell
+ * hook is run as `$0` itself. Uninstall removes only a hook whose content is exactly what install writes, and
+ * puts a chained hook back. Install refuses a hooks folder git tracks (the hook would reach everyone's
+ * clone) and a hook that is a link out of the repository (writing it would write outside).
  */
-import { chmod, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { chmod, lstat, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { git } from '../io/git';
 import { ScopeError } from '../scope/inventory';
 
 export const HOOKS = ['pre-push', 'pre-commit'] as const;
 export type HookKind = (typeof HOOKS)[number];
 
-/** The line that makes a hook Skeptic's. */
-const MARK = '# skeptic-hook:';
+const MARK_LINE = '# skeptic-hook: written by skeptic hook install; skeptic hook uninstall removes it';
 const CHAINED = '.before-skeptic';
 
 export interface HookOptions {
@@ -39,32 +41,87 @@ const exists = (path: string) =>
   );
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** A shell hook's interpreter (sh, bash, dash, zsh) from its first line, or null for any other program. */
+function shellOf(hook: string): string | null {
+  const first = hook.split('\n', 1)[0] ?? '';
+  if (!first.startsWith('#!')) return 'sh';
+  return /^#!\s*(?:\S*\/)?(?:env\s+)?(?:\S*\/)?(sh|bash|dash|zsh)(?:\s|$)/.exec(first)?.[1] ?? null;
+}
+
+/**
+ * The hook's text. `run`: the quoted command line of `skeptic hook run`; `chained`: the interpreter of the
+ * hook run first ('' for a program run as it is), or null for none.
+ */
+function hookText(kind: HookKind, run: string, chained: string | null): string {
+  const lines = ['#!/bin/sh', MARK_LINE];
+  // A shell hook runs with $0 its own name (a hook manager's dispatch needs it); a program gets its file.
+  const first =
+    chained === null ? null : chained ? `${chained} -c '. "$0${CHAINED}"' "$0" "$@"` : `"$0${CHAINED}" "$@"`;
+  if (first === null) lines.push(`exec ${run} "$@"`);
+  else if (kind === 'pre-push') {
+    // Both hooks read the refs being pushed from stdin: each gets its own copy.
+    lines.push(
+      'input=$(cat)',
+      `printf '%s\\n' "$input" | ${first} || exit $?`,
+      `printf '%s\\n' "$input" | exec ${run} "$@"`,
+    );
+  } else lines.push(`${first} || exit $?`, `exec ${run} "$@"`);
+  return lines.join('\n') + '\n';
+}
+
+/** Whether `text` is exactly a hook install writes (whatever its command), and with which chained interpreter. */
+function ourHook(kind: HookKind, text: string): { chained: string | null } | null {
+  const run = /^(?:printf '%s\\n' "\$input" \| )?exec (.+) "\$@"$/m.exec(text)?.[1];
+  if (run === undefined) return null;
+  for (const chained of [null, '', 'sh', 'bash', 'dash', 'zsh'])
+    if (hookText(kind, run, chained) === text) return { chained };
+  return null;
+}
+
+/** Refuses a hooks folder that git tracks, and a hook that is a link leading out of the repository. */
+async function checkPlace(cwd: string, dir: string, path: string): Promise<void> {
+  const top = await realpath((await git(['rev-parse', '--show-toplevel'], cwd)).trim());
+  const tracked = (await git(['ls-files', '--', dir], cwd).catch(() => '')).trim();
+  if (tracked)
+    throw new ScopeError(
+      `${dir} is tracked by git (core.hooksPath): a hook written there would be committed to everyone's clone; install Skeptic through that folder's hook manager instead`,
+    );
+  const link = await lstat(path).then(
+    (s) => s.isSymbolicLink(),
+    () => false,
+  );
+  if (!link) return;
+  const target = await realpath(path).catch(() => null);
+  const inside = (p: string) => {
+    const rel = relative(top, p);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  };
+  const gitDir = await realpath(resolve(cwd, (await git(['rev-parse', '--git-common-dir'], cwd)).trim()));
+  if (target === null || !(inside(target) || !relative(gitDir, target).startsWith('..')))
+    throw new ScopeError(
+      `${path} is a link ${target === null ? 'to nothing' : `to ${target}`}, out of the repository: it is left alone, and nothing is written through it`,
+    );
+}
+
 export async function installHook(cwd: string, o: HookOptions): Promise<string> {
-  const path = join(await hooksDir(cwd), o.kind);
+  const dir = await hooksDir(cwd);
+  const path = join(dir, o.kind);
+  await checkPlace(cwd, dir, path);
   const current = await readFile(path, 'utf8').catch(() => null);
   const chained = `${path}${CHAINED}`;
-  let chain = current !== null && current.includes(MARK) ? current.includes(CHAINED) : false;
-  if (current !== null && !current.includes(MARK)) {
+  const ours = current === null ? null : ourHook(o.kind, current);
+  let chain = ours?.chained ?? null;
+  if (current !== null && !ours) {
     if (!o.chain)
       throw new ScopeError(
         `${path} exists and is not Skeptic's; it is left alone (pass --chain to run it first, then Skeptic)`,
       );
     if (await exists(chained)) throw new ScopeError(`${chained} exists already; move it away first`);
     await rename(path, chained);
-    chain = true;
+    chain = shellOf(current) ?? '';
   }
   const run = [...o.command, 'hook', 'run', o.kind, ...o.runArgs].map(quote).join(' ');
-  const lines = ['#!/bin/sh', `${MARK} written by skeptic hook install; skeptic hook uninstall removes it`];
-  if (!chain) lines.push(`exec ${run} "$@"`);
-  else if (o.kind === 'pre-push') {
-    // Both hooks read the refs being pushed from stdin: each gets its own copy.
-    lines.push(
-      'input=$(cat)',
-      `printf '%s\\n' "$input" | "$0${CHAINED}" "$@" || exit $?`,
-      `printf '%s\\n' "$input" | exec ${run} "$@"`,
-    );
-  } else lines.push(`"$0${CHAINED}" "$@" || exit $?`, `exec ${run} "$@"`);
-  await writeFile(path, lines.join('\n') + '\n', 'utf8');
+  await writeFile(path, hookText(o.kind, run, chain), 'utf8');
   await chmod(path, 0o755);
   return path;
 }
@@ -77,13 +134,14 @@ export async function uninstallHook(cwd: string, kinds: readonly HookKind[]): Pr
     const path = join(dir, kind);
     const current = await readFile(path, 'utf8').catch(() => null);
     if (current === null) continue;
-    if (!current.includes(MARK)) {
-      out.push(`${path} is not Skeptic's: left alone`);
+    const ours = ourHook(kind, current);
+    if (!ours) {
+      out.push(`${path} is not Skeptic's (or was edited since): left alone`);
       continue;
     }
     await rm(path);
     out.push(`removed ${path}`);
-    if (await exists(`${path}${CHAINED}`)) {
+    if (ours.chained !== null && (await exists(`${path}${CHAINED}`))) {
       await rename(`${path}${CHAINED}`, path);
       out.push(`put back the hook it ran first: ${path}`);
     }

@@ -7,14 +7,22 @@ import type { ModelEntry as Entry, PriceOverrides as Overrides } from '../model/
 
 /** The smallest window worth a review: the system prompt and tools alone take several thousand tokens. */
 const MIN_CONTEXT_WINDOW = 8_000;
+/** Dollars per million tokens no model costs: a bigger number is a typo, and 1e308 would make every total $NaN. */
+const MAX_PRICE = 1_000_000;
+const price = () =>
+  z
+    .number()
+    .nonnegative()
+    .max(MAX_PRICE, `a price is dollars per million tokens, at most ${MAX_PRICE.toLocaleString('en-US')}`)
+    .optional();
 
 export const ModelEntry: z.ZodType<Entry> = z
   .strictObject({
-    input: z.number().nonnegative().optional(),
-    output: z.number().nonnegative().optional(),
-    cache_write: z.number().nonnegative().optional(),
-    cache_write_1h: z.number().nonnegative().optional(),
-    cache_read: z.number().nonnegative().optional(),
+    input: price(),
+    output: price(),
+    cache_write: price(),
+    cache_write_1h: price(),
+    cache_read: price(),
     context_window: z.number().int().min(MIN_CONTEXT_WINDOW).optional(),
   })
   .superRefine((row, ctx) => {

@@ -12,9 +12,12 @@ import { readCiContext } from '../app/ci/environment';
 import { annotation, publish, summaryMarkdown, type RunOutcome } from '../app/ci/publish';
 import { OverBudget, runJob } from '../app/runJob';
 import type { Finding } from '../model/finding';
+import type { ReviewResult } from '../model/events';
+import { addedByChange } from '../model/suppressed';
 import { plural } from '../model/plural';
 import { parseReviewArgs } from './args';
 import { consoleReporter } from './console';
+import { openEventLog } from './eventLog';
 import { EXIT, UsageError } from './help';
 import { jobFromFlags, keyFor, providerFromFlags } from './job';
 import type { CliIo } from './io';
@@ -93,6 +96,8 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
         scope: { kind: 'branch', base: checkout.mergeBase },
         // The pull request's own words, not the commit subjects the range would give.
         intent: pullRequestIntent(ctx.pr.number, ctx.pr.title, ctx.pr.body),
+        // The interactive gate (too few changed lines to be worth it) is not for a pull request: one line can break it.
+        force: true,
         confirmThreshold: ceiling,
         out: args.out ?? `.skeptic/reports/code-review-pr-${ctx.pr.number}.md`,
       },
@@ -104,22 +109,27 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
   );
   let estimatedCalls = 0;
   const progress = consoleReporter(io.stderr, args.mode);
+  const events = job.outputs.events ? openEventLog(io.cwd, job.outputs.events) : undefined;
   const outcome = await runJob(job, {
-    emit: (e) =>
-      e.type === 'setup' || e.type === 'inventory'
-        ? say(e.type === 'setup' ? e.message : `${plural(e.files.length, 'file')} under review`)
-        : progress(e),
+    emit: (e) => {
+      events?.emit(e);
+      if (e.type === 'setup' || e.type === 'inventory')
+        say(e.type === 'setup' ? e.message : `${plural(e.files.length, 'file')} under review`);
+      else progress(e);
+    },
     // Nobody is there to say yes: over the ceiling, the run does not start.
     confirm: async (estimate) => {
       estimatedCalls = estimate.calls;
       return false;
     },
     signal: io.signal,
-  }).catch((err: unknown) => {
-    // Over the dollar ceiling from the start: said on the pull request, like a run over the call ceiling.
-    if (err instanceof OverBudget) return { kind: 'skipped' as const, reason: `not reviewed: ${err.message}` };
-    throw err;
-  });
+  })
+    .catch((err: unknown) => {
+      // Over the dollar ceiling from the start: said on the pull request, like a run over the call ceiling.
+      if (err instanceof OverBudget) return { kind: 'skipped' as const, reason: `not reviewed: ${err.message}` };
+      throw err;
+    })
+    .finally(() => events?.close());
   const run: RunOutcome =
     outcome.kind === 'skipped'
       ? { kind: 'skipped', reason: outcome.reason }
@@ -151,18 +161,31 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
       }),
       findings,
     );
+    // Stopped (SIGTERM, Ctrl-C): what finished is in the report and the job summary; the exit code says why.
+    if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.terminated;
     throw err;
   }
   await finish(io, ctx.stepSummary, published.summary, published.posted === 'annotations' ? findings : []);
+  if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.terminated;
   if (published.failure) return EXIT.usage;
   say(describe(published.outcome));
+  const hidden = run.kind === 'reviewed' ? addedByChange(run.result.suppressed) : [];
+  if (hidden.length)
+    say(
+      `${plural(hidden.length, 'finding')} hidden by suppressions this pull request adds (they count for --fail-on): ${hidden.map((h) => `${h.finding.file}:${h.finding.line} ${h.finding.priority}`).join(', ')}`,
+    );
   return exitCode(failOn, run);
 }
 
 /** The job summary, and the findings as annotations when they could not be comments. */
 async function finish(io: CliIo, stepSummary: string | undefined, summary: string, annotate: Finding[]): Promise<void> {
-  for (const f of annotate) io.stdout.write(`${annotation(f)}\n`);
-  if (stepSummary) await appendFile(stepSummary, `${summary}\n`, 'utf8');
+  for (const f of annotate) io.command(annotation(f));
+  if (!stepSummary) return;
+  await appendFile(stepSummary, `${summary}\n`, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new UsageError(
+      `cannot write the job summary to ${stepSummary} (GITHUB_STEP_SUMMARY): ${err.code ?? err.message}`,
+    );
+  });
 }
 
 function describe(o: Awaited<ReturnType<typeof publish>>['outcome']): string {
@@ -177,10 +200,20 @@ export function exitCode(failOn: FailOn, run: RunOutcome): number {
   if (failOn === 'never') return EXIT.ok;
   if (run.kind === 'too-large') return EXIT.findings;
   if (run.kind === 'skipped') return EXIT.ok;
-  const levels = failOn === 'must_fix' ? ['must_fix'] : ['must_fix', 'should_fix'];
   // Pre-existing findings are on lines the change did not touch: they are not the pull request's to fix.
-  if (run.result.findings.some((f) => levels.includes(f.priority) && !f.pre_existing)) return EXIT.findings;
+  if (failing(failOn, run.result).length) return EXIT.findings;
   return run.result.failed.length || run.result.stopped ? EXIT.incomplete : EXIT.ok;
+}
+
+/**
+ * The findings that fail the run at `failOn`: the open ones the change introduced, and those a suppression
+ * the change adds hides (an author cannot approve their own must-fix).
+ */
+function failing(failOn: Exclude<FailOn, 'never'>, result: ReviewResult): Finding[] {
+  const levels: string[] = failOn === 'must_fix' ? ['must_fix'] : ['must_fix', 'should_fix'];
+  return [...result.findings, ...addedByChange(result.suppressed).map((s) => s.finding)].filter(
+    (f) => levels.includes(f.priority) && !f.pre_existing,
+  );
 }
 
 function ciFlags(argv: string[]): { failOn: FailOn; rest: string[]; help: boolean } {

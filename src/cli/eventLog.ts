@@ -6,6 +6,7 @@
 import { constants, createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { EmitFn, ReviewEvent } from '../model/events';
+import { UsageError } from './help';
 
 export interface EventLog {
   path: string;
@@ -47,8 +48,10 @@ export function openEventLog(cwd: string, file: string): EventLog {
     },
     close: () =>
       new Promise<void>((done, fail) => {
-        if (failed || !out) return failed ? fail(new Error(`--events ${file}: ${failed.message}`)) : done();
-        out.once('error', fail);
+        // A file that cannot be written (a full disk, /dev/full) is the operator's to fix: said in one line.
+        const refuse = (err: Error) => fail(new UsageError(`--events ${file}: ${err.message}`));
+        if (failed || !out) return failed ? refuse(failed) : done();
+        out.once('error', refuse);
         out.end(done);
       }),
   };

@@ -15,6 +15,7 @@ import { consoleReporter } from './console';
 import { EXIT, UsageError } from './help';
 import type { CliIo } from './io';
 import { jobFromFlags } from './job';
+import { redact } from '../model/redact';
 
 /** Model calls one hook run may make unless told otherwise: a push should not wait long, nor cost much. */
 export const HOOK_MAX_CALLS = 30;
@@ -78,6 +79,17 @@ export async function hookCommand(argv: string[], io: CliIo): Promise<number> {
 
 /** What the hook runs. Its exit code is git's answer: 1 blocks, anything Skeptic fails at lets git go on. */
 async function runHook(argv: string[], io: CliIo): Promise<number> {
+  try {
+    return await reviewForHook(argv, io);
+  } catch (err) {
+    // Skeptic's own trouble never stops git, whatever it is: say it, and let the push or commit go on.
+    const what = err instanceof UsageError || isSetupError(err) ? err.message : `internal error: ${String(err)}`;
+    io.stderr.write(`skeptic: not reviewed: ${redact(what)}; git goes ahead\n`);
+    return EXIT.ok;
+  }
+}
+
+async function reviewForHook(argv: string[], io: CliIo): Promise<number> {
   const [kind, ...rest] = argv;
   if (kind !== 'pre-push' && kind !== 'pre-commit')
     throw new UsageError('skeptic hook run is for the hook itself: pre-push or pre-commit');
@@ -90,47 +102,48 @@ async function runHook(argv: string[], io: CliIo): Promise<number> {
     );
     return EXIT.ok;
   }
-  try {
-    const scope = kind === 'pre-commit' ? ({ kind: 'staged' } as const) : await pushScope(io, say);
-    if (!scope) return EXIT.ok;
-    const flags = parseReviewArgs([
-      '--mode',
-      'lenses',
-      '--max-calls',
-      values['max-calls'] ?? String(HOOK_MAX_CALLS),
-      '--yes',
-      '--out',
-      '.skeptic/reports/code-review-hook.md',
-    ]);
-    const job = await jobFromFlags({ ...flags, choices: { ...flags.choices, scope } }, io, apiKey);
-    const outcome = await runJob(job, { emit: consoleReporter(io.stderr, 'lenses'), signal: io.signal });
-    if (outcome.kind === 'skipped') {
-      say(`not reviewed: ${outcome.reason}`);
-      return EXIT.ok;
-    }
-    if (outcome.kind !== 'ran') return EXIT.ok;
-    const findings = [...outcome.result.findings].sort(
-      (a, b) => PRIORITY_ORDER.indexOf(a.priority) - PRIORITY_ORDER.indexOf(b.priority),
-    );
-    for (const f of findings)
-      io.stderr.write(`  ${f.priority.replace('_', ' ')}  ${f.file}:${f.line}  ${f.action} (${f.rationale})\n`);
-    say(`${plural(findings.length, 'finding')}${outcome.outputs ? `; report: ${outcome.outputs.reportPath}` : ''}`);
-    const blocking = findings.filter((f) => f.priority === 'must_fix' && !f.pre_existing);
-    if (values['block-on'] === 'must_fix' && blocking.length) {
-      say(
-        `${kind === 'pre-push' ? 'push' : 'commit'} blocked: ${plural(blocking.length, 'must-fix finding')} (git ${kind === 'pre-push' ? 'push' : 'commit'} --no-verify skips this hook)`,
-      );
-      return EXIT.findings;
-    }
+  const scope = kind === 'pre-commit' ? ({ kind: 'staged' } as const) : await pushScope(io, say);
+  if (!scope) return EXIT.ok;
+  const flags = parseReviewArgs([
+    '--mode',
+    'lenses',
+    '--max-calls',
+    values['max-calls'] ?? String(HOOK_MAX_CALLS),
+    '--yes',
+    '--out',
+    '.skeptic/reports/code-review-hook.md',
+  ]);
+  const job = await jobFromFlags({ ...flags, choices: { ...flags.choices, scope } }, io, apiKey);
+  const outcome = await runJob(job, { emit: consoleReporter(io.stderr, 'lenses'), signal: io.signal });
+  if (outcome.kind === 'skipped') {
+    say(`not reviewed: ${outcome.reason}`);
     return EXIT.ok;
-  } catch (err) {
-    // Skeptic's own trouble never stops git: say it, and let the push or commit go on.
-    if (err instanceof UsageError || isSetupError(err)) {
-      say(`${err.message}; going ahead unreviewed`);
-      return EXIT.ok;
-    }
-    throw err;
   }
+  if (outcome.kind !== 'ran') return EXIT.ok;
+  const { result, outputs } = outcome;
+  // A review whose every reviewer failed (API down, 401, 500) found nothing because it looked at nothing.
+  if (!outputs || (result.failed.length && !result.files.some((f) => f.status === 'reviewed'))) {
+    const why = result.stopped ?? result.failed[0]?.reason ?? 'no reviewer finished';
+    say(`not reviewed: ${why}; the ${kind === 'pre-push' ? 'push' : 'commit'} goes ahead unreviewed`);
+    return EXIT.ok;
+  }
+  const findings = [...result.findings].sort(
+    (a, b) => PRIORITY_ORDER.indexOf(a.priority) - PRIORITY_ORDER.indexOf(b.priority),
+  );
+  for (const f of findings)
+    io.stderr.write(`  ${f.priority.replace('_', ' ')}  ${f.file}:${f.line}  ${f.action} (${f.rationale})\n`);
+  const partly = result.failed.length
+    ? ` in what was reviewed (not reviewed: ${plural(result.failed.length, 'unit')} failed, ${result.failed[0]!.reason})`
+    : '';
+  say(`${plural(findings.length, 'finding')}${partly}; report: ${outputs.reportPath}`);
+  const blocking = findings.filter((f) => f.priority === 'must_fix' && !f.pre_existing);
+  if (values['block-on'] === 'must_fix' && blocking.length) {
+    say(
+      `${kind === 'pre-push' ? 'push' : 'commit'} blocked: ${plural(blocking.length, 'must-fix finding')} (git ${kind === 'pre-push' ? 'push' : 'commit'} --no-verify skips this hook)`,
+    );
+    return EXIT.findings;
+  }
+  return EXIT.ok;
 }
 
 /** The commits being pushed, from git's stdin: the change since what the remote has of the checked-out branch. */

@@ -2,11 +2,12 @@
  * GitHub's REST API over Node's fetch: the token, JSON both ways, `Link` pagination, and waits on rate
  * limits the way GitHub documents them (403 or 429 with `retry-after` seconds, or with
  * `x-ratelimit-remaining: 0` until the epoch second in `x-ratelimit-reset`; a secondary limit without
- * either header waits a minute, then longer). Nothing else is retried: a write that failed otherwise may
- * have landed, and posting it again would post it twice.
+ * either header waits a minute, then longer). A read that meets a server error (5xx) or a dropped
+ * connection is tried again; a write is not: it may have landed, and posting it again would post it twice.
+ * The token goes only to the configured API host: a `Link` to anywhere else is refused.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { githubFetch } from './boundedFetch';
 
 export class GitHubError extends Error {
@@ -25,21 +26,52 @@ export interface GitHubOptions {
   apiUrl: string;
   /** Absent: unauthenticated (public data only, at GitHub's lower rate limit). */
   token?: string;
-  /** Told before each wait on a rate limit, with what GitHub said. */
-  onWait?: (ms: number, why: string) => void;
+  /** Told before each wait (on a rate limit, or before a read is tried again), with what GitHub said. */
+  onWait?: (ms: number, why: string, kind: 'rate limit' | 'server error') => void;
   /** Longest single wait on a rate limit; a later reset fails the request with the time it resets. */
   maxWaitMs?: number;
   signal?: AbortSignal;
 }
 
 const ATTEMPTS = 5;
+/** A read after a server error is tried this many times in all (waits of 1 s, then 2 s). */
+const SERVER_ERROR_ATTEMPTS = 3;
+const SERVER_ERROR_FIRST_WAIT_MS = 1000;
 const SECONDARY_FIRST_WAIT_MS = 60_000;
 const DEFAULT_MAX_WAIT_MS = 15 * 60_000;
 /** GitHub's largest page. */
 const PER_PAGE = 100;
 
+/** Who wrote a comment, as GitHub lists it. */
+export interface Identity {
+  login: string;
+  type: string;
+}
+
+/**
+ * The author of everything a workflow's GITHUB_TOKEN writes. That token is an app installation's, and
+ * GitHub answers its `GET /user` with 403 "Resource not accessible by integration".
+ */
+export const ACTIONS_BOT: Identity = { login: 'github-actions[bot]', type: 'Bot' };
+
+const AuthenticatedUser = z.object({ login: z.string().min(1), type: z.string() });
+
 export class GitHub {
-  constructor(private readonly opts: GitHubOptions) {}
+  private readonly origin: string;
+  constructor(private readonly opts: GitHubOptions) {
+    this.origin = new URL(opts.apiUrl).origin;
+  }
+
+  /** Whose token this is: `GET /user` for a person's token, the Actions bot for an installation token. */
+  async identity(): Promise<Identity> {
+    try {
+      return await this.call('GET', '/user', AuthenticatedUser);
+    } catch (err) {
+      if (err instanceof GitHubError && err.status === 403 && /not accessible by integration/i.test(err.detail))
+        return ACTIONS_BOT;
+      throw err;
+    }
+  }
 
   /** One call; `schema` checks the answer (an empty answer, as DELETE's 204, is not parsed). */
   async call<T>(method: string, path: string, schema: z.ZodType<T> | null, body?: unknown): Promise<T> {
@@ -59,6 +91,12 @@ export class GitHub {
         throw new GitHubError(res.status, `GET ${path}: GitHub answered with something that is not a list`, '');
       for (const entry of page) out.push(parse(item, entry, `GET ${path}`));
       next = nextLink(res.headers.get('link'));
+      if (next !== null && new URL(next, this.origin).origin !== this.origin)
+        throw new GitHubError(
+          res.status,
+          `GET ${path}: GitHub's next page is on another host (${new URL(next, this.origin).host}); the token is not sent there`,
+          '',
+        );
     }
     return out;
   }
@@ -69,7 +107,9 @@ export class GitHub {
 
   private async send(method: string, url: string, body?: unknown): Promise<Response> {
     let secondaryWait = SECONDARY_FIRST_WAIT_MS;
+    const read = method === 'GET';
     for (let attempt = 1; ; attempt++) {
+      const serverWait = SERVER_ERROR_FIRST_WAIT_MS * 2 ** (attempt - 1);
       const res = await githubFetch(url, {
         method,
         headers: {
@@ -81,11 +121,20 @@ export class GitHub {
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         ...(this.opts.signal ? { signal: this.opts.signal } : {}),
+      }).catch((err: unknown) => {
+        if (!read || attempt >= SERVER_ERROR_ATTEMPTS || this.opts.signal?.aborted)
+          throw connectionError(method, url, err);
+        return null;
       });
+      if (res === null) {
+        await this.pause(serverWait, 'no answer', 'server error');
+        continue;
+      }
       if (res.ok) return res;
       const detail = await errorDetail(res);
-      const wait = rateLimitWait(res, detail, secondaryWait);
-      if (wait === null || attempt >= ATTEMPTS) {
+      const serverError = read && res.status >= 500;
+      const wait = rateLimitWait(res, detail, secondaryWait) ?? (serverError ? serverWait : null);
+      if (wait === null || attempt >= (serverError ? SERVER_ERROR_ATTEMPTS : ATTEMPTS)) {
         const what = `${method} ${new URL(url).pathname}`;
         throw new GitHubError(res.status, `${what} failed: ${res.status} ${detail}`.trim(), detail);
       }
@@ -99,10 +148,21 @@ export class GitHub {
         );
       }
       if (detail.includes('secondary')) secondaryWait *= 2;
-      this.opts.onWait?.(wait, detail);
-      await sleep(wait, undefined, this.opts.signal ? { signal: this.opts.signal } : {});
+      if (res.status >= 500) await this.pause(wait, `${res.status} ${detail}`.trim(), 'server error');
+      else await this.pause(wait, detail, 'rate limit');
     }
   }
+
+  private async pause(ms: number, why: string, kind: 'rate limit' | 'server error'): Promise<void> {
+    this.opts.onWait?.(ms, why, kind);
+    await sleep(ms, undefined, this.opts.signal ? { signal: this.opts.signal } : {});
+  }
+}
+
+/** A call that never got an answer: said as GitHub's failure (status 0), never as an internal error. */
+function connectionError(method: string, url: string, err: unknown): GitHubError {
+  const cause = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
+  return new GitHubError(0, `${method} ${new URL(url).pathname} failed: no answer from GitHub (${cause})`, cause);
 }
 
 /** How long GitHub asks to wait before retrying, or null when the failure is not a rate limit. */

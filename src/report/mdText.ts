@@ -6,7 +6,7 @@
 
 /** Line breaks and other control characters shown as escapes (`\n`, `\u0007`), so the text stays one line. */
 export function inlineText(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
     if (c === '\n') return '\\n';
     if (c === '\r') return '\\r';
     if (c === '\t') return '\\t';

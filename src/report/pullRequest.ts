@@ -12,12 +12,17 @@ import { describeCost } from '../model/pricing';
 import { plural } from '../model/plural';
 import type { Priority } from '../model/records';
 import { rulePageName, ruleLabel, RULES_HELP_URL } from '../model/rules';
+import { terminalText } from '../model/terminalText';
 
 export const SUMMARY_MARKER = '<!-- skeptic:summary -->';
 const FIXED_MARKER = '<!-- skeptic:fixed -->';
 const FINDING_MARKER = /<!-- skeptic:finding ([0-9a-f]{8,64}) -->/g;
-/** GitHub refuses a comment body over 65,536 characters. */
+/** GitHub refuses a comment, review or review comment body over 65,536 characters. */
 export const MAX_BODY = 65_536;
+/** A step's job summary may hold up to 1 MiB (GitHub's documented limit, in bytes; measured here in characters of at most 4 bytes). */
+export const MAX_STEP_SUMMARY = Math.floor((1024 * 1024) / 4);
+/** One finding listed in a body: a model's long rationale is cut, not the list. */
+const MAX_ITEM = 1_000;
 
 const PRIORITY: Record<Priority, string> = {
   must_fix: 'must fix',
@@ -39,9 +44,9 @@ export function isMarkedFixed(body: string): boolean {
   return body.includes(FIXED_MARKER);
 }
 
-/** Model text made inert for GitHub markdown: no tags or comments, no mentions that notify anyone. */
+/** Model text made inert for GitHub markdown: no tags or comments, no mentions that notify anyone, no control characters. */
 export function inert(text: string): string {
-  return text
+  return terminalText(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -52,18 +57,39 @@ function ruleLink(f: Finding): string {
   return `[${inert(ruleLabel(f.rule_id))}](${RULES_HELP_URL}${rulePageName(f.rule_id)})`;
 }
 
-/** One inline review comment. */
+/**
+ * `text` cut to at most `limit` characters, saying where and why it was cut; `tail` (a finding's marker)
+ * always kept whole at the end.
+ */
+export function fitBody(text: string, limit = MAX_BODY, tail = ''): string {
+  const room = limit - tail.length;
+  if (text.length <= room) return text + tail;
+  const note = `\n\n… (cut here: GitHub takes at most ${limit.toLocaleString('en-US')} characters; the report, the job summary and SARIF have it all)`;
+  let cut = text.slice(0, Math.max(0, room - note.length));
+  const line = cut.lastIndexOf('\n');
+  if (line > cut.length / 2) cut = cut.slice(0, line);
+  // Never half a surrogate pair.
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  return cut + note + tail;
+}
+
+/** A model's text for one line of a list: a long one is cut, and says so. */
+function clip(text: string, max = MAX_ITEM): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).replace(/[\ud800-\udbff]$/, '')}… (cut)`;
+}
+
+/** One inline review comment, within GitHub's limit (the text is cut, the marker kept). */
 export function inlineComment(f: Finding): string {
-  return [
+  const text = [
     `${ICON[f.priority]} **${PRIORITY[f.priority]}** · ${ruleLink(f)} · ${f.confidence} confidence`,
     '',
-    `**${inert(f.action)}**`,
+    `**${inert(clip(f.action))}**`,
     '',
     inert(f.rationale),
     '',
-    `<sub>Skeptic${f.verdict ? ` · survived the challenge: ${inert(f.verdict)}` : ''}</sub>`,
-    findingMarker(f.fingerprint ?? ''),
+    `<sub>Skeptic${f.verdict ? ` · survived the challenge: ${inert(clip(f.verdict))}` : ''}</sub>`,
   ].join('\n');
+  return fitBody(text, MAX_BODY, `\n${findingMarker(f.fingerprint ?? '')}`);
 }
 
 /** One finding as a line of the review's body. */
@@ -74,7 +100,7 @@ export function bodyItem(f: Finding): string {
 /** The finding as a list item, without the marker that says it was posted. */
 function listItem(f: Finding): string {
   const at = f.end_line && f.end_line > f.line ? `${f.file}:${f.line}-${f.end_line}` : `${f.file}:${f.line}`;
-  return `- ${ICON[f.priority]} \`${inert(at)}\` **${PRIORITY[f.priority]}** ${ruleLink(f)}: ${inert(f.action)} — ${inert(f.rationale)}`;
+  return `- ${ICON[f.priority]} \`${inert(clip(at, 300))}\` **${PRIORITY[f.priority]}** ${ruleLink(f)}: ${inert(clip(f.action))} — ${inert(clip(f.rationale))}`;
 }
 
 export interface ReviewBodyParts {
@@ -87,27 +113,56 @@ export interface ReviewBodyParts {
   refusedInline?: string;
 }
 
-/** The review's body: what is inline, and every finding that is not. */
-export function reviewBody(p: ReviewBodyParts): string {
+/**
+ * The review's body: what is inline, and every finding that is not, as many as fit in GitHub's limit.
+ * `left`: the findings that did not fit (they go to the summary, the job summary and SARIF).
+ */
+export function reviewBody(p: ReviewBodyParts): { body: string; left: Finding[] } {
   const listed = p.offDiff.length + p.preExisting.length + p.overflow.length;
   const out = [
     `**Skeptic** reviewed ${p.headSha.slice(0, 7)}: ${plural(p.inline + listed, 'new finding')}${p.inline ? `, ${p.inline} inline` : ''}.`,
   ];
   if (p.refusedInline)
-    out.push('', `GitHub refused the inline places (${inert(p.refusedInline)}), so every finding is listed here.`);
-  const section = (title: string, items: Finding[]) =>
-    items.length && out.push('', `**${title}**`, '', ...items.map(bodyItem));
+    out.push(
+      '',
+      `GitHub refused the inline places (${inert(clip(p.refusedInline))}), so every finding is listed here.`,
+    );
+  const left: Finding[] = [];
+  // Room kept for the line that says how many did not fit.
+  let size = out.join('\n').length + 300;
+  const section = (title: string, items: Finding[]) => {
+    const fit: string[] = [];
+    for (const f of items) {
+      const item = bodyItem(f);
+      const extra = item.length + 1 + (fit.length ? 0 : title.length + 10);
+      if (left.length || size + extra > MAX_BODY) left.push(f);
+      else {
+        size += extra;
+        fit.push(item);
+      }
+    }
+    if (fit.length) out.push('', `**${title}**`, '', ...fit);
+  };
   section('Not on a line of the diff', p.offDiff);
   section('Over the limit of inline comments', p.overflow);
   section('Pre-existing: on lines this change did not touch', p.preExisting);
-  return out.join('\n');
+  if (left.length)
+    out.push(
+      '',
+      `${plural(left.length, 'more finding')} did not fit GitHub's limit of ${MAX_BODY.toLocaleString('en-US')} characters: the summary comment, the job summary and SARIF list them.`,
+    );
+  return { body: out.join('\n'), left };
 }
 
 /** A comment whose finding is gone, edited so the thread (which someone replied to) stays readable. */
 export function fixedComment(original: string, headSha: string): string {
   const kept = original.replace(FINDING_MARKER, '').trim();
   const fps = markedFingerprints(original).map(findingMarker).join('');
-  return `✅ **Fixed** in ${headSha.slice(0, 7)}: Skeptic no longer finds this.\n\n<details><summary>The finding</summary>\n\n${kept}\n\n</details>\n${fps}${FIXED_MARKER}`;
+  return fitBody(
+    `✅ **Fixed** in ${headSha.slice(0, 7)}: Skeptic no longer finds this.\n\n<details><summary>The finding</summary>\n\n${kept}`,
+    MAX_BODY,
+    `\n\n</details>\n${fps}${FIXED_MARKER}`,
+  );
 }
 
 /** A body line for a finding that is gone (the review's body, edited in place). */
@@ -128,10 +183,15 @@ export interface SummaryParts {
   runUrl?: string;
   reportName?: string;
   reportMarkdown?: string;
+  /** Findings the review could not hold (GitHub's size limit): listed here instead. */
+  unposted?: Finding[];
 }
 
-/** The summary comment (kept up to date in place) and the job summary: the same text. */
-export function summaryMarkdown(p: SummaryParts): string {
+/**
+ * The summary comment (kept up to date in place) and the job summary: the same text, cut to `limit` (the
+ * comment's is GitHub's body limit; the job summary holds more).
+ */
+export function summaryMarkdown(p: SummaryParts, limit = MAX_BODY): string {
   const out = [SUMMARY_MARKER, `### Skeptic review of ${p.headSha.slice(0, 7)}`, ''];
   const o = p.outcome;
   if (o.kind === 'skipped') out.push(`Not reviewed: ${inert(o.reason)}.`);
@@ -164,22 +224,29 @@ export function summaryMarkdown(p: SummaryParts): string {
         '',
         ...hidden.map((h) => `${listItem(h.finding)} — ${inert(describeSuppression(h))}`),
       );
+    if (p.unposted?.length)
+      out.push(
+        '',
+        `**Not in the review** (over GitHub's ${MAX_BODY.toLocaleString('en-US')}-character limit)`,
+        '',
+        ...p.unposted.map(listItem),
+      );
     const gaps = notReviewed(o.result);
-    if (gaps.length) out.push('', '**Not reviewed**', '', ...gaps.map((g) => `- ${inert(g)}`));
+    if (gaps.length) out.push('', '**Not reviewed**', '', ...gaps.map((g) => `- ${inert(clip(g))}`));
   }
   if (p.runUrl)
     out.push(
       '',
       `[This run](${p.runUrl})${p.reportName ? ` · report: \`${inert(p.reportName)}\` in the job's workspace` : ''}`,
     );
-  const head = out.join('\n');
-  if (!p.reportMarkdown) return head;
-  const room = MAX_BODY - head.length - 200;
+  const head = fitBody(out.join('\n'), limit);
+  const room = limit - head.length - 300;
+  if (!p.reportMarkdown || room < 1000) return head;
   const report =
     p.reportMarkdown.length > room
-      ? `${p.reportMarkdown.slice(0, Math.max(0, room))}\n\n… (cut to fit GitHub's comment limit)`
+      ? `${p.reportMarkdown.slice(0, room)}\n\n… (cut to fit GitHub's comment limit; the whole report is in the job's workspace)`
       : p.reportMarkdown;
-  return `${head}\n\n<details><summary>The report</summary>\n\n${fenced(report)}\n\n</details>`;
+  return fitBody(`${head}\n\n<details><summary>The report</summary>\n\n${fenced(report)}`, limit, '\n\n</details>');
 }
 
 /** Text shown as it is, in a fence longer than any run of backticks inside: no HTML, no mentions, no markdown. */
@@ -205,14 +272,17 @@ export function annotation(f: Finding): string {
     ...(f.end_line && f.end_line > f.line ? [`endLine=${f.end_line}`] : []),
   ];
   props.push(`title=${property(`Skeptic ${ruleLabel(f.rule_id)} (${PRIORITY[f.priority]})`)}`);
-  return `::${level} ${props.join(',')}::${data(`${f.action} — ${f.rationale}`)}`;
+  return `::${level} ${props.join(',')}::${data(terminalText(`${f.action} — ${f.rationale}`))}`;
 }
 
-/** The runner's escapes: a command's data escapes %, CR and LF; a property also ':' and ','. */
+/**
+ * The runner's escapes: a command's data escapes %, CR and LF; a property also ':' and ','. The runner's
+ * older `##[command]` form may appear anywhere in a line: its bracket is written escaped too.
+ */
 function data(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/##\[/g, '##%5B');
 }
 
 function property(s: string): string {
-  return data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return data(terminalText(s)).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }

@@ -1,28 +1,17 @@
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Scenario } from '../fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { startFakeGitHub, type FakeGitHub } from '../fake-github/server';
-import { FIXTURES, runCli } from '../helpers/cli';
-import { TempRepo } from '../helpers/git-repo';
-import { editLines as edit, editShop, shopScenarioWithPreExisting } from '../helpers/shop-change';
+import { runCli } from '../helpers/cli';
+import type { TempRepo } from '../helpers/git-repo';
+import { PR_REPO, runCi, shopPullRequest, type CiRunOptions } from '../helpers/pull-request';
+import { editLines as edit, shopScenarioWithPreExisting } from '../helpers/shop-change';
 
-const REPO = 'acme/shop';
+const REPO = PR_REPO;
 const MARKER = /<!-- skeptic:finding [0-9a-f]{20} -->/;
-
-/** The shop on main, and a pull request branch that edits Cart.total (lines 17-18) and parsePrice (line 11). */
-function shopPullRequest(): { repo: TempRepo; base: string; head: string } {
-  const repo = new TempRepo();
-  cpSync(join(FIXTURES, 'shop'), repo.path('shop'), { recursive: true });
-  repo.commit('shop');
-  const base = repo.git('rev-parse', 'HEAD').trim();
-  repo.git('checkout', '-q', '-b', 'feature');
-  editShop(repo);
-  repo.commit('pricing in cents');
-  return { repo, base, head: repo.git('rev-parse', 'HEAD').trim() };
-}
 
 const BEDROCK_KEY = 'ABSKZmFrZS1jaS1iZWRyb2NrLWtleS1mb3ItdGVzdHM=';
 
@@ -55,50 +44,7 @@ describe('skeptic ci on a pull request, against the fake GitHub and Messages API
   });
   afterEach(() => github.close());
 
-  /** Runs `skeptic ci` in the checkout for pull request 7 at its current head, with the fake's copy of the diff. */
-  async function ci(
-    pr: { repo: TempRepo; base: string },
-    opts: { token?: string; args?: string[]; event?: unknown; fakeDiff?: string; env?: Record<string, string> } = {},
-  ) {
-    const head = pr.repo.git('rev-parse', 'HEAD').trim();
-    github.setPull(REPO, { number: 7, headSha: head, diff: opts.fakeDiff ?? pr.repo.git('diff', pr.base, head) });
-    const dir = mkdtempSync(join(tmpdir(), 'skeptic-gha-'));
-    const event = join(dir, 'event.json');
-    const summary = join(dir, 'summary.md');
-    const side = (sha: string, ref: string) => ({ sha, ref, repo: { full_name: REPO } });
-    writeFileSync(
-      event,
-      JSON.stringify(
-        opts.event ?? {
-          action: 'synchronize',
-          pull_request: {
-            number: 7,
-            title: 'Pricing in cents',
-            body: null,
-            base: side(pr.base, 'main'),
-            head: side(head, 'feature'),
-          },
-        },
-      ),
-    );
-    const run = await runCli(['ci', ...(opts.args ?? [])], {
-      cwd: pr.repo.dir,
-      env: {
-        ANTHROPIC_API_KEY: 'k',
-        ANTHROPIC_BASE_URL: anthropic.url,
-        GITHUB_EVENT_PATH: event,
-        GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_REPOSITORY: REPO,
-        GITHUB_API_URL: github.url,
-        GITHUB_TOKEN: opts.token ?? 'bot-token',
-        GITHUB_STEP_SUMMARY: summary,
-        GITHUB_SERVER_URL: 'https://github.com',
-        GITHUB_RUN_ID: '42',
-        ...opts.env,
-      },
-    });
-    return { ...run, summary: existsSync(summary) ? readFileSync(summary, 'utf8') : '' };
-  }
+  const ci = (pr: { repo: TempRepo; base: string }, opts: CiRunOptions = {}) => runCi(github, anthropic.url, pr, opts);
 
   const writes = () => github.requests.filter((r) => r.method !== 'GET');
 

@@ -9,7 +9,12 @@
  * - an unknown token gets 401 "Bad credentials";
  * - lists page by `per_page` (default 30, at most 100) and `page`, with a `Link` header;
  * - every answer carries the x-ratelimit-* headers; a rate-limit fault answers 403 (primary:
- *   x-ratelimit-remaining 0 until x-ratelimit-reset) or 429 with retry-after (secondary).
+ *   x-ratelimit-remaining 0 until x-ratelimit-reset) or 429 with retry-after (secondary);
+ * - `GET /user` answers a person's token with its account; an installation token (GITHUB_TOKEN, a bot)
+ *   gets 403 "Resource not accessible by integration", as GitHub answers it;
+ * - any user with a token may comment and review, so a pull request carries people's and other bots'
+ *   comments beside Skeptic's, and each is listed with its own author;
+ * - a server fault answers 502 or 503 with GitHub's JSON error for the next requests.
  * It logs every request so tests can assert what was sent.
  */
 import { createServer } from 'node:http';
@@ -77,6 +82,10 @@ export interface FakeGitHub {
   setPull(repository: string, pull: FakePull): void;
   /** The next request answers this rate limit (then the limit is lifted). */
   rateLimitNext(fault: RateLimitFault): void;
+  /** The next `count` requests answer this server error (502 Bad Gateway, 503 …). */
+  serverErrorNext(count: number, status?: number): void;
+  /** The next list answer's `Link: rel="next"` points at this URL (a hostile or misconfigured proxy). */
+  linkNextTo(url: string): void;
   /** As a person would: a reply in a review comment's thread. */
   reply(repository: string, number: number, to: number, body: string, user: string): void;
   close(): Promise<void>;
@@ -95,6 +104,8 @@ export async function startFakeGitHub(users: Record<string, FakeUser>): Promise<
   let nextId = 1000;
   let used = 0;
   let fault: RateLimitFault | null = null;
+  let serverErrors = { count: 0, status: 502 };
+  let foreignLink: string | null = null;
   const now = () => new Date().toISOString();
 
   const server = createServer((req, res) => {
@@ -133,6 +144,10 @@ export async function startFakeGitHub(users: Record<string, FakeUser>): Promise<
           status: String(status),
         });
 
+      if (serverErrors.count > 0) {
+        serverErrors.count--;
+        return error(serverErrors.status, serverErrors.status === 503 ? 'Service Unavailable' : 'Server Error', '');
+      }
       if (fault) {
         const f = fault;
         fault = null;
@@ -175,6 +190,11 @@ export async function startFakeGitHub(users: Record<string, FakeUser>): Promise<
       if (!user) return error(401, 'Bad credentials', '');
       const author = { login: user.login, type: user.type };
       const method = entry.method;
+      if (url.pathname === '/user' && method === 'GET') {
+        if (user.type === 'Bot')
+          return error(403, 'Resource not accessible by integration', 'users/users#get-the-authenticated-user');
+        return send(200, { login: user.login, id: 1, node_id: 'U_1', type: 'User', site_admin: false });
+      }
       const isWrite = method !== 'GET';
 
       const m =
@@ -193,8 +213,19 @@ export async function startFakeGitHub(users: Record<string, FakeUser>): Promise<
           kind === 'issues' ? 'issues/comments' : 'pulls/reviews',
         );
 
-      const list = <T extends { key: string }>(items: T[]) =>
-        page(url, items.filter((i) => i.key === key).map(strip), send);
+      const list = <T extends { key: string }>(items: T[]) => {
+        const link = foreignLink;
+        foreignLink = null;
+        if (link === null) return page(url, items.filter((i) => i.key === key).map(strip), send);
+        return send(
+          200,
+          items
+            .filter((i) => i.key === key)
+            .slice(0, 1)
+            .map(strip),
+          { link: `<${link}>; rel="next"` },
+        );
+      };
       const tooLong = (text: unknown) => typeof text === 'string' && text.length > MAX_BODY;
 
       // Pull request reviews: GET/POST /pulls/{n}/reviews, PUT /pulls/{n}/reviews/{id}
@@ -380,6 +411,8 @@ export async function startFakeGitHub(users: Record<string, FakeUser>): Promise<
     issueComments,
     setPull: (repository, pull) => void pulls.set(`${repository}#${pull.number}`, pull),
     rateLimitNext: (f) => void (fault = f),
+    serverErrorNext: (count, status = 502) => void (serverErrors = { count, status }),
+    linkNextTo: (link) => void (foreignLink = link),
     reply: (repository, number, to, body, login) => {
       const parent = reviewComments.find((c) => c.id === to);
       if (!parent) throw new Error(`no review comment ${to}`);

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { MAX_INLINE, planFixes, planPosting, postedFingerprints, topPath } from '../../src/app/ci/postingPlan';
 import type { Finding } from '../../src/model/finding';
-import { annotation, bodyItem, inert, inlineComment, markedFingerprints } from '../../src/report/pullRequest';
+import {
+  annotation,
+  bodyItem,
+  inert,
+  inlineComment,
+  markedFingerprints,
+  MAX_BODY,
+  reviewBody,
+  summaryMarkdown,
+} from '../../src/report/pullRequest';
+import type { ReviewResult } from '../../src/model/events';
 import { parseDiff } from '../../src/scope/diff';
 
 function finding(file: string, line: number, extra: Partial<Finding> = {}): Finding {
@@ -138,5 +148,49 @@ describe('skeptic ci: what a run posts', () => {
       annotation(finding('dir,x/a:b.ts', 4, { priority: 'must_fix', rationale: '50%\ndone' })),
       '::error file=dir%2Cx/a%3Ab.ts,line=4,title=Skeptic A1 Bugs (must fix)::Do it. — 50%25%0Adone',
     );
+  });
+
+  it("360 findings with long rationales: the review and the summary each fit GitHub's limit, and what the review could not hold is in the summary", () => {
+    const many = Array.from({ length: 360 }, (_, i) =>
+      finding(`src/f${i}.ts`, i + 1, {
+        rationale: `${'x'.repeat(3_000)}`,
+        fingerprint: i.toString(16).padStart(20, '0'),
+      }),
+    );
+    const { body, left } = reviewBody({
+      headSha: 'a'.repeat(40),
+      inline: 0,
+      offDiff: many,
+      preExisting: [],
+      overflow: [],
+    });
+    assert.ok(body.length <= MAX_BODY, `${body.length}`);
+    assert.ok(left.length > 0 && left.length < 360);
+    assert.equal(
+      markedFingerprints(body).length + left.length,
+      360,
+      'each finding is in the body or left for the summary',
+    );
+    assert.match(body, new RegExp(`${left.length} more findings did not fit GitHub's limit of 65,536 characters`));
+    const result = {
+      findings: many,
+      failed: [],
+      usage: { calls: 1, cost_usd: 0 },
+      suppressed: [],
+    } as unknown as ReviewResult;
+    const outcome = { kind: 'reviewed', result, posted: 'comments', newFindings: 360, fixed: 0 } as const;
+    const comment = summaryMarkdown({
+      outcome,
+      headSha: 'a'.repeat(40),
+      unposted: left,
+      reportMarkdown: 'r'.repeat(200_000),
+    });
+    assert.ok(comment.length <= MAX_BODY, `${comment.length}`);
+    assert.match(
+      comment,
+      /Not in the review[\s\S]*`src\/f359\.ts:360`|cut here: GitHub takes at most 65,536 characters/,
+    );
+    const job = summaryMarkdown({ outcome, headSha: 'a'.repeat(40), unposted: left }, 1_000_000);
+    for (const f of left) assert.ok(job.includes(`\`${f.file}:${f.line}\``), f.file);
   });
 });

@@ -4,15 +4,21 @@
  * findings fixed, and keeps one summary comment up to date. A 403 on a write means the token cannot write
  * (a fork's pull_request run, or read-only permissions): nothing more is written, and the caller shows
  * the findings as annotations instead.
+ *
+ * Skeptic's own comments are those its token wrote, by identity (the token's login, resolved once):
+ * a marker in anyone else's comment, a person's or another bot's, means nothing, and nothing anyone
+ * else wrote is edited or deleted.
  */
 import { z } from 'zod';
-import { GitHub, GitHubError } from '../../io/github';
+import { GitHub, GitHubError, type Identity } from '../../io/github';
 import type { Finding } from '../../model/finding';
 import {
+  fitBody,
   inlineComment,
   reviewBody,
   summaryMarkdown,
   SUMMARY_MARKER,
+  MAX_STEP_SUMMARY,
   type CiOutcome,
   type SummaryParts,
 } from '../../report/pullRequest';
@@ -60,32 +66,32 @@ export async function publish(p: {
   const gh = new GitHub({
     apiUrl: ctx.apiUrl,
     token: ctx.token,
-    onWait: (ms, why) =>
+    onWait: (ms, why, kind) =>
       p.log(
-        `GitHub rate limit (${why || 'no reason given'}): waiting ${Math.ceil(ms / 1000)}s as GitHub asks, then retrying`,
+        kind === 'rate limit'
+          ? `GitHub rate limit (${why || 'no reason given'}): waiting ${Math.ceil(ms / 1000)}s as GitHub asks, then retrying`
+          : `GitHub failed a read (${why}): trying again in ${Math.ceil(ms / 1000)}s`,
       ),
     ...(p.signal ? { signal: p.signal } : {}),
   });
   const repo = `/repos/${ctx.repository}`;
   const n = ctx.pr.number;
-  const [comments, reviews, issueComments] = await readOrExplain(ctx, () =>
+  const [self, comments, reviews, issueComments] = await readOrExplain(ctx, () =>
     Promise.all([
+      gh.identity(),
       gh.list(`${repo}/pulls/${n}/comments`, ReviewComment),
       gh.list(`${repo}/pulls/${n}/reviews`, Review),
       gh.list(`${repo}/issues/${n}/comments`, IssueComment),
     ]),
   );
-  // Ours: a bot's (the Actions token posts as one), or by whoever wrote the summary comment (a personal token).
-  const summaryComment = [...issueComments]
-    .sort((a, b) => Number(b.user?.type === 'Bot') - Number(a.user?.type === 'Bot'))
-    .find((c) => c.body.includes(SUMMARY_MARKER));
-  const ownLogin = summaryComment?.user?.login;
-  const ours = (u: Author | null) => u !== null && (u.type === 'Bot' || u.login === ownLogin);
+  const ours = (u: Author | null) => isSelf(self, u);
+  const summaryComment = issueComments.find((c) => ours(c.user) && c.body.includes(SUMMARY_MARKER));
 
   let writable = true;
   let failure: string | undefined;
   let newFindings = 0;
   let fixed = 0;
+  let unposted: Finding[] = [];
   const write = async (fn: () => Promise<unknown>) => {
     if (!writable) return false;
     try {
@@ -93,6 +99,12 @@ export async function publish(p: {
       return true;
     } catch (err) {
       if (!(err instanceof GitHubError)) throw err;
+      if (err instanceof ReviewRefused) {
+        // The summary can still carry what the review could not: something is always posted.
+        unposted = err.findings;
+        p.log(`${err.message}; the summary comment lists the findings instead`);
+        return false;
+      }
       writable = false;
       if (err.status === 403 && !/rate limit/i.test(err.detail)) {
         p.log(
@@ -113,7 +125,9 @@ export async function publish(p: {
     const fresh = result.findings.filter((f) => f.fingerprint && !known.has(f.fingerprint));
     newFindings = fresh.length;
     if (fresh.length)
-      await write(() => postReview(gh, `${repo}/pulls/${n}/reviews`, ctx.pr.headSha, fresh, checkout, p.log));
+      await write(async () => {
+        unposted = await postReview(gh, `${repo}/pulls/${n}/reviews`, ctx.pr.headSha, fresh, checkout, p.log);
+      });
     const reviewed = new Set(
       result.files.filter((f) => f.status === 'reviewed').flatMap((f) => topPath(f.path, checkout.prefix) ?? []),
     );
@@ -134,11 +148,12 @@ export async function publish(p: {
           headSha: ctx.pr.headSha,
         });
     for (const e of fixes.edit)
-      if (await write(() => gh.call('PATCH', `${repo}/pulls/comments/${e.id}`, null, { body: e.body }))) fixed++;
+      if (await write(() => gh.call('PATCH', `${repo}/pulls/comments/${e.id}`, null, { body: fitBody(e.body) })))
+        fixed++;
     for (const id of fixes.remove)
       if (await write(() => gh.call('DELETE', `${repo}/pulls/comments/${id}`, null))) fixed++;
     for (const r of fixes.reviews)
-      await write(() => gh.call('PUT', `${repo}/pulls/${n}/reviews/${r.id}`, null, { body: r.body }));
+      await write(() => gh.call('PUT', `${repo}/pulls/${n}/reviews/${r.id}`, null, { body: fitBody(r.body) }));
   }
 
   const render = (): SummaryParts => ({
@@ -149,6 +164,7 @@ export async function publish(p: {
     headSha: ctx.pr.headSha,
     ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
     ...(p.report ? { reportName: p.report.name, reportMarkdown: p.report.markdown } : {}),
+    ...(unposted.length ? { unposted } : {}),
   });
   const body = summaryMarkdown(render());
   await write(() =>
@@ -160,13 +176,26 @@ export async function publish(p: {
   const parts = render();
   return {
     posted: writable ? 'comments' : 'annotations',
-    summary: summaryMarkdown(parts),
+    summary: summaryMarkdown(parts, MAX_STEP_SUMMARY),
     outcome: parts.outcome,
     ...(failure ? { failure } : {}),
   };
 }
 
-/** One review, event COMMENT; if GitHub refuses an inline place after all (422), the same with every finding in the body. */
+/** GitHub refused the review even with every finding in its body: these findings are not on the pull request. */
+class ReviewRefused extends GitHubError {
+  constructor(
+    cause: GitHubError,
+    readonly findings: Finding[],
+  ) {
+    super(cause.status, `GitHub refused the review (${cause.status} ${cause.detail})`, cause.detail);
+  }
+}
+
+/**
+ * One review, event COMMENT; if GitHub refuses an inline place after all (422), the same with every finding
+ * in the body. Returns the findings the body could not hold (GitHub's size limit), for the summary.
+ */
 async function postReview(
   gh: GitHub,
   path: string,
@@ -174,7 +203,7 @@ async function postReview(
   fresh: Finding[],
   checkout: PullRequestCheckout,
   log: (line: string) => void,
-): Promise<void> {
+): Promise<Finding[]> {
   const plan = planPosting(fresh, checkout.commentable, checkout.prefix);
   const comments = plan.inline.map((c) => ({
     path: c.path,
@@ -182,7 +211,7 @@ async function postReview(
     side: 'RIGHT',
     body: inlineComment(c.finding),
   }));
-  const body = reviewBody({
+  const first = reviewBody({
     headSha,
     inline: comments.length,
     offDiff: plan.offDiff,
@@ -190,27 +219,36 @@ async function postReview(
     overflow: plan.overflow,
   });
   try {
-    await gh.call('POST', path, null, { commit_id: headSha, event: 'COMMENT', body, comments });
+    await gh.call('POST', path, null, { commit_id: headSha, event: 'COMMENT', body: first.body, comments });
+    return first.left;
   } catch (err) {
-    if (!(err instanceof GitHubError && err.status === 422 && comments.length)) throw err;
+    if (!(err instanceof GitHubError && err.status === 422)) throw err;
+    if (!comments.length) throw new ReviewRefused(err, fresh);
     log(
       `GitHub refused the review's inline comments (422 ${err.detail}); posting every finding in the review's body instead`,
     );
     const all = [...plan.inline.map((c) => c.finding), ...plan.offDiff, ...plan.overflow];
-    await gh.call('POST', path, null, {
-      commit_id: headSha,
-      event: 'COMMENT',
-      body: reviewBody({
-        headSha,
-        inline: 0,
-        offDiff: all,
-        preExisting: plan.preExisting,
-        overflow: [],
-        refusedInline: err.detail,
-      }),
-      comments: [],
+    const second = reviewBody({
+      headSha,
+      inline: 0,
+      offDiff: all,
+      preExisting: plan.preExisting,
+      overflow: [],
+      refusedInline: err.detail,
     });
+    try {
+      await gh.call('POST', path, null, { commit_id: headSha, event: 'COMMENT', body: second.body, comments: [] });
+    } catch (again) {
+      if (again instanceof GitHubError && again.status === 422) throw new ReviewRefused(again, fresh);
+      throw again;
+    }
+    return second.left;
   }
+}
+
+/** The token's own identity: the same login and kind (a person's token and a bot can share no login). */
+function isSelf(self: Identity, user: Author | null): boolean {
+  return user !== null && user.login === self.login && user.type === self.type;
 }
 
 /** The reads come first: a token that cannot even read the pull request is a setup problem, said plainly. */
@@ -227,6 +265,7 @@ async function readOrExplain<T>(ctx: CiContext, read: () => Promise<T>): Promise
       throw new ScopeError(
         `GITHUB_TOKEN cannot read pull request #${ctx.pr.number} of ${ctx.repository} (${err.status} ${err.detail}): give the job permissions: pull-requests: read (write to post)`,
       );
-    throw err;
+    // GitHub down (5xx after the retries), no answer, or an answer not to follow: said as it is, not as a crash.
+    throw new ScopeError(err.message);
   }
 }
