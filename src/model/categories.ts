@@ -27,7 +27,7 @@ export const REPORTED_CATEGORIES = [
 
 /** Never findings, each with the reason a removal records. */
 export const NOISE_CATEGORIES = {
-  tool_reported: 'the compiler, type checker, linter or formatter reports it',
+  tool_reported: 'a linter or formatter warns of it',
   missing_docs: 'a missing docstring, type hint or comment',
   exception_type: 'a request for a narrower exception type',
   missing_tests: 'a missing test the context files do not ask for',

@@ -68,6 +68,35 @@ describe('staged review through the CLI against the fake API', function () {
     assert.match(report, /`shop\/price\.ts:3`, `shop\/cart\.ts:18` - Call round\(\)/);
   });
 
+  it('keeps an A7 flag on a read-modify-write where Step 1 saw no concurrency, and drops an A7 nice-to-have there', async () => {
+    const scenario = structuredClone(fake.scenario);
+    const cart = scenario.files!['shop/cart.ts']!;
+    cart.step1 = { ...cart.step1, concurrency_present: false };
+    cart.reviews!['Cart.save'] = {
+      A7: {
+        verdict: 'flag',
+        confidence: 'high',
+        line: 25,
+        action: 'Save inside a transaction, or with a version check.',
+        rationale: "Two saves of one cart read the same row and the second write loses the first one's items.",
+        category: 'concurrency',
+      },
+    };
+    fake.server.setScenario(scenario);
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd);
+    assert.equal(run.code, 0, run.stderr);
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    const a7 = json.findings.filter((f) => f.rule_id === 'A7').map(key);
+    assert.deepEqual(a7, ['shop/cart.ts:25 A7 must_fix']);
+    // It went to the challenger like any other finding.
+    const challenge = fake.server.requests.find((r) => r.record === 'ChallengeResult' && r.file === 'shop/cart.ts');
+    const packet = (challenge!.body as { messages: { content: { text: string }[] }[] }).messages[0]!.content.at(
+      -1,
+    )!.text;
+    assert.match(packet, /"rule_id": "A7"/);
+  });
+
   it('writes SARIF for code-scanning tools with --sarif', async () => {
     const cwd = await fixtureWorkspace('shop');
     const run = await review(cwd, ['--sarif', 'out/skeptic.sarif']);
