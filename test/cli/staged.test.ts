@@ -97,6 +97,36 @@ describe('staged review through the CLI against the fake API', function () {
     assert.match(packet, /"rule_id": "A7"/);
   });
 
+  it('sends Steps 3 and 4 an explicit effort (high, or --effort for every step), and records it in the --json usage', async () => {
+    const effortOf = (record: string) => {
+      const body = fake.server.requests.find((r) => r.record === record)!.body as {
+        output_config?: { effort?: string };
+      };
+      return body.output_config?.effort ?? null;
+    };
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(
+      ['Step1Record', 'FileAnalysis', 'PerFunctionReview', 'ChallengeResult', 'SynthesisResult'].map(effortOf),
+      [null, null, 'high', 'high', null],
+    );
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    assert.deepEqual(json.usage.effort, {
+      curate: null,
+      analyze: null,
+      review: 'high',
+      challenge: 'high',
+      synthesize: null,
+    });
+
+    fake.server.reset();
+    const low = await review(cwd, ['--effort', 'low', '--json', 'low.json', '--no-cache']);
+    assert.equal(low.code, 0, low.stderr);
+    assert.deepEqual(['Step1Record', 'PerFunctionReview', 'ChallengeResult'].map(effortOf), ['low', 'low', 'low']);
+    assert.equal((await loadJson<Json>(join(cwd, 'low.json'))).usage.effort.review, 'low');
+  });
+
   it('writes SARIF for code-scanning tools with --sarif', async () => {
     const cwd = await fixtureWorkspace('shop');
     const run = await review(cwd, ['--sarif', 'out/skeptic.sarif']);
@@ -141,7 +171,7 @@ describe('staged review through the CLI against the fake API', function () {
     const done = lines.at(-1)!;
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.equal(done.type, 'done');
-    assert.deepEqual(done.usage, json.usage);
+    assert.deepEqual({ ...done.usage, effort: json.usage.effort }, json.usage);
     assert.ok(json.usage.cost_usd! > 0 && Math.abs(calls.at(-1)!.totals!.cost_usd - json.usage.cost_usd!) < 1e-9);
     // First where the calls go, then what Step 0 found.
     assert.deepEqual(

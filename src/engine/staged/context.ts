@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { CodeFunction } from '../../model/functions';
 import { systemBlocks, userContent } from '../layout';
-import type { FileStep, StepModels } from '../../model/models';
+import { stagedEffort, type Effort, type FileStep, type StepModels } from '../../model/models';
 import type { LineRange } from '../../model/lines';
 import {
   BatchReview,
@@ -25,6 +25,8 @@ import type { Strand } from '../strands';
 export interface StageSetup {
   cache: UnitCache;
   models: StepModels;
+  /** The run's chosen effort, if any (stagedEffort adds Steps 3 and 4's default). */
+  effort?: Effort;
   context: ContextFile[];
   /** For the challenger: findings this team dismissed before, and why. */
   dismissalExamples: DismissalExample[];
@@ -194,6 +196,7 @@ function specWith<T>(
     label: call.label,
     file: file.entry.path,
     model,
+    ...effortOf(ctx, step),
     system: systemBlocks(FILE_SYSTEM, context),
     record: call.record,
     recordTools: FILE_RECORDS,
@@ -220,4 +223,10 @@ function specWith<T>(
     ...(primeFirst ? { primeFirst } : {}),
     ...(call.check ? { check: call.check } : {}),
   };
+}
+
+/** A step's own effort, where it sends one (stagedEffort), for its spec and its result-cache key alike. */
+export function effortOf(ctx: Pick<StageSetup, 'effort'>, step: FileStep): { effort?: Effort } {
+  const effort = stagedEffort(step, ctx.effort);
+  return effort ? { effort } : {};
 }

@@ -103,6 +103,7 @@ export async function forecastStagedRun(req: ForecastRequest): Promise<StagedFor
     shrink: (file) => shrink(file, (path) => syntaxInventory(req, path)),
     cache,
     models: req.models,
+    ...(req.effort ? { effort: req.effort } : {}),
     context: req.context,
     dismissalExamples: req.dismissalExamples ?? [],
     files: req.discovery.file_entries.length,

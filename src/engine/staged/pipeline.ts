@@ -10,7 +10,7 @@ import type { EmitFn, FileOutcome, StagedResult } from '../../model/events';
 import { Progress } from './progress';
 import { STAGED_PROMPT_VERSION } from './promptVersion';
 import type { ContextFile } from '../../model/records';
-import type { Effort, StepModels } from '../../model/models';
+import { STAGED_STEPS, stagedEffort, type Effort, type StepModels } from '../../model/models';
 import type {
   ChallengeResult,
   DiscoveryResult,
@@ -90,6 +90,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
     runner,
     cache: runner.cache,
     models: req.models,
+    ...(req.effort ? { effort: req.effort } : {}),
     context: req.context,
     dismissalExamples: req.dismissalExamples ?? [],
     files: req.discovery.file_entries.length,
@@ -158,6 +159,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const result: StagedResult = {
     mode: 'staged',
     models: req.models,
+    effort: Object.fromEntries(STAGED_STEPS.map((s) => [s, stagedEffort(s, req.effort) ?? null])),
     reviewRoots: req.discovery.review_roots,
     files: fileRuns.map((f) => f.outcome),
     findings: sortFindings(findings),

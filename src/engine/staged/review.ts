@@ -14,7 +14,7 @@ import {
 import type { FailedUnit } from '../../model/finding';
 import type { LineRange } from '../../model/lines';
 import { lineErrors } from '../source';
-import { fileCall, type FileUnderReview, type StageContext, type StageSetup } from './context';
+import { effortOf, fileCall, type FileUnderReview, type StageContext, type StageSetup } from './context';
 import { missingFunctions, planReviews, type ReviewPlan } from './batching';
 import { functionRanges } from './diffScope';
 import { FILE_SYSTEM, STEP_DIRECTIVES } from './prompts';
@@ -63,7 +63,13 @@ function functionKey(
   range: [number, number],
 ): string {
   return ctx.cache.keyFor(
-    { model: ctx.models.review, system: FILE_SYSTEM, record: PerFunctionReview, tools: true },
+    {
+      model: ctx.models.review,
+      ...effortOf(ctx, 'review'),
+      system: FILE_SYSTEM,
+      record: PerFunctionReview,
+      tools: true,
+    },
     {
       grain: 'function',
       instructions: STEP_DIRECTIVES.review,
