@@ -390,10 +390,13 @@ describe('staged review through the CLI against the fake API', function () {
       'Step1Record',
     ]);
     const [first] = cart;
+    const challenger = cart.find(({ r }) => r.record === 'ChallengeResult')!;
+    // Steps 1-3 and the challenger run on different models: each has its own system text (its own briefs).
+    assert.notDeepEqual(challenger.b.system, first!.b.system);
     for (const { r, b } of cart) {
-      // Same prefix whatever the step: tools (read tools and every strict submit tool), system, the source block.
+      // Same prefix whatever the step: tools (read tools and every strict submit tool), system (per model), the source block.
       assert.deepEqual(b.tools, first!.b.tools, `${r.record} tools`);
-      assert.deepEqual(b.system, first!.b.system);
+      assert.deepEqual(b.system, (r.record === 'ChallengeResult' ? challenger : first)!.b.system);
       assert.deepEqual(b.messages[0]!.content.slice(0, -1), first!.b.messages[0]!.content.slice(0, -1));
       assert.equal(b.output_config?.format, undefined);
       assert.equal(b.tool_choice, undefined);

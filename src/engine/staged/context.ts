@@ -17,7 +17,7 @@ import { recordTitle, type FitCheck, type SubAgentRunner } from '../runner';
 import type { UnitOutcome, UnitSpec } from '../unit';
 import type { SourceFile } from '../source';
 import type { UnitCache } from '../unitCache';
-import { FILE_SYSTEM, STEP_DIRECTIVES } from './prompts';
+import { fileSystem, STEP_DIRECTIVES } from './prompts';
 import type { Schedule } from './schedule';
 import type { Strand } from '../strands';
 
@@ -64,7 +64,7 @@ export interface FileUnderReview {
   changedRanges?: LineRange[];
   /** Start order of the file in the run: the scheduler finishes earlier files first. */
   order: number;
-  /** Models on which a call about this file has been answered this run: the file's prefix is cached there. */
+  /** The prefixes (model and system text, warmKey) a call about this file has been answered on this run: cached there. */
   warm: Set<string>;
   /** The parser's functions, exact lines: Step 2 is reconciled against them. Absent without a grammar. */
   inventory?: CodeFunction[];
@@ -125,7 +125,6 @@ export async function fileCall<T>(
   step: FileStep,
   call: FileCall<T>,
 ): Promise<UnitOutcome<T>> {
-  const model = ctx.models[step];
   const spec = (): UnitSpec<T> => {
     const view = file.view;
     return {
@@ -137,7 +136,7 @@ export async function fileCall<T>(
   };
   const outcome = await file.strand.away(() => ctx.runner.run(spec()));
   ctx.schedule.answered(file.order);
-  if (outcome.ok && !outcome.cached) file.warm.add(model);
+  if (outcome.ok && !outcome.cached) file.warm.add(warmKey(ctx.models, step));
   if (!outcome.ok && outcome.tooLong && file.cut.length)
     return { ...outcome, reason: `${outcome.reason}, even without ${file.cut.join(', ')}` };
   return outcome;
@@ -187,9 +186,9 @@ function specWith<T>(
   const context = file.withoutContext ? [] : ctx.context;
   const contextBlocks = context.length ? 1 : 0;
   const primeFirst = call.primeFile
-    ? { key: `file:${model}:${file.entry.path}`, blocks: contextBlocks + 1 }
-    : ctx.files > 1 && !file.warm.has(model)
-      ? { key: `run:${model}:${contextBlocks}`, blocks: contextBlocks }
+    ? { key: `file:${model}:${prefixOf(step)}:${file.entry.path}`, blocks: contextBlocks + 1 }
+    : ctx.files > 1 && !file.warm.has(warmKey(ctx.models, step))
+      ? { key: `run:${model}:${prefixOf(step)}:${contextBlocks}`, blocks: contextBlocks }
       : undefined;
   return {
     step,
@@ -197,7 +196,7 @@ function specWith<T>(
     file: file.entry.path,
     model,
     ...effortOf(ctx, step),
-    system: systemBlocks(FILE_SYSTEM, context),
+    system: systemBlocks(fileSystem(step), context),
     record: call.record,
     recordTools: FILE_RECORDS,
     content: userContent({
@@ -230,3 +229,9 @@ export function effortOf(ctx: Pick<StageSetup, 'effort'>, step: FileStep): { eff
   const effort = stagedEffort(step, ctx.effort);
   return effort ? { effort } : {};
 }
+
+/** Which system text (and so which cached prefix) a step's calls share: Steps 1–3's, or the challenger's. */
+const prefixOf = (step: FileStep) => (step === 'challenge' ? 'challenge' : 'file');
+
+/** What `warm` holds once a step's prefix is cached: its model and its system text. */
+export const warmKey = (models: StepModels, step: FileStep) => `${models[step]}:${prefixOf(step)}`;

@@ -20,7 +20,7 @@ import { fitFile, shrink } from './fit';
 import { planReviews } from './batching';
 import { challengeCall } from './challenge';
 import type { FileStep } from '../../model/models';
-import { fileSpec, type FileCall, type FileUnderReview, type FitSetup } from './context';
+import { fileSpec, warmKey, type FileCall, type FileUnderReview, type FitSetup } from './context';
 import { curateCall, settleStep1 } from './curate';
 import { functionsTouched } from './diffScope';
 import { LastAnswers, lastAnswersKey } from './lastAnswers';
@@ -226,7 +226,7 @@ async function walkFile(
     }
     forecast.calls[step]++;
     walked.exact = false;
-    file.warm.add(ctx.models[step]);
+    file.warm.add(warmKey(ctx.models, step));
     return lastOne ?? undefined;
   };
 

@@ -14,7 +14,7 @@ import {
 import type { FailedUnit } from '../../model/finding';
 import type { LineRange } from '../../model/lines';
 import { lineErrors } from '../source';
-import { effortOf, fileCall, type FileUnderReview, type StageContext, type StageSetup } from './context';
+import { effortOf, fileCall, warmKey, type FileUnderReview, type StageContext, type StageSetup } from './context';
 import { missingFunctions, planReviews, type ReviewPlan } from './batching';
 import { functionRanges } from './diffScope';
 import { FILE_SYSTEM, STEP_DIRECTIVES } from './prompts';
@@ -177,7 +177,7 @@ export async function reviewFunctions(
 
 /** Units that start together on a model where the file is not cached yet would each write it: one prime writes it first. */
 export const primesFile = (ctx: StageSetup, file: FileUnderReview, plan: ReviewPlan) =>
-  plan.solo.length + plan.batches.length > 1 && !file.warm.has(ctx.models.review);
+  plan.solo.length + plan.batches.length > 1 && !file.warm.has(warmKey(ctx.models, 'review'));
 
 interface UnitResult {
   reviews: PerFunctionReview[];
