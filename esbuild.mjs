@@ -146,6 +146,7 @@ if (tests) {
         'bench/scale.ts',
         'bench/secrets.ts',
         'bench/providers.ts',
+        'bench/promptShare.ts',
       ],
       outdir: 'out',
       outbase: '.',

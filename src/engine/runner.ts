@@ -333,6 +333,7 @@ function requestParams<T>(
   effortLevel?: Effort,
   forced = true,
 ): MessageParams {
+  effortLevel = spec.effort ?? effortLevel;
   const system: SystemBlock[] =
     typeof spec.system === 'string'
       ? [{ type: 'text', text: spec.system, cache_control: { type: 'ephemeral' } }]

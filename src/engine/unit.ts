@@ -1,3 +1,4 @@
+import type { Effort } from '../model/models';
 /**
  * One sub-agent unit as the engine asks it (what to send, which record comes back, how it is cached and
  * checked) and how it ended. Apart from runner.ts, which runs units, so that the result cache (unitCache.ts)
@@ -45,6 +46,8 @@ export interface UnitSpec<T> {
    * its writer's response has begun, so calls that start together would each pay to write it).
    */
   primeFirst?: { key: string; blocks: number };
+  /** This unit's effort, over the run's (staged Steps 3 and 4 send one of their own: model/models.ts). */
+  effort?: Effort;
   maxTokens: number;
   /**
    * The least output budget the unit's record can do with: a request that does not fit the window with

@@ -37,7 +37,10 @@ export class UnitCache {
   ) {}
 
   /** A key over the unit's model, system, record schema, effort and tools, plus `parts`. */
-  keyFor<T>(spec: Pick<UnitSpec<T>, 'model' | 'system' | 'record' | 'tools' | 'temperature'>, parts: object): string {
+  keyFor<T>(
+    spec: Pick<UnitSpec<T>, 'model' | 'system' | 'record' | 'tools' | 'temperature' | 'effort'>,
+    parts: object,
+  ): string {
     return ResultCache.key({
       // Only when set, so that the keys of units without one stay what they were.
       ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
@@ -45,7 +48,7 @@ export class UnitCache {
       model: spec.model,
       system: spec.system,
       schema: jsonSchemaOf(spec.record),
-      effort: this.effort ?? null,
+      effort: spec.effort ?? this.effort ?? null,
       tools: spec.tools,
       ...parts,
     });

@@ -27,7 +27,7 @@ export const REPORTED_CATEGORIES = [
 
 /** Never findings, each with the reason a removal records. */
 export const NOISE_CATEGORIES = {
-  tool_reported: 'the compiler, type checker, linter or formatter reports it',
+  tool_reported: 'a linter or formatter warns of it',
   missing_docs: 'a missing docstring, type hint or comment',
   exception_type: 'a request for a narrower exception type',
   missing_tests: 'a missing test the context files do not ask for',
@@ -52,7 +52,7 @@ export const Category = z.enum([...REPORTED_CATEGORIES, ...(Object.keys(NOISE_CA
 export type Category = z.infer<typeof Category>;
 
 /**
- * The record field. Optional, so a reply without it (an older answer, a model that leaves it out) still parses
- * and loses nothing but the filter; the prompts ask for it on every finding.
+ * The record field: required, null where no category applies (a clean or na verdict), so a finding cannot
+ * skip the noise filter by leaving it out; a reply without it is repaired like any other schema miss.
  */
-export const categoryField = () => Category.nullable().optional();
+export const categoryField = () => Category.nullable();

@@ -45,6 +45,8 @@ export interface RunAccounting {
 export interface StagedResult extends RunAccounting {
   mode: 'staged';
   models: Record<string, string>;
+  /** The effort each step's requests sent; null: none sent (the model's default). */
+  effort: Record<string, string | null>;
   reviewRoots: string[];
   files: FileOutcome[];
   /** Survivors of every filter, in report order. */

@@ -14,15 +14,16 @@ export type Severity = z.infer<typeof Severity>;
 export const MIN_CONFIDENCE = 3;
 export const MAX_REASON_WORDS = 10;
 
+/** Reasons first: the evidence comes before the category, confidence and severity it supports. */
 export const LensFinding = z.object({
-  severity: Severity,
   file: z.string().min(1),
   line: z.number().int().min(1),
   title: z.string().min(1).max(200),
   evidence: z.string().min(1),
   recommendation: z.string().min(1),
-  confidence: z.number().int().min(1).max(5),
   category: categoryField(),
+  confidence: z.number().int().min(1).max(5),
+  severity: Severity,
 });
 export type LensFinding = z.infer<typeof LensFinding>;
 
@@ -33,11 +34,11 @@ export const wordCount = (s: string) => s.trim().split(/\s+/).filter(Boolean).le
 
 export const LensValidation = z
   .object({
-    verdict: z.enum(['VALIDATED', 'REJECTED']),
     reason: z
       .string()
       .min(1)
       .refine((s) => wordCount(s) <= MAX_REASON_WORDS, `at most ${MAX_REASON_WORDS} words`),
+    verdict: z.enum(['VALIDATED', 'REJECTED']),
   })
   .meta({ title: 'LensValidation' });
 export type LensValidation = z.infer<typeof LensValidation>;

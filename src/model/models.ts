@@ -53,6 +53,19 @@ export const DEFAULT_LENS_MODELS: LensModels = {
 export const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type Effort = (typeof EFFORTS)[number];
 
+/**
+ * Staged mode's effort for the steps that reason about defects, Step 3 (review) and Step 4 (challenge), when
+ * none is chosen: their self-challenge and their verdicts happen inside one forced record, and an explicit
+ * effort gives that reasoning its room. The other steps classify and describe, at the model's default.
+ */
+export const DEFAULT_STAGED_EFFORT: Effort = 'high';
+const REASONING_STEPS: readonly StagedStep[] = ['review', 'challenge'];
+
+/** The effort a staged step's requests send: the chosen one for every step, else the default for Steps 3 and 4. */
+export function stagedEffort(step: StagedStep, chosen?: Effort): Effort | undefined {
+  return chosen ?? (REASONING_STEPS.includes(step) ? DEFAULT_STAGED_EFFORT : undefined);
+}
+
 /** Lens mode's default effort, as the seed recommends for code review. */
 export const DEFAULT_LENS_EFFORT: Effort = 'xhigh';
 

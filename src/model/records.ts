@@ -52,14 +52,16 @@ export const Step1Record = z
 export type Step1Record = z.infer<typeof Step1Record>;
 
 export const FileRuleId = z.enum(['F1', 'F2', 'F3']);
+// Reasons first: in every finding the rationale comes before the category, confidence and priority it
+// supports, so a model writing the record in order argues before it decides.
 export const FileLevelFinding = z.object({
   rule_id: FileRuleId,
+  location: z.string().min(1),
+  rationale: sentence(),
+  action: sentence(),
+  category: categoryField(),
   confidence: Confidence,
   priority: Priority,
-  location: z.string().min(1),
-  action: sentence(),
-  rationale: sentence(),
-  category: categoryField(),
 });
 export type FileLevelFinding = z.infer<typeof FileLevelFinding>;
 
@@ -93,14 +95,14 @@ export const FUNCTION_RULES = FunctionRuleId.options;
 
 export const Verdict = z.object({
   rule_id: FunctionRuleId,
-  verdict: z.enum(['clean', 'advisory', 'flag', 'na']),
-  confidence: Confidence,
   line: line().nullable(),
-  action: z.string().nullable(),
   rationale: z.string().nullable(),
-  priority: z.enum(['should_fix', 'nice_to_have']).nullable(),
+  action: z.string().nullable(),
   /** What a non-clean verdict is about (null for clean and na); see model/categories.ts. */
   category: categoryField(),
+  verdict: z.enum(['clean', 'advisory', 'flag', 'na']),
+  confidence: Confidence,
+  priority: z.enum(['should_fix', 'nice_to_have']).nullable(),
 });
 export type Verdict = z.infer<typeof Verdict>;
 
@@ -158,9 +160,9 @@ export const ChallengeResult = z
         rule_id: z.string(),
         function_qualified_name: z.string().nullable(),
         line: z.number().int(),
+        challenge_reason: sentence(),
         survived: z.boolean(),
         revised_priority: Priority.nullable(),
-        challenge_reason: sentence(),
       }),
     ),
   })
@@ -170,12 +172,12 @@ export type ChallengeResult = z.infer<typeof ChallengeResult>;
 export const GlobalRuleId = z.enum(['G1', 'G2', 'G3', 'G4']);
 export const CrossFileFinding = z.object({
   rule_id: GlobalRuleId,
+  locations: z.array(z.string()).min(1),
+  rationale: sentence(),
+  action: sentence(),
+  category: categoryField(),
   confidence: Confidence,
   priority: Priority,
-  locations: z.array(z.string()).min(1),
-  action: sentence(),
-  rationale: sentence(),
-  category: categoryField(),
 });
 export type CrossFileFinding = z.infer<typeof CrossFileFinding>;
 

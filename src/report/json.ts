@@ -63,6 +63,8 @@ export const StagedJsonReport = z.object({
     cache_creation_input_tokens: z.number().int(),
     /** Dollars at the dated price table's rates; null when a model had no price. */
     cost_usd: z.number().nonnegative().nullable(),
+    /** The effort the requests sent, per step (staged) or role (lenses); null: none sent, the model's default. */
+    effort: z.record(z.string(), z.string().nullable()),
   }),
   report_path: z.string().nullable(),
 });
@@ -84,7 +86,7 @@ export function stagedJson(result: StagedResult, reportPath: string | null): Sta
     findings: result.findings.filter((f) => !f.pre_existing).map(jsonFinding),
     pre_existing: result.findings.filter((f) => f.pre_existing).map(jsonFinding),
     suppressed: (result.suppressed ?? []).map((s) => ({ ...jsonFinding(s.finding), ...suppressionFields(s) })),
-    usage: { ...result.usage },
+    usage: { ...result.usage, effort: result.effort },
     report_path: reportPath,
   };
 }

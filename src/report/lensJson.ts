@@ -85,6 +85,8 @@ export const LensJsonReport = z.object({
     cache_read_input_tokens: count(),
     cache_creation_input_tokens: count(),
     cost_usd: z.number().nonnegative().nullable(),
+    /** The effort the requests sent, per step (staged) or role (lenses); null: none sent, the model's default. */
+    effort: z.record(z.string(), z.string().nullable()),
   }),
   report_path: z.string().nullable(),
 });
@@ -134,7 +136,11 @@ export function lensJson(result: LensResult, meta: { date: string; reportPath: s
       failed: result.rubric.failed,
       items: result.rubric.criteria.map((c) => ({ line: c.line, text: c.text, status: c.status })),
     },
-    usage: { ...result.usage },
+    // Reviewers and the cross-repo check send the run's effort; validators none (lenses/calls.ts).
+    usage: {
+      ...result.usage,
+      effort: Object.fromEntries(Object.keys(result.models).map((r) => [r, r === 'validator' ? null : result.effort])),
+    },
     report_path: meta.reportPath,
   };
 }

@@ -14,6 +14,7 @@ const STRAY: CrossFileFinding = {
   locations: ['shop/price.ts:3', 'elsewhere/gone.ts:4'],
   action: 'Merge the two rounding helpers.',
   rationale: 'Planted to cite a file that was not reviewed.',
+  category: 'duplication',
 };
 
 describe('units that settle without a clean answer are not paid for twice', function () {

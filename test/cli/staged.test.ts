@@ -68,6 +68,65 @@ describe('staged review through the CLI against the fake API', function () {
     assert.match(report, /`shop\/price\.ts:3`, `shop\/cart\.ts:18` - Call round\(\)/);
   });
 
+  it('keeps an A7 flag on a read-modify-write where Step 1 saw no concurrency, and drops an A7 nice-to-have there', async () => {
+    const scenario = structuredClone(fake.scenario);
+    const cart = scenario.files!['shop/cart.ts']!;
+    cart.step1 = { ...cart.step1, concurrency_present: false };
+    cart.reviews!['Cart.save'] = {
+      A7: {
+        verdict: 'flag',
+        confidence: 'high',
+        line: 25,
+        action: 'Save inside a transaction, or with a version check.',
+        rationale: "Two saves of one cart read the same row and the second write loses the first one's items.",
+        category: 'concurrency',
+      },
+    };
+    fake.server.setScenario(scenario);
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd);
+    assert.equal(run.code, 0, run.stderr);
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    const a7 = json.findings.filter((f) => f.rule_id === 'A7').map(key);
+    assert.deepEqual(a7, ['shop/cart.ts:25 A7 must_fix']);
+    // It went to the challenger like any other finding.
+    const challenge = fake.server.requests.find((r) => r.record === 'ChallengeResult' && r.file === 'shop/cart.ts');
+    const packet = (challenge!.body as { messages: { content: { text: string }[] }[] }).messages[0]!.content.at(
+      -1,
+    )!.text;
+    assert.match(packet, /"rule_id": "A7"/);
+  });
+
+  it('sends Steps 3 and 4 an explicit effort (high, or --effort for every step), and records it in the --json usage', async () => {
+    const effortOf = (record: string) => {
+      const body = fake.server.requests.find((r) => r.record === record)!.body as {
+        output_config?: { effort?: string };
+      };
+      return body.output_config?.effort ?? null;
+    };
+    const cwd = await fixtureWorkspace('shop');
+    const run = await review(cwd);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(
+      ['Step1Record', 'FileAnalysis', 'PerFunctionReview', 'ChallengeResult', 'SynthesisResult'].map(effortOf),
+      [null, null, 'high', 'high', null],
+    );
+    const json = await loadJson<Json>(join(cwd, 'result.json'));
+    assert.deepEqual(json.usage.effort, {
+      curate: null,
+      analyze: null,
+      review: 'high',
+      challenge: 'high',
+      synthesize: null,
+    });
+
+    fake.server.reset();
+    const low = await review(cwd, ['--effort', 'low', '--json', 'low.json', '--no-cache']);
+    assert.equal(low.code, 0, low.stderr);
+    assert.deepEqual(['Step1Record', 'PerFunctionReview', 'ChallengeResult'].map(effortOf), ['low', 'low', 'low']);
+    assert.equal((await loadJson<Json>(join(cwd, 'low.json'))).usage.effort.review, 'low');
+  });
+
   it('writes SARIF for code-scanning tools with --sarif', async () => {
     const cwd = await fixtureWorkspace('shop');
     const run = await review(cwd, ['--sarif', 'out/skeptic.sarif']);
@@ -112,7 +171,7 @@ describe('staged review through the CLI against the fake API', function () {
     const done = lines.at(-1)!;
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.equal(done.type, 'done');
-    assert.deepEqual(done.usage, json.usage);
+    assert.deepEqual({ ...done.usage, effort: json.usage.effort }, json.usage);
     assert.ok(json.usage.cost_usd! > 0 && Math.abs(calls.at(-1)!.totals!.cost_usd - json.usage.cost_usd!) < 1e-9);
     // First where the calls go, then what Step 0 found.
     assert.deepEqual(
@@ -331,10 +390,13 @@ describe('staged review through the CLI against the fake API', function () {
       'Step1Record',
     ]);
     const [first] = cart;
+    const challenger = cart.find(({ r }) => r.record === 'ChallengeResult')!;
+    // Steps 1-3 and the challenger run on different models: each has its own system text (its own briefs).
+    assert.notDeepEqual(challenger.b.system, first!.b.system);
     for (const { r, b } of cart) {
-      // Same prefix whatever the step: tools (read tools and every strict submit tool), system, the source block.
+      // Same prefix whatever the step: tools (read tools and every strict submit tool), system (per model), the source block.
       assert.deepEqual(b.tools, first!.b.tools, `${r.record} tools`);
-      assert.deepEqual(b.system, first!.b.system);
+      assert.deepEqual(b.system, (r.record === 'ChallengeResult' ? challenger : first)!.b.system);
       assert.deepEqual(b.messages[0]!.content.slice(0, -1), first!.b.messages[0]!.content.slice(0, -1));
       assert.equal(b.output_config?.format, undefined);
       assert.equal(b.tool_choice, undefined);

@@ -53,3 +53,29 @@ function limit(schema: Json, key: string): number {
     typeof schema.description === 'string' ? new RegExp(`${key}: (-?\\d+)`).exec(schema.description) : null;
   return described ? Number(described[1]) : 0;
 }
+
+/**
+ * `value` with each object's keys in the order its schema lists them (others after), as a model writes a
+ * record: token by token, in the schema's order. Follows `$ref`s, arrays' `items` and nullable `anyOf`s.
+ */
+export function inSchemaOrder(value: unknown, schema: Json, root: Json = schema): unknown {
+  if (typeof schema.$ref === 'string') return inSchemaOrder(value, resolve(schema.$ref, root), root);
+  const options = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(options)) {
+    const shaped = options.filter(isObject).find((v) => v.type === (Array.isArray(value) ? 'array' : 'object'));
+    return shaped ? inSchemaOrder(value, shaped, root) : value;
+  }
+  if (Array.isArray(value)) {
+    const items = isObject(schema.items) ? schema.items : {};
+    return value.map((v) => inSchemaOrder(v, items, root));
+  }
+  if (!isObject(value) || !isObject(schema.properties)) return value;
+  const properties = schema.properties;
+  const keys = [
+    ...Object.keys(properties).filter((k) => k in value),
+    ...Object.keys(value).filter((k) => !(k in properties)),
+  ];
+  return Object.fromEntries(
+    keys.map((k) => [k, isObject(properties[k]) ? inSchemaOrder(value[k], properties[k], root) : value[k]]),
+  );
+}

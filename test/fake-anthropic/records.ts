@@ -108,9 +108,12 @@ function fileAnalysis(req: ParsedRequest, planted: PlantedFile): FileAnalysis {
     brutal_one_line: `Fake analysis of ${path}: nothing alarming at a glance.`,
     invariants: [],
     risk_flags: [],
-    file_level_findings: [],
     functions: reviewAs === 'code_review' ? inventoryRows(req) : [],
     ...planted.step2,
+    file_level_findings: (planted.step2?.file_level_findings ?? []).map((f) => ({
+      ...f,
+      category: f.category === undefined ? FILE_RULE_CATEGORY[f.rule_id] : f.category,
+    })),
     // A later part of a split inventory leaves the file-wide fields to part 1, as the prompt asks.
     ...(laterPart(req) ? { invariants: [], risk_flags: [], file_level_findings: [] } : {}),
   };
@@ -229,6 +232,10 @@ function synthesis(packet: Json): SynthesisResult {
   };
 }
 
+/** The category a model would most likely give a finding under each file-level and cross-file rule. */
+const FILE_RULE_CATEGORY = { F1: 'documentation', F2: 'formatting', F3: 'duplication' } as const;
+const CROSS_RULE_CATEGORY = { G1: 'duplication', G2: 'naming', G3: 'design', G4: 'design' } as const;
+
 /** The category a reviewer's findings most likely carry (others: logic). */
 const LENS_CATEGORY: Record<string, Category> = {
   security: 'security',
@@ -250,7 +257,11 @@ function plantedSynthesis(base: SynthesisResult, scenario: LoadedScenario): Synt
   const cross = planted.cross_file_findings?.filter((f) =>
     f.locations.some((l) => shown.has(l.slice(0, l.lastIndexOf(':')))),
   );
-  return { ...base, ...planted, ...(cross ? { cross_file_findings: cross } : {}) };
+  const categorized = cross?.map((f) => ({
+    ...f,
+    category: f.category === undefined ? CROSS_RULE_CATEGORY[f.rule_id] : f.category,
+  }));
+  return { ...base, ...planted, cross_file_findings: categorized ?? base.cross_file_findings };
 }
 
 /** The overall view over a large review's parts: how many, and no finding across them. */

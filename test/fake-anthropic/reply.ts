@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { breakSchema, errorTypeOf, linesPastEnd, omitFunctions, ramble } from './faults';
 import { buildRecord, primarySource } from './records';
+import { inSchemaOrder } from './generic';
 import type { ParsedRequest } from './request';
 import type { Fault, LoadedScenario } from './scenario';
 
@@ -66,7 +67,7 @@ export function reply(req: ParsedRequest, scenario: LoadedScenario, fault: Fault
   }
   if (!req.schema)
     return text('fake-anthropic: this request asks for no record (no output schema, no forced submit tool).');
-  let record = buildRecord(req, scenario);
+  let record = inSchemaOrder(buildRecord(req, scenario), req.schema);
   if (fault?.kind === 'schema_invalid') record = breakSchema(req.record, record);
   if (fault?.kind === 'omit_functions') record = omitFunctions(record, fault.functions, fault.invent);
   if (fault?.kind === 'verbose') record = ramble(record, fault.chars);

@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { LensFinding, LensValidation } from '../../src/model/lensRecords';
 import {
+  CrossFileFinding,
   FileAnalysis,
+  FileLevelFinding,
   FunctionRuleId,
   PerFunctionReview,
   Priority,
@@ -32,9 +34,16 @@ const PlantedChallenge = z.strictObject({
 });
 export type PlantedChallenge = z.infer<typeof PlantedChallenge>;
 
+/** A planted finding may leave out its category: the fake gives the one a model would (records.ts). */
+const PlantedFileFinding = FileLevelFinding.extend({ category: FileLevelFinding.shape.category.optional() });
+export const PlantedCrossFinding = CrossFileFinding.extend({ category: CrossFileFinding.shape.category.optional() });
+
 const PlantedFile = z.strictObject({
   step1: Step1Record.partial().strict().optional(),
-  step2: FileAnalysis.partial().strict().optional(),
+  step2: FileAnalysis.extend({ file_level_findings: z.array(PlantedFileFinding) })
+    .partial()
+    .strict()
+    .optional(),
   reviews: z
     .record(z.string(), PlantedRules)
     .superRefine((reviews, ctx) => {
@@ -200,7 +209,10 @@ export function placeOf(kind: Fault['kind']): FaultPlace {
 
 const ScenarioSchema = z.strictObject({
   files: z.record(z.string(), PlantedFile).default({}),
-  synthesis: SynthesisResult.partial().strict().optional(),
+  synthesis: SynthesisResult.extend({ cross_file_findings: z.array(PlantedCrossFinding) })
+    .partial()
+    .strict()
+    .optional(),
   /** Lens mode: each reviewer's findings; a reviewer call returns those in the files it was shown. */
   lenses: z.record(z.string(), z.array(PlantedLensFinding)).default({}),
   validations: z.array(PlantedValidation).default([]),

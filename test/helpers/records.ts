@@ -22,11 +22,12 @@ export function step1(over: Partial<Step1Record> = {}): Step1Record {
 export function verdicts(over: Partial<Record<string, Partial<Verdict>>> = {}): Verdict[] {
   return FUNCTION_RULES.map((rule_id) => ({
     rule_id,
+    line: null,
+    rationale: 'Holds.',
+    action: null,
+    category: null,
     verdict: 'clean',
     confidence: 'high',
-    line: null,
-    action: null,
-    rationale: 'Holds.',
     priority: null,
     ...over[rule_id],
   }));

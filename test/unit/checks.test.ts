@@ -50,6 +50,7 @@ describe('semantic checks', () => {
       location: 'src/a.ts:2',
       action: 'a',
       rationale: 'r',
+      category: 'formatting' as const,
     };
     assert.match(checkAnalysis({ ...ok, file_level_findings: [ff] }, file, step1()).join(), /F2 can never be must_fix/);
     const loc = (location: string) =>
@@ -171,6 +172,7 @@ describe('semantic checks', () => {
           locations,
           action: 'a',
           rationale: 'r',
+          category: 'duplication' as const,
         },
       ],
     });
@@ -192,6 +194,7 @@ describe('semantic checks', () => {
       locations,
       action: `act ${rule_id}`,
       rationale: 'r',
+      category: 'duplication' as const,
     });
     const result = {
       verdict_one_line: 'v',

@@ -137,6 +137,7 @@ describe('screening a run against dismissals', () => {
     const screen = new FindingScreen(dir, teamOf(team), user);
     const result = {
       mode: 'staged',
+      effort: {},
       findings: [a1, a6, inline, other],
       files: [],
       filtered: [],

@@ -61,6 +61,7 @@ describe('findings from verdicts', () => {
       priority: 'should_fix' as const,
       action: 'a',
       rationale: 'r',
+      category: 'duplication' as const,
     };
     const line = findingFromFileRule({ ...base, location: 'src/a.ts:12' }, 'src/a.ts');
     assert.deepEqual([line.file, line.line, line.locations], ['src/a.ts', 12, [{ file: 'src/a.ts', line: 12 }]]);

@@ -15,6 +15,7 @@ const lens = (over: Partial<LensFinding> = {}): LensFinding => ({
   evidence: 'The catch block is empty.',
   recommendation: 'Log and rethrow.',
   confidence: 4,
+  category: null,
   ...over,
 });
 const raised = (reviewer: string, over: Partial<LensFinding> = {}): RaisedFinding => ({

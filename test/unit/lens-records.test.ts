@@ -10,6 +10,7 @@ const finding = {
   evidence: 'i <= n reads past the end.',
   recommendation: 'Loop while i < n.',
   confidence: 4,
+  category: 'logic',
 };
 
 describe('lens records', () => {

@@ -21,6 +21,7 @@ const finding = (over: Partial<MergedFinding>): MergedFinding => ({
   confidence: 4,
   reviewers: ['logic'],
   repository: null,
+  category: null,
   ...over,
 });
 

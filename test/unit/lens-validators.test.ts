@@ -17,6 +17,7 @@ const f = (over: Partial<MergedFinding> = {}): MergedFinding => ({
   confidence: 4,
   reviewers: ['logic'],
   repository: null,
+  category: null,
   ...over,
 });
 

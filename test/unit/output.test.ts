@@ -9,6 +9,7 @@ import { TempRepo } from '../helpers/git-repo';
 const result = (): StagedResult => ({
   mode: 'staged',
   models: { review: 'm' },
+  effort: { review: 'high' },
   reviewRoots: ['.'],
   files: [],
   findings: [],

@@ -57,6 +57,7 @@ describe('records', () => {
         location: 'a.ts:3',
         action: 'Do x.',
         rationale: 'Y breaks.',
+        category: 'documentation',
       };
       assert.ok(FileAnalysis.safeParse({ ...base, file_level_findings: [f] }).success);
       assert.ok(!FileAnalysis.safeParse({ ...base, file_level_findings: [{ ...f, rule_id: 'F4' }] }).success);
@@ -202,6 +203,7 @@ describe('records', () => {
         priority: 'should_fix',
         locations: ['a.ts:1'],
         action: 'a',
+        category: 'duplication',
         rationale: 'r',
       };
       assert.ok(SynthesisResult.safeParse({ ...s, cross_file_findings: [g] }).success);

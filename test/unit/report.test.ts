@@ -23,6 +23,7 @@ function sampleResult(): StagedResult {
   });
   return {
     mode: 'staged',
+    effort: { curate: null, analyze: null, review: 'high', challenge: 'high', synthesize: null },
     models: {
       curate: 'claude-sonnet-5-5',
       analyze: 'claude-sonnet-5-5',

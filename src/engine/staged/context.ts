@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { CodeFunction } from '../../model/functions';
 import { systemBlocks, userContent } from '../layout';
-import type { FileStep, StepModels } from '../../model/models';
+import { stagedEffort, type Effort, type FileStep, type StepModels } from '../../model/models';
 import type { LineRange } from '../../model/lines';
 import type { Intent } from '../../model/intent';
 import {
@@ -18,7 +18,7 @@ import { recordTitle, type FitCheck, type SubAgentRunner } from '../runner';
 import type { UnitOutcome, UnitSpec } from '../unit';
 import type { SourceFile } from '../source';
 import type { UnitCache } from '../unitCache';
-import { FILE_SYSTEM, STEP_DIRECTIVES } from './prompts';
+import { fileSystem, STEP_DIRECTIVES } from './prompts';
 import type { Schedule } from './schedule';
 import type { Strand } from '../strands';
 
@@ -26,6 +26,8 @@ import type { Strand } from '../strands';
 export interface StageSetup {
   cache: UnitCache;
   models: StepModels;
+  /** The run's chosen effort, if any (stagedEffort adds Steps 3 and 4's default). */
+  effort?: Effort;
   context: ContextFile[];
   /** For the challenger: findings this team dismissed before, and why. */
   dismissalExamples: DismissalExample[];
@@ -67,7 +69,7 @@ export interface FileUnderReview {
   callers?: Record<string, string[]>;
   /** Start order of the file in the run: the scheduler finishes earlier files first. */
   order: number;
-  /** Models on which a call about this file has been answered this run: the file's prefix is cached there. */
+  /** The prefixes (model and system text, warmKey) a call about this file has been answered on this run: cached there. */
   warm: Set<string>;
   /** The parser's functions, exact lines: Step 2 is reconciled against them. Absent without a grammar. */
   inventory?: CodeFunction[];
@@ -128,7 +130,6 @@ export async function fileCall<T>(
   step: FileStep,
   call: FileCall<T>,
 ): Promise<UnitOutcome<T>> {
-  const model = ctx.models[step];
   const spec = (): UnitSpec<T> => {
     const view = file.view;
     return {
@@ -140,7 +141,7 @@ export async function fileCall<T>(
   };
   const outcome = await file.strand.away(() => ctx.runner.run(spec()));
   ctx.schedule.answered(file.order);
-  if (outcome.ok && !outcome.cached) file.warm.add(model);
+  if (outcome.ok && !outcome.cached) file.warm.add(warmKey(ctx.models, step));
   if (!outcome.ok && outcome.tooLong && file.cut.length)
     return { ...outcome, reason: `${outcome.reason}, even without ${file.cut.join(', ')}` };
   return outcome;
@@ -190,16 +191,17 @@ function specWith<T>(
   const context = file.withoutContext ? [] : ctx.context;
   const contextBlocks = context.length ? 1 : 0;
   const primeFirst = call.primeFile
-    ? { key: `file:${model}:${file.entry.path}`, blocks: contextBlocks + 1 }
-    : ctx.files > 1 && !file.warm.has(model)
-      ? { key: `run:${model}:${contextBlocks}`, blocks: contextBlocks }
+    ? { key: `file:${model}:${prefixOf(step)}:${file.entry.path}`, blocks: contextBlocks + 1 }
+    : ctx.files > 1 && !file.warm.has(warmKey(ctx.models, step))
+      ? { key: `run:${model}:${prefixOf(step)}:${contextBlocks}`, blocks: contextBlocks }
       : undefined;
   return {
     step,
     label: call.label,
     file: file.entry.path,
     model,
-    system: systemBlocks(FILE_SYSTEM, context),
+    ...effortOf(ctx, step),
+    system: systemBlocks(fileSystem(step), context),
     record: call.record,
     recordTools: FILE_RECORDS,
     content: userContent({
@@ -231,3 +233,15 @@ function specWith<T>(
     ...(call.check ? { check: call.check } : {}),
   };
 }
+
+/** A step's own effort, where it sends one (stagedEffort), for its spec and its result-cache key alike. */
+export function effortOf(ctx: Pick<StageSetup, 'effort'>, step: FileStep): { effort?: Effort } {
+  const effort = stagedEffort(step, ctx.effort);
+  return effort ? { effort } : {};
+}
+
+/** Which system text (and so which cached prefix) a step's calls share: Steps 1–3's, or the challenger's. */
+const prefixOf = (step: FileStep) => (step === 'challenge' ? 'challenge' : 'file');
+
+/** What `warm` holds once a step's prefix is cached: its model and its system text. */
+export const warmKey = (models: StepModels, step: FileStep) => `${models[step]}:${prefixOf(step)}`;

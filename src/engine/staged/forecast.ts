@@ -20,7 +20,7 @@ import { fitFile, shrink } from './fit';
 import { planReviews } from './batching';
 import { challengeCall } from './challenge';
 import type { FileStep } from '../../model/models';
-import { fileSpec, type FileCall, type FileUnderReview, type FitSetup } from './context';
+import { fileSpec, warmKey, type FileCall, type FileUnderReview, type FitSetup } from './context';
 import { curateCall, settleStep1 } from './curate';
 import { functionsTouched } from './diffScope';
 import { LastAnswers, lastAnswersKey } from './lastAnswers';
@@ -106,6 +106,7 @@ export async function forecastStagedRun(req: ForecastRequest): Promise<StagedFor
     shrink: (file) => shrink(file, (path) => syntaxInventory(req, path)),
     cache,
     models: req.models,
+    ...(req.effort ? { effort: req.effort } : {}),
     context: req.context,
     dismissalExamples: req.dismissalExamples ?? [],
     files: req.discovery.file_entries.length,
@@ -228,7 +229,7 @@ async function walkFile(
     }
     forecast.calls[step]++;
     walked.exact = false;
-    file.warm.add(ctx.models[step]);
+    file.warm.add(warmKey(ctx.models, step));
     return lastOne ?? undefined;
   };
 

@@ -10,7 +10,7 @@ import type { EmitFn, FileOutcome, StagedResult } from '../../model/events';
 import { Progress } from './progress';
 import { STAGED_PROMPT_VERSION } from './promptVersion';
 import type { ContextFile } from '../../model/records';
-import type { Effort, StepModels } from '../../model/models';
+import { STAGED_STEPS, stagedEffort, type Effort, type StepModels } from '../../model/models';
 import type {
   ChallengeResult,
   DiscoveryResult,
@@ -98,6 +98,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
     runner,
     cache: runner.cache,
     models: req.models,
+    ...(req.effort ? { effort: req.effort } : {}),
     context: req.context,
     dismissalExamples: req.dismissalExamples ?? [],
     files: req.discovery.file_entries.length,
@@ -166,6 +167,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
   const result: StagedResult = {
     mode: 'staged',
     models: req.models,
+    effort: Object.fromEntries(STAGED_STEPS.map((s) => [s, stagedEffort(s, req.effort) ?? null])),
     reviewRoots: req.discovery.review_roots,
     files: fileRuns.map((f) => f.outcome),
     findings: sortFindings(findings),
@@ -405,15 +407,22 @@ function dropNoiseFindings(
   return { kept: noise.kept, dropped: noise.dropped.map((d) => ({ ...d, stage: 'noise' })) };
 }
 
-/** A7 is out of scope where Step 1 saw no concurrency: such a verdict is dropped, with its reason. */
+/**
+ * Where Step 1 saw no concurrency, an A7 nice-to-have is out of scope and dropped, with its reason. A must-fix
+ * or should-fix A7 stays for the challenger: Step 1 judged the file before anyone read its functions, and a
+ * function's read-modify-write of a row, check-then-act or un-awaited call (what A7 applies to even then,
+ * prompts/rules-function.md) is a defect its reviewer saw and Step 1 did not.
+ */
 function dropOutOfScope(findings: Finding[], step1: Step1Record): { kept: Finding[]; dropped: FilteredFinding[] } {
   if (step1.concurrency_present) return { kept: findings, dropped: [] };
-  const isA7 = (f: Finding) => f.rule_id === 'A7';
+  const outOfScope = (f: Finding) => f.rule_id === 'A7' && f.priority === 'nice_to_have';
   return {
-    kept: findings.filter((f) => !isA7(f)),
-    dropped: findings
-      .filter(isA7)
-      .map((finding) => ({ finding, stage: 'rule_scope', reason: 'A7 applies only where concurrency is present' })),
+    kept: findings.filter((f) => !outOfScope(f)),
+    dropped: findings.filter(outOfScope).map((finding) => ({
+      finding,
+      stage: 'rule_scope',
+      reason: 'an A7 nice-to-have applies only where concurrency is present',
+    })),
   };
 }
 

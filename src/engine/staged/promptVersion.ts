@@ -1,6 +1,7 @@
 /** Staged mode's prompt version: every staged result-cache key carries it (see ../promptVersion.ts). */
 import { promptVersion } from '../promptVersion';
 import {
+  CHALLENGE_SYSTEM,
   FILE_SYSTEM,
   STEP_DIRECTIVES,
   SYNTHESIS_MERGE_SYSTEM,
@@ -10,6 +11,7 @@ import {
 
 export const STAGED_PROMPT_VERSION = promptVersion({
   FILE_SYSTEM,
+  CHALLENGE_SYSTEM,
   STEP_DIRECTIVES,
   SYNTHESIS_SYSTEM,
   SYNTHESIS_PART_SYSTEM,

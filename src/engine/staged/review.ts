@@ -15,7 +15,7 @@ import type { FailedUnit } from '../../model/finding';
 import type { LineRange } from '../../model/lines';
 import { intentPacket } from '../../model/intent';
 import { lineErrors } from '../source';
-import { fileCall, type FileUnderReview, type StageContext, type StageSetup } from './context';
+import { effortOf, fileCall, warmKey, type FileUnderReview, type StageContext, type StageSetup } from './context';
 import { missingFunctions, planReviews, type ReviewPlan } from './batching';
 import { functionRanges } from './diffScope';
 import { FILE_SYSTEM, STEP_DIRECTIVES } from './prompts';
@@ -78,7 +78,13 @@ function functionKey(
   range: [number, number],
 ): string {
   return ctx.cache.keyFor(
-    { model: ctx.models.review, system: FILE_SYSTEM, record: PerFunctionReview, tools: true },
+    {
+      model: ctx.models.review,
+      ...effortOf(ctx, 'review'),
+      system: FILE_SYSTEM,
+      record: PerFunctionReview,
+      tools: true,
+    },
     {
       grain: 'function',
       instructions: STEP_DIRECTIVES.review,
@@ -196,7 +202,7 @@ export async function reviewFunctions(
 
 /** Units that start together on a model where the file is not cached yet would each write it: one prime writes it first. */
 export const primesFile = (ctx: StageSetup, file: FileUnderReview, plan: ReviewPlan) =>
-  plan.solo.length + plan.batches.length > 1 && !file.warm.has(ctx.models.review);
+  plan.solo.length + plan.batches.length > 1 && !file.warm.has(warmKey(ctx.models, 'review'));
 
 interface UnitResult {
   reviews: PerFunctionReview[];
