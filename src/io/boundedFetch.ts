@@ -97,6 +97,8 @@ class Call {
         ),
       bounds.deadlineMs,
     );
+    // A bound never keeps the process alive on its own: an answer whose body nobody reads must not hold the exit.
+    this.deadline.unref();
     const abort = () => this.controller.abort(outer?.reason);
     outer?.addEventListener('abort', abort, { once: true });
     if (outer?.aborted) abort();
@@ -137,6 +139,7 @@ class Call {
             ),
           this.bounds.idleMs,
         );
+        this.idle.unref();
         try {
           const { done, value } = await reader.read();
           clearTimeout(this.idle);
