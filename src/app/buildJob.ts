@@ -23,6 +23,8 @@ import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
 import type { ScopeSpec } from '../model/scope';
 import { REPORTS_FOLDER } from '../model/skepticFolder';
 import type { ReviewChoices } from './choices';
+import { PRIORITY_ORDER } from '../model/order';
+import type { Priority } from '../model/records';
 import { LIMITS, PROVIDER_SETTINGS } from './contributions';
 import { resultsDir } from './state';
 import type { ReviewJob } from './job';
@@ -103,6 +105,7 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
     ...(Number.isFinite(c.maxCostUsd) && c.maxCostUsd! > 0
       ? { maxCostUsd: Math.min(c.maxCostUsd!, LIMITS.maxCostUsd.max) }
       : {}),
+    ...(PRIORITY_ORDER.includes(c.minPriority as Priority) ? { minPriority: c.minPriority as Priority } : {}),
     ...(c.refresh ? { refresh: true } : {}),
     ...(c.batch ? { batch: { batchTimeout: clamp(c.batchTimeout, LIMITS.batchTimeout) } } : {}),
     outputs: defined({ out: c.out, reportFolder, json: c.json, sarif: c.sarif, events: c.events }),

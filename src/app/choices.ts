@@ -70,6 +70,8 @@ export const ReviewChoices = z.extend(ReviewTarget, {
   maxCalls: number(),
   /** Ceiling on the run's spend in US dollars; 0 or unset: none. */
   maxCostUsd: number(),
+  /** must_fix, should_fix or nice_to_have: findings below it are not shown or written (counted apart); else all. */
+  minPriority: text(),
   /** Through the Message Batches API; `batchTimeout`: seconds the whole batch run may take. */
   batch: flag(),
   batchTimeout: number(),

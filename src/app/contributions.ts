@@ -62,6 +62,8 @@ export const CHOICES = {
   confirmThreshold: { setting: 'confirmThreshold', flag: 'confirm-over' },
   maxCalls: { setting: 'maxCalls', flag: 'max-calls' },
   maxCostUsd: { setting: 'maxCostUsd', flag: 'max-cost' },
+  /** What is shown and posted: the findings of this priority or higher. */
+  minPriority: { setting: 'minPriority', flag: 'min-priority' },
   batch: { setting: 'batch', flag: 'batch' },
   /** The CLI's --timeout is the whole run's under --batch. */
   batchTimeout: { setting: 'batchTimeout' },

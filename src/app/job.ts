@@ -8,7 +8,8 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import type { EmitFn, ReviewResult } from '../model/events';
-import type { ContextFile } from '../model/records';
+import type { ContextFile, Priority } from '../model/records';
+import { applyPriorityFloor, floorEvents } from './priorityFloor';
 import { DEFAULT_LENS_EFFORT, resolveLensModels, type Effort, type LensModels, type StepModels } from '../model/models';
 import { defaultMaxReviewers } from '../model/reviewers';
 import type { LensTargetSpec } from '../engine/lenses';
@@ -89,6 +90,8 @@ export interface ReviewJob {
     sarif?: string;
     /** The event log (its surface writes it). */ events?: string;
   };
+  /** --min-priority: findings below it are left out of what the run shows and writes, and counted apart. */
+  minPriority?: Priority;
   /** Ceiling on the run's model requests (failed ones included); past it the run stops with a partial report. */
   maxCalls?: number;
   /** Ceiling on the run's spend in dollars: it stops before the call that would pass it, with a partial report. */
@@ -462,7 +465,7 @@ export async function executeJob(
   // Every file the change adds lines to, the team file included: a suppression it adds is named as such.
   const changed = changes && new Map(changes.files.map((f) => [f.path, f.ranges]));
   const screen = new FindingScreen(job.cwd, teamFile, job.dismissals ?? [], changed);
-  const events = screen.events(emit);
+  const events = screen.events(floorEvents(emit, job.minPriority));
   const common = {
     cwd: job.cwd,
     access: prepared.access,
@@ -492,7 +495,7 @@ export async function executeJob(
       : await (
           await import('../engine/staged')
         ).runStagedReview({ ...common, ...stagedRequest(job, prepared, team) }, events);
-  const result = screen.result(raw);
+  const result = applyPriorityFloor(screen.result(raw), job.minPriority);
   emit({ type: 'done', result });
   return result;
 }

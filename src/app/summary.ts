@@ -6,6 +6,7 @@ import type { LensResult, ReviewResult, StagedResult } from '../model/events';
 import { plural } from '../model/plural';
 import { describeBatchRun, describeCost } from '../model/pricing';
 import { addedByChangeLines, describeSuppressed } from '../model/suppressed';
+import { describeBelowMinPriority } from '../model/order';
 import type { RunSummary } from './protocol';
 
 export function summarize(result: ReviewResult): RunSummary {
@@ -55,7 +56,8 @@ const preExistingNote = (n: number) => (n ? `, and ${n} pre-existing apart (not 
 /** Findings a suppression hid are counted on the summary line, each kind apart. */
 function suppressedNote(result: ReviewResult): string {
   const text = describeSuppressed(result.suppressed);
-  return text ? `, ${text}` : '';
+  const below = describeBelowMinPriority(result.belowMinPriority);
+  return `${text ? `, ${text}` : ''}${below ? `, ${below}` : ''}`;
 }
 
 /** What the call count leaves out, why the run stopped early, and what the change's own suppressions hide. */

@@ -5,6 +5,8 @@ import { CHOICES, flagOf, LIMITS } from '../app/contributions';
 import { EFFORTS, STAGED_STEPS, type Effort, type LensModels, type StagedStep } from '../model/models';
 import { LENS_ROLES, MAX_REVIEWERS, type LensRole } from '../model/reviewers';
 import { UsageError } from './help';
+import { PRIORITY_ORDER } from '../model/order';
+import type { Priority } from '../model/records';
 
 /** What `skeptic review` and `skeptic plan` were told: the review's choices, and how the command itself behaves. */
 export interface ReviewFlags {
@@ -47,6 +49,7 @@ export function parseReviewArgs(argv: string[]): ReviewFlags {
     [C.confirmThreshold.flag]: { type: 'string' },
     [C.maxCalls.flag]: { type: 'string' },
     [C.maxCostUsd.flag]: { type: 'string' },
+    [C.minPriority.flag]: { type: 'string' },
     [C.batch.flag]: { type: 'boolean' },
     [C.fullFanout.flag]: { type: 'boolean' },
     [C.maxReviewers.flag]: { type: 'string' },
@@ -93,6 +96,7 @@ export function parseReviewArgs(argv: string[]): ReviewFlags {
   const effort = v[C.effort.flag];
   if (effort !== undefined && !EFFORTS.includes(effort as Effort))
     throw new UsageError(`--effort must be one of ${EFFORTS.join(', ')}`);
+  const minPriority = priorityFlag(v[C.minPriority.flag]);
   const { scope, repositories } = scopeOf(parsed.positionals, v, mode);
   const text = (field: Parameters<typeof flagOf>[0], value: string | undefined) =>
     value === undefined ? {} : { [field]: nonEmpty(flagOf(field), value)! };
@@ -133,6 +137,7 @@ export function parseReviewArgs(argv: string[]): ReviewFlags {
       ...(v[C.refresh.flag] ? { refresh: true } : {}),
       ...(v[C.maxCalls.flag] !== undefined ? number('maxCalls', v[C.maxCalls.flag]) : {}),
       ...(maxCost !== undefined ? { maxCostUsd: dollars(flagOf('maxCostUsd'), maxCost) } : {}),
+      ...(minPriority ? { minPriority } : {}),
       ...text('events', v[C.events.flag]),
       ...text('provider', v[C.provider.flag]),
       ...text('region', v[C.region.flag]),
@@ -169,6 +174,13 @@ function flagProblem(err: Error & { code?: string }): string {
   if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name)
     return /missing/.test(err.message) ? `${name} needs a value; ${help}` : `${name} takes no value; ${help}`;
   return `${err.message}; ${help}`;
+}
+
+/** --min-priority's value: one of the priorities, or a usage error naming them. */
+export function priorityFlag(value: string | undefined): Priority | undefined {
+  if (value !== undefined && !PRIORITY_ORDER.includes(value as Priority))
+    throw new UsageError(`${flagOf('minPriority')} must be one of ${PRIORITY_ORDER.join(', ')}`);
+  return value as Priority | undefined;
 }
 
 export function nonEmpty(flag: string, value: string | undefined): string | undefined {

@@ -8,6 +8,8 @@ import { pullRequestIntent } from '../model/intent';
 import { appendFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { checkoutOf } from '../app/ci/checkout';
+import { DEFAULT_INLINE_MIN } from '../app/ci/postingPlan';
+import type { Priority } from '../model/records';
 import { readCiContext } from '../app/ci/environment';
 import { annotation, publish, summaryMarkdown, type RunOutcome } from '../app/ci/publish';
 import { OverBudget, runJob } from '../app/runJob';
@@ -32,7 +34,7 @@ type FailOn = (typeof FAIL_ON)[number];
 export const CI_USAGE = `skeptic ci — review a GitHub pull request from a GitHub Actions step
 
 Usage:
-  skeptic ci [--fail-on must_fix|should_fix|never] [--max-calls N] [--sarif FILE] [review options]
+  skeptic ci [--fail-on must_fix|should_fix|never] [--max-calls N] [--min-priority LEVEL] [--sarif FILE] [review options]
 
 Posts one review (event COMMENT) with inline comments on the diff's lines, keeps one summary comment up
 to date, writes the job summary, and never posts a finding twice. A token that cannot write (a fork's
@@ -41,6 +43,8 @@ pull request) gets workflow annotations, the job summary and SARIF instead. See 
   --fail-on LEVEL        exit 1 when a finding of this priority or above is open (default never); a pull
                          request too large for --max-calls, or a partial review, fails too unless never
   --max-calls N          the ceiling on model calls (default ${CI_MAX_CALLS}): over the estimate, nothing runs
+  --min-priority LEVEL   the lowest priority posted inline (default should_fix); the findings below it are
+                         listed briefly in the summary comment
   --sarif FILE.sarif     also write SARIF (for github/codeql-action/upload-sarif, category skeptic)
   --mode, --model, --out, --json, --exclude, …   as for skeptic review (no scope flags: the event says)
 
@@ -56,7 +60,9 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const ceilingGiven = rest.some((a) => a === '--max-calls' || a.startsWith('--max-calls='));
   const flags = parseReviewArgs(ceilingGiven ? rest : [...rest, '--max-calls', String(CI_MAX_CALLS)]);
-  const args = flags.choices;
+  // --min-priority in ci sets what goes inline; the review itself keeps every finding (the summary folds the rest).
+  const { minPriority, ...args } = flags.choices;
+  const inlineMin = (minPriority as Priority | undefined) ?? DEFAULT_INLINE_MIN;
   if (args.scope.kind !== 'auto')
     throw new UsageError('skeptic ci reviews the pull request of its event; it takes no paths or scope flags');
   const ctx = await readCiContext(io.env);
@@ -149,7 +155,15 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
 
   let published;
   try {
-    published = await publish({ ctx, checkout, run, ...(report ? { report } : {}), log: say, signal: io.signal });
+    published = await publish({
+      ctx,
+      checkout,
+      run,
+      inlineMin,
+      ...(report ? { report } : {}),
+      log: say,
+      signal: io.signal,
+    });
   } catch (err) {
     // The findings are not lost when the pull request cannot be read: annotations and the job summary still have them.
     await finish(

@@ -75,6 +75,9 @@ Review options:
   --max-cost USD         a dollar ceiling: a run whose cheapest estimate is over it is refused before any call
                          (exit 2); otherwise it stops before the call that would pass it and writes a partial
                          report saying what was not reviewed (exit 3)
+  --min-priority LEVEL   must_fix | should_fix | nice_to_have: leave the findings below it out of the summary,
+                         the report's list, --json findings and SARIF (the notes and --json's
+                         below_min_priority count them); default: all. skeptic ci: the lowest posted inline
   --format agent         review: print only one line per finding (new first, its fix prompt as a JSON
                          string) and a verdict line; exit 0 converged (complete, nothing new since the last
                          review of the same scope), 1 new findings, 2 usage or setup error, 3 incomplete

@@ -7,6 +7,7 @@ import type { FileAnalysis, Step1Record, SynthesisResult } from './records';
 import type { FailedUnit, FilteredFinding, Finding } from './finding';
 import type { Usage } from './usage';
 import type { SuppressedFinding } from './suppressed';
+import type { BelowMinPriority } from './order';
 import type { BatchRun } from './pricing';
 
 export type FileStatus = 'reviewed' | 'skipped' | 'failed';
@@ -40,6 +41,8 @@ export interface RunAccounting {
    * from batches an earlier run left running (instead of paying for them again).
    */
   batch?: BatchRun;
+  /** --min-priority: the floor, and the findings below it left out of `findings` (absent: no floor). */
+  belowMinPriority?: BelowMinPriority;
 }
 
 export interface StagedResult extends RunAccounting {

@@ -5,6 +5,7 @@ import { formatLocation } from '../model/location';
 import { Confidence, Priority } from '../model/records';
 import type { Finding } from '../model/finding';
 import { SUPPRESSION_KINDS, type SuppressedFinding } from '../model/suppressed';
+import { BelowMinPriorityJson, belowJson } from './belowMinPriority';
 
 const StagedJsonFinding = z.object({
   file: z.string(),
@@ -55,6 +56,8 @@ export const StagedJsonReport = z.object({
   pre_existing: z.array(StagedJsonFinding),
   /** Findings a suppression hid, with what hid it; not counted anywhere else. */
   suppressed: z.array(StagedJsonFinding.extend(SuppressionFields)),
+  /** --min-priority: the findings below it, left out of `findings` and counted here; null without a floor. */
+  below_min_priority: BelowMinPriorityJson(StagedJsonFinding),
   usage: z.object({
     calls: z.number().int(),
     input_tokens: z.number().int(),
@@ -86,6 +89,7 @@ export function stagedJson(result: StagedResult, reportPath: string | null): Sta
     findings: result.findings.filter((f) => !f.pre_existing).map(jsonFinding),
     pre_existing: result.findings.filter((f) => f.pre_existing).map(jsonFinding),
     suppressed: (result.suppressed ?? []).map((s) => ({ ...jsonFinding(s.finding), ...suppressionFields(s) })),
+    below_min_priority: belowJson(result.belowMinPriority, result.belowMinPriority?.findings.map(jsonFinding) ?? []),
     usage: { ...result.usage, effort: result.effort },
     report_path: reportPath,
   };

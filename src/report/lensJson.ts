@@ -7,6 +7,7 @@ import type { LensResult } from '../model/events';
 import { severityCounts, sortLensFindings as sortFindings, type MergedFinding } from '../model/lens';
 import { Severity } from '../model/lensRecords';
 import { suppressionFields, SuppressionFields } from './json';
+import { BelowMinPriorityJson, belowJson } from './belowMinPriority';
 
 const count = () => z.number().int().min(0);
 const SevereCounts = z.object({ critical: count(), high: count() });
@@ -51,6 +52,8 @@ export const LensJsonReport = z.object({
   pre_existing: z.array(LensJsonFinding),
   /** Findings a suppression hid, with what hid it; not in `summary` or any other count. */
   suppressed: z.array(LensJsonFinding.extend(SuppressionFields)),
+  /** --min-priority: the findings below it, left out of `findings` and counted here; null without a floor. */
+  below_min_priority: BelowMinPriorityJson(LensJsonFinding),
   /** Findings removed for a category that is never a finding (prompts/noise.md), per category. */
   noiseDropped: z.record(z.string(), count()),
   mode: z.literal('lenses'),
@@ -115,6 +118,7 @@ export function lensJson(result: LensResult, meta: { date: string; reportPath: s
     suppressed: (result.suppressed ?? []).flatMap((s) =>
       s.lens ? [{ ...jsonFinding(s.lens), ...suppressionFields(s) }] : [],
     ),
+    below_min_priority: belowJson(result.belowMinPriority, (result.belowMinPriority?.lens ?? []).map(jsonFinding)),
     noiseDropped: result.noiseDropped ?? {},
     mode: 'lenses',
     missingReviewers: result.missingReviewers,

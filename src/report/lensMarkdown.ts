@@ -17,6 +17,7 @@ import { CROSS_REPO } from '../model/reviewers';
 import type { ReportMeta } from './markdown';
 import { suppressedByChange } from './suppressedSection';
 import { describeSuppressed, describeSuppression } from '../model/suppressed';
+import { belowMinPriorityNote } from './belowMinPriority';
 import { codeSpan, inlineText, paragraph } from './mdText';
 
 const GROUPS: Array<{ title: string; severities: Severity[] }> = [
@@ -220,6 +221,7 @@ function renderNotes(result: LensResult): string[] {
     notes.push(`- ${result.outsideChange} findings below HIGH were not on a changed line and were dropped.`);
   const suppressed = describeSuppressed(result.suppressed);
   if (suppressed) notes.push(`- Findings ${suppressed}; --json and SARIF list them.`);
+  notes.push(...belowMinPriorityNote(result));
   if (result.spec) notes.push(`- Spec: ${result.spec}.`);
   if (result.gateCheck.reason) notes.push(`- Gate check: ${result.gateCheck.reason}.`);
   for (const u of result.failed) notes.push(`- Not reviewed: ${u.unit} — ${u.reason}`);

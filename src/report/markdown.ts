@@ -6,6 +6,7 @@ import { PRIORITY_ORDER } from '../model/order';
 import type { Finding } from '../model/finding';
 import { formatLocation } from '../model/location';
 import { describeSuppressed, describeSuppression } from '../model/suppressed';
+import { belowMinPriorityNote } from './belowMinPriority';
 import { suppressedByChange } from './suppressedSection';
 import { plural } from '../model/plural';
 import { ruleLabel } from '../model/rules';
@@ -156,6 +157,7 @@ function renderNotes(result: StagedResult): string[] {
     ...[describeSuppressed(result.suppressed)].flatMap((d) =>
       d ? [`- Findings ${d}; --json and SARIF list them.`] : [],
     ),
+    ...belowMinPriorityNote(result),
     `- ${u.calls} model calls; tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write; cost ${describeCost(u.cost_usd, result.batch)}.`,
     ...result.notes.map((n) => `- ${n}`),
   ];

@@ -103,6 +103,11 @@ function listItem(f: Finding): string {
   return `- ${ICON[f.priority]} \`${inert(clip(at, 300))}\` **${PRIORITY[f.priority]}** ${ruleLink(f)}: ${inert(clip(f.action))} — ${inert(clip(f.rationale))}`;
 }
 
+/** A folded finding in one short line: where, how urgent, which rule, what to do. */
+function briefItem(f: Finding): string {
+  return `- ${ICON[f.priority]} \`${inert(clip(`${f.file}:${f.line}`, 300))}\` ${ruleLink(f)}: ${inert(clip(f.action, 200))}`;
+}
+
 export interface ReviewBodyParts {
   headSha: string;
   inline: number;
@@ -185,6 +190,8 @@ export interface SummaryParts {
   reportMarkdown?: string;
   /** Findings the review could not hold (GitHub's size limit): listed here instead. */
   unposted?: Finding[];
+  /** Findings below the inline threshold (--min-priority): listed briefly here, never inline. */
+  folded?: { min: Priority; findings: Finding[] };
 }
 
 /**
@@ -230,6 +237,13 @@ export function summaryMarkdown(p: SummaryParts, limit = MAX_BODY): string {
         `**Not in the review** (over GitHub's ${MAX_BODY.toLocaleString('en-US')}-character limit)`,
         '',
         ...p.unposted.map(listItem),
+      );
+    if (p.folded)
+      out.push(
+        '',
+        `**Below ${PRIORITY[p.folded.min]}, not posted inline** (${plural(p.folded.findings.length, 'finding')}; \`--min-priority\` sets the threshold)`,
+        '',
+        ...p.folded.findings.map(briefItem),
       );
     const gaps = notReviewed(o.result);
     if (gaps.length) out.push('', '**Not reviewed**', '', ...gaps.map((g) => `- ${inert(clip(g))}`));

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { MAX_INLINE, planFixes, planPosting, postedFingerprints, topPath } from '../../src/app/ci/postingPlan';
+import {
+  DEFAULT_INLINE_MIN,
+  foldBelow,
+  MAX_INLINE,
+  planFixes,
+  planPosting,
+  postedFingerprints,
+  topPath,
+} from '../../src/app/ci/postingPlan';
 import type { Finding } from '../../src/model/finding';
 import {
   annotation,
@@ -66,6 +74,21 @@ describe('skeptic ci: what a run posts', () => {
       plan.offDiff.map((f) => `${f.file}:${f.line}`),
       ['x.ts:18', 'y.ts:1'],
     );
+  });
+
+  it('folds the findings below the inline threshold (default should_fix) into the summary; pre-existing ones stay in the review', () => {
+    const all = [
+      finding('x.ts', 1, { priority: 'nice_to_have' }),
+      finding('x.ts', 2, { priority: 'must_fix' }),
+      finding('x.ts', 3),
+      finding('x.ts', 4, { priority: 'nice_to_have', pre_existing: true }),
+    ];
+    const at = (fs: Finding[]) => fs.map((f) => `${f.line} ${f.priority}`);
+    const byDefault = foldBelow(all, DEFAULT_INLINE_MIN);
+    assert.deepEqual(at(byDefault.review), ['2 must_fix', '3 should_fix', '4 nice_to_have']);
+    assert.deepEqual(at(byDefault.folded), ['1 nice_to_have']);
+    assert.deepEqual(at(foldBelow(all, 'must_fix').folded), ['3 should_fix', '1 nice_to_have']);
+    assert.deepEqual(foldBelow(all, 'nice_to_have').folded, []);
   });
 
   it(`at most ${MAX_INLINE} inline, the most urgent first; pre-existing findings never inline`, () => {

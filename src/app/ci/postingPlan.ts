@@ -5,8 +5,22 @@
  * Everything is keyed by fingerprint: a fingerprint seen on the pull request before is never posted again.
  */
 import type { Finding } from '../../model/finding';
-import { sortFindings } from '../../model/order';
+import { meetsPriority, sortFindings } from '../../model/order';
+import type { Priority } from '../../model/records';
 import { fixedComment, fixedItem, isMarkedFixed, markedFingerprints } from '../../report/pullRequest';
+
+/** What goes inline unless --min-priority says otherwise: must-fix and should-fix; nice-to-haves are folded. */
+export const DEFAULT_INLINE_MIN: Priority = 'should_fix';
+
+/**
+ * The findings that may be posted in the review (at `min` or above, and every pre-existing one, which the
+ * review's body lists apart) and those folded into the summary comment instead: listed there on every run,
+ * never as a comment of their own.
+ */
+export function foldBelow(findings: Finding[], min: Priority): { review: Finding[]; folded: Finding[] } {
+  const review = findings.filter((f) => f.pre_existing || meetsPriority(f.priority, min));
+  return { review, folded: sortFindings(findings.filter((f) => !review.includes(f))) };
+}
 
 /** GitHub shows a long review poorly and each comment notifies: the rest goes in the body. */
 export const MAX_INLINE = 30;

@@ -25,7 +25,8 @@ import {
 import { ScopeError } from '../../scope/inventory';
 import type { CiContext } from './environment';
 import type { PullRequestCheckout } from './checkout';
-import { planFixes, planPosting, postedFingerprints, topPath, type Author } from './postingPlan';
+import { foldBelow, planFixes, planPosting, postedFingerprints, topPath, type Author } from './postingPlan';
+import type { Priority } from '../../model/records';
 
 export { annotation, summaryMarkdown } from '../../report/pullRequest';
 
@@ -58,6 +59,8 @@ export async function publish(p: {
   ctx: CiContext;
   checkout: PullRequestCheckout;
   run: RunOutcome;
+  /** The lowest priority posted inline (or in the review's body); the rest is folded into the summary. */
+  inlineMin: Priority;
   report?: { name: string; markdown: string };
   log: (line: string) => void;
   signal?: AbortSignal;
@@ -92,6 +95,7 @@ export async function publish(p: {
   let newFindings = 0;
   let fixed = 0;
   let unposted: Finding[] = [];
+  let folded: Finding[] = [];
   const write = async (fn: () => Promise<unknown>) => {
     if (!writable) return false;
     try {
@@ -122,7 +126,9 @@ export async function publish(p: {
   if (p.run.kind === 'reviewed') {
     const result = p.run.result;
     const known = postedFingerprints(comments, reviews, ours);
-    const fresh = result.findings.filter((f) => f.fingerprint && !known.has(f.fingerprint));
+    const split = foldBelow(result.findings, p.inlineMin);
+    folded = split.folded;
+    const fresh = split.review.filter((f) => f.fingerprint && !known.has(f.fingerprint));
     newFindings = fresh.length;
     if (fresh.length)
       await write(async () => {
@@ -165,6 +171,7 @@ export async function publish(p: {
     ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
     ...(p.report ? { reportName: p.report.name, reportMarkdown: p.report.markdown } : {}),
     ...(unposted.length ? { unposted } : {}),
+    ...(folded.length ? { folded: { min: p.inlineMin, findings: folded } } : {}),
   });
   const body = summaryMarkdown(render());
   await write(() =>

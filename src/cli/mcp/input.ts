@@ -104,8 +104,3 @@ export function targetScope(input: Pick<PlanInput, 'scope' | 'paths' | 'base' | 
       return { kind: 'auto' };
   }
 }
-
-/** The findings of `min` priority or higher (all without one). */
-export function atLeast<T extends { priority: (typeof PRIORITIES)[number] }>(findings: T[], min?: T['priority']): T[] {
-  return min ? findings.filter((f) => PRIORITIES.indexOf(f.priority) <= PRIORITIES.indexOf(min)) : findings;
-}

@@ -26,8 +26,8 @@ import type { ReviewFlags } from '../args';
 import { EXIT, UsageError } from '../help';
 import type { CliIo } from '../io';
 import { chooseScope, jobFromFlags, keyFor, providerFromFlags } from '../job';
+import { atLeast } from '../../model/order';
 import {
-  atLeast,
   DismissInput,
   FindingsInput,
   PlanInput,
