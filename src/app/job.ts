@@ -19,10 +19,11 @@ import { batchRefusal, modelIdProblem, ProviderError, type ProviderConfig } from
 import type { Connection } from '../engine/connect';
 import type { EditorModels } from '../model/editorModels';
 import { loadContextFiles } from '../scope/contextFiles';
-import { batchLedgerFile, factsDirOf, keptScopesDir, knownOutputs, outputsUnder } from './state';
+import { batchLedgerFile, endpointMemoryFile, factsDirOf, keptScopesDir, knownOutputs, outputsUnder } from './state';
 import { FactStore, Step0Facts } from '../scope/facts';
 import { ReviewAccess } from '../scope/access';
 import { ResultCache } from '../engine/resultCache';
+import { EndpointMemory } from '../engine/endpointMemory';
 import type { Inventory } from '../scope/exclusions';
 import { displayPath, ScopeError } from '../scope/inventory';
 import { challengeExamples, type Dismissal } from '../model/dismissals';
@@ -478,6 +479,10 @@ export async function executeJob(
     ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}),
     ...(job.prices ? { prices: job.prices } : {}),
     ...(job.refresh ? { refresh: true } : {}),
+    // Only a server behind a base URL may refuse what the first-party API has.
+    ...(job.stateDir && connection.provider.baseUrl
+      ? { memory: new EndpointMemory(endpointMemoryFile(job.stateDir), connection.endpoint, job.refresh) }
+      : {}),
     ...(job.batch
       ? {
           batch: {

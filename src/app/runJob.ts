@@ -3,6 +3,7 @@
  * write outputs. The worker, the CLI and the bench are adapters: they choose what `emit` and `confirm` do.
  */
 import type { EmitFn, ReviewResult } from '../model/events';
+import { LedgerRefused } from '../engine/batchLedger';
 import { GitError } from '../io/git';
 import { currentBranch } from '../scope/changes';
 import { ScopeError } from '../scope/inventory';
@@ -130,7 +131,8 @@ export function isSetupError(err: unknown): err is Error {
     err instanceof GitError ||
     err instanceof UnsafeWrite ||
     err instanceof ProviderError ||
-    err instanceof OverBudget
+    err instanceof OverBudget ||
+    err instanceof LedgerRefused
   );
 }
 

@@ -22,6 +22,8 @@ export async function repositoryStateDir(cwd: string, env: NodeJS.ProcessEnv = p
 }
 
 export const resultsDir = (stateDir: string) => join(stateDir, 'results');
+/** What endpoints refused (engine/endpointMemory.ts): the user's, beside every repository's state folder. */
+export const endpointMemoryFile = (stateDir: string) => join(dirname(stateDir), 'endpoints.json');
 /** The Message Batches a run left running, for the next run to collect (src/engine/batchLedger.ts). */
 export const batchLedgerFile = (stateDir: string) => join(stateDir, 'batches.json');
 

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline/promises';
 import type { EvalCase } from '../eval/cases';
 import { join } from 'node:path';
 import { version as VERSION } from '../../package.json';
-import { hasCheckout, pullSlug } from '../eval/checkout';
+import { hasCheckout, pullSlug, refuseForeignRepos } from '../eval/checkout';
 import {
   ASSUMED_CHECKOUT,
   ASSUMED_FINDINGS_PER_PR,
@@ -206,6 +206,7 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
   const all = await bench.load(dataDir);
   if (dataRef === bench.pinned?.ref) checkCounts(bench, all);
   const cases = select(all, args);
+  if (!args.data) refuseForeignRepos(cases);
   const profile = chooseProfile(all, args);
   const judge = await judgePrompt(bench, dataDir, note);
   const lifecycle = lifecycleNote(args.judgeModel, new Date());

@@ -59,7 +59,8 @@ Review options:
   --no-cache             ask the model for every unit and keep nothing
   --refresh              ask again the units the cache keeps as salvaged (part of an answer kept after its
                          repair turns) or failed after the model answered; unchanged input is otherwise not
-                         asked twice, whatever the answer was
+                         asked twice, whatever the answer was; and asks a base-URL endpoint again for what
+                         it refused before (docs/providers.md)
   --context-file FILE    extra project context for every call (repeatable)
   --intent FILE|TEXT     what the change is for (a file, else the text), quoted to the reviewers as data and cut
                          to 4000 characters; default: a pull request's title and description, or for --base the

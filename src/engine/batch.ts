@@ -12,7 +12,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { plural } from '../model/plural';
 import type { BoundedInit } from '../io/boundedFetch';
 import { DEFAULT_BACKOFF, retryDelayMs, sleep } from './backoff';
-import type { BatchLedger } from './batchLedger';
+import { LedgerRefused, type BatchLedger } from './batchLedger';
 import {
   BATCH_LIMITS,
   batchBody,
@@ -485,7 +485,12 @@ export class Batcher {
 
   private async loadEarlier(): Promise<void> {
     if (this.opts.askAgain) return;
-    for (const entry of (await this.opts.ledger?.load()) ?? [])
+    const entries = await this.opts.ledger?.load().catch((err: unknown) => {
+      if (!(err instanceof LedgerRefused)) throw err;
+      this.hooks.onWarning(`${err.message}; this run's batches are not kept for a rerun`);
+      return [];
+    });
+    for (const entry of entries ?? [])
       for (const [customId, hash] of Object.entries(entry.requests)) this.earlier.set(`${customId} ${hash}`, entry.id);
   }
 }

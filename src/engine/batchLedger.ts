@@ -7,11 +7,17 @@
  * the API no longer keeps it (29 days): what is left is what no run has collected. Runs of one repository
  * share the file, so each change is made under its lock to the file as it is then.
  */
-import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { withFileLock } from '../io/fileLock';
+import { readOwnFile, RefusedRead } from '../io/regularFile';
 import { ensureFolder, replaceFile } from '../io/safeWrite';
+
+/** Far more than a ledger of 100,000-request batches holds: a bigger file is not one Skeptic wrote. */
+const MAX_LEDGER_BYTES = 64 << 20;
+
+/** The ledger is there but is no file Skeptic can read (a pipe, a device, a link): said, never waited on. */
+export class LedgerRefused extends Error {}
 
 /** Batch results stay downloadable this long after the batch was created. */
 const KEPT_MS = 29 * 24 * 3600_000;
@@ -39,10 +45,22 @@ export class BatchLedger {
     private readonly review?: string,
   ) {}
 
-  /** The batches the API still keeps; an unreadable or malformed ledger counts as empty (its batches are then simply paid again). */
+  /**
+   * The batches the API still keeps; a malformed ledger counts as empty (its batches are then simply paid
+   * again). One that is not a regular file (a FIFO would block the run for good, SIGTERM ignored) is never
+   * opened for reading: LedgerRefused says so.
+   */
   async load(now = Date.now()): Promise<LedgerEntry[]> {
+    let text: string | null;
     try {
-      const parsed = Entries.safeParse(JSON.parse(await readFile(this.file, 'utf8')));
+      text = await readOwnFile(this.file, MAX_LEDGER_BYTES);
+    } catch (err) {
+      if (err instanceof RefusedRead)
+        throw new LedgerRefused(`the batch ledger ${this.file} ${err.message}; delete it to start a new one`);
+      throw err;
+    }
+    try {
+      const parsed = Entries.safeParse(JSON.parse(text ?? '[]'));
       return parsed.success ? parsed.data.filter((e) => now - Date.parse(e.created_at) < KEPT_MS) : [];
     } catch {
       return [];

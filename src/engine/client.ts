@@ -11,6 +11,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { batchRefusal, type Capabilities } from '../model/providers';
 import type { Connection } from './connect';
+import type { EndpointMemory, Refusable } from './endpointMemory';
 import type { ErrorClasses } from './platform';
 import { plural } from '../model/plural';
 import { redact } from '../model/redact';
@@ -49,6 +50,8 @@ export interface ModelClientOptions {
   /** Batch mode: where the run's batches are, whenever that changes. */
   onBatch?: (state: BatchState) => void;
   onWarning?: (message: string) => void;
+  /** What the endpoint refused in earlier runs (and where this run's refusals are kept); none: each run learns anew. */
+  memory?: EndpointMemory;
 }
 
 /** What a request is for: the unit's label (retry reports), its step (usage per step) and file, if any. */
@@ -126,6 +129,17 @@ export class ModelClient {
         deadline: (message) => new RunLimitReached(message),
       });
     this.window = new WindowGuard(opts.prices);
+    const recalled = opts.memory?.recall() ?? [];
+    for (const what of recalled) this.refused.add(what);
+    if (recalled.length)
+      opts.onWarning?.(
+        `${opts.connection.endpoint} refused ${(Object.keys(SAID) as Refusable[])
+          .filter((w) => this.refused.has(w))
+          .map((w) => SAID[w])
+          .join(
+            ', ',
+          )} in an earlier run: this run goes without, as --provider compatible does (--refresh asks it again; deleting ${opts.memory!.file} forgets every endpoint)`,
+      );
     // Every request in flight listens on the run's one signal; dozens at once is expected, not a leak.
     setMaxListeners(0, opts.signal);
   }
@@ -139,9 +153,10 @@ export class ModelClient {
     return this.batcher?.strand() ?? NO_STRAND;
   }
 
-  /** What the provider can do (see model/providers.ts): the runner and the layout fall back on what it cannot. */
+  /** What the provider can do (see model/providers.ts) less what the endpoint refused: the runner and the layout fall back on what it cannot. */
   get capabilities(): Capabilities {
-    return this.opts.connection.capabilities;
+    const all = this.opts.connection.capabilities;
+    return this.refused.size ? { ...all, ...Object.fromEntries([...this.refused].map((w) => [w, false])) } : all;
   }
 
   private get errors(): ErrorClasses {
@@ -155,24 +170,25 @@ export class ModelClient {
 
   /** True where a 400 says structured outputs (output formats, strict tools) are not available here; said once. */
   refusesStructuredOutput(err: unknown): boolean {
-    return this.refuses(err, /output_config|output_format|structured output|json_schema|strict/i, 'structured outputs');
+    return this.refuses(err, /output_config|output_format|structured output|json_schema|strict/i, 'structuredOutputs');
   }
 
   /** True where a 400 says a forced (or `none`) tool_choice is not available here; said once. */
   refusesToolChoice(err: unknown): boolean {
-    return this.refuses(err, /tool_choice/i, 'a forced tool choice');
+    return this.refuses(err, /tool_choice/i, 'forcedToolChoice');
   }
 
-  /** What the endpoint refused, each said once: the run falls back as `--provider compatible` does. */
-  private readonly refused = new Set<string>();
+  /** What the endpoint refused, each said once and remembered: the run falls back as `--provider compatible` does. */
+  private readonly refused = new Set<Refusable>();
 
-  private refuses(err: unknown, words: RegExp, what: string): boolean {
+  private refuses(err: unknown, words: RegExp, what: Refusable): boolean {
     if (!(err instanceof this.errors.BadRequestError) || !words.test(this.describe(err))) return false;
     if (!this.refused.has(what)) {
       this.refused.add(what);
       this.opts.onWarning?.(
-        `the endpoint refused ${what} (${this.describe(err)}); the run goes on without it, as --provider compatible does`,
+        `the endpoint refused ${SAID[what]} (${this.describe(err)}); the run goes on without it, as --provider compatible does`,
       );
+      void this.opts.memory?.remember(what);
     }
     return true;
   }
@@ -219,7 +235,7 @@ export class ModelClient {
           err instanceof this.errors.BadRequestError ? this.window.learn(params, this.describe(err)) : undefined;
         if (tooLong) throw tooLong;
         // A server without a prompt cache may refuse its markers: the request goes again without them, not counted.
-        if (this.capabilities.promptCache && !this.refused.has(CACHE) && this.refuses(err, /cache_control/i, CACHE)) {
+        if (this.capabilities.promptCache && this.refuses(err, /cache_control/i, 'promptCache')) {
           attempt--;
           continue;
         }
@@ -275,7 +291,7 @@ export class ModelClient {
     const expected = this.expectedCost(params);
     this.sent++;
     this.committed += expected;
-    const sent = this.capabilities.promptCache && !this.refused.has(CACHE) ? params : withoutCacheControl(params);
+    const sent = this.capabilities.promptCache ? params : withoutCacheControl(params);
     const pending = this.batcher
       ? this.batcher.send(sent, key)
       : this.opts.connection.messages.create(sent, { signal });
@@ -291,8 +307,12 @@ export class ModelClient {
   }
 }
 
-/** The fallback a `cache_control` refusal sets off (ModelClient.refuses). */
-const CACHE = 'cache_control (a prompt cache)';
+/** Each refusal as the warnings say it. */
+const SAID: Record<Refusable, string> = {
+  structuredOutputs: 'structured outputs',
+  forcedToolChoice: 'a forced tool choice',
+  promptCache: 'cache_control (a prompt cache)',
+};
 
 function tokenUsage(u: Anthropic.Messages.Usage): Omit<Usage, 'calls' | 'cost_usd'> {
   return {

@@ -1,7 +1,7 @@
 /** What every benchmark adapter hands the evaluation: pull requests, each with the comments a reviewer should make. */
 
 export interface PullRequestRef {
-  /** Where git fetches the repository from (https://…, or file://… for an offline copy). */
+  /** Where git fetches the repository from (https://github.com/…; file://… for an offline copy only in data the user names with --data). */
   repoUrl: string;
   number: number;
   /** Commits the benchmark pins, when it does. */

@@ -41,6 +41,19 @@ export function parsePullUrl(url: string): PullRequestRef {
   return { repoUrl: m[1]!.replace(/\.git$/, ''), number: Number(m[2]) };
 }
 
+/**
+ * Data downloaded from a benchmark names its pull requests on GitHub (both benchmarks document so); any other
+ * repository, a `file://` one above all, would have this machine's files reviewed and sent. Only data the user
+ * named with --data may point at an offline copy.
+ */
+export function refuseForeignRepos(cases: readonly { url: string; pull: PullRequestRef }[]): void {
+  const foreign = cases.filter((c) => !/^https:\/\/github\.com\/[^/]+\/[^/]+$/.test(c.pull.repoUrl));
+  if (foreign.length)
+    throw new FetchError(
+      `the downloaded benchmark data names ${foreign.length} pull request(s) outside https://github.com (first: ${foreign[0]!.url}); refused, as nothing but the benchmark's GitHub repositories is fetched from downloaded data; to review a local copy, pass your own data with --data DIR`,
+    );
+}
+
 /** A folder name for the PR: its URL's last two path segments and number, made filesystem-safe. */
 export function pullSlug(ref: PullRequestRef): string {
   const tail = ref.repoUrl.split('/').filter(Boolean).slice(-2).join('-');

@@ -390,36 +390,45 @@ describe('skeptic eval martian and aacr on a synthetic mini benchmark, against t
     assert.doesNotMatch(other.stdout, /Alpha Bot/);
   });
 
-  it('downloads the data at --data-ref, and refuses a profile for data without categories', async () => {
+  it('downloads the data at --data-ref, fetches no file:// repository it names, and refuses a profile for data without categories', async () => {
     const git = {
       GIT_CONFIG_COUNT: '1',
       GIT_CONFIG_KEY_0: `url.${pathToFileURL(bench.benchmarkRepo).href}.insteadOf`,
       GIT_CONFIG_VALUE_0: 'https://github.com/withmartian/code-review-benchmark',
     };
-    const run = await runCli(
-      [
-        'eval',
-        'martian',
-        '--workdir',
-        'wd-ref',
-        '--data-ref',
-        bench.benchmarkCommit,
-        '--pr',
-        bench.urls[1]!,
-        '--mode',
-        'lenses',
-        '--yes',
-        '--json',
-        'ref.json',
-      ],
+    const env = { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'k', GITHUB_TOKEN: undefined, ...git };
+    const tail = ['--pr', bench.urls[1]!, '--mode', 'lenses', '--yes', '--json', 'ref.json'];
+    const before = server.requests.length;
+    // The downloaded data names file:// repositories: this machine's files would be reviewed and sent.
+    const refused = await runCli(
+      ['eval', 'martian', '--workdir', 'wd-ref', '--data-ref', bench.benchmarkCommit, ...tail],
       {
         cwd: bench.root,
-        env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'k', GITHUB_TOKEN: undefined, ...git },
+        env,
       },
     );
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /downloaded benchmark data names 1 pull request\(s\) outside https:\/\/github\.com/);
+    assert.ok(refused.stderr.includes(bench.urls[1]!), refused.stderr);
+    assert.match(refused.stderr, /pass your own data with --data DIR/);
+    assert.equal(server.requests.length, before);
+    assert.equal(existsSync(join(bench.root, 'wd-ref', 'repos')), false);
+    // The same folder named with --data is the user's own choice: its offline copies are fetched.
+    const downloaded = join(
+      bench.root,
+      'wd-ref',
+      'data',
+      'martian',
+      bench.benchmarkCommit,
+      'offline',
+      'golden_comments',
+    );
+    const run = await runCli(['eval', 'martian', '--workdir', 'wd-ref', '--data', downloaded, ...tail], {
+      cwd: bench.root,
+      env,
+    });
     assert.equal(run.code, 0, run.stderr);
     const json = EvalJson.parse(await loadJson(join(bench.root, 'ref.json')));
-    assert.equal(json.data_ref, bench.benchmarkCommit);
     assert.equal(json.benchmark_commit, bench.benchmarkCommit);
     assert.match(
       json.reference!.source,

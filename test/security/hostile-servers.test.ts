@@ -219,13 +219,15 @@ describe('a server behind ANTHROPIC_BASE_URL that refuses what it does not have'
   const fake = useFakeServer();
 
   /** Forwards to the fake's limited route, but answers 400 to structured outputs, a forced tool or cache_control. */
-  async function refusing(): Promise<{ url: string; close: () => Promise<void> }> {
-    return hostile((req, res, body) => {
+  async function refusing(): Promise<{ url: string; close: () => Promise<void>; refused: () => number }> {
+    let refused = 0;
+    const server = await hostile((req, res, body) => {
       const sent = JSON.parse(body.toString()) as {
         output_config?: { format?: unknown };
         tool_choice?: { type: string };
       };
       const refuse = (message: string) => {
+        refused++;
         res.writeHead(400, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }));
       };
@@ -242,6 +244,7 @@ describe('a server behind ANTHROPIC_BASE_URL that refuses what it does not have'
       });
       forward.end(body);
     });
+    return { ...server, refused: () => refused };
   }
 
   it('falls back without a flag, says so once for each, and finds what the first-party run finds', async () => {
@@ -268,6 +271,46 @@ describe('a server behind ANTHROPIC_BASE_URL that refuses what it does not have'
           `${what} said once:\n${run.stderr}`,
         );
       assert.deepEqual(await findings(cwd), await findings(clean));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('remembers the fallback for the endpoint: the next run says so once and meets no 400', async () => {
+    const server = await refusing();
+    try {
+      // One user cache for both runs (and both clones of the repository): the memory is the user's.
+      const env = {
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_BASE_URL: server.url,
+        XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'skeptic-user-cache-')),
+      };
+      const review = async (cache: '--no-cache' | '--refresh') =>
+        runCli(['review', 'shop', '--yes', cache, '--json', 'result.json'], {
+          cwd: await fixtureWorkspace('shop'),
+          env,
+        });
+      const first = await review('--no-cache');
+      assert.equal(first.code, 0, first.stderr);
+      const learned = server.refused();
+      assert.ok(learned >= 3, `the first run met the refusals (${learned})`);
+      const remembered = JSON.parse(await readFile(join(env.XDG_CACHE_HOME, 'skeptic', 'endpoints.json'), 'utf8'));
+      assert.deepEqual(Object.keys(remembered as object), [new URL(server.url).href]);
+
+      const second = await review('--no-cache');
+      assert.equal(second.code, 0, second.stderr);
+      assert.equal(server.refused(), learned, 'the second run sent nothing the endpoint refuses');
+      assert.equal(second.stderr.split('in an earlier run').length - 1, 1, second.stderr);
+      assert.match(
+        second.stderr,
+        /refused structured outputs, a forced tool choice, cache_control \(a prompt cache\) in an earlier run: .*--refresh asks it again; deleting .*endpoints\.json forgets every endpoint/,
+      );
+      assert.doesNotMatch(second.stderr, /the endpoint refused/);
+
+      // --refresh asks the endpoint again.
+      const fresh = await review('--refresh');
+      assert.equal(fresh.code, 0, fresh.stderr);
+      assert.ok(server.refused() > learned, 'the refresh run asked again');
     } finally {
       await server.close();
     }

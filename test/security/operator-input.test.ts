@@ -4,7 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { batchLedgerFile, repositoryStateDir } from '../../src/app/state';
 import { runCli } from '../helpers/cli';
 import { editedShop } from '../helpers/shop-change';
 
@@ -22,5 +25,20 @@ describe('careless operator input to the CLI', function () {
     assert.equal(huge.code, 2, huge.stderr);
     assert.match(huge.stderr, /input: a price is dollars per million tokens, at most 1,000,000/);
     assert.doesNotMatch(`${huge.stdout}${huge.stderr}`, /NaN/);
+  });
+
+  it('a batch ledger that is a FIFO is refused in one line (not waited on)', async () => {
+    const repo = editedShop();
+    const cache = mkdtempSync(join(tmpdir(), 'skeptic-user-cache-'));
+    const env = { XDG_CACHE_HOME: cache };
+    const ledger = batchLedgerFile(await repositoryStateDir(repo.dir, env));
+    mkdirSync(join(ledger, '..'), { recursive: true });
+    execFileSync('mkfifo', [ledger]);
+    const run = await runCli(['batches'], { cwd: repo.dir, env });
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(
+      run.stderr,
+      `skeptic: the batch ledger ${ledger} is not a regular file (a pipe, socket or device); delete it to start a new one\n`,
+    );
   });
 });
