@@ -27,6 +27,8 @@ export function shownEndpoint(url: string): string {
   } catch {
     return '(an address that is not a URL)';
   }
+  // Nothing to hide: shown as written (the URL class would add a trailing slash).
+  if (!parsed.username && !parsed.password && !parsed.search) return url;
   parsed.username = '';
   parsed.password = '';
   for (const key of [...parsed.searchParams.keys()]) parsed.searchParams.set(key, '[redacted]');
