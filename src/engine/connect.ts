@@ -45,7 +45,8 @@ function checkEndpoint({ baseUrl }: ProviderConfig): void {
 /** A gateway's key in the address's query is a secret like any other; the address is shown without it. */
 function finish(made: PlatformClient, provider: ProviderConfig): Connection {
   const secrets = provider.baseUrl ? [...made.secrets, ...endpointSecrets(provider.baseUrl.value)] : made.secrets;
-  const endpoint = shownEndpoint(made.endpoint);
+  // Only an address the user gave can carry secrets; the editor names its models here, not a URL.
+  const endpoint = provider.baseUrl ? shownEndpoint(made.endpoint) : made.endpoint;
   return { ...made, secrets, endpoint, provider, capabilities: CAPABILITIES[provider.provider].value };
 }
 
