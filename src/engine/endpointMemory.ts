@@ -22,11 +22,16 @@ export class EndpointMemory {
   private saving: Promise<void> = Promise.resolve();
 
   /** `askAgain` (--refresh): recall nothing, so the endpoint is asked again; what it refuses is still kept. */
+  private readonly endpoint: string;
+
   constructor(
     readonly file: string,
-    private readonly endpoint: string,
+    endpoint: string,
     private readonly askAgain = false,
-  ) {}
+  ) {
+    // One key however the address is written (`http://h` and `http://h/` are one endpoint).
+    this.endpoint = URL.canParse(endpoint) ? new URL(endpoint).href : endpoint;
+  }
 
   /** What this endpoint refused before: none when the file is missing, malformed, or not a regular file. */
   recall(): Refusable[] {
