@@ -43,28 +43,26 @@ const USE_EDITOR_MODELS = "Use the Editor's Models";
 /**
  * The error a review without a (working) key shows, with the fix one click away — and, where the editor has
  * language models, the choice of reviewing with them (skeptic.provider "vscode-lm", in the user settings);
- * once either is done, the review it interrupted starts again (`resume`). Does not wait for the user.
+ * once either is done, the review it interrupted starts again (`resume`). Resolves once the error is shown; does
+ * not wait for the user's answer.
  */
-export function offerToSetKey(
+export async function offerToSetKey(
   message: string,
   notices: Notices,
   secrets: vscode.SecretStorage,
   resume: () => Promise<void>,
-): void {
-  void vscode.lm
-    .selectChatModels()
-    .then(
-      (models) => models.length > 0,
-      () => false,
-    )
-    .then((hasModels) => notices.error(message, 'Set API Key', ...(hasModels ? [USE_EDITOR_MODELS] : [])))
-    .then(async (choice) => {
-      if (choice === 'Set API Key' && (await promptForApiKey(secrets, notices))) await resume();
-      if (choice === USE_EDITOR_MODELS) {
-        await vscode.workspace
-          .getConfiguration('skeptic')
-          .update(CHOICES.provider.setting, 'vscode-lm', vscode.ConfigurationTarget.Global);
-        await resume();
-      }
-    });
+): Promise<void> {
+  const hasModels = await vscode.lm.selectChatModels().then(
+    (models) => models.length > 0,
+    () => false,
+  );
+  void notices.error(message, 'Set API Key', ...(hasModels ? [USE_EDITOR_MODELS] : [])).then(async (choice) => {
+    if (choice === 'Set API Key' && (await promptForApiKey(secrets, notices))) await resume();
+    if (choice === USE_EDITOR_MODELS) {
+      await vscode.workspace
+        .getConfiguration('skeptic')
+        .update(CHOICES.provider.setting, 'vscode-lm', vscode.ConfigurationTarget.Global);
+      await resume();
+    }
+  });
 }

@@ -73,12 +73,12 @@ export class ReviewController implements vscode.Disposable {
     }
     const key = (await apiKey(this.context.secrets)) ?? '';
     if (!key && needsApiKey(provider))
-      return void offerToSetKey(
+      return void (await offerToSetKey(
         "Skeptic needs an Anthropic API key to review code (or choose Bedrock, Vertex AI or the editor's models in skeptic.provider).",
         this.notices,
         this.context.secrets,
         resume,
-      );
+      ));
     const tracker = new RunTracker(request, needsApiKey(provider), confirmed);
     const worker = new ReviewWorker(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'worker.js').fsPath);
     const editorModels = new EditorModelHost(worker.connection, this.context.workspaceState);
