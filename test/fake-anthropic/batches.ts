@@ -267,8 +267,11 @@ export class FakeBatches {
         `message batch ${batch.id} is still ${batch.status}; its results are available once processing has ended`,
       );
     res.writeHead(200, { 'content-type': 'application/binary' });
-    // Not in request order, as the reference warns: the last request's line comes first.
-    for (const r of [...batch.requests].reverse()) {
+    // Not in request order, as the reference warns: the last request's line comes first. A request with a
+    // duplicate_result fault leads, so its second line is never past the last one a reader waits for.
+    const order = [...batch.requests].reverse();
+    const doubled = (r: (typeof order)[number]) => batch.faults.get(r.custom_id)?.kind === 'duplicate_result';
+    for (const r of [...order.filter(doubled), ...order.filter((r) => !doubled(r))]) {
       const fault = batch.faults.get(r.custom_id)?.kind;
       const result = batch.results.get(r.custom_id)!;
       const line = JSON.stringify({

@@ -160,8 +160,8 @@ const Fault = z.discriminatedUnion('kind', [
   // `stray_result`: a line with a custom_id the batch never had comes before its line; `invalid_result`: its line is
   // a "succeeded" result without its message; `flat_error`: the request is not run and its result is errored
   // with the flat {type, message} some of the API's examples show; `junk_line`: a line of this text (blank,
-  // or not JSON) comes before its line; `duplicate_result`: an "expired" line for the same custom_id comes
-  // after it; `no_counts`: retrieving the batch holding it answers without request_counts.
+  // or not JSON) comes before its line; `duplicate_result`: its line leads the results and an
+  // "expired" line for the same custom_id follows it; `no_counts`: retrieving the batch holding it answers without request_counts.
   z.strictObject({ kind: z.literal('expire'), ...faultBase }),
   z.strictObject({ kind: z.literal('vanish'), ...faultBase }),
   z.strictObject({ kind: z.literal('cut_results'), ...faultBase }),
