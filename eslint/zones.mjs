@@ -2,7 +2,8 @@
 // (test/unit/zones.test.ts reads that table and fails unless it says what ROOMS says).
 // Every import of a file under src/ — static, `import type`, `export … from`, dynamic `import()`,
 // `require()`, `import x = require()` and `typeof import()` in a type — is resolved to the path it names
-// and judged by this one table, type-only imports alike. A file under src/ in no room is itself an error,
+// and judged by this one table, type-only imports alike; so is a module from outside src/ that only some rooms
+// may use ('vscode') or that does I/O (node's fs, child_process, net… are refused in the pure rooms). A file under src/ in no room is itself an error,
 // and so is an import of src/ outside every room or of anything outside src/ but the assets below.
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -37,6 +38,42 @@ export const ROOMS = {
   // It runs before the bundle it starts, so it stays small.
   boot: { holds: ['boot/'], may: ['model', 'io'] },
 };
+
+/**
+ * Modules from outside src/ that only some rooms may import, in any form: the editor's API runs only in the
+ * host (everything else runs in the worker, the CLI and plain mocha alike).
+ */
+export const ONLY = { vscode: ['ui'] };
+
+/** Rooms that do no I/O of their own (reading and writing go through io/), and node's modules that do. */
+export const PURE = ['model', 'report'];
+export const NODE_IO = [
+  'child_process',
+  'cluster',
+  'dgram',
+  'dns',
+  'fs',
+  'http',
+  'http2',
+  'https',
+  'net',
+  'readline',
+  'tls',
+  'worker_threads',
+];
+
+/** The verdict on an import of a module from outside src/ (`spec` as written): undefined when allowed. */
+export function externalVerdict(srcDir, from, spec) {
+  const fromRoom = roomOf(under(srcDir, from));
+  if (!fromRoom) return undefined;
+  const only = ONLY[spec];
+  if (only && !only.includes(fromRoom))
+    return `only ${only.map((r) => ROOMS[r].holds.join(' and ')).join(', ')} may import '${spec}' (ARCHITECTURE.md)`;
+  const name = spec.replace(/^node:/, '');
+  if (PURE.includes(fromRoom) && NODE_IO.some((m) => name === m || name.startsWith(`${m}/`)))
+    return `${ROOMS[fromRoom].holds.join(' and ')} does no I/O of its own (ARCHITECTURE.md): not '${spec}'; that goes through io/`;
+  return undefined;
+}
 
 /** What src/ may import from the rest of the repository (relative to its root): prompt texts, the version. */
 const ASSETS = ['prompts/', 'package.json'];
@@ -119,9 +156,10 @@ const rule = {
           });
         return;
       }
-      if (!spec.startsWith('.')) return;
       const target = join(dirname(file), spec);
-      const message = verdict(srcDir, file, target, namesFolder(srcDir, target));
+      const message = spec.startsWith('.')
+        ? verdict(srcDir, file, target, namesFolder(srcDir, target))
+        : externalVerdict(srcDir, file, spec);
       if (message) context.report({ node, message });
     };
     return {

@@ -13,6 +13,9 @@ interface Room {
 }
 interface Zones {
   ROOMS: Record<string, Room>;
+  ONLY: Record<string, string[]>;
+  PURE: string[];
+  NODE_IO: string[];
   roomOf(path: string): string | undefined;
 }
 /** The table lint checks by (eslint/zones.mjs, an ES module ESLint loads itself). */
@@ -50,12 +53,18 @@ function documented(): Map<string, string[]> {
   return rows;
 }
 
-/** ROOMS in the same words: each path a room holds → what it may import (a room's paths, a door's file). */
+/**
+ * ROOMS in the same words: each path a room holds → what it may import (a room's paths, a door's file, and a
+ * module ONLY lets it have).
+ */
 function linted(): Map<string, string[]> {
-  const { ROOMS } = zones;
+  const { ROOMS, ONLY } = zones;
   const rows = new Map<string, string[]>();
-  for (const room of Object.values(ROOMS))
-    for (const held of room.holds) rows.set(held, room.may.flatMap((m) => ROOMS[m]?.holds ?? [`${m}.ts`]).sort());
+  for (const [name, room] of Object.entries(ROOMS)) {
+    const external = Object.keys(ONLY).filter((m) => ONLY[m]!.includes(name));
+    const may = [...room.may.flatMap((m) => ROOMS[m]?.holds ?? [`${m}.ts`]), ...external].sort();
+    for (const held of room.holds) rows.set(held, may);
+  }
   return rows;
 }
 
@@ -135,6 +144,12 @@ const WALLS: [file: string, imports: string, allowed: boolean][] = [
   ['src/ui/planted.ts', 'src/model/scope', true],
   ['src/ui/planted.ts', 'vscode', true],
   ['src/boot/planted.ts', 'src/app/runJob', false],
+  ['src/engine/planted.ts', 'vscode', false],
+  ['src/worker.ts', 'vscode', false],
+  ['src/model/planted.ts', 'node:fs', false],
+  ['src/report/planted.ts', 'node:child_process', false],
+  ['src/io/planted.ts', 'node:fs', true],
+  ['src/engine/planted.ts', 'node:fs', true],
 ];
 
 type Kind = 'import' | 'import type' | 'export from' | 'import()' | 'require()';
@@ -198,7 +213,6 @@ describe('lint zones: every import under src/ is judged by the rooms of ARCHITEC
 
   it("ARCHITECTURE.md's table says what eslint/zones.mjs checks", () => {
     const doc = documented();
-    for (const may of doc.values()) if (may.includes('vscode')) may.splice(may.indexOf('vscode'), 1);
     const sorted = (m: Map<string, string[]>) => Object.fromEntries([...m].sort(([a], [b]) => a.localeCompare(b)));
     assert.deepEqual(sorted(doc), sorted(linted()));
   });
@@ -255,6 +269,25 @@ describe('lint zones: every import under src/ is judged by the rooms of ARCHITEC
     assert.equal(typed.length, 1);
     const unnamed = await lint('src/report/planted.ts', 'export const load = (p: string) => import(p);\n');
     assert.match(unnamed[0]!.message, /names its module with a plain string/);
+  });
+
+  it("refuses 'vscode' outside the host and node's I/O in the pure rooms, in every form", async () => {
+    const io = ['node:fs', 'fs/promises', 'child_process', 'node:net', 'https'];
+    assert.ok(
+      io.every((m) => zones.NODE_IO.includes(m.replace(/^node:/, '').replace(/\/.*/, ''))),
+      'the probes are modules NODE_IO lists',
+    );
+    const failures: string[] = [];
+    for (const plant of plants())
+      for (const kind of ['import', 'import type', 'import()', 'require()'] as const)
+        for (const spec of ['vscode', ...io]) {
+          const messages = await lint(plant.file, `${statement(kind, spec, 0)}\n`);
+          const allow = spec === 'vscode' ? zones.ONLY.vscode!.includes(plant.room) : !zones.PURE.includes(plant.room);
+          if ((messages.length === 0) !== allow)
+            failures.push(`${kind} '${spec}' in ${plant.name}: ${messages.length}`);
+        }
+    assert.deepEqual(failures, []);
+    assert.deepEqual([...zones.PURE].sort(), ['model', 'report'], 'model/ and report/ do no I/O of their own');
   });
 
   it('refuses a file under src/ in no room, and an import of one', async () => {
