@@ -34,16 +34,27 @@ type LedgerEntry = z.infer<typeof Entry>;
 const Entries = z.array(Entry);
 type Change = (entries: LedgerEntry[]) => LedgerEntry[];
 
+export interface LedgerOptions {
+  /** What this run's batches are for, kept with each it adds. */
+  review?: string;
+  /** How the file is held while it is rewritten (the lock file other runs honour). */
+  lock?: typeof withFileLock;
+}
+
 export class BatchLedger {
   private writing: Promise<void> = Promise.resolve();
   /** Changes not yet written. */
   private readonly queued: Change[] = [];
+  private readonly review?: string;
+  private readonly lock: typeof withFileLock;
 
-  /** `review`: what this run's batches are for, kept with each it adds. */
   constructor(
     private readonly file: string,
-    private readonly review?: string,
-  ) {}
+    { review, lock = withFileLock }: LedgerOptions = {},
+  ) {
+    this.review = review;
+    this.lock = lock;
+  }
 
   /**
    * The batches the API still keeps; a malformed ledger counts as empty (its batches are then simply paid
@@ -96,7 +107,7 @@ export class BatchLedger {
       if (!changes.length) return;
       try {
         await ensureFolder(dirname(this.file));
-        await withFileLock(`${this.file}.lock`, async () =>
+        await this.lock(`${this.file}.lock`, async () =>
           replaceFile(
             this.file,
             JSON.stringify(

@@ -72,7 +72,7 @@ export class ReviewRun {
         ? {
             batch: {
               timeoutMs: batch.batchTimeout * 1000,
-              ...(batch.ledgerFile ? { ledger: new BatchLedger(batch.ledgerFile, batch.review) } : {}),
+              ...(batch.ledgerFile ? { ledger: new BatchLedger(batch.ledgerFile, { review: batch.review }) } : {}),
               // --refresh, and --no-cache (no result cache), take nothing an earlier run left.
               ...(opts.refresh || !opts.cacheDir ? { askAgain: true } : {}),
             },

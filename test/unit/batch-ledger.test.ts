@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Anthropic from '@anthropic-ai/sdk';
 import { Batcher } from '../../src/engine/batch';
 import { BatchLedger } from '../../src/engine/batchLedger';
+import { withFileLock } from '../../src/io/fileLock';
 
 const entry = (id: string, ...customIds: string[]) => ({
   id,
@@ -19,8 +19,8 @@ describe('the batch ledger', () => {
 
   it('two runs of one repository keep each other’s batches: each change re-reads the file under its lock', async () => {
     // Two runs, each with its own ledger on the same file.
-    const a = new BatchLedger(file, 'staged review of shop');
-    const b = new BatchLedger(file, 'lenses review of src');
+    const a = new BatchLedger(file, { review: 'staged review of shop' });
+    const b = new BatchLedger(file, { review: 'lenses review of src' });
     await Promise.all([a.add(entry('msgbatch_a', 'x', 'y')), b.add(entry('msgbatch_b', 'z'))]);
     await a.drop('msgbatch_a', ['x']);
     assert.deepEqual(
@@ -37,26 +37,34 @@ describe('the batch ledger', () => {
     );
   });
 
-  it('waits for a lock another run holds before it writes', async () => {
-    const ledger = new BatchLedger(file);
+  it('waits for a lock another run holds before it writes, and writes the changes made meanwhile at once', async () => {
+    /** The real lock, counted, saying when a write first asks for it. */
+    let writes = 0;
+    let asked!: () => void;
+    const asking = new Promise<void>((resolve) => (asked = resolve));
+    const lock: typeof withFileLock = (path, update) => {
+      if (++writes === 2) asked();
+      return withFileLock(path, update);
+    };
+    const ledger = new BatchLedger(file, { lock });
     await ledger.add(entry('msgbatch_a', 'x'));
     await writeFile(`${file}.lock`, '1\n');
     const adding = ledger.add(entry('msgbatch_b', 'y'));
-    await sleep(100);
-    assert.equal((await ledger.load()).length, 1, 'not written while the lock is held');
-    // Changes made meanwhile wait too, and go with the next write, each applied in order.
+    await asking;
+    // Changes made while that write waits for the lock queue behind it, each applied in order.
     const more = [
       ledger.add(entry('msgbatch_c', 'z')),
       ledger.drop('msgbatch_a'),
       ledger.add(entry('msgbatch_d', 'w')),
     ];
-    await sleep(50);
+    assert.equal((await ledger.load()).length, 1, 'not written while the lock is held');
     await rm(`${file}.lock`);
     await Promise.all([adding, ...more]);
     assert.deepEqual(
       (await ledger.load()).map((e) => e.id),
       ['msgbatch_b', 'msgbatch_c', 'msgbatch_d'],
     );
+    assert.equal(writes, 3, 'the first add, the one that waited, then the three queued behind it together');
   });
 
   it('forgets a batch once none of its requests is left, and one the API no longer keeps', async () => {
@@ -83,13 +91,15 @@ describe('a batch run stopped while its batch is being created', () => {
     };
     const controller = new AbortController();
     const warnings: string[] = [];
-    const states: string[] = [];
+    /** Settles when the run says it is trying to create the batch again (after an overload). */
+    let said!: () => void;
+    const retrying = new Promise<void>((resolve) => (said = resolve));
     const batcher = new Batcher(
       sdk as unknown as Anthropic,
       { timeoutMs: 60_000, ledger: new BatchLedger(file) },
       {
         signal: controller.signal,
-        onState: (s) => states.push(s.message),
+        onState: (s) => s.message.startsWith('creating a batch:') && said(),
         onWarning: (m) => warnings.push(m),
         describe: String,
         deadline: (m) => new Error(m),
@@ -99,7 +109,7 @@ describe('a batch run stopped while its batch is being created', () => {
     const reply = batcher.send(params, 'a'.repeat(64));
     await creating;
     const stop = () => controller.abort(new Error('interrupted'));
-    return { file, batcher, reply, warnings, states, stop };
+    return { file, batcher, reply, warnings, stop, retrying };
   }
 
   it('names it in the stop message, with skeptic batches --cancel, and keeps it in the ledger once created', async () => {
@@ -130,7 +140,7 @@ describe('a batch run stopped while its batch is being created', () => {
     );
     const run = await sendOne(() => Promise.reject(overloaded));
     try {
-      for (let i = 0; i < 200 && !run.states.some((m) => m.startsWith('creating a batch:')); i++) await sleep(5);
+      await run.retrying;
       run.stop();
       assert.deepEqual(run.warnings, []);
       await assert.rejects(run.reply, /interrupted/);
