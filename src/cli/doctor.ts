@@ -2,7 +2,6 @@
  * `skeptic doctor [--probe] [--yes]` with the review's provider and model flags: what a review here would use
  * (src/app/doctor.ts). `--probe` sends one minimal call per model, after asking (they are paid calls).
  */
-import { createInterface } from 'node:readline/promises';
 import { buildJob } from '../app/buildJob';
 import { diagnose, diagnosisLines, probe, probeLines, usable } from '../app/doctor';
 import { STAGED_STEPS } from '../model/models';
@@ -11,6 +10,7 @@ import { parseCommandLine, PROVIDER_OPTIONS } from './args';
 import { flagOf } from '../app/contributions';
 import { EXIT, UsageError } from './help';
 import { envKey, providerFromFlags } from './job';
+import { askYes } from './askYes';
 import type { CliIo } from './io';
 
 export const DOCTOR_USAGE = `Usage: skeptic doctor [--provider NAME] [--region R] [--project P] [--profile NAME]
@@ -63,12 +63,7 @@ export async function doctorCommand(argv: string[], io: CliIo): Promise<number> 
   const { connection, models } = diagnosis;
   if (!v.probe) return EXIT.ok;
   const what = `--probe sends ${models.size} call${models.size === 1 ? '' : 's'} of one output token to ${provider.provider} (paid calls)`;
-  if (!v.yes) {
-    if (!io.stdin.isTTY) throw new UsageError(`${what}; pass --yes to send them`);
-    const rl = createInterface({ input: io.stdin, output: io.stderr });
-    const answer = await rl.question(`${what}. Send them? [y/N] `).finally(() => rl.close());
-    if (!/^y(es)?$/i.test(answer.trim())) return EXIT.ok;
-  }
+  if (!v.yes && !(await askYes(io, `${what}. Send them?`, `${what}; pass --yes to send them`))) return EXIT.ok;
   const results = await probe(connection, models.keys(), io.signal);
   io.stdout.write(`${probeLines(results).join('\n')}\n`);
   return results.every((r) => r.ok) ? EXIT.ok : EXIT.usage;

@@ -5,7 +5,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import type { EvalCase } from '../eval/cases';
 import { join } from 'node:path';
 import { version as VERSION } from '../../package.json';
@@ -36,6 +35,7 @@ import { flagOf, LIMITS } from '../app/contributions';
 import { nonEmpty, parseCommandLine, wholeNumber } from './args';
 import { consoleReporter } from './console';
 import { loadPrices } from './prices';
+import { askYes } from './askYes';
 import type { CliIo } from './io';
 import { EXIT, UsageError } from './help';
 
@@ -346,15 +346,14 @@ function estimateText(e: EvalEstimate, selected: number, args: EvalArgs): string
 
 /** The estimate is always agreed to: --yes, or y at the terminal; without a terminal, say how. */
 async function confirm(args: EvalArgs, io: CliIo): Promise<boolean> {
-  if (args.yes) return true;
-  if (!io.stdin.isTTY)
-    throw new UsageError('an evaluation spends on your key: pass --yes to run it after reading the estimate above');
-  const rl = createInterface({ input: io.stdin, output: io.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question('Run the evaluation? [y/N] ')).trim());
-  } finally {
-    rl.close();
-  }
+  return (
+    args.yes ||
+    askYes(
+      io,
+      'Run the evaluation?',
+      'an evaluation spends on your key: pass --yes to run it after reading the estimate above',
+    )
+  );
 }
 
 /** Which findings were candidates: said after the table, so a score is never read as counting more than it does. */

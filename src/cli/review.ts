@@ -1,12 +1,12 @@
 /** `skeptic review`: builds the job from the flags, runs it (src/app/runJob.ts), prints progress and the summary. */
 import { formatUsd } from '../model/pricing';
 import { relative, sep } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { runJob, type ConfirmEstimate } from '../app/runJob';
 import { summarize } from '../app/summary';
 import { parseReviewArgs } from './args';
 import { consoleReporter } from './console';
 import { chooseScope, jobFromFlags, keyFor, providerFromFlags } from './job';
+import { askYes } from './askYes';
 import type { CliIo } from './io';
 import { recordOutputs } from '../app/state';
 import { checkProvider, modelsInUse, preloadRun } from '../app/job';
@@ -89,12 +89,5 @@ function formatOf(argv: string[]): { format: 'text' | 'agent'; rest: string[] } 
 async function confirmAtTerminal(estimate: ConfirmEstimate, io: CliIo): Promise<boolean> {
   const cost = estimate.costUsd === null ? '' : ` (~${formatUsd(estimate.costUsd)})`;
   const what = `this review is estimated at ${plural(estimate.calls, 'model call')} and ~${Math.round(estimate.inputTokens / 1000)}k input tokens${cost} (over the confirmation threshold of ${estimate.threshold})`;
-  if (!io.stdin.isTTY) throw new UsageError(`${what}; pass --yes to run it, or narrow the scope`);
-  const rl = createInterface({ input: io.stdin, output: io.stderr });
-  try {
-    const answer = await rl.question(`${what}. Proceed? [y/N] `);
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    rl.close();
-  }
+  return askYes(io, `${what}. Proceed?`, `${what}; pass --yes to run it, or narrow the scope`);
 }
