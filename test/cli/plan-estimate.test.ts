@@ -70,6 +70,18 @@ describe('plan counts what the review will ask, and prices it from the repositor
     assert.equal(fake.server.requests.length, 0);
   });
 
+  it('a cold review over the threshold without a terminal asks nothing, sends nothing, and says how to proceed', async () => {
+    const w = await workspace();
+    fake.server.reset();
+    const run = await runCli(['review', 'shop', '--confirm-over', '1'], { cwd: w.cwd, env: w.env });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(
+      run.stderr,
+      /this review is estimated at \d+ model calls and ~\d+k input tokens \(~\$[\d.]+\) \(over the confirmation threshold of 1\); pass --yes to run it, or narrow the scope/,
+    );
+    assert.equal(fake.server.requests.length, 0);
+  });
+
   it('after an edit in one function, estimates that file’s Steps 1, 2 and 4, the one function’s unit, and synthesis', async () => {
     const w = await workspace();
     await w.review();
