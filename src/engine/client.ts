@@ -128,7 +128,7 @@ export class ModelClient {
         describe: (err) => this.describe(err),
         deadline: (message) => new RunLimitReached(message),
       });
-    this.window = new WindowGuard(opts.prices);
+    this.window = new WindowGuard(opts.prices, opts.connection.window);
     const recalled = opts.memory?.recall() ?? [];
     for (const what of recalled) this.refused.add(what);
     if (recalled.length)
@@ -197,7 +197,7 @@ export class ModelClient {
   async create(params: MessageParams, tag: CallTag, priority?: PriorityOf): Promise<Message> {
     const { signal } = this.opts;
     const { label, step } = tag;
-    this.window.check(params);
+    await this.window.admit(params);
     // `counted`: the attempts maxAttempts limits.
     for (let attempt = 0, counted = 0; ; attempt++) {
       signal.throwIfAborted();
