@@ -20,12 +20,19 @@ const ModelAnswer = z.looseObject({ max_input_tokens: z.number().int().positive(
 const CountAnswer = z.looseObject({ input_tokens: z.number().int().nonnegative() });
 
 export function endpointWindow(sdk: Anthropic, counts: boolean): WindowSource {
+  // Asked once per model: the run asks as soon as it is connected, the window guard again when it first needs it.
+  const asked = new Map<string, Promise<number | undefined>>();
+  const ask = (model: string) =>
+    sdk.models.retrieve(model, undefined, { timeout: ASK_MS }).then(
+      (answer) => ModelAnswer.safeParse(answer).data?.max_input_tokens ?? undefined,
+      () => undefined,
+    );
   return {
-    windowOf: (model) =>
-      sdk.models.retrieve(model, undefined, { timeout: ASK_MS }).then(
-        (answer) => ModelAnswer.safeParse(answer).data?.max_input_tokens ?? undefined,
-        () => undefined,
-      ),
+    windowOf: (model) => {
+      let window = asked.get(model);
+      if (!window) asked.set(model, (window = ask(model)));
+      return window;
+    },
     ...(counts
       ? {
           countTokens: async ({ model, system, tools, tool_choice, output_config, thinking, messages }) => {

@@ -307,13 +307,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
    * with the prompt's input tokens as the window counts them.
    */
   async function countTokens(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!hasCredential(req))
-      return void apiError(
-        res,
-        401,
-        'authentication_error',
-        'an x-api-key or Authorization: Bearer header is required',
-      );
+    if (refusedWithoutKey(req, res)) return;
     const raw = parseJson(await readBody(req));
     if (!isObject(raw)) return void apiError(res, 400, 'invalid_request_error', 'request body is not valid JSON');
     if ('max_tokens' in raw)
@@ -330,13 +324,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
 
   /** The Models API's answer for one model: its window as `max_input_tokens` (null when the fake does not state it). */
   function modelInfo(req: IncomingMessage, res: ServerResponse, id: string): void {
-    if (!hasCredential(req))
-      return void apiError(
-        res,
-        401,
-        'authentication_error',
-        'an x-api-key or Authorization: Bearer header is required',
-      );
+    if (refusedWithoutKey(req, res)) return;
     send(res, 200, {
       type: 'model',
       id,
@@ -352,13 +340,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     const at = req.method === 'POST' ? platformOf(path) : null;
     if (at) return messages(req, res, at);
     if (path.startsWith('/v1/messages/batches')) {
-      if (!hasCredential(req))
-        return void apiError(
-          res,
-          401,
-          'authentication_error',
-          'an x-api-key or Authorization: Bearer header is required',
-        );
+      if (refusedWithoutKey(req, res)) return;
       if (await batches.route(req, res, path, send, apiError)) return;
     }
     if (req.method === 'POST' && path === '/v1/messages/count_tokens') return countTokens(req, res);
@@ -481,6 +463,13 @@ function credentialsOf(req: IncomingMessage): string {
   ]
     .filter(Boolean)
     .join(', ');
+}
+
+/** Answers 401 to a request without a credential (true), as the API does before anything else. */
+function refusedWithoutKey(req: IncomingMessage, res: ServerResponse): boolean {
+  if (hasCredential(req)) return false;
+  apiError(res, 401, 'authentication_error', 'an x-api-key or Authorization: Bearer header is required');
+  return true;
 }
 
 /** SDK 1.x sends `apiKey` as `Authorization: Bearer`; older clients and curl users send `x-api-key`. */

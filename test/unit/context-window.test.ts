@@ -4,6 +4,8 @@ import { contextWindowOf } from '../../src/model/contextWindow';
 import { costUsd } from '../../src/model/pricing';
 import { jsonBytesAtMost, PromptTooLong, WindowGuard } from '../../src/engine/window';
 import type { MessageParams } from '../../src/engine/client';
+import { firstParty } from '../../src/engine/connect';
+import { startFakeAnthropic } from '../fake-anthropic/server';
 
 const request = (model: string, text: string, maxTokens = 1_000): MessageParams => ({
   model,
@@ -171,5 +173,32 @@ describe('context windows', () => {
     const escaped = request('claude-sonnet-5-5', '\u0001'.repeat(1_500), 500);
     assert.ok(!guard.fits(escaped));
     await assert.rejects(guard.admit(escaped), PromptTooLong);
+  });
+
+  it("asks the endpoint for a model's window once, and counts through count_tokens on the Anthropic API only", async () => {
+    const fake = await startFakeAnthropic({ contextWindow: 50_000 });
+    try {
+      const connect = (provider: 'anthropic' | 'compatible') =>
+        firstParty({
+          provider: { provider, baseUrl: { value: fake.url, from: 'flag' } },
+          apiKey: 'test-key',
+          requestTimeout: 10,
+          env: {},
+        } as Parameters<typeof firstParty>[0]);
+      const anthropic = connect('anthropic');
+      const source = anthropic.window!;
+      const [a, b] = await Promise.all([source.windowOf!('claude-opus-5-5'), source.windowOf!('claude-opus-5-5')]);
+      assert.deepEqual([a, b], [50_000, 50_000]);
+      const params = request('claude-opus-5-5', 'z'.repeat(60_000));
+      assert.ok((await source.countTokens!(params)) > 10_000);
+      assert.equal(fake.counted(), 1);
+      assert.equal(connect('compatible').window!.countTokens, undefined);
+      // The guard admits by the count what the byte bound cannot show: 60,000 bytes in a 50k window, counted at a quarter of that.
+      await new WindowGuard({}, source).admit(params);
+      assert.equal(fake.counted(), 2);
+      assert.equal(fake.requests.length, 0);
+    } finally {
+      await fake.close();
+    }
   });
 });
