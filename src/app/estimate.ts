@@ -5,6 +5,7 @@
  * recorded runs (app/usageHistory.ts), from which the staged estimate takes its per-call token figures.
  */
 import { resolve } from 'node:path';
+import { countsTokens } from '../engine/endpointWindow';
 import { estimateLensRun, type LensEstimate } from '../engine/lenses';
 import { estimateStagedRun, forecastStagedRun, type Estimate } from '../engine/staged';
 import { CAPABILITIES } from '../model/providers';
@@ -23,7 +24,12 @@ export type { Estimate, StagedStepEstimate } from '../engine/staged';
  */
 export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Promise<Estimate | LensEstimate> {
   // What both modes' estimates price by: the price table (and its windows), and the batch discount.
-  const priced = { ...(job.prices ? { prices: job.prices } : {}), ...(job.batch ? { batch: job.batch } : {}) };
+  const priced = {
+    ...(job.prices ? { prices: job.prices } : {}),
+    ...(job.batch ? { batch: job.batch } : {}),
+    // Requests sized as the run will size them: its window guard counts where the provider does.
+    tokenCounting: countsTokens(job.provider.provider),
+  };
   if (job.mode === 'lenses') return estimateLensRun(prepared.access, { ...lensRequest(job, prepared), ...priced });
   const { access } = prepared;
   // The run's own request, as far as an estimate knows it: no connection, no signal.

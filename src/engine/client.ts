@@ -20,7 +20,7 @@ import { Batcher, BatchRetry, type BatchOptions, type BatchState } from './batch
 import { DEFAULT_BACKOFF, retryDelayMs, sleep, type BackoffPolicy } from './backoff';
 import { Semaphore, type PriorityOf } from '../model/semaphore';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
-import { estimatePromptTokens, WindowGuard } from './window';
+import { estimatePromptTokens, WindowGuard, type WindowSource } from './window';
 import { NO_STRAND, type Strand } from './strands';
 import { ResponseBoundError } from '../io/boundedFetch';
 
@@ -128,7 +128,10 @@ export class ModelClient {
         describe: (err) => this.describe(err),
         deadline: (message) => new RunLimitReached(message),
       });
-    this.window = new WindowGuard(opts.prices);
+    this.window = new WindowGuard(
+      opts.prices,
+      limitedCounts(opts.connection.window, new Semaphore(opts.maxConcurrency), opts.signal),
+    );
     const recalled = opts.memory?.recall() ?? [];
     for (const what of recalled) this.refused.add(what);
     if (recalled.length)
@@ -197,7 +200,7 @@ export class ModelClient {
   async create(params: MessageParams, tag: CallTag, priority?: PriorityOf): Promise<Message> {
     const { signal } = this.opts;
     const { label, step } = tag;
-    this.window.check(params);
+    await this.window.admit(params);
     // `counted`: the attempts maxAttempts limits.
     for (let attempt = 0, counted = 0; ; attempt++) {
       signal.throwIfAborted();
@@ -305,6 +308,16 @@ export class ModelClient {
     }
     return reply as Message;
   }
+}
+
+/**
+ * The endpoint's token counts, at most as many at once as the run's requests (a batch run's too): a large
+ * file's requests, each counted before it is sent, were otherwise all counted at once — hundreds of large
+ * bodies in flight, failed connections, and the CLI past 3 GB on an 11,000-file review.
+ */
+function limitedCounts(source: WindowSource | undefined, slots: Semaphore, signal: AbortSignal): WindowSource {
+  const count = source?.countTokens;
+  return count ? { ...source, countTokens: (params) => slots.run(() => count(params), signal) } : (source ?? {});
 }
 
 /** Each refusal as the warnings say it. */

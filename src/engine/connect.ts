@@ -15,6 +15,7 @@ import {
 import { redact } from '../model/redact';
 import { endpointProblem, endpointSecrets, shownEndpoint } from '../model/endpoint';
 import { modelFetch, type Connected, type ConnectOptions, type PlatformClient } from './platform';
+import { countsTokens, endpointWindow } from './endpointWindow';
 
 export interface Connection extends PlatformClient {
   provider: ProviderConfig;
@@ -71,6 +72,7 @@ export function firstParty({ provider, apiKey, requestTimeout }: ConnectOptions)
     credentials: apiKey ? 'an Anthropic API key' : `none (${PROVIDER_NAMES[provider.provider]} is sent no key)`,
     secrets: apiKey ? [apiKey] : [],
     endpoint,
+    window: endpointWindow(sdk, countsTokens(provider.provider)),
   };
   return finish(made, provider);
 }

@@ -7,6 +7,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { EditorModels } from '../model/editorModels';
 import type { Env, ProviderConfig } from '../model/providers';
 import { boundedFetch, IDLE_MS, MAX_MESSAGE_BYTES } from '../io/boundedFetch';
+import type { WindowSource } from './window';
 
 /** The SDK error classes a reply can be judged by: those of the SDK copy that made the client. */
 export type ErrorClasses = Pick<
@@ -34,6 +35,8 @@ export interface PlatformClient {
   batches?: Anthropic;
   /** Context windows the platform told us, by model id (the editor's models): they win over the table's. */
   windows?: Record<string, number>;
+  /** What the endpoint says of a model's window and a request's tokens, where it can (window.ts). */
+  window?: WindowSource;
 }
 
 export interface ConnectOptions {

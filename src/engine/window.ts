@@ -1,9 +1,12 @@
 /**
- * Every request fits its model's context window, checked before it is sent: a local, conservative token
- * estimate of the whole request (system, tools, output schema, every turn) plus its `max_tokens`, against
- * the window of model/contextWindow.ts. When the API still answers `prompt is too long` (its tokenizer
- * counted more than we did, or the endpoint's window is smaller than the table's), the guard learns both for
- * that model, so the request rebuilt smaller is measured by them, and the same request is never sent again.
+ * Every request fits its model's context window, shown before it is sent. The window is the least of the
+ * table's (model/contextWindow.ts, the user's price table over it), the one the endpoint states for the model
+ * (the Models API's `max_input_tokens`, asked once per model) and one an API refusal implied. A request is
+ * sent only when a true upper bound on its tokens fits — one token per UTF-8 byte of its JSON, plus what the
+ * API adds on its own — or, where the provider counts tokens (`count_tokens`), when its count with a margin
+ * does. Sizing (what goes into a request) uses a closer estimate where a count can confirm it, and the bound
+ * itself where none can, so a request sized to fit is never refused here. When the API still answers `prompt
+ * is too long`, the guard learns from it, and the same request is never sent again.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { contextWindowOf } from '../model/contextWindow';
@@ -12,10 +15,23 @@ import type { PriceOverrides } from '../model/pricing';
 type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
 
 /**
- * UTF-8 bytes per token, on the low side: the current models' tokenizer takes about 3.5 bytes a token on
- * code and more on prose, and the JSON escapes counted here (`\n`, `\"`) add bytes the model never sees.
+ * UTF-8 bytes per token for sizing where the provider's count confirms each request near its window: the
+ * current models' tokenizer takes about 3.5 bytes a token on code and more on prose, and the JSON escapes
+ * counted here (`\n`, `\"`) add bytes the model never sees. Not a bound: dense text takes more.
  */
 const BYTES_PER_TOKEN = 3;
+/**
+ * Where nothing counts, sizing and the check take the bound itself: no token is shorter than a byte (the
+ * tokenizer works on UTF-8 bytes), and the request's JSON holds every byte of its text.
+ */
+const BOUND_BYTES_PER_TOKEN = 1;
+/**
+ * What the API adds to a prompt on its own, beyond the request's JSON: the tool-use system prompt (a few
+ * hundred tokens by the docs' table), the structured-output instructions. Taken generously.
+ */
+const ADDED_TOKENS = 1_024;
+/** The provider's count "may differ by a small amount" from what the request is billed: taken with this margin. */
+const COUNT_MARGIN = 1.02;
 /** A learned ratio is taken with this margin, so the request rebuilt after a refusal is not refused again. */
 const LEARNED_MARGIN = 1.1;
 /** The most UTF-8 bytes one UTF-16 unit of a string takes in JSON: a control character or a lone surrogate escaped as `\u001f`. */
@@ -38,12 +54,22 @@ export class PromptTooLong extends Error {
 const TOO_LONG = /prompt is too long: (\d+) tokens > (\d+) maximum/;
 
 /** The prompt's tokens by the local estimate, without any learned correction. */
-export function estimatePromptTokens(params: Pick<Params, 'system' | 'tools' | 'messages' | 'output_config'>): number {
-  const bytes = Buffer.byteLength(
-    JSON.stringify([params.system ?? null, params.tools ?? null, params.output_config ?? null, params.messages]),
-  );
-  return Math.ceil(bytes / BYTES_PER_TOKEN);
+export function estimatePromptTokens(params: PromptParams): number {
+  return Math.ceil(promptBytes(params) / BYTES_PER_TOKEN);
 }
+
+type PromptParams = Pick<Params, 'system' | 'tools' | 'messages' | 'output_config'>;
+
+/** What of a request counts toward its prompt, as one JSON value. */
+const promptParts = (params: PromptParams): unknown[] => [
+  params.system ?? null,
+  params.tools ?? null,
+  params.output_config ?? null,
+  params.messages,
+];
+
+/** The UTF-8 bytes of the request's prompt as JSON. */
+const promptBytes = (params: PromptParams): number => Buffer.byteLength(JSON.stringify(promptParts(params)));
 
 /**
  * At least Buffer.byteLength(JSON.stringify(value)), from its shape and its strings' lengths alone: nothing is
@@ -67,28 +93,71 @@ export function estimateTextTokens(text: string): number {
   return Math.ceil(Buffer.byteLength(JSON.stringify(text)) / BYTES_PER_TOKEN);
 }
 
+/** What an endpoint can say about its windows and its tokens (engine/connect.ts); each part optional. */
+export interface WindowSource {
+  /** The model's input window as the endpoint states it; undefined when it does not say. Never rejects. */
+  windowOf?: (model: string) => Promise<number | undefined>;
+  /** The prompt's input tokens by the provider's own count (`count_tokens`); rejects when it cannot count. */
+  countTokens?: (params: Params) => Promise<number>;
+}
+
 export class WindowGuard {
   /** Per model: how many times more tokens the API counted than the estimate, once it has said so. */
   private readonly ratio = new Map<string, number>();
   /** Per model: the window the API's refusal implies, when smaller than the table's (a gateway's limit, say). */
   private readonly learned = new Map<string, number>();
+  /** Per model: the endpoint's own word on its window, asked once (undefined in the map: asked, no answer yet). */
+  private readonly stated = new Map<string, number | undefined>();
+  private readonly asking = new Map<string, Promise<void>>();
+  /** Bytes a token for sizing: close where a count confirms each request near its window, the bound where none can. */
+  private readonly sizing: number;
 
-  constructor(private readonly overrides: PriceOverrides = {}) {}
+  /** `counted`: sizes as where the provider counts (a plan for such a run, without a connection to count with). */
+  constructor(
+    private readonly overrides: PriceOverrides = {},
+    private readonly source: WindowSource = {},
+    counted = source.countTokens !== undefined,
+  ) {
+    this.sizing = counted ? BYTES_PER_TOKEN : BOUND_BYTES_PER_TOKEN;
+  }
 
   window(model: string): number {
-    return Math.min(contextWindowOf(model, this.overrides), this.learned.get(model) ?? Infinity);
+    void this.ask(model);
+    return Math.min(
+      contextWindowOf(model, this.overrides),
+      this.stated.get(model) ?? Infinity,
+      this.learned.get(model) ?? Infinity,
+    );
   }
 
-  /** The request's prompt tokens (estimated, corrected by what the API taught) and its window. */
+  /** Asks the endpoint for the model's window once; settles when it has answered (or could not). */
+  private ask(model: string): Promise<void> {
+    const windowOf = this.source.windowOf;
+    if (!windowOf) return Promise.resolve();
+    let asked = this.asking.get(model);
+    if (!asked) {
+      this.stated.set(model, undefined);
+      asked = windowOf(model).then(
+        (window) => void this.stated.set(model, window),
+        () => undefined,
+      );
+      this.asking.set(model, asked);
+    }
+    return asked;
+  }
+
+  /** The request's prompt tokens for sizing (corrected by what the API taught) and its window. */
   measure(params: Params): { prompt: number; window: number } {
-    const prompt = Math.ceil(estimatePromptTokens(params) * (this.ratio.get(params.model) ?? 1));
-    return { prompt, window: this.window(params.model) };
+    return { prompt: this.tokens(params.model, promptBytes(params), this.sizing), window: this.window(params.model) };
   }
 
-  /** Tokens the window leaves beside the request and its max_tokens (negative: it does not fit). */
+  /**
+   * What the window leaves beside the request and its max_tokens (negative: it does not fit), in the units of
+   * estimateTextTokens, so a caller can pack texts into it by that estimate.
+   */
   room(params: Params): number {
     const { prompt, window } = this.measure(params);
-    return window - prompt - params.max_tokens;
+    return Math.floor(((window - prompt - params.max_tokens) * this.sizing) / BYTES_PER_TOKEN);
   }
 
   /**
@@ -96,19 +165,18 @@ export class WindowGuard {
    * is enough, the count byte by byte could only say more.
    */
   private roomAtLeast(params: Params): number {
-    const bytes = jsonBytesAtMost([
-      params.system ?? null,
-      params.tools ?? null,
-      params.output_config ?? null,
-      params.messages,
-    ]);
-    const prompt = Math.ceil((bytes / BYTES_PER_TOKEN) * (this.ratio.get(params.model) ?? 1));
+    const prompt = this.tokens(params.model, jsonBytesAtMost(promptParts(params)), this.sizing);
     return this.window(params.model) - prompt - params.max_tokens;
   }
 
   /** Whether the request fits with `headroom` tokens to spare beyond its own max_tokens (a later turn's growth). */
   fits(params: Params, headroom = 0): boolean {
-    return this.roomAtLeast(params) >= headroom || this.room(params) >= headroom;
+    return this.roomAtLeast(params) >= headroom || this.measureRoom(params) >= headroom;
+  }
+
+  private measureRoom(params: Params): number {
+    const { prompt, window } = this.measure(params);
+    return window - prompt - params.max_tokens;
   }
 
   /** The request's max_tokens, lowered as far as `floor` where that makes it fit; as it is otherwise. */
@@ -119,18 +187,50 @@ export class WindowGuard {
     return room < params.max_tokens && room >= floor ? room : params.max_tokens;
   }
 
-  /** Throws PromptTooLong for a request that would not fit: nothing is sent. */
-  check(params: Params): void {
-    if (this.roomAtLeast(params) >= 0) return;
-    const { prompt, window } = this.measure(params);
-    if (prompt + params.max_tokens <= window) return;
+  /**
+   * Resolves when the request is shown to fit the window the endpoint states (asked first, once per model):
+   * by the bound — a token at most per byte of its JSON, plus what the API adds — or else by the provider's
+   * count with a margin. Throws PromptTooLong otherwise: nothing is sent.
+   */
+  async admit(params: Params): Promise<void> {
+    await this.ask(params.model);
+    const window = this.window(params.model);
+    const room = window - params.max_tokens;
+    if (this.tokens(params.model, jsonBytesAtMost(promptParts(params)), BOUND_BYTES_PER_TOKEN) <= room) return;
+    const bytes = promptBytes(params);
+    const bound = this.tokens(params.model, bytes, BOUND_BYTES_PER_TOKEN);
+    if (bound <= room) return;
+    let prompt = bound;
+    if (this.source.countTokens) {
+      const counted = await this.source.countTokens(params).catch(() => undefined);
+      if (counted !== undefined) {
+        prompt = Math.ceil(counted * COUNT_MARGIN);
+        this.teach(params.model, counted / Math.max(1, estimatePromptTokens(params)));
+        if (prompt <= room) return;
+      }
+    }
     throw new PromptTooLong(
-      `the request (about ${prompt} prompt tokens and ${params.max_tokens} for the answer) does not fit ${params.model}'s context window of ${window} tokens`,
+      `the request (${prompt === bound ? 'at most' : 'counted at'} ${prompt} prompt tokens and ${params.max_tokens} for the answer) does not fit ${params.model}'s context window of ${window} tokens`,
       prompt,
       window,
     );
   }
 
+  /**
+   * A prompt of `bytes` in tokens at `perToken` bytes a token, or at what the API taught where that says more,
+   * plus what the API adds on its own.
+   */
+  private tokens(model: string, bytes: number, perToken: number): number {
+    return (
+      Math.ceil(Math.max(bytes / perToken, (bytes / BYTES_PER_TOKEN) * (this.ratio.get(model) ?? 1))) + ADDED_TOKENS
+    );
+  }
+
+  /** A count or a refusal showed the estimate `ratio` times short for this model: later sizing takes it, with a margin. */
+  private teach(model: string, ratio: number): void {
+    const margined = ratio * LEARNED_MARGIN;
+    if (margined > (this.ratio.get(model) ?? 1)) this.ratio.set(model, margined);
+  }
   /**
    * For an API error that says the prompt is too long: learns how far the estimate was short for this model
    * and returns the refusal as a PromptTooLong; undefined for any other error.
@@ -140,9 +240,7 @@ export class WindowGuard {
     if (!m) return undefined;
     const counted = Number(m[1]);
     const maximum = Number(m[2]);
-    const estimate = estimatePromptTokens(params);
-    const ratio = (counted / Math.max(1, estimate)) * LEARNED_MARGIN;
-    if (ratio > (this.ratio.get(params.model) ?? 1)) this.ratio.set(params.model, ratio);
+    this.teach(params.model, counted / Math.max(1, estimatePromptTokens(params)));
     const window = maximum + params.max_tokens;
     if (window < this.window(params.model)) this.learned.set(params.model, window);
     return new PromptTooLong(

@@ -112,10 +112,10 @@ describe('a wide review under a small context window', function () {
     fake.reset();
   });
 
-  const review = (cwd: string, args: string[] = []) =>
+  const review = (cwd: string, args: string[] = [], at = fake) =>
     runCli(['review', 'wide', '--yes', '--json', 'result.json', ...args], {
       cwd,
-      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
+      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: at.url },
     });
   /** The window in the price table, as a user sets it: the client knows it before any request. */
   const toldWindow = async (cwd: string) => {
@@ -124,13 +124,13 @@ describe('a wide review under a small context window', function () {
     return ['--prices', 'window.json'];
   };
   /** Requests refused, or over the window by the fake's own count (prompt tokens and max_tokens). */
-  const overWindow = () =>
-    fake.requests
+  const overWindow = (at = fake, window = WINDOW) =>
+    at.requests
       .filter((r) => {
         const u = r.usage;
         const max = (r.body as { max_tokens: number }).max_tokens;
         const prompt = u ? u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens : Infinity;
-        return r.status !== 200 || prompt + max > WINDOW;
+        return r.status !== 200 || prompt + max > window;
       })
       .map((r) => `${r.record ?? r.reviewer} ${r.file} ${r.status}`);
   const synthesisCalls = () => fake.requests.filter((r) => r.record?.startsWith('Synthesis'));
@@ -167,17 +167,45 @@ describe('a wide review under a small context window', function () {
 
   it('rebuilds a request the API calls too long instead of sending it again', async () => {
     const cwd = await wideTree();
-    // The client believes the model's 1M window; the endpoint holds 40k.
-    const run = await review(cwd);
+    // The client believes the model's 1M window; the endpoint holds 40k and does not say so.
+    const silent = await startFakeAnthropic({ contextWindow: WINDOW, statesWindow: false, scenario: PLANTED });
+    after(() => silent.close());
+    const run = await review(cwd, [], silent);
     assert.equal(run.code, 0, run.stderr);
-    const refused = fake.requests.filter((r) => r.status === 400);
+    const synthesisCalls = () => silent.requests.filter((r) => r.record?.startsWith('Synthesis'));
+    const refused = silent.requests.filter((r) => r.status === 400);
     assert.equal(refused.length, 1, JSON.stringify(refused.map((r) => r.record)));
     assert.equal(refused[0]!.record, 'SynthesisResult');
-    const bodies = fake.requests.map((r) => JSON.stringify(r.body));
+    const bodies = silent.requests.map((r) => JSON.stringify(r.body));
     assert.equal(bodies.filter((b) => b === JSON.stringify(refused[0]!.body)).length, 1);
     assert.ok(synthesisCalls().filter((r) => r.status === 200 && r.record === 'SynthesisResult').length > 1);
     const report = await readFile(join(cwd, 'code-review-wide.md'), 'utf8');
     assert.match(report, /Fake synthesis over \d+ parts: 90 files reviewed/);
+  });
+
+  it('sends no request over the window the endpoint states, at any step, however densely it counts', async () => {
+    // The price table says 1M; the endpoint says 60k and counts two bytes a token, denser than the sizing's three
+    // (its fixed parts, the tools and the instructions, then take what 40k leaves at four characters a token).
+    const window = 60_000;
+    const dense = await startFakeAnthropic({ contextWindow: window, bytesPerToken: 2, scenario: PLANTED });
+    after(() => dense.close());
+    for (const cwd of [await wideTree(), await mixedTree()]) {
+      dense.reset();
+      const run = await review(cwd, [], dense);
+      assert.equal(run.code, 0, run.stderr);
+      // Every request fitted by the endpoint's own count, none was refused, and the count was asked near the window.
+      assert.deepEqual(overWindow(dense, window), []);
+      assert.ok(dense.counted() > 0);
+      assert.ok(dense.requests.some((r) => r.record === 'SynthesisResult'));
+      // Nothing lost: every file reviewed, every function of it, and the synthesis over all of them.
+      const json = JSON.parse(await readFile(join(cwd, 'result.json'), 'utf8')) as {
+        files: { path: string; status: string; reason?: string }[];
+      };
+      for (const f of json.files) assert.equal(f.status, 'reviewed', `${f.path}: ${f.reason}`);
+      const report = await readFile(join(cwd, 'code-review-wide.md'), 'utf8');
+      assert.doesNotMatch(report, /## Not Reviewed|synthesis did not run/);
+      for (const f of json.files) assert.ok(report.includes(`Fake profile of ${f.path}.`), f.path);
+    }
   });
 
   it('cuts the companion, then the context files, then sends an outline, and the report is complete', async () => {

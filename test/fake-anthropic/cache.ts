@@ -36,10 +36,19 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
+/** A text's tokens: four characters a token, or `bytesPerToken` UTF-8 bytes a token (a denser tokenizer). */
+export const tokenCounter =
+  (bytesPerToken?: number) =>
+  (text: string): number =>
+    bytesPerToken === undefined ? estimateTokens(text) : Math.ceil(Buffer.byteLength(text) / bytesPerToken);
+
 export class PromptCache {
   private readonly readable = new Set<string>();
 
-  constructor(private readonly minTokens: number) {}
+  constructor(
+    private readonly minTokens: number,
+    private readonly count: (text: string) => number = estimateTokens,
+  ) {}
 
   /**
    * Throws CacheError for a request the API would refuse: more than 4 breakpoints, a `ttl` other than "5m" or
@@ -64,7 +73,7 @@ export class PromptCache {
     for (const part of parts) {
       const serialized = canonical(withoutCacheControl(part));
       hash.update(`\n${serialized}`);
-      total += estimateTokens(serialized);
+      total += this.count(serialized);
       prefixes.push({
         key: hash.copy().digest('hex'),
         tokens: total,

@@ -778,6 +778,45 @@ describe('fake Anthropic server', () => {
   });
 
   describe('protocol', () => {
+    it("states the model's window on the Models API and counts a prompt as the window does, through the SDK", async () => {
+      const small = await startFakeAnthropic({ contextWindow: 10_000, bytesPerToken: 2 });
+      try {
+        const sdk = new Anthropic({ apiKey: 'test', baseURL: small.url, maxRetries: 0 });
+        const info = await sdk.models.retrieve('claude-opus-5-5');
+        assert.deepEqual([info.id, info.type, info.max_input_tokens], ['claude-opus-5-5', 'model', 10_000]);
+        const body = ask({ schema: Step1Record, packet: { path: 'a.ts', pad: 'é'.repeat(4_000) } });
+        const { max_tokens: _, ...countable } = body;
+        const { input_tokens } = await sdk.messages.countTokens(countable);
+        assert.equal(small.counted(), 1);
+        // Two bytes a token: the 4,000 two-byte characters alone are 4,000 tokens.
+        assert.ok(input_tokens > 4_000, String(input_tokens));
+        // The count is the one the window refuses by; max_tokens is no part of a count.
+        await assert.rejects(
+          sdk.messages.create({ ...body, max_tokens: 10_000 - input_tokens + 1 }),
+          new RegExp(`prompt is too long: ${input_tokens} tokens > ${input_tokens - 1} maximum`),
+        );
+        await assert.rejects(
+          sdk.messages.countTokens(body as unknown as Anthropic.Messages.MessageCountTokensParams),
+          /max_tokens: Extra inputs are not permitted/,
+        );
+        // Counts are not messages: the log holds only the one refused.
+        assert.deepEqual(
+          small.requests.map((r) => r.status),
+          [400],
+        );
+      } finally {
+        await small.close();
+      }
+      // A fake told not to state it answers null, as the Models API may.
+      const silent = await startFakeAnthropic({ statesWindow: false });
+      try {
+        const sdk = new Anthropic({ apiKey: 'test', baseURL: silent.url, maxRetries: 0 });
+        assert.equal((await sdk.models.retrieve('claude-opus-5-5')).max_input_tokens, null);
+      } finally {
+        await silent.close();
+      }
+    });
+
     it('answers 401 without a key, and takes x-api-key or a bearer token', async () => {
       const post = (headers: Record<string, string>) =>
         fetch(`${server.url}/v1/messages`, {

@@ -1,5 +1,6 @@
 /**
  * `node dist/fake-anthropic.js --port N --scenario FILE [--latency MS] [--ms-per-token MS] [--context-window N]
+ *   [--bytes-per-token N]
  *   [--batch-delay MS] [--log FILE.jsonl] [--log-limit N]`
  * Serves the fake Messages API until SIGINT/SIGTERM; point the CLI's base URL at the printed address.
  */
@@ -9,7 +10,7 @@ import { loadScenario, type LoadedScenario } from './scenario';
 import { startFakeAnthropic } from './server';
 
 const USAGE =
-  'usage: fake-anthropic [--port N] [--scenario FILE] [--latency MS] [--ms-per-token MS] [--context-window N] [--batch-delay MS] [--log FILE.jsonl] [--log-limit N]';
+  'usage: fake-anthropic [--port N] [--scenario FILE] [--latency MS] [--ms-per-token MS] [--context-window N] [--bytes-per-token N] [--batch-delay MS] [--log FILE.jsonl] [--log-limit N]';
 
 function fail(reason: string): never {
   console.error(`fake-anthropic: ${reason}`);
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     latency?: string;
     'ms-per-token'?: string;
     'context-window'?: string;
+    'bytes-per-token'?: string;
     'batch-delay'?: string;
     log?: string;
     'log-limit'?: string;
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
         latency: { type: 'string' },
         'ms-per-token': { type: 'string' },
         'context-window': { type: 'string' },
+        'bytes-per-token': { type: 'string' },
         'batch-delay': { type: 'string' },
         log: { type: 'string' },
         'log-limit': { type: 'string' },
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
     latencyMs: count('latency', values.latency),
     msPerOutputToken: count('ms-per-token', values['ms-per-token']),
     contextWindow: count('context-window', values['context-window']),
+    bytesPerToken: count('bytes-per-token', values['bytes-per-token']),
     batchDelayMs: count('batch-delay', values['batch-delay']),
     scenario,
     logLimit: count('log-limit', values['log-limit']),

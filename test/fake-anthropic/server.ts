@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CacheError, estimateTokens, PromptCache, type Accounted, type CacheUsage } from './cache';
+import { CacheError, PromptCache, tokenCounter, type Accounted, type CacheUsage } from './cache';
 import { FakeBatches, MAX_BATCH_BYTES } from './batches';
 import { FaultBook } from './faults';
 import { cutAtMaxTokens, outputTokens } from './maxTokens';
@@ -69,6 +69,16 @@ export interface FakeAnthropicOptions extends PlatformOptions {
    * N tokens > M maximum"`, where M is the window less `max_tokens`.
    */
   contextWindow?: number;
+  /**
+   * Whether the Models API (`GET /v1/models/{id}`) states that window as the model's `max_input_tokens`
+   * (default true); false answers null there, as a gateway that does not know it might.
+   */
+  statesWindow?: boolean;
+  /**
+   * Count a prompt's tokens as its UTF-8 bytes divided by this (a tokenizer denser than the default four
+   * characters a token), for the window, the usage and `count_tokens` alike.
+   */
+  bytesPerToken?: number;
   /** How long a Message Batch waits before its requests start running (default 0). */
   batchDelayMs?: number;
   /** The largest create body a Message Batch takes, in bytes; a larger one gets 413 (default the API's 256 MB). */
@@ -86,6 +96,8 @@ export interface FakeAnthropic {
   readonly url: string;
   /** Every /v1/messages request, in arrival order; cleared in place by reset(). */
   readonly requests: LoggedRequest[];
+  /** `POST /v1/messages/count_tokens` requests answered since the last reset. */
+  counted(): number;
   /** Every Message Batch created since the last reset, oldest first. */
   batches(): { id: string; status: string; requests: number; bytes: number; custom_ids: string[] }[];
   /** From now on, each new Message Batch waits this long before its requests run (reset() does not change it). */
@@ -108,7 +120,9 @@ export interface FakeAnthropic {
 export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   let scenario = parseScenario(opts.scenario ?? {});
   let faults = new FaultBook(scenario.faults);
-  const cache = new PromptCache(opts.minCacheTokens ?? 1024);
+  const countText = tokenCounter(opts.bytesPerToken);
+  const cache = new PromptCache(opts.minCacheTokens ?? 1024, countText);
+  let counts = 0;
   const requests: LoggedRequest[] = [];
   /** Access tokens the metadata server handed out: the only ones Vertex AI's route accepts. */
   const tokens = new Set<string>();
@@ -119,6 +133,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   const reset = () => {
     requests.length = 0;
     seq = 0;
+    counts = 0;
     cache.clear();
     faults.reset();
     batches.clear();
@@ -215,7 +230,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     try {
       accounted = limits.cache
         ? cache.account(body.data)
-        : { usage: uncachedUsage(body.data), writes: [], writtenHour: 0 };
+        : { usage: uncachedUsage(body.data, countText), writes: [], writtenHour: 0 };
     } catch (err) {
       if (err instanceof CacheError) return end(fail(400, 'invalid_request_error', err.message));
       throw err;
@@ -287,20 +302,50 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     }
   }
 
+  /**
+   * The Token Counting API: the body a message would take, less `max_tokens` (refused as an extra input), answered
+   * with the prompt's input tokens as the window counts them.
+   */
+  async function countTokens(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (refusedWithoutKey(req, res)) return;
+    const raw = parseJson(await readBody(req));
+    if (!isObject(raw)) return void apiError(res, 400, 'invalid_request_error', 'request body is not valid JSON');
+    if ('max_tokens' in raw)
+      return void apiError(res, 400, 'invalid_request_error', 'max_tokens: Extra inputs are not permitted');
+    const body = MessagesBody.safeParse({ ...raw, max_tokens: 1 });
+    if (!body.success) {
+      const why = body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+      return void apiError(res, 400, 'invalid_request_error', why);
+    }
+    counts++;
+    const { usage } = cache.account(body.data);
+    send(res, 200, { input_tokens: promptTokens(usage) });
+  }
+
+  /** The Models API's answer for one model: its window as `max_input_tokens` (null when the fake does not state it). */
+  function modelInfo(req: IncomingMessage, res: ServerResponse, id: string): void {
+    if (refusedWithoutKey(req, res)) return;
+    send(res, 200, {
+      type: 'model',
+      id,
+      display_name: id,
+      created_at: '2026-01-01T00:00:00Z',
+      max_input_tokens: opts.statesWindow === false ? null : (opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW),
+      max_tokens: 128_000,
+    });
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     const at = req.method === 'POST' ? platformOf(path) : null;
     if (at) return messages(req, res, at);
     if (path.startsWith('/v1/messages/batches')) {
-      if (!hasCredential(req))
-        return void apiError(
-          res,
-          401,
-          'authentication_error',
-          'an x-api-key or Authorization: Bearer header is required',
-        );
+      if (refusedWithoutKey(req, res)) return;
       if (await batches.route(req, res, path, send, apiError)) return;
     }
+    if (req.method === 'POST' && path === '/v1/messages/count_tokens') return countTokens(req, res);
+    const model = req.method === 'GET' ? MODEL_PATH.exec(path) : null;
+    if (model) return modelInfo(req, res, decodeURIComponent(model[1]!));
     const meta = req.method === 'GET' ? metadata(req, path, opts, tokens) : null;
     if (meta) {
       res.writeHead(meta.status, { 'content-type': meta.type, 'metadata-flavor': 'Google' });
@@ -329,6 +374,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    counted: () => counts,
     batches: () => batches.list(),
     setBatchDelay(ms) {
       batchDelayMs = ms;
@@ -382,6 +428,8 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 const DEFAULT_CONTEXT_WINDOW = 1_000_000;
+/** The Models API's path for one model. */
+const MODEL_PATH = /^\/v1\/models\/([^/]+)$/;
 /** How long `until` waits by default: well inside a test's timeout, so the test fails with what it waited for. */
 const UNTIL_MS = 20_000;
 
@@ -417,6 +465,13 @@ function credentialsOf(req: IncomingMessage): string {
     .join(', ');
 }
 
+/** Answers 401 to a request without a credential (true), as the API does before anything else. */
+function refusedWithoutKey(req: IncomingMessage, res: ServerResponse): boolean {
+  if (hasCredential(req)) return false;
+  apiError(res, 401, 'authentication_error', 'an x-api-key or Authorization: Bearer header is required');
+  return true;
+}
+
 /** SDK 1.x sends `apiKey` as `Authorization: Bearer`; older clients and curl users send `x-api-key`. */
 function hasCredential(req: IncomingMessage): boolean {
   const key = req.headers['x-api-key'];
@@ -431,10 +486,10 @@ function authScheme(req: IncomingMessage): LoggedRequest['auth'] {
 }
 
 /** What a server without a prompt cache counts: the whole prompt as input. */
-function uncachedUsage(body: MessagesBody): CacheUsage {
+function uncachedUsage(body: MessagesBody, count: (text: string) => number): CacheUsage {
   const { model: _model, max_tokens: _max, ...prompt } = body;
   return {
-    input_tokens: estimateTokens(JSON.stringify(prompt)),
+    input_tokens: count(JSON.stringify(prompt)),
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: 0,
   };

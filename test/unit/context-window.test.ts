@@ -4,6 +4,8 @@ import { contextWindowOf } from '../../src/model/contextWindow';
 import { costUsd } from '../../src/model/pricing';
 import { jsonBytesAtMost, PromptTooLong, WindowGuard } from '../../src/engine/window';
 import type { MessageParams } from '../../src/engine/client';
+import { firstParty } from '../../src/engine/connect';
+import { startFakeAnthropic } from '../fake-anthropic/server';
 
 const request = (model: string, text: string, maxTokens = 1_000): MessageParams => ({
   model,
@@ -44,32 +46,87 @@ describe('context windows', () => {
     assert.throws(() => parsePriceOverrides({ opus: { context_window: 10 } }, 'prices.json'), /opus\.context_window/);
   });
 
-  it('refuses a request over the window before sending, counting its max_tokens', () => {
+  it('refuses a request over the window before sending, by a bound of one token a byte, counting its max_tokens', async () => {
     const guard = new WindowGuard({ sonnet: { context_window: 10_000 } });
-    assert.doesNotThrow(() => guard.check(request('claude-sonnet-5-5', 'x'.repeat(20_000))));
-    assert.throws(() => guard.check(request('claude-sonnet-5-5', 'x'.repeat(20_000), 4_000)), PromptTooLong);
-    assert.throws(
-      () => guard.check(request('claude-sonnet-5-5', 'x'.repeat(30_000))),
-      /does not fit claude-sonnet-5-5's context window of 10000 tokens/,
+    // 8,000 bytes of text and what the API adds (1,024) fit beside 900 for the answer, not beside 1,000.
+    await guard.admit(request('claude-sonnet-5-5', 'x'.repeat(8_000), 900));
+    await assert.rejects(guard.admit(request('claude-sonnet-5-5', 'x'.repeat(8_000), 1_000)), PromptTooLong);
+    // Three bytes a token would have let 20,000 through: nothing shows that a dense tokenizer would not refuse it.
+    await assert.rejects(
+      guard.admit(request('claude-sonnet-5-5', 'x'.repeat(20_000))),
+      /at most \d+ prompt tokens .* does not fit claude-sonnet-5-5's context window of 10000 tokens/,
     );
   });
 
-  it('lowers max_tokens to what the window leaves, never below the floor it is given', () => {
+  it("admits by the provider's count what the bound cannot, and refuses what the count puts over", async () => {
+    const counted: number[] = [];
+    let tokens = 5_000;
+    const guard = new WindowGuard(
+      { sonnet: { context_window: 10_000 } },
+      {
+        countTokens: (params) => {
+          counted.push(JSON.stringify(params.messages).length);
+          return Promise.resolve(tokens);
+        },
+      },
+    );
+    const params = request('claude-sonnet-5-5', 'x'.repeat(20_000));
+    await guard.admit(params);
+    // Far inside the window by the bound: not counted.
+    await guard.admit(request('claude-sonnet-5-5', 'x'.repeat(100)));
+    assert.equal(counted.length, 1);
+    // Counted denser than the sizing estimate: refused, and sizing learns it.
+    tokens = 9_500;
+    assert.ok(guard.fits(params));
+    await assert.rejects(guard.admit(params), /counted at 9690 prompt tokens/);
+    assert.ok(!guard.fits(params));
+    // A count that cannot be had leaves the bound, which refuses.
+    const failing = new WindowGuard(
+      { sonnet: { context_window: 10_000 } },
+      { countTokens: () => Promise.reject(new Error('no count')) },
+    );
+    await assert.rejects(failing.admit(params), PromptTooLong);
+  });
+
+  it('takes the window the endpoint states where it is smaller than the table, asked once per model', async () => {
+    const asked: string[] = [];
+    const guard = new WindowGuard(
+      {},
+      {
+        windowOf: (model) => {
+          asked.push(model);
+          return Promise.resolve(model.includes('opus') ? 200_000 : model.includes('haiku') ? undefined : 5_000_000);
+        },
+      },
+    );
+    // The first request waits for the answer: 300,000 bytes fit the table's 1M window, not the stated 200k.
+    await assert.rejects(guard.admit(request('claude-opus-5-5', 'y'.repeat(300_000))), /window of 200000 tokens/);
+    assert.equal(guard.window('claude-opus-5-5'), 200_000);
+    await guard.admit(request('claude-haiku-5-5', 'y'.repeat(300_000)));
+    assert.equal(guard.window('claude-haiku-5-5'), 1_000_000);
+    // A larger window than the table's is not taken on the endpoint's word alone.
+    await guard.admit(request('claude-sonnet-4-5', 'y'.repeat(100_000)));
+    assert.equal(guard.window('claude-sonnet-4-5'), 200_000);
+    assert.deepEqual(asked, ['claude-opus-5-5', 'claude-haiku-5-5', 'claude-sonnet-4-5']);
+  });
+
+  it('lowers max_tokens to what the window leaves, never below the floor it is given', async () => {
     const guard = new WindowGuard({ sonnet: { context_window: 10_000 } });
-    // About 6,700 prompt tokens by the estimate: 3,300 left for the answer.
-    const params = request('claude-sonnet-5-5', 'x'.repeat(20_000), 8_000);
+    // About 6,000 prompt tokens by the bound: 4,000 left for the answer.
+    const params = request('claude-sonnet-5-5', 'x'.repeat(5_000), 8_000);
     const room = guard.outputFor(params, 2_000);
     assert.ok(room < 8_000 && room >= 2_000, String(room));
-    assert.doesNotThrow(() => guard.check({ ...params, max_tokens: room }));
-    assert.throws(() => guard.check({ ...params, max_tokens: room + 1 }), PromptTooLong);
-    // A floor the window cannot leave: unchanged, for check() to refuse.
-    assert.equal(guard.outputFor(params, 4_000), 8_000);
+    await guard.admit({ ...params, max_tokens: room });
+    await assert.rejects(guard.admit({ ...params, max_tokens: room + 1 }), PromptTooLong);
+    // A floor the window cannot leave: unchanged, for admit() to refuse.
+    assert.equal(guard.outputFor(params, 4_500), 8_000);
     // A request that fits keeps its budget.
     assert.equal(guard.outputFor(request('claude-sonnet-5-5', 'x', 8_000), 2_000), 8_000);
   });
 
   it('learns from the API how far its estimate was short, and the window the endpoint really has', () => {
-    const guard = new WindowGuard();
+    // Sized at three bytes a token, as where a count confirms each request near the window.
+    const guard = new WindowGuard({}, { countTokens: () => Promise.reject(new Error('not asked here')) });
     const big = request('claude-opus-5-5', 'y'.repeat(300_000));
     assert.ok(guard.fits(big));
     const err = guard.learn(big, 'HTTP 400: prompt is too long: 150000 tokens > 99000 maximum');
@@ -105,15 +162,43 @@ describe('context windows', () => {
     }
   });
 
-  it('refuses by the exact count what the bound alone cannot show to fit, and lets through what it can', () => {
-    // 'x' is 1 byte in JSON but 6 by the bound: 20,000 of them are 6,700 tokens exactly, 40,000 by the bound.
+  it('refuses by the exact count what the bound alone cannot show to fit, and lets through what it can', async () => {
+    // 'x' is 1 byte in JSON but 6 by the bound: 8,000 of them are 8,000 bytes exactly, 48,000 by the bound.
     const guard = new WindowGuard({ sonnet: { context_window: 10_000 } });
-    const params = request('claude-sonnet-5-5', 'x'.repeat(20_000), 1_000);
+    const params = request('claude-sonnet-5-5', 'x'.repeat(8_000), 500);
     assert.ok(guard.fits(params));
-    assert.equal(guard.outputFor(params, 500), 1_000);
+    assert.equal(guard.outputFor(params, 200), 500);
+    await guard.admit(params);
     // Control characters take their full six bytes: the bound is the count, and the request does not fit.
-    const escaped = request('claude-sonnet-5-5', '\u0001'.repeat(5_000), 1_000);
+    const escaped = request('claude-sonnet-5-5', '\u0001'.repeat(1_500), 500);
     assert.ok(!guard.fits(escaped));
-    assert.throws(() => guard.check(escaped), PromptTooLong);
+    await assert.rejects(guard.admit(escaped), PromptTooLong);
+  });
+
+  it("asks the endpoint for a model's window once, and counts through count_tokens on the Anthropic API only", async () => {
+    const fake = await startFakeAnthropic({ contextWindow: 50_000 });
+    try {
+      const connect = (provider: 'anthropic' | 'compatible') =>
+        firstParty({
+          provider: { provider, baseUrl: { value: fake.url, from: 'flag' } },
+          apiKey: 'test-key',
+          requestTimeout: 10,
+          env: {},
+        } as Parameters<typeof firstParty>[0]);
+      const anthropic = connect('anthropic');
+      const source = anthropic.window!;
+      const [a, b] = await Promise.all([source.windowOf!('claude-opus-5-5'), source.windowOf!('claude-opus-5-5')]);
+      assert.deepEqual([a, b], [50_000, 50_000]);
+      const params = request('claude-opus-5-5', 'z'.repeat(60_000));
+      assert.ok((await source.countTokens!(params)) > 10_000);
+      assert.equal(fake.counted(), 1);
+      assert.equal(connect('compatible').window!.countTokens, undefined);
+      // The guard admits by the count what the byte bound cannot show: 60,000 bytes in a 50k window, counted at a quarter of that.
+      await new WindowGuard({}, source).admit(params);
+      assert.equal(fake.counted(), 2);
+      assert.equal(fake.requests.length, 0);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -113,12 +113,17 @@ const run = function* gen() { yield 1; };
   test.each([1, 2])('counts %d', (n) => {});
   it.skip('later', function () {});
 });
+test("", () => {});
+describe(' ', () => { it('', () => {}); });
 `;
     assert.deepEqual(await rows('test/cart.test.ts', code), [
       'Cart total.beforeEach hook private 2-4',
       'Cart total.adds 1.5 and 2 test private 5-7',
       'Cart total.counts %d test private 8-8',
       'Cart total.later test private 9-9',
+      // A blank title is named by its call: no row without a name (Step 2 copies the names, its record needs one).
+      'test test private 11-11',
+      'describe.it test private 12-12',
     ]);
   });
 

@@ -35,7 +35,11 @@ const LENS_PACKET_TOKENS = 300;
 const LENS_OUT = { review: 1500, validator: 60, crossRepo: 1000, perFileListed: 20 };
 
 /** What a lens run's estimate reads of its request: the targets, how they are planned, and the models' windows. */
-export type LensEstimateRequest = Pick<LensRequest, 'targets' | 'models' | 'prices' | 'effort' | 'batch'> & PlanOptions;
+export type LensEstimateRequest = Pick<LensRequest, 'targets' | 'models' | 'prices' | 'effort' | 'batch'> &
+  PlanOptions & {
+    /** Requests are sized as where the provider counts tokens (engine/endpointWindow.ts), as the run will size them. */
+    tokenCounting?: boolean;
+  };
 
 /** A role's calls and tokens, and what they cost on its model (see LensEstimate.costUsd). */
 export type PricedRole = StepEstimate & { costUsd: number | null };
@@ -50,7 +54,10 @@ export async function estimateLensRun(access: FileAccess, req: LensEstimateReque
   };
   const system = LENS_FIXED_TOKENS + tokens(LENS_SYSTEM.length);
   // Parts as the run plans them: within what the models' windows leave.
-  const planned = { ...req, scopeRoom: scopeRoom(req.models, roomCheck(new WindowGuard(req.prices), req.effort)) };
+  const planned = {
+    ...req,
+    scopeRoom: scopeRoom(req.models, roomCheck(new WindowGuard(req.prices, {}, req.tokenCounting), req.effort)),
+  };
   const plans = await Promise.all(
     req.targets.map(async (spec) => planTarget((await loadTarget(access, spec)).target, planned)),
   );

@@ -53,7 +53,10 @@ export type ForecastRequest = Pick<
   | 'access'
   | 'cacheDir'
   | 'prices'
->;
+> & {
+  /** Requests are sized as where the provider counts tokens (engine/endpointWindow.ts), as the run will size them. */
+  tokenCounting?: boolean;
+};
 
 export type StepCounts = Record<FileStep, number>;
 export const noCounts = (): StepCounts => ({ curate: 0, analyze: 0, review: 0, challenge: 0 });
@@ -110,7 +113,7 @@ export async function forecastStagedRun(req: ForecastRequest): Promise<StagedFor
     context: req.context,
     dismissalExamples: req.dismissalExamples ?? [],
     files: req.discovery.file_entries.length,
-    fits: fitCheck(new WindowGuard(req.prices), req.effort),
+    fits: fitCheck(new WindowGuard(req.prices, {}, req.tokenCounting), req.effort),
   };
   const entries = req.discovery.file_entries;
   // Most files of a large tree have no last answers kept (none before its first review): the cache's listing

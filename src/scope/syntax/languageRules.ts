@@ -100,7 +100,9 @@ function jsTestCall(node: Node): Seen {
   const base = (head?.type === 'member_expression' ? field(head, 'object') : head)?.text ?? '';
   const list = named(args);
   if (!list.some((a) => JS_FUNCTION_VALUES.has(a.type))) return null;
-  const title = list[0]?.type === 'string' || list[0]?.type === 'template_string' ? list[0].text.slice(1, -1) : null;
+  const quoted = list[0]?.type === 'string' || list[0]?.type === 'template_string' ? list[0].text.slice(1, -1) : null;
+  // `test('', …)` is named by its call: an empty name is one no record may carry (Step 2 copies the names it is given).
+  const title = quoted === null ? null : quoted.trim() || base;
   if (TEST_SUITES.has(base)) return title === null ? null : { container: title };
   if (TEST_CASES.has(base)) return title === null ? null : { fn: { name: title, kind: 'test', visibility: 'private' } };
   return TEST_HOOKS.has(base) ? { fn: { name: base, kind: 'hook', visibility: 'private' } } : null;
