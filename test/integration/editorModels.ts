@@ -161,6 +161,38 @@ describe('Skeptic on the editor’s language models (provider vscode-lm)', () =>
     assert.match(lastRun ?? '', /^Last run: shop — \d+ files · \d+ calls · editor's plan · \d+:\d\d$/);
   });
 
+  it('a model the editor does not offer is chosen with a picker once, then remembered for the workspace', async () => {
+    const reviewPrice = () =>
+      vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop/price.ts'), [uri('shop/price.ts')]);
+    // A name no editor model has (by id, family or a part of either): every step asks for it.
+    await settings().update('model', 'claude-e2e-absent', vscode.ConfigurationTarget.Global);
+    try {
+      let finished = false;
+      const first = reviewPrice().then(() => (finished = true));
+      // The run waits on the picker before its first call: accept its first entry once it shows.
+      let tries = 0;
+      while (!finished && log.requests.length === 0) {
+        assert.ok(++tries < 200, 'the run made no call and did not finish: was the picker never shown?');
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      await withTimeout(first, 60_000, 'the review after the pick');
+      const picked = [...new Set(log.requests.map((r) => r.model))];
+      assert.equal(picked.length, 1, `one editor model for every step: ${picked.join(', ')}`);
+      assert.ok([OPUS, SONNET].includes(picked[0]!));
+      assert.ok(diagnostics('shop/price.ts').length > 0, JSON.stringify(api.notices.slice(-2)));
+
+      // Remembered: the next review asks nothing (a picker would hold it past the timeout) and uses the same model.
+      log.requests.length = 0;
+      await vscode.commands.executeCommand(COMMANDS.clear);
+      await withTimeout(reviewPrice(), 60_000, 'a review with the remembered model, without a picker');
+      assert.deepEqual([...new Set(log.requests.map((r) => r.model))], picked);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await settings().update('model', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('a refusal by the editor (no permission) stops the review with the editor’s reason, nothing sent', async () => {
     log.instead = () => Promise.reject(vscode.LanguageModelError.NoPermissions('the user did not allow Skeptic'));
     await vscode.commands.executeCommand(COMMANDS.reviewFiles, uri('shop/price.ts'), [uri('shop/price.ts')]);
