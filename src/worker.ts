@@ -83,8 +83,9 @@ host.onRequest(PlanReview, async (start): Promise<PlanAnswer> => {
     checkProvider(job);
     const prepared = await prepareJob(job, { plan: true });
     const { estimateJob } = await import('./app/estimate');
-    const { calls, inputTokens, costUsd } = await estimateJob(job, prepared);
-    return { kind: 'planned', files: prepared.inventory.discovery.file_entries.length, calls, inputTokens, costUsd };
+    const { calls, inputTokens, costUsd, billing } = await estimateJob(job, prepared);
+    const files = prepared.inventory.discovery.file_entries.length;
+    return { kind: 'planned', files, calls, inputTokens, costUsd, ...(billing ? { billing } : {}) };
   } catch (err) {
     return { kind: 'failed', message: redact(err instanceof Error ? err.message : String(err)) };
   }

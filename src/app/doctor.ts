@@ -25,6 +25,7 @@ const LABELS: Record<Capability, string> = {
   cacheTtls: 'cache lifetimes',
   tokenCounting: 'token counting',
   batches: 'message batches',
+  listPrices: 'dollar prices',
 };
 
 const sourced = (label: string, s: { value: string; from: string } | undefined) =>

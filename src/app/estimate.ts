@@ -23,6 +23,11 @@ export type { Estimate, StagedStepEstimate } from '../engine/staged';
  * recorded runs where there are any.
  */
 export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Promise<Estimate | LensEstimate> {
+  const estimate = await estimateByMode(job, prepared);
+  return CAPABILITIES[job.provider.provider].value.listPrices ? estimate : withoutDollars(estimate);
+}
+
+async function estimateByMode(job: EstimatedJob, prepared: PreparedJob): Promise<Estimate | LensEstimate> {
   // What both modes' estimates price by: the price table (and its windows), and the batch discount.
   const priced = {
     ...(job.prices ? { prices: job.prices } : {}),
@@ -46,6 +51,19 @@ export async function estimateJob(job: EstimatedJob, prepared: PreparedJob): Pro
     history: job.stateDir ? await readUsageHistory(job.stateDir) : [],
     promptCache: CAPABILITIES[job.provider.provider].value.promptCache,
   });
+}
+
+/**
+ * The estimate of a run the editor's plan bills (provider vscode-lm): its calls and tokens stand, every dollar
+ * figure is null, so no surface prices the editor's models at Anthropic's list prices.
+ */
+function withoutDollars<E extends Estimate | LensEstimate>(est: E): E {
+  const unpriced = <S extends { costUsd: number | null }>(parts: Record<string, S>) =>
+    Object.fromEntries(Object.entries(parts).map(([k, s]) => [k, { ...s, costUsd: null }]));
+  const { costRange: _range, ...rest } = est as Estimate;
+  return 'byStep' in est
+    ? ({ ...rest, byStep: unpriced(est.byStep), costUsd: null, billing: 'editor' } as E)
+    : ({ ...est, byRole: unpriced(est.byRole), costUsd: null, billing: 'editor' } as E);
 }
 
 export type EstimatedJob = Pick<

@@ -15,7 +15,13 @@ import { defaultMaxReviewers } from '../model/reviewers';
 import type { LensTargetSpec } from '../engine/lenses';
 import type { ChangeSet } from '../scope/changes';
 import type { PriceOverrides } from '../model/pricing';
-import { batchRefusal, modelIdProblem, ProviderError, type ProviderConfig } from '../model/providers';
+import {
+  batchRefusal,
+  costCeilingRefusal,
+  modelIdProblem,
+  ProviderError,
+  type ProviderConfig,
+} from '../model/providers';
 import type { Connection } from '../engine/connect';
 import type { EditorModels } from '../model/editorModels';
 import { loadContextFiles } from '../scope/contextFiles';
@@ -387,11 +393,16 @@ export function modelsInUse(job: Pick<ReviewJob, 'mode' | 'models' | 'lens'>): M
 
 /**
  * What the provider cannot do for this job stops it before any call: a model id of another platform (a
- * first-party id sent to Bedrock, say), or --batch where there are no Message Batches.
+ * first-party id sent to Bedrock, say), --batch where there are no Message Batches, or --max-cost where the
+ * calls are not billed in dollars (the editor's models).
  */
-export function checkProvider(job: Pick<ReviewJob, 'mode' | 'models' | 'lens' | 'provider' | 'batch'>): void {
-  const noBatches = job.batch ? batchRefusal(job.provider.provider) : undefined;
-  if (noBatches) throw new ProviderError(noBatches);
+export function checkProvider(
+  job: Pick<ReviewJob, 'mode' | 'models' | 'lens' | 'provider' | 'batch'> & Partial<Pick<ReviewJob, 'maxCostUsd'>>,
+): void {
+  const refusal =
+    (job.batch ? batchRefusal(job.provider.provider) : undefined) ??
+    (job.maxCostUsd ? costCeilingRefusal(job.provider.provider) : undefined);
+  if (refusal) throw new ProviderError(refusal);
   for (const [id, roles] of modelsInUse(job)) {
     const problem = modelIdProblem(job.provider.provider, id);
     if (problem)

@@ -41,8 +41,10 @@ export type PlainDiagnostic = z.infer<typeof PlainDiagnostic>;
 export const RunSummary = z.object({
   findings: z.int(),
   calls: z.int(),
-  /** Null when a model has no known price. */
+  /** Null when a model has no known price, or when the editor's plan bills the calls (`billing`). */
   costUsd: z.nullable(z.number()),
+  /** `editor`: the calls were billed by the editor's plan (provider vscode-lm), not priced in dollars. */
+  billing: z.optional(z.literal('editor')),
   /** Units that could not be reviewed, one line each (the report lists them). */
   notReviewed: z.array(z.string()),
   /** Why the run stopped early: cancelled, or the API refused it as a whole. */
@@ -122,6 +124,7 @@ export const PlanReview = requestType(
       calls: z.int(),
       inputTokens: z.int(),
       costUsd: z.nullable(z.number()),
+      billing: z.optional(z.literal('editor')),
     }),
     z.object({ kind: z.literal('failed'), message: z.string() }),
   ]),
@@ -133,10 +136,16 @@ export const CancelReview = notificationType('cancel', z.object({}));
 
 // Worker → host.
 
-/** A run over the threshold asks first; `costUsd` is null when a model has no price (in lens mode, an upper bound). The answer: run it. */
+/** A run over the threshold asks first; `costUsd` is null when a model has no price or the editor's plan bills the calls (in lens mode, an upper bound). The answer: run it. */
 export const ConfirmRun = requestType(
   'confirm',
-  z.object({ calls: z.int(), inputTokens: z.int(), costUsd: z.nullable(z.number()), threshold: z.int() }),
+  z.object({
+    calls: z.int(),
+    inputTokens: z.int(),
+    costUsd: z.nullable(z.number()),
+    billing: z.optional(z.literal('editor')),
+    threshold: z.int(),
+  }),
   z.boolean(),
 );
 

@@ -24,7 +24,7 @@ import {
 } from './job';
 import { checkOutputTargets, writeOutputs, type WrittenOutputs } from './output';
 import { UnsafeWrite } from '../io/safeWrite';
-import { formatUsd } from '../model/pricing';
+import { formatUsd, type Billing } from '../model/pricing';
 
 export interface RunHooks {
   /** Every event of the run, from the inventory to the final result. */
@@ -40,6 +40,8 @@ export interface ConfirmEstimate {
   inputTokens: number;
   /** Staged mode: dollars at the price table's rates; null when a model has no price, and in lens mode. */
   costUsd: number | null;
+  /** `editor`: the editor's plan bills the calls (costUsd is null). */
+  billing?: Billing;
   threshold: number;
 }
 
@@ -87,6 +89,7 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
         calls: estimate.calls,
         inputTokens: estimate.inputTokens,
         costUsd: estimate.costUsd,
+        ...(estimate.billing ? { billing: estimate.billing } : {}),
         threshold: job.confirmThreshold,
       });
       if (!yes || signal.aborted) return { kind: 'declined' };

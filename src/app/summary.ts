@@ -15,6 +15,7 @@ export function summarize(result: ReviewResult): RunSummary {
     findings: result.findings.length,
     calls: result.usage.calls,
     costUsd: result.usage.cost_usd,
+    ...(result.usage.billing ? { billing: result.usage.billing } : {}),
     notReviewed: result.failed.map((u) => `${u.file ?? 'synthesis'} ${u.step} ${u.unit}: ${u.reason}`),
     ...(result.stopped ? { stopped: result.stopped } : {}),
     ...(suppressed ? { suppressed } : {}),
@@ -29,7 +30,7 @@ function lensLines(result: LensResult): string[] {
   const u = result.usage;
   const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
   const lines = [
-    `${plural(all.length, 'finding')} (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info)${preExistingNote(every.length - all.length)}${suppressedNote(result)}; ${plural(u.calls, 'model call')}, cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens, cost ${describeCost(u.cost_usd)}.`,
+    `${plural(all.length, 'finding')} (${by('CRITICAL')} critical, ${by('HIGH')} high, ${by('MEDIUM')} medium, ${by('LOW')} low, ${by('INFO')} info)${preExistingNote(every.length - all.length)}${suppressedNote(result)}; ${plural(u.calls, 'model call')}, cache read ${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of prompt tokens, cost ${describeCost(u.cost_usd, undefined, u.billing)}.`,
   ];
   if (result.validation.performed)
     lines.push(`Validation: ${result.validation.rejected} rejected, ${result.validation.timeouts} not validated.`);
@@ -43,7 +44,7 @@ function stagedLines(result: StagedResult): string[] {
   const main = result.findings.filter((f) => !f.pre_existing);
   const by = (p: string) => main.filter((f) => f.priority === p).length;
   const lines = [
-    `${plural(main.length, 'finding')} (${by('must_fix')} must fix, ${by('should_fix')} should fix, ${by('nice_to_have')} nice to have)${preExistingNote(result.findings.length - main.length)}${suppressedNote(result)}; ${plural(result.usage.calls, 'model call')}, cost ${describeCost(result.usage.cost_usd)}.`,
+    `${plural(main.length, 'finding')} (${by('must_fix')} must fix, ${by('should_fix')} should fix, ${by('nice_to_have')} nice to have)${preExistingNote(result.findings.length - main.length)}${suppressedNote(result)}; ${plural(result.usage.calls, 'model call')}, cost ${describeCost(result.usage.cost_usd, undefined, result.usage.billing)}.`,
   ];
   if (result.failed.length)
     lines.push(`${plural(result.failed.length, 'unit')} failed; the report lists them under Not Reviewed.`);

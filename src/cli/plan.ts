@@ -4,7 +4,7 @@
  * exclusions by reason, calls, tokens and dollars); `--verbose` lists every path.
  */
 import { inventoryLine, plural } from '../model/plural';
-import { formatUsd, PRICES_AS_OF } from '../model/pricing';
+import { EDITOR_PLAN, formatCost, formatUsd, PRICES_AS_OF } from '../model/pricing';
 import { estimateJob, type Estimate, type LensEstimate } from '../app/estimate';
 import { planInventories, QUICK_FROM_FILES, type Inventories } from '../app/inventories';
 import { checkProvider, prepareJob } from '../app/job';
@@ -88,6 +88,9 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
+/** The estimate's cost where the editor's plan bills the calls (provider vscode-lm): calls and tokens, no dollars. */
+const BILLED_BY_EDITOR = `${EDITOR_PLAN}, no dollar figure`;
+
 const k = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
 
 function functionCount(inventories: Inventories, path: string): string {
@@ -97,9 +100,11 @@ function functionCount(inventories: Inventories, path: string): string {
 
 function stagedLines(est: Estimate, out: string[], cacheOn: boolean, batch: boolean): void {
   const cost =
-    est.costUsd === null
-      ? 'cost unknown (a model without a price; see --prices)'
-      : `~${formatUsd(est.costUsd)} at the ${batch ? 'Message Batches (half) prices' : 'price table'} of ${PRICES_AS_OF}, with the prompt cache`;
+    est.billing === 'editor'
+      ? BILLED_BY_EDITOR
+      : est.costUsd === null
+        ? 'cost unknown (a model without a price; see --prices)'
+        : `~${formatUsd(est.costUsd)} at the ${batch ? 'Message Batches (half) prices' : 'price table'} of ${PRICES_AS_OF}, with the prompt cache`;
   out.push(
     `Estimate: ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens · ~${k(est.outputTokens)} output tokens (${plural(est.functions, 'function')}) · ${cost}`,
   );
@@ -111,7 +116,7 @@ function stagedLines(est: Estimate, out: string[], cacheOn: boolean, batch: bool
   out.push(`Tokens per call and rates: ${basisLine(est)}`);
   for (const [step, s] of Object.entries(est.byStep))
     out.push(
-      `  ${step}: ${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out · ${formatUsd(s.costUsd)}`,
+      `  ${step}: ${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out · ${formatCost(s.costUsd, est.billing)}`,
     );
 }
 
@@ -127,11 +132,15 @@ function basisLine(est: Estimate): string {
 
 function lensLines(est: LensEstimate, out: string[], batch: boolean): void {
   const prices = batch ? 'Message Batches (half) prices' : 'list prices';
+  const cost =
+    est.billing === 'editor'
+      ? BILLED_BY_EDITOR
+      : `up to ${formatUsd(est.costUsd)} (${prices} of ${PRICES_AS_OF}, before cache savings)`;
   out.push(
-    `Estimate (lens mode): ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens before cache reads · ~${k(est.outputTokens)} output tokens (${plural(est.parts, 'part')}) · up to ${formatUsd(est.costUsd)} (${prices} of ${PRICES_AS_OF}, before cache savings)`,
+    `Estimate (lens mode): ${plural(est.calls, 'model call')} · ~${k(est.inputTokens)} input tokens before cache reads · ~${k(est.outputTokens)} output tokens (${plural(est.parts, 'part')}) · ${cost}`,
   );
   for (const [role, s] of Object.entries(est.byRole))
     out.push(
-      `  ${role}: ${role === 'validator' ? 'up to ' : ''}${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out · ${formatUsd(s.costUsd)}`,
+      `  ${role}: ${role === 'validator' ? 'up to ' : ''}${plural(s.calls, 'call')} · ~${k(s.inputTokens)} in · ~${k(s.outputTokens)} out · ${formatCost(s.costUsd, est.billing)}`,
     );
 }

@@ -224,7 +224,10 @@ export class ModelClient {
         const hourWrites =
           message.usage.cache_creation?.ephemeral_1h_input_tokens ?? (batch ? tokens.cache_creation_input_tokens : 0);
         const tariff = { batch, hourWrites };
-        const used: Usage = { calls: 1, ...tokens, cost_usd: costUsd(params.model, tokens, this.opts.prices, tariff) };
+        // The editor's models are billed by its plan: the call is counted, never priced at list prices.
+        const used: Usage = this.capabilities.listPrices
+          ? { calls: 1, ...tokens, cost_usd: costUsd(params.model, tokens, this.opts.prices, tariff) }
+          : { calls: 1, ...tokens, cost_usd: null, billing: 'editor' };
         addUsage(this.usage, used);
         if (!this.usageByStep.has(step)) this.usageByStep.set(step, emptyUsage());
         addUsage(this.usageByStep.get(step)!, used);
@@ -327,7 +330,7 @@ const SAID: Record<Refusable, string> = {
   promptCache: 'cache_control (a prompt cache)',
 };
 
-function tokenUsage(u: Anthropic.Messages.Usage): Omit<Usage, 'calls' | 'cost_usd'> {
+function tokenUsage(u: Anthropic.Messages.Usage): Omit<Usage, 'calls' | 'cost_usd' | 'billing'> {
   return {
     input_tokens: u.input_tokens ?? 0,
     output_tokens: u.output_tokens ?? 0,

@@ -130,6 +130,34 @@ export function costUsd(
   return (perToken / 1_000_000) * (tariff.batch ? BATCH_SHARE : 1);
 }
 
+/**
+ * Who bills a run's calls: absent, Anthropic or the cloud at the price table's rates; `editor`, the editor's plan
+ * (provider vscode-lm: a Copilot plan, say), which is not priced per token, so Skeptic shows no dollar figure.
+ */
+export type Billing = 'editor';
+
+/** The words for a cost the editor's plan bills: no dollar figure is ever shown for it. */
+export const EDITOR_PLAN = "billed by the editor's plan";
+
+/** The cost as a line of figures shows it: "$0.42", or "editor's plan" for calls the editor bills. */
+export function formatCost(dollars: number | null, billing?: Billing): string {
+  return billing === 'editor' ? "editor's plan" : formatUsd(dollars);
+}
+
+/**
+ * An estimate as a question before a run puts it: "12 model calls (~30k input tokens, ~$0.42)"; no dollars when
+ * a model has no price, and the editor's plan named instead when it bills the calls.
+ */
+export function describeEstimate(e: {
+  calls: number;
+  inputTokens: number;
+  costUsd: number | null;
+  billing?: Billing;
+}): string {
+  const cost = e.billing === 'editor' ? `; ${EDITOR_PLAN}` : e.costUsd === null ? '' : `, ~${formatUsd(e.costUsd)}`;
+  return `${plural(e.calls, 'model call')} (~${Math.round(e.inputTokens / 1000)}k input tokens${cost})`;
+}
+
 /** "$0.42", "$12.30", "<$0.01", or "$?" when some of it could not be priced. */
 export function formatUsd(dollars: number | null): string {
   if (dollars === null) return '$?';
@@ -157,14 +185,16 @@ export function describeBatchRun(b: BatchRun | undefined): string | undefined {
 }
 
 /**
- * "≈ $0.42 at the price table of 2026-11-01", for reports and summaries; for a run through the Message Batches
+ * "≈ $0.42 at the price table of 2026-11-01" (or what bills it instead), for reports and summaries; for a run through the Message Batches
  * API, what it did too ("…, through the Message Batches API at half price: 4 rounds, 4 batches").
  */
-export function describeCost(dollars: number | null, batch?: BatchRun): string {
+export function describeCost(dollars: number | null, batch?: BatchRun, billing?: Billing): string {
   const cost =
-    dollars === null
-      ? 'unknown (a model without a price; see --prices)'
-      : `≈ ${formatUsd(dollars)} at the price table of ${PRICES_AS_OF}`;
+    billing === 'editor'
+      ? `${EDITOR_PLAN} (the editor's language models have no price per token)`
+      : dollars === null
+        ? 'unknown (a model without a price; see --prices)'
+        : `≈ ${formatUsd(dollars)} at the price table of ${PRICES_AS_OF}`;
   const run = describeBatchRun(batch);
   return run ? `${cost}, ${run}` : cost;
 }

@@ -1,12 +1,13 @@
 /**
  * One progress line for a whole run, the same in the CLI, the notification and the status bar:
- * "Step 3/5 · review · 14/40 functions · 37 calls · $0.42 · 1:12". Staged files run through their steps
+ * "Step 3/5 · review · 14/40 functions · 37 calls · $0.42 · 1:12" ("editor's plan" in place of the dollars
+ * when the editor bills the calls). Staged files run through their steps
  * concurrently, so the line shows the earliest step still under way: it only moves forward, and each step's
  * total is complete by the time the line reaches it. A run through the Message Batches API adds its batch
  * state: "… · batch round 2: msgbatch_… in_progress (0/45 requests done)".
  */
 import type { ReviewEvent } from './events';
-import { formatUsd } from './pricing';
+import { formatCost, type Billing } from './pricing';
 
 const STAGED: Array<{ step: string; unit: string }> = [
   { step: 'curate', unit: 'files' },
@@ -25,6 +26,7 @@ export class RunProgress {
   private readonly counts = new Map<string, { done: number; total: number }>();
   private calls = 0;
   private cost: number | null = 0;
+  private billing: Billing | undefined;
   private batch: { rounds: number; running: number; message: string } | undefined;
   private readonly steps: Array<{ step: string; unit: string }>;
 
@@ -48,6 +50,7 @@ export class RunProgress {
     if (e.type === 'call') {
       this.calls = e.totals.calls;
       this.cost = e.totals.cost_usd;
+      this.billing = e.totals.billing;
       return true;
     }
     return false;
@@ -75,7 +78,7 @@ export class RunProgress {
     }
     parts.push(
       `${this.calls} ${this.calls === 1 ? 'call' : 'calls'}`,
-      formatUsd(this.cost),
+      formatCost(this.cost, this.billing),
       elapsed(now - this.startedAt),
     );
     if (this.batch?.running) parts.push(`batch round ${this.batch.rounds}: ${this.batch.message}`);

@@ -230,6 +230,8 @@ export interface Capabilities {
   tokenCounting: boolean;
   /** Message Batches. Fallback: none; `--batch` is refused with the reason. */
   batches: boolean;
+  /** Calls billed per token, so the price table gives dollars. Fallback: calls and tokens counted, no dollar figure, `--max-cost` refused. */
+  listPrices: boolean;
 }
 
 export type Capability = keyof Capabilities;
@@ -242,6 +244,7 @@ const FULL: Capabilities = {
   cacheTtls: ['5m', '1h'],
   tokenCounting: true,
   batches: true,
+  listPrices: true,
 };
 
 /** Each provider's capabilities as built, and where each fact comes from. */
@@ -255,6 +258,7 @@ export const CAPABILITIES: Record<Provider, { value: Capabilities; source: Recor
       cacheTtls: 'Anthropic API docs',
       tokenCounting: 'Anthropic API docs',
       batches: 'Anthropic API docs',
+      listPrices: 'Anthropic pricing page (the price table, model/pricing.ts)',
     },
   },
   bedrock: {
@@ -266,6 +270,7 @@ export const CAPABILITIES: Record<Provider, { value: Capabilities; source: Recor
       cacheTtls: 'Bedrock docs: 5m, and 1h since January 2026 for recent Claude models',
       tokenCounting: '@anthropic-ai/bedrock-sdk: no countTokens',
       batches: '@anthropic-ai/bedrock-sdk: no batches (Bedrock batch inference is a separate S3 job API)',
+      listPrices: "Bedrock pricing: Anthropic's list prices, 10% more on regional endpoints",
     },
   },
   vertex: {
@@ -278,6 +283,7 @@ export const CAPABILITIES: Record<Provider, { value: Capabilities; source: Recor
       cacheTtls: 'Anthropic docs',
       tokenCounting: '@anthropic-ai/vertex-sdk: count-tokens:rawPredict',
       batches: '@anthropic-ai/vertex-sdk: no batches',
+      listPrices: "Vertex AI pricing: Anthropic's list prices, 10% more on regional endpoints",
     },
   },
   compatible: {
@@ -288,6 +294,7 @@ export const CAPABILITIES: Record<Provider, { value: Capabilities; source: Recor
       cacheTtls: [],
       tokenCounting: false,
       batches: false,
+      listPrices: true,
     },
     source: {
       structuredOutputs: 'assumed absent (Ollama refuses output formats): records come through submit tools',
@@ -296,6 +303,8 @@ export const CAPABILITIES: Record<Provider, { value: Capabilities; source: Recor
       cacheTtls: 'assumed absent',
       tokenCounting: 'assumed absent (Ollama has no count_tokens)',
       batches: 'assumed absent (Ollama has no batches)',
+      listPrices:
+        'the price table by model name (a gateway to Claude bills list prices); a local model has none: see --prices',
     },
   },
   'vscode-lm': {
@@ -306,6 +315,7 @@ export const CAPABILITIES: Record<Provider, { value: Capabilities; source: Recor
       cacheTtls: [],
       tokenCounting: true,
       batches: false,
+      listPrices: false,
     },
     source: {
       structuredOutputs: 'VS Code language model API: no response format; records come through submit tools',
@@ -314,6 +324,7 @@ export const CAPABILITIES: Record<Provider, { value: Capabilities; source: Recor
       cacheTtls: 'VS Code language model API: none',
       tokenCounting: "VS Code language model API: LanguageModelChat.countTokens, the model's own tokenizer",
       batches: 'VS Code language model API: none',
+      listPrices: "VS Code language model API: the editor's plan bills the calls (a Copilot plan, say), not per token",
     },
   },
 };
@@ -323,6 +334,13 @@ export function batchRefusal(provider: Provider): string | undefined {
   return CAPABILITIES[provider].value.batches
     ? undefined
     : `--batch (skeptic.batch) needs the Message Batches API, which ${PROVIDER_NAMES[provider]} does not have; review without it, or with --provider anthropic`;
+}
+
+/** Why `--max-cost` cannot hold a run on `provider` to dollars, or undefined where it can. */
+export function costCeilingRefusal(provider: Provider): string | undefined {
+  return CAPABILITIES[provider].value.listPrices
+    ? undefined
+    : `--max-cost (skeptic.maxCostUsd) is a dollar ceiling, and ${PROVIDER_NAMES[provider]} are billed by the editor's plan, not in dollars Skeptic can count: nothing was sent. Bound the run by calls with --max-calls (skeptic.maxCalls), or remove the dollar ceiling`;
 }
 
 /** The run's first line: provider, what chose it, region or project, endpoint if not the provider's own, and the models by use. */

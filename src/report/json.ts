@@ -1,6 +1,7 @@
 /** The `--json` result of a staged run: the contract other tools read, declared once as a schema. */
 import { z } from 'zod';
 import type { StagedResult } from '../model/events';
+import type { Usage } from '../model/usage';
 import { formatLocation } from '../model/location';
 import { Confidence, Priority } from '../model/records';
 import type { Finding } from '../model/finding';
@@ -64,7 +65,10 @@ export const StagedJsonReport = z.object({
     output_tokens: z.number().int(),
     cache_read_input_tokens: z.number().int(),
     cache_creation_input_tokens: z.number().int(),
-    /** Dollars at the dated price table's rates; null when a model had no price. */
+    /**
+     * Dollars at the dated price table's rates; null when a model had no price, and for provider vscode-lm,
+     * whose calls the editor's plan bills (calls and the model's own token counts stand; cache fields are 0).
+     */
     cost_usd: z.number().nonnegative().nullable(),
     /** The effort the requests sent, per step (staged) or role (lenses); null: none sent, the model's default. */
     effort: z.record(z.string(), z.string().nullable()),
@@ -90,9 +94,15 @@ export function stagedJson(result: StagedResult, reportPath: string | null): Sta
     pre_existing: result.findings.filter((f) => f.pre_existing).map(jsonFinding),
     suppressed: (result.suppressed ?? []).map((s) => ({ ...jsonFinding(s.finding), ...suppressionFields(s) })),
     below_min_priority: belowJson(result.belowMinPriority, result.belowMinPriority?.findings.map(jsonFinding) ?? []),
-    usage: { ...result.usage, effort: result.effort },
+    usage: { ...jsonUsage(result.usage), effort: result.effort },
     report_path: reportPath,
   };
+}
+
+/** The run's usage as both modes' JSON spells it: the counts and the dollars (null when not priced), nothing else. */
+export function jsonUsage(u: Usage): Omit<Usage, 'billing'> {
+  const { calls, input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens, cost_usd } = u;
+  return { calls, input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens, cost_usd };
 }
 
 function jsonFinding(f: Finding): z.infer<typeof StagedJsonFinding> {

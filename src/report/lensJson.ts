@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { LensResult } from '../model/events';
 import { severityCounts, sortLensFindings as sortFindings, type MergedFinding } from '../model/lens';
 import { Severity } from '../model/lensRecords';
-import { suppressionFields, SuppressionFields } from './json';
+import { jsonUsage, suppressionFields, SuppressionFields } from './json';
 import { BelowMinPriorityJson, belowJson } from './belowMinPriority';
 
 const count = () => z.number().int().min(0);
@@ -87,6 +87,7 @@ export const LensJsonReport = z.object({
     output_tokens: count(),
     cache_read_input_tokens: count(),
     cache_creation_input_tokens: count(),
+    /** As in the staged JSON (json.ts): null when a model had no price or the editor's plan billed the calls. */
     cost_usd: z.number().nonnegative().nullable(),
     /** The effort the requests sent, per step (staged) or role (lenses); null: none sent, the model's default. */
     effort: z.record(z.string(), z.string().nullable()),
@@ -142,7 +143,7 @@ export function lensJson(result: LensResult, meta: { date: string; reportPath: s
     },
     // Reviewers and the cross-repo check send the run's effort; validators none (lenses/calls.ts).
     usage: {
-      ...result.usage,
+      ...jsonUsage(result.usage),
       effort: Object.fromEntries(Object.keys(result.models).map((r) => [r, r === 'validator' ? null : result.effort])),
     },
     report_path: meta.reportPath,

@@ -236,7 +236,7 @@ function renderNotes(result: LensResult): string[] {
       .join(
         ', ',
       )}${result.effort ? `; effort ${result.effort}` : ''}); ${result.repairs} replies repaired; ${result.retries} API retries${result.cacheHits ? `; ${result.cacheHits} units answered from the result cache` : ''}.`,
-    `- Tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read (${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of the prompt), ${u.cache_creation_input_tokens} cache write; cost ${describeCost(u.cost_usd, result.batch)}.`,
+    `- Tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read (${prompt ? Math.round((100 * u.cache_read_input_tokens) / prompt) : 0}% of the prompt), ${u.cache_creation_input_tokens} cache write; cost ${describeCost(u.cost_usd, result.batch, u.billing)}.`,
   );
   return notes;
 }

@@ -158,7 +158,7 @@ function renderNotes(result: StagedResult): string[] {
       d ? [`- Findings ${d}; --json and SARIF list them.`] : [],
     ),
     ...belowMinPriorityNote(result),
-    `- ${u.calls} model calls; tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write; cost ${describeCost(u.cost_usd, result.batch)}.`,
+    `- ${u.calls} model calls; tokens: ${u.input_tokens} input, ${u.output_tokens} output, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write; cost ${describeCost(u.cost_usd, result.batch, u.billing)}.`,
     ...result.notes.map((n) => `- ${n}`),
   ];
 }

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { ReviewTarget } from '../app/choices';
 import type { Finding } from '../model/finding';
 import { plural } from '../model/plural';
-import { formatUsd } from '../model/pricing';
+import { describeEstimate } from '../model/pricing';
 import type { FindingStore } from './findingStore';
 import type { ReviewController } from './reviewController';
 
@@ -72,7 +72,7 @@ class ReviewTool implements vscode.LanguageModelTool<ReviewToolInput> {
       confirmationMessages: {
         title: 'Run a Skeptic review?',
         message: new vscode.MarkdownString(
-          `Reviewing ${describe(target)}: ${plural(plan.files, 'file')}, about ${plural(plan.calls, 'model call')} (~${Math.round(plan.inputTokens / 1000)}k input tokens${plan.costUsd === null ? '' : `, ~${formatUsd(plan.costUsd)}`}).`,
+          `Reviewing ${describe(target)}: ${plural(plan.files, 'file')}, about ${describeEstimate(plan)}.`,
         ),
       },
     };

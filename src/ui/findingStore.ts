@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { PlainDiagnostic } from '../app/protocol';
 import type { Finding } from '../model/finding';
+import type { Billing } from '../model/pricing';
 
 /** A finding and its Problems-panel form, as the worker made it (places clamped to the file). */
 export interface StoredFinding {
@@ -21,6 +22,8 @@ export interface LastRun {
   files: number;
   calls: number;
   cost: number | null;
+  /** `editor`: the editor's plan billed the calls (cost is null). */
+  billing?: Billing;
   ms: number;
   /** The run stopped early or left units unreviewed. */
   partial: boolean;

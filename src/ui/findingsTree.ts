@@ -8,7 +8,7 @@ import { COMMANDS, FINDINGS_VIEW } from '../app/contributions';
 import type { Finding } from '../model/finding';
 import { PRIORITY_ORDER } from '../model/order';
 import { plural } from '../model/plural';
-import { formatUsd } from '../model/pricing';
+import { formatCost } from '../model/pricing';
 import { elapsed } from '../model/progress';
 import type { Priority } from '../model/records';
 import { ruleLabel } from '../model/rules';
@@ -93,7 +93,7 @@ export class FindingsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
       case 'summary': {
         const s = this.store.summary!;
         const item = new vscode.TreeItem(`Last run: ${s.scope}`);
-        item.description = `${plural(s.files, 'file')} · ${plural(s.calls, 'call')} · ${formatUsd(s.cost)} · ${elapsed(s.ms)}${s.partial ? ' · partial' : ''}`;
+        item.description = `${plural(s.files, 'file')} · ${plural(s.calls, 'call')} · ${formatCost(s.cost, s.billing)} · ${elapsed(s.ms)}${s.partial ? ' · partial' : ''}`;
         item.iconPath = new vscode.ThemeIcon('history');
         item.contextValue = 'summary';
         return item;

@@ -19,7 +19,7 @@ import {
 } from '../app/protocol';
 import type { Finding } from '../model/finding';
 import { plural } from '../model/plural';
-import { describeCost, formatUsd } from '../model/pricing';
+import { describeCost, describeEstimate } from '../model/pricing';
 import { RunProgress } from '../model/progress';
 import { apiKey, offerToSetKey } from './apiKey';
 import { PROVIDER_SETTINGS } from '../app/contributions';
@@ -213,7 +213,7 @@ export class ReviewController implements vscode.Disposable {
         : track(
             Promise.resolve(
               vscode.window.showWarningMessage(
-                `This review is estimated at ${plural(m.calls, 'model call')} (~${Math.round(m.inputTokens / 1000)}k input tokens${m.costUsd === null ? '' : `, ~${formatUsd(m.costUsd)}`}).`,
+                `This review is estimated at ${describeEstimate(m)}.`,
                 { modal: true, detail: `The threshold (${m.threshold}) is the skeptic.confirmThreshold setting.` },
                 'Run Review',
               ),
@@ -301,12 +301,13 @@ export class ReviewController implements vscode.Disposable {
       files: t.files.length,
       calls: summary.calls,
       cost: summary.costUsd,
+      ...(summary.billing ? { billing: summary.billing } : {}),
       ms: Date.now() - t.startedAt,
       partial: Boolean(stopped) || failed > 0,
     });
     for (const line of summary.notReviewed) this.log.warn(`not reviewed: ${line}`);
     this.log.info(
-      `review finished: ${plural(summary.findings, 'finding')}${summary.suppressed ? ` (${summary.suppressed})` : ''}; ${plural(summary.calls, 'model call')}; cost ${describeCost(summary.costUsd)}${stopped ? `; stopped: ${stopped}` : ''}`,
+      `review finished: ${plural(summary.findings, 'finding')}${summary.suppressed ? ` (${summary.suppressed})` : ''}; ${plural(summary.calls, 'model call')}; cost ${describeCost(summary.costUsd, undefined, summary.billing)}${stopped ? `; stopped: ${stopped}` : ''}`,
     );
     if (stopped && stopped !== 'cancelled') {
       // A refused key is fixed by another key; refused cloud credentials or a model the platform does not serve, by the check.

@@ -37,6 +37,7 @@ describe('skeptic doctor', function () {
     assert.match(out, /^ {2}global\.anthropic\.claude-sonnet-5-5-v1 \(curate, analyze, review\)$/m);
     assert.match(out, /^ {2}message batches +no +/m);
     assert.match(out, /^ {2}prompt cache +yes +Bedrock docs/m);
+    assert.match(out, /^ {2}dollar prices +yes +Bedrock pricing/m);
     assert.ok(
       !out.includes(AWS.secretAccessKey) && !run.stderr.includes(AWS.secretAccessKey),
       'the secret is never printed',

@@ -174,6 +174,23 @@ describe('the fixture review through each provider, against the fake platforms',
     }
   });
 
+  it("plans a vscode-lm review with its calls and tokens and no dollar figure (the editor's plan bills them)", async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const text = await runCli(['plan', 'shop', '--provider', 'vscode-lm'], { cwd });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^Estimate: \d+ model calls · .* · billed by the editor's plan, no dollar figure$/m);
+    assert.match(text.stdout, /^ {2}review: \d+ calls? · .* · editor's plan$/m);
+    assert.doesNotMatch(text.stdout, /\$\d/);
+    const json = await runCli(['plan', 'shop', '--provider', 'vscode-lm', '--json'], { cwd });
+    const { estimate } = JSON.parse(json.stdout) as {
+      estimate: { calls: number; cost_usd: number | null; by_step: Record<string, { cost_usd: number | null }> };
+    };
+    assert.ok(estimate.calls > 0);
+    assert.equal(estimate.cost_usd, null);
+    assert.ok(Object.values(estimate.by_step).every((s) => s.cost_usd === null));
+    assert.equal(fake.server.requests.length, 0);
+  });
+
   describe('a setup that cannot work is one line, exit 2, before any call', () => {
     const cases: [string, Record<string, string>, string[], RegExp][] = [
       [
@@ -217,6 +234,12 @@ describe('the fixture review through each provider, against the fake platforms',
         { AWS_BEARER_TOKEN_BEDROCK: BEDROCK_KEY },
         ['--provider', 'bedrock', '--region', 'us-east-1', '--batch'],
         /^skeptic: --batch \(skeptic\.batch\) needs the Message Batches API, which Amazon Bedrock does not have; review without it/,
+      ],
+      [
+        "a dollar ceiling on the editor's models, which the editor's plan bills",
+        {},
+        ['--provider', 'vscode-lm', '--max-cost', '1'],
+        /^skeptic: --max-cost \(skeptic\.maxCostUsd\) is a dollar ceiling, and the editor's language models \(VS Code\) are billed by the editor's plan, not in dollars Skeptic can count: nothing was sent\. Bound the run by calls with --max-calls/,
       ],
       [
         'both Claude Code switches',

@@ -41,6 +41,8 @@ const USAGE = `usage: node test/e2e/run.mjs [options]
                           (default: shop; with --smoke: test/e2e/smoke-extension/fixture/demo)
   --workspace DIR         open DIR itself instead of a fixture copy (used as is, not copied)
   --ext-tests PATH        extension-host test entry (JS exporting run(): Promise<void>); needed for exthost
+  --with-extension DIR    package the extension folder DIR (vsce) and install it in the extension-host
+                          suite's extensions dir, beside the one under test (a test-only extension); repeatable
   --grep PATTERN          run only the extension-host tests whose full titles match (SKEPTIC_E2E_GREP in
                           the extension host; each test of test/integration sets up what it needs)
   --ui-suite PATH         UI suite module exporting runUiSuite (default: test/e2e/ui-suite.mjs)
@@ -63,6 +65,7 @@ function parse() {
         fixture: { type: 'string' },
         workspace: { type: 'string' },
         'ext-tests': { type: 'string' },
+        'with-extension': { type: 'string', multiple: true },
         grep: { type: 'string' },
         'ui-suite': { type: 'string' },
         'fake-scenario': { type: 'string' },
@@ -193,6 +196,7 @@ async function main() {
 
   // Inputs, checked before anything is installed or started.
   const smoke = !!opts.smoke;
+  const withExtensions = (opts['with-extension'] ?? []).map(fromCwd);
   const extTests = opts['ext-tests'] ? fromCwd(opts['ext-tests']) : smoke ? join(SMOKE, 'test', 'index.js') : undefined;
   const uiSuitePath = opts['ui-suite']
     ? fromCwd(opts['ui-suite'])
@@ -223,6 +227,8 @@ async function main() {
   if (!opts['install-only']) {
     if (wantExthost && !extTests) usageError('the exthost suite needs --ext-tests PATH (or run --suite ui)');
     if (wantExthost && !existsSync(extTests)) usageError(`--ext-tests file not found: ${extTests}`);
+    for (const dir of withExtensions)
+      if (!existsSync(join(dir, 'package.json'))) usageError(`--with-extension folder has no package.json: ${dir}`);
     if (wantUi && !existsSync(uiSuitePath)) usageError(`UI suite module not found: ${uiSuitePath}`);
     if (fakeScenario && !existsSync(fakeScenario)) usageError(`--fake-scenario file not found: ${fakeScenario}`);
     if (opts.vsix && !existsSync(fromCwd(opts.vsix))) usageError(`--vsix file not found: ${fromCwd(opts.vsix)}`);
@@ -255,7 +261,15 @@ async function main() {
 
     // 2. The extension.
     const tPkg = Date.now();
-    const vsix = opts.vsix ? fromCwd(opts.vsix) : smoke ? await packageSmoke(tmp) : await packageRepo();
+    const vsix = opts.vsix
+      ? fromCwd(opts.vsix)
+      : smoke
+        ? await packageFolder(SMOKE, join(tmp, 'skeptic-e2e-smoke.vsix'))
+        : await packageRepo();
+    // Test-only extensions installed beside it (the workbench takes one extensionDevelopmentPath only).
+    const companions = [];
+    for (const [i, dir] of withExtensions.entries())
+      companions.push(await packageFolder(dir, join(tmp, `with-extension-${i}.vsix`)));
     const manifest = JSON.parse(readZipEntry(vsix, 'extension/package.json')?.toString() ?? 'null');
     if (!manifest) throw new Error(`${vsix} has no extension/package.json: not a VS Code extension package`);
     const extId = `${manifest.publisher}.${manifest.name}`.toLowerCase();
@@ -271,6 +285,7 @@ async function main() {
       tmp,
       vsix,
       extId,
+      companions,
       fakeUrl,
       grep: opts.grep,
       fixtureDir,
@@ -314,17 +329,17 @@ async function main() {
 
 // ------------------------------------------------------------------------------------------- packaging
 
-async function packageSmoke(tmp) {
-  const out = join(tmp, 'skeptic-e2e-smoke.vsix');
+/** A plain extension folder (no build step: the smoke extension, a --with-extension one) packaged with vsce. */
+async function packageFolder(dir, out) {
   const vsce = join(REPO, 'node_modules', '.bin', 'vsce');
   if (!existsSync(vsce)) throw new Error(`${vsce} missing: run \`npm ci\` in the repo first`);
-  log('packaging the smoke extension with vsce');
+  log(`packaging ${dir} with vsce`);
   await runChecked(
-    'vsce package (smoke)',
+    `vsce package (${basename(dir)})`,
     vsce,
     ['package', '--no-dependencies', '--allow-missing-repository', '--out', out],
     {
-      cwd: SMOKE,
+      cwd: dir,
       logFile: join(ARTIFACTS, 'package.log'),
       timeoutMs: 120_000,
     },
@@ -543,9 +558,13 @@ async function runExthost(ctx, { extTests, timeoutMs }) {
   const ws = makeWorkspace(ctx, 'exthost');
   const resultFile = join(ctx.tmp, 'exthost-result.json');
   rmSync(resultFile, { force: true });
+  // Only the development extension runs, and the --with-extension ones installed here beside it.
+  const extensionsDir = join(ctx.tmp, 'exthost', 'extensions');
+  mkdirSync(extensionsDir, { recursive: true });
+  for (const vsix of ctx.companions) await installVsix(ctx, extensionsDir, vsix);
   const cs = await startCodeServer(ctx, {
     label: 'exthost',
-    extensionsDir: join(ctx.tmp, 'exthost', 'extensions'), // empty: only the development extension runs
+    extensionsDir,
     smokeDriver: true,
     env: suiteEnv(ctx, ws, { SKEPTIC_E2E_RESULT: resultFile }),
   });
@@ -636,7 +655,10 @@ async function runExthost(ctx, { extTests, timeoutMs }) {
 
 // ------------------------------------------------------------------------------------------- UI suite
 
-async function installVsix(ctx, extensionsDir) {
+async function installVsix(ctx, extensionsDir, vsix = ctx.vsix) {
+  const manifest = JSON.parse(readZipEntry(vsix, 'extension/package.json')?.toString() ?? 'null');
+  if (!manifest) throw new Error(`${vsix} has no extension/package.json: not a VS Code extension package`);
+  const extId = `${manifest.publisher}.${manifest.name}`.toLowerCase();
   const home = join(ctx.tmp, 'vsix-install');
   mkdirSync(home, { recursive: true });
   writeFileSync(join(home, 'config.yaml'), 'auth: none\ncert: false\n');
@@ -653,14 +675,14 @@ async function installVsix(ctx, extensionsDir) {
       '--extensions-dir',
       extensionsDir,
       '--install-extension',
-      ctx.vsix,
+      vsix,
     ],
     { env: serverEnv(ctx.paths, home, {}), logFile: join(ARTIFACTS, 'install-extension.log'), timeoutMs: 120_000 },
   );
-  const installed = readdirSync(extensionsDir).filter((d) => d.toLowerCase().startsWith(`${ctx.extId}-`));
+  const installed = readdirSync(extensionsDir).filter((d) => d.toLowerCase().startsWith(`${extId}-`));
   if (installed.length === 0)
     throw new Error(
-      `code-server --install-extension exited 0 but ${extensionsDir} holds no ${ctx.extId}-* folder (log: ${join(ARTIFACTS, 'install-extension.log')})`,
+      `code-server --install-extension exited 0 but ${extensionsDir} holds no ${extId}-* folder (log: ${join(ARTIFACTS, 'install-extension.log')})`,
     );
   log(`installed ${installed.join(', ')} into the private extensions dir in ${elapsed(t0)}`);
 }

@@ -9,7 +9,7 @@ import { runMochaSuite } from '../e2e/exthost-mocha.cjs';
 export function run(): Promise<void> {
   // SKEPTIC_E2E_GREP (run.mjs --grep) runs the tests whose titles match it, each test being self-contained.
   return runMochaSuite({
-    files: [join(__dirname, 'suite.js')],
+    files: [join(__dirname, 'suite.js'), join(__dirname, 'editorModels.js')],
     timeoutMs: 120_000,
     grep: process.env.SKEPTIC_E2E_GREP || undefined,
   });

@@ -13,7 +13,8 @@ async function main(): Promise<void> {
   const workspace = mkdtempSync(join(tmpdir(), 'skeptic-it-'));
   cpSync(join(repo, 'test/fixtures/shop'), join(workspace, 'shop'), { recursive: true });
   await runTests({
-    extensionDevelopmentPath: repo,
+    // Beside Skeptic, the test-only language model vendor the vscode-lm tests register their provider under.
+    extensionDevelopmentPath: [repo, join(repo, 'test/e2e/models-extension')],
     extensionTestsPath: join(__dirname, 'index.js'),
     launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust'],
   });

@@ -13,6 +13,7 @@ import { COMMANDS } from '../../src/app/contributions';
 import type { SkepticApi } from '../../src/extension';
 import type { Scenario } from '../fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { withTimeout } from './wait';
 
 const REPO = join(__dirname, '../../..');
 const EXTENSION_ID = 'skeptic-dev.skeptic';
@@ -341,15 +342,6 @@ describe('Skeptic in VS Code', () => {
     assert.equal(server!.cwd, folder);
   });
 });
-
-/** `work`, or a rejection naming what it waited for after `ms`. */
-function withTimeout<T>(work: Thenable<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    Promise.resolve(work).finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`waited ${ms} ms for ${what}`)), ms))),
-  ]);
-}
 
 /**
  * Resolves once `ok()` holds: checked now and each time `event` fires. Rejects after `ms` naming what it

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { parsePriceOverrides } from '../../src/app/prices';
-import { costUsd, formatUsd, priceOf, withPremiums } from '../../src/model/pricing';
+import {
+  costUsd,
+  describeCost,
+  describeEstimate,
+  formatCost,
+  formatUsd,
+  priceOf,
+  withPremiums,
+} from '../../src/model/pricing';
 
 const usage = {
   input_tokens: 1_000_000,
@@ -20,6 +28,23 @@ describe('pricing', () => {
     assert.equal(priceOf('gpt-9'), undefined);
     assert.equal(costUsd('gpt-9', usage), null);
     assert.equal(formatUsd(null), '$?');
+  });
+
+  it("names the editor's plan where it bills the calls, and never a dollar figure for them", () => {
+    assert.equal(formatCost(0.42), '$0.42');
+    assert.equal(formatCost(null), '$?');
+    assert.equal(formatCost(null, 'editor'), "editor's plan");
+    assert.match(describeCost(0.42), /^≈ \$0\.42 at the price table of /);
+    assert.match(describeCost(null), /^unknown \(a model without a price/);
+    assert.match(describeCost(null, undefined, 'editor'), /^billed by the editor's plan \(/);
+    // The question before a run: calls and tokens always, dollars only where they are known.
+    const est = { calls: 12, inputTokens: 30_400 };
+    assert.equal(describeEstimate({ ...est, costUsd: 0.42 }), '12 model calls (~30k input tokens, ~$0.42)');
+    assert.equal(describeEstimate({ ...est, costUsd: null }), '12 model calls (~30k input tokens)');
+    assert.equal(
+      describeEstimate({ ...est, costUsd: null, billing: 'editor' }),
+      "12 model calls (~30k input tokens; billed by the editor's plan)",
+    );
   });
 
   it('takes overrides by exact model ID before family, including explicit cache rates', () => {

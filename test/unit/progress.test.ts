@@ -47,6 +47,16 @@ describe('the run progress line', () => {
     assert.equal(p.line(1000), 'Step 5/5 · synthesize · 1/1 · 1 call · $? · 0:01');
   });
 
+  it("says the editor's plan instead of dollars once the editor bills the calls (vscode-lm)", () => {
+    const p = new RunProgress('staged', 0);
+    p.update(progress('review', 1, 4));
+    p.update({
+      ...call(3, null),
+      totals: { ...emptyUsage(), calls: 3, cost_usd: null, billing: 'editor' },
+    } as ReviewEvent);
+    assert.equal(p.line(1000), "Step 3/5 · review · 1/4 functions · 3 calls · editor's plan · 0:01");
+  });
+
   it('names lens phases without a step count', () => {
     const p = new RunProgress('lenses', 0);
     p.update(progress('reviewers', 2, 3));

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { buildJob } from '../../src/app/buildJob';
+import { checkProvider } from '../../src/app/job';
 import { costUsd, priceOf } from '../../src/model/pricing';
 import {
   batchRefusal,
   CAPABILITIES,
+  costCeilingRefusal,
   modelIdProblem,
   PROVIDERS,
   ProviderError,
@@ -178,6 +180,29 @@ describe('providers: which one, and with what', () => {
       /^--batch \(skeptic\.batch\) needs the Message Batches API, which Amazon Bedrock does not have/,
     );
     assert.equal(CAPABILITIES.compatible.value.promptCache, false);
+  });
+
+  it("refuses a dollar ceiling where the calls are not billed in dollars (the editor's plan), and only there", () => {
+    for (const p of PROVIDERS) assert.equal(costCeilingRefusal(p) === undefined, CAPABILITIES[p].value.listPrices, p);
+    assert.deepEqual(
+      PROVIDERS.filter((p) => costCeilingRefusal(p)),
+      ['vscode-lm'],
+    );
+    const job = buildJob(
+      { cwd: '/r', scope: { kind: 'paths', paths: ['.'] }, maxCostUsd: 1 },
+      { apiKey: '', provider: resolve({}, { provider: 'vscode-lm' }) },
+    );
+    assert.throws(
+      () => checkProvider(job),
+      (e: Error) =>
+        e instanceof ProviderError &&
+        /^--max-cost \(skeptic\.maxCostUsd\) is a dollar ceiling, and the editor's language models \(VS Code\) are billed by the editor's plan/.test(
+          e.message,
+        ),
+    );
+    // Without the ceiling the same job is fine, and so is the ceiling on a provider that bills in dollars.
+    assert.doesNotThrow(() => checkProvider({ ...job, maxCostUsd: undefined }));
+    assert.doesNotThrow(() => checkProvider({ ...job, provider: { ...job.provider, provider: 'anthropic' } }));
   });
 });
 

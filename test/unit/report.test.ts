@@ -195,6 +195,21 @@ describe('JSON result', () => {
     assert.equal(json.files[2]!.reason, 'classified as documentation (review_as skip)');
     assert.ok(!('reason' in json.files[0]!));
   });
+
+  it("a run the editor's plan billed (vscode-lm): cost_usd null, counts kept, the shape unchanged; the report says who bills", () => {
+    const priced = stagedJson(sampleResult(), null);
+    const result = sampleResult();
+    result.usage = { ...result.usage, calls: 12, input_tokens: 5000, cost_usd: null, billing: 'editor' };
+    const json = stagedJson(result, null);
+    assert.ok(StagedJsonReport.strict().safeParse(json).success);
+    assert.deepEqual(Object.keys(json.usage).sort(), Object.keys(priced.usage).sort());
+    assert.equal(json.usage.cost_usd, null);
+    assert.equal(json.usage.calls, 12);
+    assert.equal(json.usage.input_tokens, 5000);
+    const md = renderStagedReport(result, { name: 'shop', date: '2026-11-30' });
+    assert.match(md, /12 model calls; tokens: 5000 input, .*; cost billed by the editor's plan/);
+    assert.doesNotMatch(md, /price table/);
+  });
 });
 
 describe('report naming', () => {

@@ -31,7 +31,7 @@ type Seen =
   | { type: 'prepared'; paths: string[] }
   | { type: 'event'; event: RelayedEvent }
   | { type: 'finding'; finding: Finding; diagnostic: PlainDiagnostic }
-  | { type: 'confirm'; calls: number; threshold: number }
+  | { type: 'confirm'; calls: number; threshold: number; costUsd: number | null; billing?: 'editor' }
   | { type: 'report'; path: string; markdown: string }
   | ({ type: 'outcome' } & ReviewOutcome);
 
@@ -84,7 +84,7 @@ async function runWorker(
   connection.onNotification(FindingMade, (m) => see({ type: 'finding', ...m }));
   connection.onNotification(ReportWritten, (m) => see({ type: 'report', ...m }));
   connection.onRequest(ConfirmRun, (m) => {
-    const asked = { type: 'confirm' as const, calls: m.calls, threshold: m.threshold };
+    const asked = { type: 'confirm' as const, ...m };
     see(asked);
     return host.confirm ? host.confirm(asked, connection) : true;
   });
@@ -170,6 +170,53 @@ describe('the review worker thread', function () {
     assert.equal(outcome.summary.calls, editor.asked.length);
   });
 
+  it("vscode-lm: the editor's plan bills the calls, so every cost is null and said so, the calls counted", async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const { baseUrl: _, ...choices } = start(cwd, 1).choices;
+    const seen = await runWorker(
+      { ...start(cwd), apiKey: '', choices: { ...choices, provider: 'vscode-lm' } },
+      { serve: (worker) => serveEditorFake(worker, fake.server.url) },
+    );
+    // The question before the run: calls and tokens, no dollars.
+    const asked = seen.find((m) => m.type === 'confirm');
+    assert.ok(asked?.type === 'confirm' && asked.calls > 0);
+    assert.equal(asked.costUsd, null);
+    assert.equal(asked.billing, 'editor');
+    // Each call's running totals, which the progress line shows.
+    const calls = seen.flatMap((m) => (m.type === 'event' && m.event.type === 'call' ? [m.event] : []));
+    assert.ok(calls.length > 0 && calls.every((c) => c.usage.cost_usd === null && c.totals.billing === 'editor'));
+    const outcome = seen.at(-1)!;
+    assert.ok(outcome.type === 'outcome' && outcome.kind === 'finished' && outcome.summary);
+    assert.equal(outcome.summary.calls, calls.length);
+    assert.equal(outcome.summary.costUsd, null);
+    assert.equal(outcome.summary.billing, 'editor');
+    assert.match(outcome.summary.lines.join('\n'), /model calls, cost billed by the editor's plan/);
+    const report = seen.find((m) => m.type === 'report');
+    assert.ok(report?.type === 'report');
+    assert.match(report.markdown, /cost billed by the editor's plan/);
+    assert.doesNotMatch(report.markdown, /\$\d|price table/);
+  });
+
+  it("vscode-lm: a dollar ceiling cannot hold the editor's plan: refused before any call, naming the way to bound calls", async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const { baseUrl: _, ...choices } = start(cwd).choices;
+    let editor: EditorFake | undefined;
+    const seen = await runWorker(
+      { ...start(cwd), apiKey: '', choices: { ...choices, provider: 'vscode-lm', maxCostUsd: 2 } },
+      { serve: (worker) => (editor = serveEditorFake(worker, fake.server.url)) },
+    );
+    const outcome = seen.at(-1)!;
+    assert.ok(outcome.type === 'outcome' && outcome.kind === 'failed', JSON.stringify(outcome));
+    assert.equal(outcome.setup, true);
+    assert.match(
+      outcome.message,
+      /--max-cost \(skeptic\.maxCostUsd\) is a dollar ceiling.*billed by the editor's plan/,
+    );
+    assert.match(outcome.message, /nothing was sent.*--max-calls \(skeptic\.maxCalls\)/);
+    assert.equal(editor!.asked.length, 0);
+    assert.equal(fake.server.requests.length, 0);
+  });
+
   it('plans a review with no model call: files, calls and dollars (the language-model tool asks with it)', async () => {
     const cwd = await fixtureWorkspace('shop');
     const { connection, died, stop } = startWorker();
@@ -181,6 +228,28 @@ describe('the review worker thread', function () {
       assert.equal(fake.server.requests.length, 0);
       const bad = await Promise.race([connection.sendRequest(PlanReview, start('/no/such/folder')), died]);
       assert.equal(bad.kind, 'failed');
+    } finally {
+      stop();
+    }
+  });
+
+  it("plans a vscode-lm review with calls and no dollars (the tool's question before a run the editor's plan bills)", async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const { connection, died, stop } = startWorker();
+    try {
+      const { baseUrl: _, ...choices } = start(cwd).choices;
+      const plan = await Promise.race([
+        connection.sendRequest(PlanReview, {
+          ...start(cwd),
+          apiKey: '',
+          choices: { ...choices, provider: 'vscode-lm' },
+        }),
+        died,
+      ]);
+      assert.ok(plan.kind === 'planned', JSON.stringify(plan));
+      assert.ok(plan.calls > 0 && plan.inputTokens > 0);
+      assert.equal(plan.costUsd, null);
+      assert.equal(plan.billing, 'editor');
     } finally {
       stop();
     }

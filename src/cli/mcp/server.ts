@@ -19,7 +19,7 @@ import { checkProvider, prepareJob } from '../../app/job';
 import { runJob } from '../../app/runJob';
 import { repositoryStateDir } from '../../app/state';
 import { RunProgress } from '../../model/progress';
-import { formatUsd } from '../../model/pricing';
+import { EDITOR_PLAN, formatUsd } from '../../model/pricing';
 import { plural } from '../../model/plural';
 import { redact } from '../../model/redact';
 import type { ReviewFlags } from '../args';
@@ -45,7 +45,10 @@ const PlanOutput = z.object({
   calls: z.number().int().describe('model calls, leaving out what the result cache answers'),
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
-  cost_usd: z.number().nullable().describe('the estimate in US dollars; null when a model has no price'),
+  cost_usd: z
+    .number()
+    .nullable()
+    .describe("the estimate in US dollars; null when a model has no price or the editor's plan bills the calls"),
   cheapest_cost_usd: z.number().nullable().describe('the least the run can cost: what max_cost_usd is held to'),
 });
 
@@ -180,7 +183,8 @@ class Tools {
       cost_usd: est.costUsd,
       cheapest_cost_usd: cheapestCostUsd(est),
     };
-    const text = `${plan.scope}: ${plural(plan.files.length, 'file')}, ~${plural(plan.calls, 'model call')}, ~${formatUsd(plan.cost_usd)}`;
+    const cost = est.billing === 'editor' ? EDITOR_PLAN : `~${formatUsd(plan.cost_usd)}`;
+    const text = `${plan.scope}: ${plural(plan.files.length, 'file')}, ~${plural(plan.calls, 'model call')}, ${cost}`;
     return { structuredContent: plan, content: [{ type: 'text', text }] };
   }
 

@@ -4,7 +4,7 @@
  */
 import type { FileAccess } from '../../model/access';
 import type { LensRole } from '../../model/reviewers';
-import { costUsd } from '../../model/pricing';
+import { costUsd, type Billing } from '../../model/pricing';
 import { CROSS_REPO } from '../../model/reviewers';
 import { tokens, totals, type StepEstimate } from '../estimate';
 import { sourceTokens } from './chunks';
@@ -25,6 +25,8 @@ export interface LensEstimate {
   byRole: Record<string, PricedRole>;
   /** An upper bound: every prompt token priced as uncached input (at batch prices for a batch run); null when a model has no price. */
   costUsd: number | null;
+  /** `editor`: the editor's plan bills the calls, so no figure here is in dollars (app/estimate.ts). */
+  billing?: Billing;
   /** Parts the scopes split into under the token budget, over all targets. */
   parts: number;
 }

@@ -11,7 +11,7 @@ import { OUTLINE_ABOVE_BYTES } from '../../model/fileSize';
 import type { FunctionInventory } from '../../model/functions';
 import { lineCount, splitLines, type LineRange } from '../../model/lines';
 import { resolveStepModels, STAGED_STEPS, type StagedStep, type StepModels } from '../../model/models';
-import { costUsd, type TokenCounts } from '../../model/pricing';
+import { costUsd, type Billing, type TokenCounts } from '../../model/pricing';
 import type { FileEntry } from '../../model/records';
 import { mapLimit } from '../../model/pool';
 import { calibration, recordedShape, type RunShape, type RunUsage } from '../../model/usageRecord';
@@ -46,6 +46,8 @@ export interface Estimate {
   costUsd: number | null;
   /** The cost under each recorded run's own figures, lowest and highest; with two runs or more. */
   costRange?: [number, number];
+  /** `editor`: the editor's plan bills the calls, so no figure here is in dollars (app/estimate.ts). */
+  billing?: Billing;
   /** Recorded runs the figures come from (0: the defaults throughout). */
   historyRuns: number;
   /** Units the result cache answers, of all the run's units (Steps 1, 2 and 4 one per file, Step 3 one per function, synthesis one). */
