@@ -9,6 +9,7 @@ import { ensureSkepticFolder } from '../io/skepticFolder';
 import { SKEPTIC_FOLDER } from '../model/skepticFolder';
 import { currentBranch } from '../scope/changes';
 import type { ScopeSpec } from '../model/scope';
+import { terminalSafe, terminalText } from '../model/terminalText';
 
 export interface OutputOptions {
   cwd: string;
@@ -50,10 +51,12 @@ export async function writeOutputs(result: ReviewResult, opts: OutputOptions): P
   if (relative(opts.cwd, target).split(sep)[0] === SKEPTIC_FOLDER) await ensureSkepticFolder(opts.cwd);
   await ensureFolder(dirname(target), { root: rootFor(opts.cwd, target) });
   // Each renderer is loaded when a run's outputs are written, not before the run's first request.
-  const markdown =
+  const rendered =
     result.mode === 'lenses'
       ? (await import('../report/lensMarkdown')).renderLensReport(result, { name, date })
       : (await import('../report/markdown')).renderStagedReport(result, { name, date });
+  // No escape sequence in the file or the editor's report page, whatever way the text came (a server's error, say).
+  const markdown = terminalText(rendered);
   const reportPath = await writeNewReport(target, markdown);
   const shown = relative(opts.cwd, reportPath).split(sep).join('/');
   const json = async () =>
@@ -94,7 +97,7 @@ async function changeName(scope: ScopeSpec, cwd: string): Promise<string | undef
 async function writeJson(cwd: string, file: string, value: unknown): Promise<string> {
   const path = resolve(cwd, file);
   await refuseLink(path, file);
-  await replaceFile(path, JSON.stringify(value, null, 2) + '\n', { root: rootFor(cwd, path), shown: file });
+  await replaceFile(path, JSON.stringify(value, terminalSafe, 2) + '\n', { root: rootFor(cwd, path), shown: file });
   return path;
 }
 

@@ -116,6 +116,8 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
   let estimatedCalls = 0;
   const progress = consoleReporter(io.stderr, args.mode);
   const events = job.outputs.events ? openEventLog(io.cwd, job.outputs.events) : undefined;
+  /** The runner's files that could not be written (the event log, the job summary): each said in one line, exit 2. */
+  const unwritten: UsageError[] = [];
   const outcome = await runJob(job, {
     emit: (e) => {
       events?.emit(e);
@@ -135,7 +137,8 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
       if (err instanceof OverBudget) return { kind: 'skipped' as const, reason: `not reviewed: ${err.message}` };
       throw err;
     })
-    .finally(() => events?.close());
+    // An event log that cannot be written (a full disk) costs the log, not the review: said once it is posted.
+    .finally(() => events?.close().catch((err: UsageError) => unwritten.push(err)));
   const run: RunOutcome =
     outcome.kind === 'skipped'
       ? { kind: 'skipped', reason: outcome.reason }
@@ -170,7 +173,18 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
       io,
       ctx.stepSummary,
       summaryMarkdown({
-        outcome: run.kind === 'reviewed' ? { ...run, posted: 'annotations', newFindings: 0, fixed: 0 } : run,
+        outcome:
+          run.kind === 'reviewed'
+            ? {
+                ...run,
+                posted: 'annotations',
+                newFindings: 0,
+                fixed: 0,
+                unposted: io.signal.aborted
+                  ? 'Stopped before anything was posted to the pull request'
+                  : 'The pull request could not be read',
+              }
+            : run,
         headSha: ctx.pr.headSha,
       }),
       findings,
@@ -179,16 +193,21 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
     if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.terminated;
     throw err;
   }
-  await finish(io, ctx.stepSummary, published.summary, published.posted === 'annotations' ? findings : []);
+  await finish(io, ctx.stepSummary, published.summary, published.posted === 'annotations' ? findings : []).catch(
+    (err: UsageError) => unwritten.push(err),
+  );
   if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.terminated;
-  if (published.failure) return EXIT.usage;
-  say(describe(published.outcome));
-  const hidden = run.kind === 'reviewed' ? addedByChange(run.result.suppressed) : [];
-  if (hidden.length)
-    say(
-      `${plural(hidden.length, 'finding')} hidden by suppressions this pull request adds (they count for --fail-on): ${hidden.map((h) => `${h.finding.file}:${h.finding.line} ${h.finding.priority}`).join(', ')}`,
-    );
-  return exitCode(failOn, run);
+  if (!published.failure) {
+    say(describe(published.outcome));
+    const hidden = run.kind === 'reviewed' ? addedByChange(run.result.suppressed) : [];
+    if (hidden.length)
+      say(
+        `${plural(hidden.length, 'finding')} hidden by suppressions this pull request adds (they count for --fail-on): ${hidden.map((h) => `${h.finding.file}:${h.finding.line} ${h.finding.priority}`).join(', ')}`,
+      );
+  }
+  // A file the runner gave that could not be written is a setup error, not the findings' exit code.
+  for (const err of unwritten) say(`skeptic: ${err.message}`);
+  return published.failure || unwritten.length ? EXIT.usage : exitCode(failOn, run);
 }
 
 /** The job summary, and the findings as annotations when they could not be comments. */

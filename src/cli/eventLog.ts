@@ -7,6 +7,7 @@ import { constants, createWriteStream, mkdirSync, openSync, type WriteStream } f
 import { dirname, resolve } from 'node:path';
 import type { EmitFn, ReviewEvent } from '../model/events';
 import { UsageError } from './help';
+import { terminalSafe } from '../model/terminalText';
 
 export interface EventLog {
   path: string;
@@ -44,7 +45,7 @@ export function openEventLog(cwd: string, file: string): EventLog {
         }
         out.on('error', (err) => (failed = err));
       }
-      out.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line(e) })}\n`);
+      out.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line(e) }, terminalSafe)}\n`);
     },
     close: () =>
       new Promise<void>((done, fail) => {

@@ -13,7 +13,7 @@ import {
   type ProviderConfig,
 } from '../model/providers';
 import { redact } from '../model/redact';
-import { endpointProblem, endpointSecrets, shownEndpoint } from '../model/endpoint';
+import { endpointProblem, endpointSecrets, sdkEndpoint, shownEndpoint } from '../model/endpoint';
 import { modelFetch, type Connected, type ConnectOptions, type PlatformClient } from './platform';
 import { countsTokens, endpointWindow } from './endpointWindow';
 
@@ -58,7 +58,7 @@ export function firstParty({ provider, apiKey, requestTimeout }: ConnectOptions)
   const sdk = new Anthropic({
     apiKey: apiKey || null,
     authToken: null,
-    ...(provider.baseUrl ? { baseURL: provider.baseUrl.value } : {}),
+    ...(provider.baseUrl ? sdkEndpoint(provider.baseUrl.value) : {}),
     maxRetries: 0,
     timeout: requestTimeout * 1000,
     fetch: modelFetch(requestTimeout),

@@ -47,6 +47,21 @@ export function endpointSecrets(url: string): string[] {
   }
 }
 
+/**
+ * An endpoint as the SDKs take it: the address without its query, which goes in `defaultQuery` so that every
+ * request carries it (a gateway's `?api-version=…`). The SDK appends each path to the base URL as text, so a
+ * query left in it would end up before the path (`/gateway?api-version=1/v1/messages`). `url` has passed
+ * endpointProblem; a key given twice keeps its last value.
+ */
+export function sdkEndpoint(url: string): { baseURL: string; defaultQuery?: Record<string, string> } {
+  const parsed = new URL(url);
+  if (!parsed.search && !parsed.hash) return { baseURL: url };
+  const defaultQuery = Object.fromEntries(parsed.searchParams);
+  parsed.search = '';
+  parsed.hash = '';
+  return { baseURL: parsed.toString(), ...(Object.keys(defaultQuery).length ? { defaultQuery } : {}) };
+}
+
 /** An AWS or Google Cloud region name (us-east-1, us-east5, europe-west4, global): letters, digits and dashes. */
 export const REGION = /^[a-z]{2,}(?:-[a-z0-9]+)*$/;
 /** A Google Cloud project id, optionally domain-scoped (example.com:my-project): one path segment, nothing more. */

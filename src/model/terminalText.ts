@@ -15,6 +15,11 @@ export function terminalText(s: string): string {
   return s.replace(SEQUENCE, '').replace(CONTROL, '');
 }
 
+/** A JSON.stringify replacer: every string value as terminalText has it (JSON leaves C1 controls raw, and a reader gets back the C0 ones it escapes). */
+export function terminalSafe(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? terminalText(value) : value;
+}
+
 /**
  * A line the Actions runner would take for a workflow command, made plain text: the runner trims leading
  * white space and reads a line starting `::` as a command (and `##[` anywhere, its older form). The first

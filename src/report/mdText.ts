@@ -1,12 +1,16 @@
 /**
  * Untrusted text placed in a markdown report: a file name or a model's words may hold a newline (which would
  * start a forged heading or list item), other control characters, or backticks (which would end a code span
- * early). These helpers keep such text on its own line and inside its span.
+ * early), or a terminal's escape sequences. These helpers keep such text on its own line and inside its span.
  */
+import { terminalText } from '../model/terminalText';
 
-/** Line breaks and other control characters shown as escapes (`\n`, `\u0007`), so the text stays one line. */
+/**
+ * Escape sequences and control characters removed (terminalText: the report is read in terminals too), and the
+ * line breaks and tabs left shown as escapes (`\n`, `\t`), so the text stays one line.
+ */
 export function inlineText(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+  return terminalText(s).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
     if (c === '\n') return '\\n';
     if (c === '\r') return '\\r';
     if (c === '\t') return '\\t';

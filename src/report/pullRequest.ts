@@ -177,7 +177,15 @@ export function fixedItem(line: string, headSha: string): string {
 }
 
 export type CiOutcome =
-  | { kind: 'reviewed'; result: ReviewResult; posted: 'comments' | 'annotations'; newFindings: number; fixed: number }
+  | {
+      kind: 'reviewed';
+      result: ReviewResult;
+      posted: 'comments' | 'annotations';
+      newFindings: number;
+      fixed: number;
+      /** Why the findings are annotations when the token could write (GitHub unreadable, the job stopped). */
+      unposted?: string;
+    }
   | { kind: 'skipped'; reason: string }
   | { kind: 'too-large'; estimatedCalls: number; ceiling: number };
 
@@ -216,10 +224,8 @@ export function summaryMarkdown(p: SummaryParts, limit = MAX_BODY): string {
       `${plural(o.result.usage.calls, 'model call')}, cost ${describeCost(o.result.usage.cost_usd)}.`,
     );
     if (o.posted === 'annotations') {
-      out.push(
-        '',
-        'This token cannot write to the pull request (a fork, or read-only permissions): the findings are workflow annotations and SARIF, not review comments.',
-      );
+      const why = o.unposted ?? 'This token cannot write to the pull request (a fork, or read-only permissions)';
+      out.push('', `${why}: the findings are workflow annotations and SARIF, not review comments.`);
     }
     const suppressed = describeSuppressed(o.result.suppressed);
     if (suppressed) out.push('', `Findings ${inert(suppressed)}.`);

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FakeGitHub } from '../fake-github/server';
-import { FIXTURES, runCli } from './cli';
+import { FIXTURES, runCli, type CliStop } from './cli';
 import { TempRepo } from './git-repo';
 import { editShop } from './shop-change';
 
@@ -28,6 +28,8 @@ export interface CiRunOptions {
   title?: string;
   fakeDiff?: string;
   env?: Record<string, string>;
+  /** A signal sent to the run once `when` holds (see runCli). */
+  stop?: CliStop;
 }
 
 /** Runs `skeptic ci` in the checkout for pull request 7 at its current head, with the fake's copy of the diff. */
@@ -73,6 +75,7 @@ export async function runCi(
       GITHUB_RUN_ID: '42',
       ...opts.env,
     },
+    ...(opts.stop ? { stop: opts.stop } : {}),
   });
   return { ...run, summary: existsSync(summary) ? readFileSync(summary, 'utf8') : '' };
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { runCli } from '../helpers/cli';
 import { useFakeServer } from '../helpers/fakeServer';
 import { put } from '../helpers/tree';
+import { forward, hostile, relay } from '../helpers/hostileServer';
 
 const PASSWORD = 'hunter2-endpoint-secret';
 const QUERY_KEY = 'qk-endpoint-secret-5521';
@@ -52,6 +53,57 @@ describe('endpoints: credentials only where they belong, never printed', functio
     assert.match(doctor.stdout, /key=\[redacted\]/);
     assert.ok(!everything(cwd, run).includes(QUERY_KEY), 'the query key was printed');
     assert.ok(!(doctor.stdout + doctor.stderr).includes(QUERY_KEY), 'doctor printed the query key');
+  });
+
+  it("a gateway's address with a query (?api-version=…&key=…): every request carries it on /v1/messages, and succeeds", async () => {
+    const API_VERSION = '2024-10-01';
+    const seen: string[] = [];
+    // A gateway in front of the Messages API at /gateway, as Azure's API guidelines have it: 400
+    // MissingApiVersionParameter without the query, and here its key in the query too.
+    const gateway = await hostile((req, res, body) => {
+      const url = new URL(req.url ?? '/', 'http://gateway');
+      seen.push(`${req.method} ${url.pathname}${url.search}`);
+      const refuse = (status: number, code: string, message: string) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { code, message } }));
+      };
+      if (!url.searchParams.has('api-version'))
+        return refuse(
+          400,
+          'MissingApiVersionParameter',
+          'The api-version query parameter (?api-version=) is required for all requests',
+        );
+      if (url.searchParams.get('key') !== QUERY_KEY) return refuse(401, 'Unauthorized', 'no valid key in the query');
+      if (!url.pathname.startsWith('/gateway/')) return refuse(404, 'NotFound', 'Resource not found');
+      forward(req, body, new URL(url.pathname.slice('/gateway'.length), fake.server.url), relay(res));
+    });
+    try {
+      const cwd = await workspace();
+      const env = {
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_BASE_URL: `${gateway.url}/gateway?api-version=${API_VERSION}&key=${QUERY_KEY}`,
+      };
+      const run = await runCli(
+        ['review', 'a.ts', '--yes', '--mode', 'lenses', '--json', 'r.json', '--events', 'e.jsonl'],
+        {
+          cwd,
+          env,
+        },
+      );
+      // Before: the SDK put each path after the query (/gateway?api-version=…&key=…/v1/messages): every call failed.
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(seen.length > 0 && fake.server.requests.length === seen.length, seen.join('\n'));
+      for (const line of seen)
+        assert.equal(line, `POST /gateway/v1/messages?api-version=${API_VERSION}&key=${QUERY_KEY}`);
+      assert.ok(fake.server.requests.every((r) => r.status === 200));
+      assert.match(
+        run.stdout,
+        /endpoint http:\/\/127\.0\.0\.1:\d+\/gateway\?api-version=\[redacted\]&key=\[redacted\]/,
+      );
+      assert.ok(!everything(cwd, run).includes(QUERY_KEY), 'the query key was printed');
+    } finally {
+      await gateway.close();
+    }
   });
 
   for (const [provider, flags] of [

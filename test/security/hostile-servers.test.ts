@@ -6,8 +6,7 @@
  * test's own timeout fails them.
  */
 import assert from 'node:assert/strict';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,30 +14,8 @@ import { join } from 'node:path';
 import { runCli, fixtureWorkspace, loadJson, type CliRun } from '../helpers/cli';
 import { useFakeServer } from '../helpers/fakeServer';
 import { put } from '../helpers/tree';
+import { forward, hostile, relay, type Handler } from '../helpers/hostileServer';
 import type { StagedJsonReport } from '../../src/report/json';
-
-type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
-
-/** A loopback server that answers once it has the whole request; every open response is ended when it closes. */
-async function hostile(handler: Handler): Promise<{ url: string; close: () => Promise<void> }> {
-  const open = new Set<ServerResponse>();
-  const server: Server = createServer((req, res) => {
-    open.add(res);
-    res.on('close', () => open.delete(res));
-    const chunks: Buffer[] = [];
-    req.on('data', (d: Buffer) => chunks.push(d));
-    req.on('end', () => handler(req, res, Buffer.concat(chunks)));
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => {
-      for (const res of open) res.destroy();
-      server.closeAllConnections();
-      return new Promise((done) => server.close(() => done()));
-    },
-  };
-}
 
 /** Writes `chunk` every `ms` until the client goes away. */
 function every(res: ServerResponse, ms: number, chunk: string): void {
@@ -143,12 +120,11 @@ describe('a Message Batches results stream that never ends', function () {
     return hostile((req, res, body) => {
       // The fake names its results_url by the Host header, so the client comes back here for them.
       const target = new URL(req.url ?? '/', fake.server.url);
-      const forward = request(target, { method: req.method, headers: req.headers }, (answer) => {
+      forward(req, body, target, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.on('data', (d: Buffer) => res.write(d));
         answer.on('end', () => (target.pathname.endsWith('/results') ? every(res, 200, '\n') : res.end()));
       });
-      forward.end(body);
     });
   }
 
@@ -234,15 +210,7 @@ describe('a server behind ANTHROPIC_BASE_URL that refuses what it does not have'
       if (sent.output_config?.format) return refuse('output_config.format: not supported');
       if (sent.tool_choice && sent.tool_choice.type !== 'auto') return refuse('tool_choice: only auto is supported');
       if (body.includes('"cache_control"')) return refuse('cache_control: unknown field');
-      const forward = request(new URL(`/limited${req.url ?? ''}`, fake.server.url), {
-        method: req.method,
-        headers: req.headers,
-      });
-      forward.on('response', (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      forward.end(body);
+      forward(req, body, new URL(`/limited${req.url ?? ''}`, fake.server.url), relay(res));
     });
     return { ...server, refused: () => refused };
   }

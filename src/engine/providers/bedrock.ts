@@ -10,6 +10,7 @@ import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
 import Anthropic from '@anthropic-ai/sdk';
 import { createCredentialChain, fromEnv, fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import { sdkEndpoint } from '../../model/endpoint';
 import { modelFetch, type ConnectOptions, type Connected } from '../platform';
 
 /** The version Bedrock's InvokeModel requires in the body (the SDK copies the `anthropic-version` header there). */
@@ -22,7 +23,7 @@ export async function connectBedrock({ provider, requestTimeout, env }: ConnectO
   const endpoint = provider.baseUrl?.value ?? `https://bedrock-runtime.${region}.amazonaws.com`;
   const common = {
     awsRegion: region,
-    baseURL: endpoint,
+    ...sdkEndpoint(endpoint),
     maxRetries: 0,
     timeout: requestTimeout * 1000,
     fetch: modelFetch(requestTimeout),

@@ -8,6 +8,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
 import { GoogleAuth, type AuthClient } from 'google-auth-library';
+import { sdkEndpoint } from '../../model/endpoint';
 import { modelFetch, type ConnectOptions, type Connected } from '../platform';
 
 /** The version Vertex AI requires in the body (the SDK copies the `anthropic-version` header there). */
@@ -27,7 +28,7 @@ export async function connectVertex({ provider, requestTimeout }: ConnectOptions
   const region = provider.region!.value;
   const common = {
     region,
-    ...(provider.baseUrl ? { baseURL: provider.baseUrl.value } : {}),
+    ...(provider.baseUrl ? sdkEndpoint(provider.baseUrl.value) : {}),
     maxRetries: 0,
     timeout: requestTimeout * 1000,
     fetch: modelFetch(requestTimeout),
