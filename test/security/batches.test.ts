@@ -48,18 +48,15 @@ describe('Message Batches: a hostile server, a careless state folder', function 
     });
     try {
       const cwd = await fixtureWorkspace('shop');
-      const started = Date.now();
       const run = await runCli(['review', 'shop', '--yes', '--batch', '--max-attempts', '2'], {
         cwd,
         env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: proxy.url },
       });
-      const seconds = (Date.now() - started) / 1000;
       assert.ok(fake.server.batches().length > 0, 'batches were made');
       // Before: the results were fetched from the other host, the key in x-api-key.
       assert.deepEqual(elsewhere, [], 'no request reached the other host');
       assert.equal(run.code, 3, run.stderr);
       assert.match(run.stderr, /results_url is on another host \(127\.0\.0\.1:\d+\), which is not sent the key/);
-      console.log(`      (gave up after ${seconds.toFixed(1)} s)`);
     } finally {
       await proxy.close();
       await thief.close();

@@ -3,14 +3,16 @@
  * the fake GitHub and Messages APIs. The attacks: the PR's author forges Skeptic's markers in their own
  * comments; another bot quotes a marker; one finding's text is longer than GitHub takes; GitHub answers
  * reads with 5xx; a `Link` sends the next page to another host; the PR's title and the model's words carry
- * workflow commands and terminal escape sequences.
+ * workflow commands and terminal escape sequences. And ci's own outputs: `--events` is honoured, a job summary
+ * or event log on a full device ends in one line and exit 2 (not a stack and exit 1, the findings code), and
+ * SIGTERM ends in one line and exit 143 with what finished kept.
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { startFakeGitHub, type FakeGitHub } from '../fake-github/server';
-import { cpSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withDismissal } from '../../src/model/dismissals';
 import { FIXTURES } from '../helpers/cli';
@@ -19,6 +21,8 @@ import { PR_REPO, runCi, shopPullRequest, type CiRunOptions } from '../helpers/p
 import { editLines, editShop, shopScenarioWithPreExisting } from '../helpers/shop-change';
 
 const MARKER = /<!-- skeptic:finding ([0-9a-f]{20}) -->/g;
+/** A stack frame, or the words the CLI prints for an error it did not expect. */
+const UNEXPECTED = /internal error|\n\s+at /;
 const USERS = {
   'bot-token': { login: 'github-actions[bot]', type: 'Bot', write: true },
   'mallory-token': { login: 'mallory', type: 'User', write: true },
@@ -37,6 +41,7 @@ describe('skeptic ci on a hostile pull request and a misbehaving GitHub', functi
   after(() => anthropic.close());
   beforeEach(async () => {
     anthropic.setScenario(scenario);
+    anthropic.reset();
     github = await startFakeGitHub({ ...USERS });
   });
   afterEach(() => github.close());
@@ -189,7 +194,7 @@ describe('skeptic ci on a hostile pull request and a misbehaving GitHub', functi
     const down = await ci(pr);
     assert.equal(down.code, 2, down.stderr);
     assert.match(down.stderr, /^skeptic: GET \/user failed: 503 Service Unavailable/m);
-    assert.doesNotMatch(down.stderr, /internal error|\n\s+at /);
+    assert.doesNotMatch(down.stderr, UNEXPECTED);
     assert.match(down.summary, /Skeptic review of/, 'the job summary still has the findings');
   });
 
@@ -307,4 +312,88 @@ describe('skeptic ci on a hostile pull request and a misbehaving GitHub', functi
     const never = await ci(pr, { args: ['--fail-on', 'never'] });
     assert.equal(never.code, 0, never.stderr);
   });
+
+  it('--events FILE: every event of the review, one JSON line each, the last one the run done', async () => {
+    const pr = shopPullRequest();
+    const run = await ci(pr, { args: ['--events', 'events.jsonl'] });
+    assert.equal(run.code, 0, run.stderr);
+    // Before: ci took the flag and wrote nothing.
+    const lines = readFileSync(pr.repo.path('events.jsonl'), 'utf8').trim().split('\n');
+    const events = lines.map((l) => JSON.parse(l) as { type: string; ts: string; findings?: number });
+    assert.equal(
+      events.filter((e) => e.type === 'call').length,
+      anthropic.requests.length,
+      'a call line for each request',
+    );
+    const done = events[events.length - 1]!;
+    assert.equal(done.type, 'done');
+    assert.ok((done.findings ?? 0) >= 4, JSON.stringify(done));
+    assert.ok(events.every((e) => !Number.isNaN(Date.parse(e.ts))));
+  });
+
+  const full: Array<[string, CiRunOptions]> = [
+    ['GITHUB_STEP_SUMMARY=/dev/full', { env: { GITHUB_STEP_SUMMARY: '/dev/full' } }],
+    ['--events /dev/full', { args: ['--events', '/dev/full'] }],
+  ];
+  for (const [what, opts] of full) {
+    it(`${what}: one line that names it, exit 2 (not a stack and exit 1), the review still posted`, async () => {
+      const pr = shopPullRequest();
+      const run = await ci(pr, opts);
+      // Before: "skeptic: internal error" with a stack, exit 1 (the findings code).
+      assert.equal(run.code, 2, run.stderr);
+      assert.doesNotMatch(run.stderr, UNEXPECTED);
+      const said = run.stderr.split('\n').filter((l) => l.includes('/dev/full'));
+      assert.equal(said.length, 1, run.stderr);
+      assert.match(said[0]!, /^skeptic: (cannot write the job summary to \/dev\/full|--events \/dev\/full).*ENOSPC/);
+      assert.equal(github.reviews.length, 1, 'the review is posted whatever happens to the file');
+    });
+  }
+
+  it('SIGTERM during the review: exit 143, one line, no stack; the report and the job summary keep what finished', async () => {
+    const pr = shopPullRequest();
+    // shop/cart.ts is reviewed while every call about shop/price.ts hangs; the runner stops the step then.
+    anthropic.setScenario({
+      ...scenario,
+      faults: [{ kind: 'slow', ms: 60_000, times: -1, match: { file: 'shop/price.ts' } }],
+    });
+    const events = pr.repo.path('events.jsonl');
+    const run = await ci(pr, {
+      args: ['--events', 'events.jsonl'],
+      stop: { signal: 'SIGTERM', when: logged(events, /"type":"finding".*"file":"shop\/cart\.ts"/) },
+    });
+    assert.equal(run.code, 143, run.stderr);
+    assert.doesNotMatch(run.stderr, UNEXPECTED);
+    assert.equal(
+      run.stderr.split('\n').filter((l) => /terminated/.test(l)).length,
+      1,
+      `one line says why it stopped:\n${run.stderr}`,
+    );
+    assert.ok(
+      anthropic.requests.some((r) => r.file === 'shop/price.ts' && r.status === null),
+      'the hanging calls were left, not awaited',
+    );
+    const report = readFileSync(pr.repo.path('.skeptic/reports/code-review-pr-7.md'), 'utf8');
+    assert.match(report, /shop\/cart\.ts:17/);
+    // What finished goes out as annotations, and the job summary counts it and says why it is not on the PR.
+    assert.match(run.stdout, /^::error file=shop\/cart\.ts,line=17,/m, run.stdout);
+    assert.match(run.summary, /\| 1 \| 0 \| 0 \|/);
+    assert.match(run.summary, /Stopped before anything was posted to the pull request/);
+    assert.match(run.summary, /shop\/price\.ts: .*cancelled/);
+  });
 });
+
+/** Resolves once the file holds a line matching `line` (the run's --events log, as it grows). */
+function logged(file: string, line: RegExp): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const give = setTimeout(() => {
+      clearInterval(poll);
+      reject(new Error(`${file} never logged ${line}`));
+    }, 60_000);
+    const poll = setInterval(() => {
+      if (!existsSync(file) || !line.test(readFileSync(file, 'utf8'))) return;
+      clearInterval(poll);
+      clearTimeout(give);
+      resolve();
+    }, 50);
+  });
+}
