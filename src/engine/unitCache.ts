@@ -143,11 +143,45 @@ export class UnitCache {
 const settledKey = (key: string) => ResultCache.key({ settled: key });
 
 const schemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+/** The JSON Schema a request sends for a record (a submit tool's input, or the output format): compact. */
 export function jsonSchemaOf(record: z.ZodType): Record<string, unknown> {
   let schema = schemas.get(record);
   if (!schema) {
-    schema = zodOutputFormat(record).schema;
+    schema = compact(zodOutputFormat(record).schema);
     schemas.set(record, schema);
   }
   return schema;
+}
+
+/** `z.number().int()`'s implied bound, which the SDK spells out in every integer's description. */
+const SAFE_MAX = `, maximum: ${Number.MAX_SAFE_INTEGER}`;
+
+/**
+ * The SDK's schema with its `$defs` put back in place (it names every property, even a lone string, as a
+ * definition) and without the integer bound no record needs stated: the same constraints in about half the
+ * characters, which every request about a file carries in its tool list. A definition that refers to itself
+ * stays a reference (none of ours does).
+ */
+function compact(root: Record<string, unknown>): Record<string, unknown> {
+  const defs = (root.$defs ?? {}) as Record<string, unknown>;
+  let kept = false;
+  const walk = (node: unknown, seen: readonly string[]): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, seen));
+    if (!node || typeof node !== 'object') return node;
+    const ref = (node as { $ref?: unknown }).$ref;
+    const name = typeof ref === 'string' && ref.startsWith('#/$defs/') ? ref.slice('#/$defs/'.length) : undefined;
+    if (name !== undefined && name in defs && !seen.includes(name)) return walk(defs[name], [...seen, name]);
+    if (name !== undefined) kept = true;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$defs') continue;
+      if (key === 'description' && typeof value === 'string') {
+        const text = value.replace(SAFE_MAX, '');
+        if (text !== '{}') out[key] = text;
+      } else out[key] = walk(value, seen);
+    }
+    return out;
+  };
+  const body = walk(root, []) as Record<string, unknown>;
+  return kept ? { ...body, $defs: root.$defs } : body;
 }

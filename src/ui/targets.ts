@@ -65,3 +65,24 @@ export async function pickBase(folder: string, notices: Notices): Promise<string
     placeHolder: 'the base branch (changes since the merge-base are reviewed)',
   });
 }
+
+/** The Git extension's API, as far as it is read here: each repository's root and its commit message box. */
+interface GitApi {
+  repositories: Array<{ rootUri: vscode.Uri; inputBox: { value: string } }>;
+}
+
+/** The commit message typed in Source Control for the repository at `folder` (or holding it), if any. */
+export function commitMessageFor(folder: string): string | undefined {
+  try {
+    const git = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>('vscode.git');
+    if (!git?.isActive) return undefined;
+    const repos = git.exports.getAPI(1).repositories;
+    const owner = repos
+      .filter((r) => folder === r.rootUri.fsPath || folder.startsWith(r.rootUri.fsPath + sep))
+      .sort((a, b) => b.rootUri.fsPath.length - a.rootUri.fsPath.length)[0];
+    return owner?.inputBox.value || undefined;
+  } catch {
+    // The Git extension disabled or changed: a review without a stated intent, as before.
+    return undefined;
+  }
+}

@@ -75,6 +75,8 @@ const systemOf = (r: LoggedRequest) =>
   body(r)
     .system.map((b) => b.text)
     .join('\n');
+/** What a call is told: its system text, then its step's brief, which follows the file (the last user block). */
+const instructionsOf = (r: LoggedRequest) => `${systemOf(r)}\n${body(r).messages[0]!.content.at(-1)!.text ?? ''}`;
 const packetOf = (r: LoggedRequest): Json => parseRequest(MessagesBody.parse(r.body)).packet;
 const firstTurn = (server: FakeAnthropic, record: string) =>
   server.requests.filter((r) => r.record === record && r.turn === 1 && r.body !== null);
@@ -171,7 +173,7 @@ describe('prompt contracts, on the requests of a real run through the fake API',
   });
 
   it('derives must_fix from the flag bar, and every flag bar names a failure the common text calls must_fix', () => {
-    const fileSystem = systemOf(firstTurn(server, 'FileAnalysis')[0]!);
+    const fileSystem = instructionsOf(firstTurn(server, 'FileAnalysis')[0]!);
     const synthesisSystem = systemOf(firstTurn(server, 'SynthesisResult')[0]!);
     for (const system of [fileSystem, synthesisSystem]) {
       const mustFix = /^- `must_fix`: ([^\n]*)/m.exec(system)?.[1] ?? '';
@@ -206,9 +208,9 @@ describe('prompt contracts, on the requests of a real run through the fake API',
     assert.deepEqual([...ruleSections(synthesisSystem).keys()].sort(), ['G1', 'G2', 'G3', 'G4']);
   });
 
-  it("puts every rule the challenger's brief cites in its system text, and does not tell it to ignore them", () => {
+  it('tells the challenger every rule its findings cite, and does not tell it to ignore them', () => {
     const [challenge] = firstTurn(server, 'ChallengeResult');
-    const system = systemOf(challenge!);
+    const system = instructionsOf(challenge!);
     const cited = new Set((packetOf(challenge!).findings as Json[]).map((f) => String(f.rule_id)));
     for (const id of ['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'A8', 'F1', 'F2', 'F3']) {
       assert.ok(ruleSections(system).has(id), `${id} is not in the challenger's system text`);

@@ -363,7 +363,7 @@ describe('staged review through the CLI against the fake API', function () {
     assert.doesNotMatch(report, /And there is more to say about it/);
   });
 
-  it('lays every call about a file out cache-first: one tool list and system, the file, then the step; repairs keep a breakpoint', async () => {
+  it('lays every call about a file out cache-first: one tool list and system text per model, the file, then the step; repairs keep a breakpoint', async () => {
     const cwd = await fixtureWorkspace('shop');
     fake.server.setScenario({
       ...fake.scenario,
@@ -373,7 +373,7 @@ describe('staged review through the CLI against the fake API', function () {
     assert.equal(run.code, 0, run.stderr);
     type Block = { text?: string; cache_control?: unknown };
     type Body = {
-      tools: unknown[];
+      tools: Array<{ name: string }>;
       system: Block[];
       output_config?: { format?: unknown };
       tool_choice?: unknown;
@@ -391,12 +391,17 @@ describe('staged review through the CLI against the fake API', function () {
     ]);
     const [first] = cart;
     const challenger = cart.find(({ r }) => r.record === 'ChallengeResult')!;
-    // Steps 1-3 and the challenger run on different models: each has its own system text (its own briefs).
+    // Steps 1-3 and the challenger run on different models: each model has the submit tools of its own steps.
+    const titles = (b: Body) => (b.tools ?? []).map((t) => t.name).filter((n) => n.startsWith('submit_'));
+    assert.deepEqual(titles(challenger.b), ['submit_ChallengeResult']);
+    assert.ok(!titles(first!.b).includes('submit_ChallengeResult'));
+    // ... and its own system text (only its own steps' briefs).
     assert.notDeepEqual(challenger.b.system, first!.b.system);
     for (const { r, b } of cart) {
-      // Same prefix whatever the step: tools (read tools and every strict submit tool), system (per model), the source block.
-      assert.deepEqual(b.tools, first!.b.tools, `${r.record} tools`);
-      assert.deepEqual(b.system, (r.record === 'ChallengeResult' ? challenger : first)!.b.system);
+      // Same prefix whatever the step on a model: tools (read tools and its steps' strict submit tools), system, the source block.
+      const mine = (r.record === 'ChallengeResult' ? challenger : first)!.b;
+      assert.deepEqual(b.tools, mine.tools, `${r.record} tools`);
+      assert.deepEqual(b.system, mine.system);
       assert.deepEqual(b.messages[0]!.content.slice(0, -1), first!.b.messages[0]!.content.slice(0, -1));
       assert.equal(b.output_config?.format, undefined);
       assert.equal(b.tool_choice, undefined);

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { CHALLENGE_SYSTEM, FILE_SYSTEM, fileSystem } from '../../src/engine/staged/prompts';
+import { FILE_SHARED, fileSystem, STEP_BRIEFS } from '../../src/engine/staged/prompts';
+import { fileRecords } from '../../src/engine/staged/context';
+import { recordTitle } from '../../src/engine/runner';
+import { FILE_STEPS, type FileStep, type StepModels } from '../../src/model/models';
 
 /** Each brief's own heading (prompts/step*.md). */
 const BRIEFS = {
@@ -9,24 +12,54 @@ const BRIEFS = {
   challenge: '# Step 4: Challenge',
 };
 
+/** Steps 1–3 on one model and the challenger on another (the defaults' shape), and everything on one model. */
+const SPLIT: StepModels = { curate: 'a', analyze: 'a', review: 'a', challenge: 'b', synthesize: 'a' };
+const ONE: StepModels = { ...SPLIT, challenge: 'a' };
+
+/** Sentences (at least 40 characters, to skip list stubs) of a text, whitespace-normalised. */
+const sentences = (text: string) =>
+  text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.replace(/\s+/g, ' ').trim())
+    .filter((s) => s.length >= 40);
+
 describe("staged system texts: each model gets only its own steps' briefs", () => {
-  it("Steps 1-3's text has their briefs and both rule sets, not the challenger's brief", () => {
+  it("gives Steps 1–3's model their briefs and both rule sets, not the challenger's brief", () => {
     for (const step of ['curate', 'analyze', 'review'] as const) {
-      assert.equal(fileSystem(step), FILE_SYSTEM);
-      assert.ok(FILE_SYSTEM.includes(BRIEFS[step]), step);
+      const system = fileSystem(SPLIT, step);
+      for (const own of ['curate', 'analyze', 'review'] as const) assert.ok(system.includes(BRIEFS[own]), own);
+      assert.ok(!system.includes(BRIEFS.challenge));
+      assert.ok(system.includes('# Function-level rules A1 to A8') && system.includes('# File-level rules F1'));
     }
-    assert.ok(!FILE_SYSTEM.includes(BRIEFS.challenge));
-    assert.ok(FILE_SYSTEM.includes('# Function-level rules A1 to A8') && FILE_SYSTEM.includes('# File-level rules F1'));
   });
 
-  it("Step 4's text has the rules it judges by and its brief, not the curate, analyze or review briefs", () => {
-    assert.equal(fileSystem('challenge'), CHALLENGE_SYSTEM);
-    assert.ok(CHALLENGE_SYSTEM.includes(BRIEFS.challenge));
+  it("gives the challenger's model the rules it judges by and its brief only", () => {
+    const system = fileSystem(SPLIT, 'challenge');
+    assert.ok(system.includes(BRIEFS.challenge));
+    for (const step of ['curate', 'analyze', 'review'] as const) assert.ok(!system.includes(BRIEFS[step]), step);
+    assert.ok(system.includes('# Function-level rules A1 to A8') && system.includes('# File-level rules F1'));
+  });
+
+  it('keeps every staged system text within 30,000 characters, all four briefs on one model included', () => {
+    for (const models of [SPLIT, ONE])
+      for (const step of FILE_STEPS) {
+        const length = fileSystem(models, step).length;
+        assert.ok(length <= 30_000, `${step}: ${length} characters`);
+      }
+    assert.equal(fileSystem(ONE, 'curate'), fileSystem(ONE, 'challenge'), 'one model, one system text');
+  });
+
+  it('says every rule once: no sentence of the shared text is repeated in a brief', () => {
+    const shared = new Set(sentences(FILE_SHARED));
+    for (const step of FILE_STEPS)
+      for (const s of sentences(STEP_BRIEFS[step])) assert.ok(!shared.has(s), `${step} repeats: ${s}`);
+  });
+
+  it('offers a model only the submit tools of the steps it runs: one tool list per model', () => {
+    const titles = (step: FileStep, models: StepModels) => fileRecords(models, step).map(recordTitle);
     for (const step of ['curate', 'analyze', 'review'] as const)
-      assert.ok(!CHALLENGE_SYSTEM.includes(BRIEFS[step]), step);
-    assert.ok(
-      CHALLENGE_SYSTEM.includes('# Function-level rules A1 to A8') &&
-        CHALLENGE_SYSTEM.includes('# File-level rules F1'),
-    );
+      assert.deepEqual(titles(step, SPLIT), ['Step1Record', 'FileAnalysis', 'PerFunctionReview', 'BatchReview']);
+    assert.deepEqual(titles('challenge', SPLIT), ['ChallengeResult']);
+    for (const step of FILE_STEPS) assert.equal(titles(step, ONE).length, 5, step);
   });
 });

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { CodeFunction } from '../../model/functions';
 import { systemBlocks, userContent } from '../layout';
-import { stagedEffort, type Effort, type FileStep, type StepModels } from '../../model/models';
+import { FILE_STEPS, stagedEffort, type Effort, type FileStep, type StepModels } from '../../model/models';
 import type { LineRange } from '../../model/lines';
 import type { Intent } from '../../model/intent';
 import {
@@ -99,8 +99,25 @@ export const MIN_TOKENS = 4_000;
  */
 export const REPLY_ROOM = 4_000;
 
-/** Every record a file step submits: one fixed tool list for every call about a file, so it never splits the cached prefix. */
-export const FILE_RECORDS = [Step1Record, FileAnalysis, PerFunctionReview, BatchReview, ChallengeResult] as const;
+/** The records each file step submits. */
+const STEP_RECORDS: Record<FileStep, readonly z.ZodType[]> = {
+  curate: [Step1Record],
+  analyze: [FileAnalysis],
+  review: [PerFunctionReview, BatchReview],
+  challenge: [ChallengeResult],
+};
+
+/**
+ * A file call's submit tools: the records of every file step its model runs. The tool list, like the one
+ * system text, is then fixed per model, so every call about a file on that model shares its cached prefix,
+ * and a model carries no tool of a step it never runs (by default the challenger runs on its own model).
+ */
+export const fileRecords = (models: StepModels, step: FileStep): readonly z.ZodType[] =>
+  FILE_STEPS.filter((s) => models[s] === models[step]).flatMap((s) => STEP_RECORDS[s]);
+
+/** A file step's line after the file: its step and the record it submits. */
+export const stepInstructions = (step: FileStep, record: z.ZodType): string =>
+  `${STEP_DIRECTIVES[step]} Answer with one call to the submit_${recordTitle(record)} tool.`;
 
 export interface FileCall<T> {
   label: string;
@@ -184,16 +201,16 @@ function specWith<T>(
   listed: CodeFunction[] | undefined,
 ): UnitSpec<T> {
   const model = ctx.models[step];
-  const instructions = `${STEP_DIRECTIVES[step]} Answer with one call to the submit_${recordTitle(call.record)} tool.`;
+  const instructions = stepInstructions(step, call.record);
   const outline = listed
     ? { outline: { functions: listed, total: file.inventory!.length, excerpt: call.excerpt ?? [] } }
     : {};
   const context = file.withoutContext ? [] : ctx.context;
   const contextBlocks = context.length ? 1 : 0;
   const primeFirst = call.primeFile
-    ? { key: `file:${model}:${prefixOf(step)}:${file.entry.path}`, blocks: contextBlocks + 1 }
+    ? { key: `file:${model}:${file.entry.path}`, blocks: contextBlocks + 1 }
     : ctx.files > 1 && !file.warm.has(warmKey(ctx.models, step))
-      ? { key: `run:${model}:${prefixOf(step)}:${contextBlocks}`, blocks: contextBlocks }
+      ? { key: `run:${model}:${contextBlocks}`, blocks: contextBlocks }
       : undefined;
   return {
     step,
@@ -201,9 +218,9 @@ function specWith<T>(
     file: file.entry.path,
     model,
     ...effortOf(ctx, step),
-    system: systemBlocks(fileSystem(step), context),
+    system: systemBlocks(fileSystem(ctx.models, step), context),
     record: call.record,
-    recordTools: FILE_RECORDS,
+    recordTools: fileRecords(ctx.models, step),
     content: userContent({
       context,
       primary: file.primary,
@@ -240,8 +257,5 @@ export function effortOf(ctx: Pick<StageSetup, 'effort'>, step: FileStep): { eff
   return effort ? { effort } : {};
 }
 
-/** Which system text (and so which cached prefix) a step's calls share: Steps 1–3's, or the challenger's. */
-const prefixOf = (step: FileStep) => (step === 'challenge' ? 'challenge' : 'file');
-
-/** What `warm` holds once a step's prefix is cached: its model and its system text. */
-export const warmKey = (models: StepModels, step: FileStep) => `${models[step]}:${prefixOf(step)}`;
+/** What `warm` holds once a step's prefix is cached: its model (whose tool list and system text are one). */
+export const warmKey = (models: StepModels, step: FileStep) => models[step];

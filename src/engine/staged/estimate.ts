@@ -20,7 +20,7 @@ import { MAX_BATCH } from './batching';
 import { functionsTouched } from './diffScope';
 import { noCounts, type FileForecast, type StagedForecast, type StepCounts } from './forecast';
 import type { StagedRequest } from './pipeline';
-import { FILE_SYSTEM, SYNTHESIS_SYSTEM } from './prompts';
+import { fileSystem, SYNTHESIS_SYSTEM } from './prompts';
 import { REPLY_ROOM } from './context';
 import { fitGroups, MAX_PART_FILES, partMaxTokens } from './synthesisParts';
 import { contextWindowOf } from '../../model/contextWindow';
@@ -179,7 +179,8 @@ export async function estimateStagedRun(input: StagedEstimateRequest): Promise<E
   calls.synthesize = synthesis === 'asked' ? (input.forecast?.synthesisCalls ?? bySize.calls) : 0;
 
   const defaults = defaultTokens(plans, sizes, models, {
-    runPrefix: tokens(FILE_SYSTEM.length) + TOOLS_TOKENS + ctx,
+    // Steps 1–3's model: most calls, and its system text the longest.
+    runPrefix: tokens(fileSystem(models, 'review').length) + TOOLS_TOKENS + ctx,
     // Each call (a part, the merge) carries the system text and context; the files' records are split among the parts.
     synthesis: calls.synthesize ? synthesisBase * calls.synthesize + bySize.records : 0,
     files: entries.length,

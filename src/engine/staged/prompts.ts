@@ -1,11 +1,11 @@
 /**
- * Prompts of the staged pipeline. A call about a file carries its model's system text — the common preamble,
- * the noise rules (shared with synthesis and lens mode), then the briefs of the steps that model runs and
- * the rule sets they apply — and, after the file, a short directive naming its step and the record to submit.
- * Steps 1–3 run on one model and Step 4 on another (model/models.ts), and the prompt cache is per model, so
- * each gets only its own briefs: the tool list, the system text and the file form one cached prefix that
- * every call of that model about the file reads (docs/caching.md). Synthesis, which sees no file, keeps its
- * own system prompt.
+ * Prompts of the staged pipeline. A call about a file carries its model's system text: what every file step
+ * shares (the common preamble, the noise rules also used by synthesis and lens mode, and the rule sets F1–F3
+ * and A1–A8 that findings are raised and judged by), then the briefs of the steps that model runs, and after
+ * the file a one-line directive naming its step. The prompt cache is per model, so the tools, this text and
+ * the file form one cached prefix that every call of that model about the file reads, while a model never
+ * carries a brief of a step it does not run (docs/caching.md measures this against sending each brief after
+ * the file). Synthesis, which sees no file, keeps its own system prompt.
  */
 import common from '../../../prompts/common.md';
 import noise from '../../../prompts/noise.md';
@@ -20,24 +20,29 @@ import rulesFile from '../../../prompts/rules-file.md';
 import rulesFunction from '../../../prompts/rules-function.md';
 import rulesGlobal from '../../../prompts/rules-global.md';
 
-import type { FileStep } from '../../model/models';
+import { FILE_STEPS, type FileStep, type StepModels } from '../../model/models';
 
 const compose = (...parts: string[]) => parts.map((p) => p.trim()).join('\n\n');
 
-const STEPS_INTRO =
-  '# The file steps\n\nThe briefs of the three steps that read a file before its findings are challenged follow, each with the rule set it applies. Each call does exactly one step: the directive after the source names it and the record to submit, and that brief is your task.';
+/** What every call about a file is told, whatever its step. */
+export const FILE_SHARED = compose(common, noise, rulesFile, rulesFunction);
 
-const CHALLENGE_INTRO =
-  "# The rules findings were raised under\n\nThe challenger judges every finding by the rule it was raised under: the file-level rules F1 to F3 and the function-level rules A1 to A8 follow, then the challenger's brief, which is your task.";
+/** Each file step's brief. */
+export const STEP_BRIEFS: Record<FileStep, string> = {
+  curate: curate.trim(),
+  analyze: analyze.trim(),
+  review: review.trim(),
+  challenge: challenge.trim(),
+};
 
-/** The system text of Steps 1–3 (curate, analyze, review): their briefs and the rule sets they apply. */
-export const FILE_SYSTEM = compose(common, noise, STEPS_INTRO, curate, analyze, rulesFile, review, rulesFunction);
+export const STEPS_INTRO =
+  '# Your steps\n\nThe briefs of the steps this model runs follow. Each call does exactly one: the directive after the source names it and the record to submit, and that brief is your task.';
 
-/** The system text of Step 4 (challenge): the rule sets it judges by, then its brief. */
-export const CHALLENGE_SYSTEM = compose(common, noise, CHALLENGE_INTRO, rulesFile, rulesFunction, challenge);
-
-/** The system text of a file step's calls. */
-export const fileSystem = (step: FileStep): string => (step === 'challenge' ? CHALLENGE_SYSTEM : FILE_SYSTEM);
+/** The system text of a file step's calls: the shared text, then the briefs of every file step its model runs. */
+export function fileSystem(models: StepModels, step: FileStep): string {
+  const own = FILE_STEPS.filter((s) => models[s] === models[step]);
+  return compose(FILE_SHARED, STEPS_INTRO, ...own.map((s) => STEP_BRIEFS[s]));
+}
 
 /** The one step-specific line of a file call, after the file. */
 export const STEP_DIRECTIVES = {

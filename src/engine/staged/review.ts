@@ -18,7 +18,7 @@ import { lineErrors } from '../source';
 import { effortOf, fileCall, warmKey, type FileUnderReview, type StageContext, type StageSetup } from './context';
 import { missingFunctions, planReviews, type ReviewPlan } from './batching';
 import { functionRanges } from './diffScope';
-import { FILE_SYSTEM, STEP_DIRECTIVES } from './prompts';
+import { fileSystem, STEP_DIRECTIVES } from './prompts';
 
 export interface ReviewOutcome {
   reviews: PerFunctionReview[];
@@ -81,7 +81,7 @@ function functionKey(
     {
       model: ctx.models.review,
       ...effortOf(ctx, 'review'),
-      system: FILE_SYSTEM,
+      system: fileSystem(ctx.models, 'review'),
       record: PerFunctionReview,
       tools: true,
     },
