@@ -490,8 +490,8 @@ export async function executeJob(
     ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}),
     ...(job.prices ? { prices: job.prices } : {}),
     ...(job.refresh ? { refresh: true } : {}),
-    // Only a server behind a base URL may refuse what the first-party API has.
-    ...(job.stateDir && connection.provider.baseUrl
+    // What the endpoint refused (only a server behind a base URL does) and the windows it states.
+    ...(job.stateDir
       ? { memory: new EndpointMemory(endpointMemoryFile(job.stateDir), connection.endpoint, job.refresh) }
       : {}),
     ...(job.batch

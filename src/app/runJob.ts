@@ -75,8 +75,6 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   await checkBeforeRun(job);
   // Credentials resolved before the estimate is asked about: a setup that cannot call says so first.
   const connection = await connectJob(job);
-  // Each model's window as the endpoint states it, asked now beside the run's setup, so the first request need not wait.
-  for (const model of modelsInUse(job).keys()) void connection.window?.windowOf?.(model);
   job = withWindows(job, connection);
   for (const message of await warnings(job, prepared)) emit({ type: 'warning', message });
   if (confirm || job.maxCostUsd) {

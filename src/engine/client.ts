@@ -130,7 +130,10 @@ export class ModelClient {
       });
     this.window = new WindowGuard(
       opts.prices,
-      limitedCounts(opts.connection.window, new Semaphore(opts.maxConcurrency), opts.signal),
+      rememberedWindows(
+        limitedCounts(opts.connection.window, new Semaphore(opts.maxConcurrency), opts.signal),
+        opts.memory,
+      ),
     );
     const recalled = opts.memory?.recall() ?? [];
     for (const what of recalled) this.refused.add(what);
@@ -321,6 +324,25 @@ export class ModelClient {
 function limitedCounts(source: WindowSource | undefined, slots: Semaphore, signal: AbortSignal): WindowSource {
   const count = source?.countTokens;
   return count ? { ...source, countTokens: (params) => slots.run(() => count(params), signal) } : (source ?? {});
+}
+
+/**
+ * The endpoint's stated windows, from what an earlier run of this user heard when there is that: a rerun
+ * answered from the result cache then sends the endpoint nothing, not even the Models API's question.
+ */
+function rememberedWindows(source: WindowSource, memory: EndpointMemory | undefined): WindowSource {
+  const windowOf = source.windowOf;
+  if (!windowOf || !memory) return source;
+  return {
+    ...source,
+    windowOf: async (model) => {
+      const known = memory.windowOf(model);
+      if (known !== undefined) return known;
+      const stated = await windowOf(model);
+      if (stated !== undefined) void memory.rememberWindow(model, stated);
+      return stated;
+    },
+  };
 }
 
 /** Each refusal as the warnings say it. */

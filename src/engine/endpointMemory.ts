@@ -1,6 +1,8 @@
 /**
- * What an endpoint refused with a 400 (structured outputs, a forced tool choice, cache_control), remembered per
- * endpoint in the user's cache folder, so the next run starts with the fallback instead of meeting the 400 again.
+ * What an endpoint said once and need not be asked again, remembered per endpoint in the user's cache folder:
+ * what it refused with a 400 (structured outputs, a forced tool choice, cache_control), so the next run starts
+ * with the fallback instead of meeting the 400 again; and each model's input window as its Models API states it
+ * (or that it states none), so a rerun answered from the result cache sends the endpoint nothing at all.
  * Keyed by the endpoint as shown (no user info, every query value replaced): nothing secret is written. `--refresh`
  * asks the endpoint again; deleting the file forgets every endpoint.
  */
@@ -14,7 +16,15 @@ import { ensureFolder, replaceFile } from '../io/safeWrite';
 /** The capabilities a server may refuse, and so the ones remembered. */
 const Refusable = z.enum(['structuredOutputs', 'forcedToolChoice', 'promptCache']);
 export type Refusable = z.infer<typeof Refusable> & Capability;
-const Remembered = z.record(z.string(), z.array(Refusable));
+/** Per model: the window the endpoint states, or null when it answered without one. */
+const Windows = z.record(z.string(), z.int().positive().nullable());
+const Facts = z.object({ refused: z.array(Refusable).default([]), windows: Windows.default({}) });
+type Facts = z.infer<typeof Facts>;
+/** Per endpoint; an endpoint's bare list of refusals is how earlier versions wrote the file. */
+const Remembered = z.record(
+  z.string(),
+  z.union([z.array(Refusable).transform((refused): Facts => ({ refused, windows: {} })), Facts]),
+);
 /** A file of thousands of endpoints is far below this; a bigger one is not ours. */
 const MAX_BYTES = 1 << 20;
 
@@ -35,21 +45,36 @@ export class EndpointMemory {
 
   /** What this endpoint refused before: none when the file is missing, malformed, or not a regular file. */
   recall(): Refusable[] {
-    return this.askAgain ? [] : (this.all()[this.endpoint] ?? []);
+    return this.askAgain ? [] : (this.all()[this.endpoint]?.refused ?? []);
   }
 
-  /** Adds one refusal under the file's lock, keeping what other runs wrote. Best effort: a failed write only means the next run meets the 400 once more. */
+  /** The model's window as the endpoint stated it (null: it states none); undefined when it was never asked. */
+  windowOf(model: string): number | null | undefined {
+    return this.askAgain ? undefined : this.all()[this.endpoint]?.windows[model];
+  }
+
+  /** Adds one refusal. Best effort: a failed write only means the next run meets the 400 once more. */
   remember(what: Refusable): Promise<void> {
+    return this.update((facts) => ({ ...facts, refused: [...new Set([...facts.refused, what])] }));
+  }
+
+  /** Keeps what the endpoint answered about the model's window (null: that it states none). */
+  rememberWindow(model: string, window: number | null): Promise<void> {
+    return this.update((facts) => ({ ...facts, windows: { ...facts.windows, [model]: window } }));
+  }
+
+  /** Changes this endpoint's facts under the file's lock, keeping what other runs wrote. */
+  private update(change: (facts: Facts) => Facts): Promise<void> {
     this.saving = this.saving.then(async () => {
       try {
         await ensureFolder(dirname(this.file));
         await withFileLock(`${this.file}.lock`, async () => {
           const all = this.all();
-          const known = new Set(all[this.endpoint] ?? []).add(what);
-          await replaceFile(this.file, JSON.stringify({ ...all, [this.endpoint]: [...known] }, null, 1));
+          const facts = change(all[this.endpoint] ?? { refused: [], windows: {} });
+          await replaceFile(this.file, JSON.stringify({ ...all, [this.endpoint]: facts }, null, 1));
         });
       } catch {
-        // Nothing to keep it in: the fallback still holds for this run.
+        // Nothing to keep it in: this run still holds what it learned.
       }
     });
     return this.saving;

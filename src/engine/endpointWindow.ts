@@ -5,7 +5,7 @@
  * byte bound cannot show to fit. A server that does not answer either (a compatible one, say) leaves the
  * table's window and the bound.
  */
-import type Anthropic from '@anthropic-ai/sdk';
+import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { Provider } from '../model/providers';
 import type { WindowSource } from './window';
@@ -16,16 +16,21 @@ export const countsTokens = (provider: Provider): boolean => provider === 'anthr
 /** How long the window's question may take: it is asked beside the run's first requests, which wait for it. */
 const ASK_MS = 10_000;
 
+/** What a server without the Models API answers its route: not found, not allowed, not implemented, bad request. */
+const NO_MODELS_API = new Set([400, 404, 405, 501]);
+
 const ModelAnswer = z.looseObject({ max_input_tokens: z.number().int().positive().nullish() });
 const CountAnswer = z.looseObject({ input_tokens: z.number().int().nonnegative() });
 
 export function endpointWindow(sdk: Anthropic, counts: boolean): WindowSource {
-  // Asked once per model: the run asks as soon as it is connected, the window guard again when it first needs it.
-  const asked = new Map<string, Promise<number | undefined>>();
+  // Asked once per model, when the run first sizes or sends a request for it.
+  const asked = new Map<string, Promise<number | null | undefined>>();
+  // An answer without the field, or a refusal of the route (a server without the Models API), says the endpoint
+  // states none: null. Anything else (a timeout, 429, 5xx, no connection) says nothing yet: undefined.
   const ask = (model: string) =>
     sdk.models.retrieve(model, undefined, { timeout: ASK_MS }).then(
-      (answer) => ModelAnswer.safeParse(answer).data?.max_input_tokens ?? undefined,
-      () => undefined,
+      (answer) => ModelAnswer.safeParse(answer).data?.max_input_tokens ?? null,
+      (err: unknown) => (err instanceof Anthropic.APIError && NO_MODELS_API.has(err.status ?? 0) ? null : undefined),
     );
   return {
     windowOf: (model) => {

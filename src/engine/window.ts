@@ -95,8 +95,11 @@ export function estimateTextTokens(text: string): number {
 
 /** What an endpoint can say about its windows and its tokens (engine/connect.ts); each part optional. */
 export interface WindowSource {
-  /** The model's input window as the endpoint states it; undefined when it does not say. Never rejects. */
-  windowOf?: (model: string) => Promise<number | undefined>;
+  /**
+   * The model's input window as the endpoint states it: null when it answered that it states none (it has no
+   * Models API, or the answer lacks the field), undefined when it could not be asked now. Never rejects.
+   */
+  windowOf?: (model: string) => Promise<number | null | undefined>;
   /** The prompt's input tokens by the provider's own count (`count_tokens`); rejects when it cannot count. */
   countTokens?: (params: Params) => Promise<number>;
 }
@@ -138,7 +141,7 @@ export class WindowGuard {
     if (!asked) {
       this.stated.set(model, undefined);
       asked = windowOf(model).then(
-        (window) => void this.stated.set(model, window),
+        (window) => void this.stated.set(model, window ?? undefined),
         () => undefined,
       );
       this.asking.set(model, asked);

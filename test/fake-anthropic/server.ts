@@ -98,6 +98,8 @@ export interface FakeAnthropic {
   readonly requests: LoggedRequest[];
   /** `POST /v1/messages/count_tokens` requests answered since the last reset. */
   counted(): number;
+  /** The model ids `GET /v1/models/{id}` was asked about since the last reset, in order. */
+  modelsAsked(): string[];
   /** Every Message Batch created since the last reset, oldest first. */
   batches(): { id: string; status: string; requests: number; bytes: number; custom_ids: string[] }[];
   /** From now on, each new Message Batch waits this long before its requests run (reset() does not change it). */
@@ -130,10 +132,12 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   /** 'change' each time a logged request arrives or ends. */
   const log = new EventEmitter();
 
+  const asked: string[] = [];
   const reset = () => {
     requests.length = 0;
     seq = 0;
     counts = 0;
+    asked.length = 0;
     cache.clear();
     faults.reset();
     batches.clear();
@@ -324,6 +328,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
 
   /** The Models API's answer for one model: its window as `max_input_tokens` (null when the fake does not state it). */
   function modelInfo(req: IncomingMessage, res: ServerResponse, id: string): void {
+    asked.push(id);
     if (refusedWithoutKey(req, res)) return;
     send(res, 200, {
       type: 'model',
@@ -375,6 +380,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     url: `http://127.0.0.1:${port}`,
     requests,
     counted: () => counts,
+    modelsAsked: () => [...asked],
     batches: () => batches.list(),
     setBatchDelay(ms) {
       batchDelayMs = ms;
