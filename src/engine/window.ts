@@ -112,8 +112,11 @@ export class WindowGuard {
   /** Per model: the endpoint's own word on its window, asked once (undefined in the map: asked, no answer yet). */
   private readonly stated = new Map<string, number | undefined>();
   private readonly asking = new Map<string, Promise<void>>();
-  /** Bytes a token for sizing: close where a count confirms each request near its window, the bound where none can. */
-  private readonly sizing: number;
+  /**
+   * Bytes a token for sizing: close where a count confirms each request near its window, the bound where none
+   * can — and from the first count the endpoint fails to give (it has no count_tokens), for the rest of the run.
+   */
+  private sizing: number;
 
   /** `counted`: sizes as where the provider counts (a plan for such a run, without a connection to count with). */
   constructor(
@@ -204,8 +207,11 @@ export class WindowGuard {
     const bound = this.tokens(params.model, bytes, BOUND_BYTES_PER_TOKEN);
     if (bound <= room) return;
     let prompt = bound;
-    if (this.source.countTokens) {
-      const counted = await this.source.countTokens(params).catch(() => undefined);
+    if (this.source.countTokens && this.sizing !== BOUND_BYTES_PER_TOKEN) {
+      const counted = await this.source.countTokens(params).catch(() => {
+        this.sizing = BOUND_BYTES_PER_TOKEN;
+        return undefined;
+      });
       if (counted !== undefined) {
         prompt = Math.ceil(counted * COUNT_MARGIN);
         this.teach(params.model, counted / Math.max(1, estimatePromptTokens(params)));

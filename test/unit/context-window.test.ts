@@ -88,6 +88,21 @@ describe('context windows', () => {
     await assert.rejects(failing.admit(params), PromptTooLong);
   });
 
+  it('sizes by the bound for the rest of the run once the endpoint fails to count (it has no count_tokens)', async () => {
+    let counts = 0;
+    const guard = new WindowGuard(
+      { sonnet: { context_window: 10_000 } },
+      { countTokens: () => (counts++, Promise.reject(new Error('404 no such route'))) },
+    );
+    const params = request('claude-sonnet-5-5', 'x'.repeat(12_000), 1_000);
+    const before = guard.room(params);
+    await assert.rejects(guard.admit(params), PromptTooLong);
+    // What the window leaves is now measured a token a byte, so what is packed into it is what the bound admits.
+    assert.ok(guard.room(params) < before, `${guard.room(params)} < ${before}`);
+    await assert.rejects(guard.admit(params), PromptTooLong);
+    assert.equal(counts, 1, 'not asked to count again');
+  });
+
   it('takes the window the endpoint states where it is smaller than the table, asked once per model', async () => {
     const asked: string[] = [];
     const guard = new WindowGuard(
