@@ -265,16 +265,14 @@ export class ModelClient {
   }
 
   /**
-   * What a request is expected to cost, checked against --max-cost before it is sent: what was spent and
-   * what is in flight, plus its prompt at the uncached input price and, for its answer, the run's mean
-   * answer so far (a quarter of max_tokens before the first). 0 without a ceiling; refused when over it.
+   * The most a request can cost, checked against --max-cost before it is sent: what was spent and what is in
+   * flight, plus its prompt at the uncached input price and its whole max_tokens of answer — a bound, not a
+   * mean, so one rambling answer cannot take the run past its ceiling. 0 without a ceiling; refused when over it.
    */
   private expectedCost(params: MessageParams): number {
     const ceiling = this.opts.maxCostUsd;
     if (ceiling === undefined) return 0;
-    const answered = this.usage.calls;
-    const output = answered ? this.usage.output_tokens / answered : params.max_tokens / 4;
-    const tokens = { input_tokens: estimatePromptTokens(params), output_tokens: Math.round(output) };
+    const tokens = { input_tokens: estimatePromptTokens(params), output_tokens: params.max_tokens };
     const expected =
       costUsd(
         params.model,

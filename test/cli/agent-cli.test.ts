@@ -31,20 +31,20 @@ describe('the CLI for agents: --max-cost and --format agent, against the fake AP
     // A model that rambles costs more than the estimate foresaw: the ceiling, not the estimate, stops it.
     fake.server.setScenario({
       ...fake.scenario,
-      faults: [{ kind: 'verbose', chars: 20_000, times: -1, match: { record: 'PerFunctionReview' } }],
+      faults: [{ kind: 'verbose', chars: 40_000, times: -1, match: { record: 'PerFunctionReview' } }],
     });
     const cwd = await fixtureWorkspace('shop');
-    const run = await runCli(['review', 'shop', '--yes', '--no-cache', '--max-cost', '0.5', '--json', 'r.json'], {
+    const run = await runCli(['review', 'shop', '--yes', '--no-cache', '--max-cost', '0.4', '--json', 'r.json'], {
       cwd,
       env: env(),
     });
     assert.equal(run.code, 3, run.stderr);
     assert.match(
       run.stdout,
-      /Stopped early: the next model call would take the run past its ceiling of \$0\.50 \(--max-cost/,
+      /Stopped early: the next model call would take the run past its ceiling of \$0\.40 \(--max-cost/,
     );
     const json = await loadJson<{ usage: { cost_usd: number } }>(join(cwd, 'r.json'));
-    assert.ok(json.usage.cost_usd <= 0.5, `spent ${json.usage.cost_usd}`);
+    assert.ok(json.usage.cost_usd <= 0.4, `spent ${json.usage.cost_usd}`);
     const report = readFileSync(join(cwd, 'code-review-shop.md'), 'utf8');
     assert.match(report, /Not Reviewed/);
     assert.match(report, /--max-cost/);

@@ -242,11 +242,14 @@ describe('a wide review under a small context window', function () {
       const { roles, context } = sentOf(path);
       if (BIG(i)) {
         assert.deepEqual([...roles].sort(), ['excerpt', 'outline'], path);
-        // Eight of its functions in full do not fit one request: they went four at a time.
-        const batches = fake.requests.filter((r) => r.file === path && r.record === 'BatchReview');
-        assert.deepEqual(
-          batches.map((r) => r.functions.length),
-          [4, 4, 4],
+        // Eight of its functions in full do not fit one request: they went in batches of several, every one once.
+        const batches = fake.requests
+          .filter((r) => r.file === path && r.record === 'BatchReview')
+          .map((r) => r.functions.length);
+        assert.ok(batches.length > 1 && batches.every((n) => n >= 2 && n < 8), `${path}: ${batches.join(', ')}`);
+        assert.equal(
+          batches.reduce((a, b) => a + b, 0),
+          12,
           path,
         );
         assert.match(
