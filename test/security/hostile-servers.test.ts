@@ -198,6 +198,9 @@ describe('a server behind ANTHROPIC_BASE_URL that refuses what it does not have'
   async function refusing(): Promise<{ url: string; close: () => Promise<void>; refused: () => number }> {
     let refused = 0;
     const server = await hostile((req, res, body) => {
+      // What is not a message (the Models API's question) goes on to the fake as it came.
+      const onward = () => forward(req, body, new URL(`/limited${req.url ?? ''}`, fake.server.url), relay(res));
+      if (req.method !== 'POST') return onward();
       const sent = JSON.parse(body.toString()) as {
         output_config?: { format?: unknown };
         tool_choice?: { type: string };
@@ -210,7 +213,7 @@ describe('a server behind ANTHROPIC_BASE_URL that refuses what it does not have'
       if (sent.output_config?.format) return refuse('output_config.format: not supported');
       if (sent.tool_choice && sent.tool_choice.type !== 'auto') return refuse('tool_choice: only auto is supported');
       if (body.includes('"cache_control"')) return refuse('cache_control: unknown field');
-      forward(req, body, new URL(`/limited${req.url ?? ''}`, fake.server.url), relay(res));
+      onward();
     });
     return { ...server, refused: () => refused };
   }
