@@ -17,7 +17,8 @@ const setup: StageSetup = {
   context: [],
   dismissalExamples: [],
   files: 1,
-  fits: fitCheck(new WindowGuard({ opus: { context_window: WINDOW } })),
+  // Sized as on the Anthropic API, where a count confirms each request (three bytes a token).
+  fits: fitCheck(new WindowGuard({ opus: { context_window: WINDOW } }, {}, true)),
 };
 
 /** Records of files, `rows` functions each, one finding on `f1` of the first. */
