@@ -92,9 +92,16 @@ describe('endpoints: credentials only where they belong, never printed', functio
       );
       // Before: the SDK put each path after the query (/gateway?api-version=…&key=…/v1/messages): every call failed.
       assert.equal(run.code, 0, run.stderr);
-      assert.ok(seen.length > 0 && fake.server.requests.length === seen.length, seen.join('\n'));
+      // Messages, and the Models API's question about each model's window: every one after the path, with the query.
+      const messages = seen.filter((line) => line.startsWith('POST '));
+      assert.ok(messages.length > 0 && fake.server.requests.length === messages.length, seen.join('\n'));
       for (const line of seen)
-        assert.equal(line, `POST /gateway/v1/messages?api-version=${API_VERSION}&key=${QUERY_KEY}`);
+        assert.match(
+          line,
+          new RegExp(
+            `^(POST /gateway/v1/messages|GET /gateway/v1/models/[\\w.-]+)\\?api-version=${API_VERSION}&key=${QUERY_KEY}$`,
+          ),
+        );
       assert.ok(fake.server.requests.every((r) => r.status === 200));
       assert.match(
         run.stdout,
