@@ -35,12 +35,12 @@ describe('staged review through the CLI against the fake API', function () {
     const run = await review(cwd);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^4 files under review, 2 companions discovered\.$/m);
-    // Progress lines come in step order, with the run's calls, cost and time.
+    // Progress lines reach each step in order, with the run's calls, cost and time. Files move through the steps
+    // on their own, so one file's Step 2 may still report after another's Step 3 has begun.
     const steps = [
       ...run.stderr.matchAll(/^Step (\d)\/5 · \w+ · \d+\/\d+(?: \w+)? · \d+ calls? · \$\d+\.\d\d · \d+:\d\d$/gm),
     ].map((m) => Number(m[1]));
     assert.deepEqual([...new Set(steps)], [1, 2, 3, 4, 5], run.stderr);
-    assert.deepEqual(steps, [...steps].sort(), run.stderr);
 
     const json = await loadJson<Json>(join(cwd, 'result.json'));
     assert.ok(StagedJsonReport.safeParse(json).success);
