@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { devNull, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Scenario } from '../fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
-import { FIXTURES, runCli } from '../helpers/cli';
+import { runCli } from '../helpers/cli';
 import { TempRepo } from '../helpers/git-repo';
-import { editShop } from '../helpers/shop-change';
+import { pushableShop as pushable } from '../helpers/shop-change';
 
 const LOOP: Scenario = {
   lenses: {
@@ -30,20 +30,6 @@ describe('skeptic hook in a temporary repository', function () {
   let server: FakeAnthropic;
   before(async () => (server = await startFakeAnthropic({ scenario: LOOP })));
   after(() => server.close());
-
-  /** The shop pushed to a bare remote, then edited and committed: a push waiting to happen. */
-  function pushable(): TempRepo {
-    const remote = new TempRepo({ init: false });
-    remote.git('init', '-q', '--bare', '-b', 'main');
-    const repo = new TempRepo();
-    cpSync(join(FIXTURES, 'shop'), repo.path('shop'), { recursive: true });
-    repo.commit('shop');
-    repo.git('remote', 'add', 'origin', remote.dir);
-    repo.git('push', '-q', 'origin', 'main');
-    editShop(repo);
-    repo.commit('pricing in cents');
-    return repo;
-  }
 
   /** git, in its own process and asynchronously: the hook calls back into this process's fake server. */
   const gitRun = (repo: TempRepo, args: string[], env: Record<string, string>) =>

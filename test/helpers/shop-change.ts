@@ -54,3 +54,17 @@ export function shopScenarioWithPreExisting(): Scenario {
   ];
   return scenario;
 }
+
+/** The shop pushed to a bare remote, then edited and committed: a push waiting to happen. */
+export function pushableShop(): TempRepo {
+  const remote = new TempRepo({ init: false });
+  remote.git('init', '-q', '--bare', '-b', 'main');
+  const repo = new TempRepo();
+  cpSync(join(FIXTURES, 'shop'), repo.path('shop'), { recursive: true });
+  repo.commit('shop');
+  repo.git('remote', 'add', 'origin', remote.dir);
+  repo.git('push', '-q', 'origin', 'main');
+  editShop(repo);
+  repo.commit('pricing in cents');
+  return repo;
+}

@@ -6,30 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { devNull, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES, runCli } from '../helpers/cli';
+import { runCli } from '../helpers/cli';
 import { TempRepo } from '../helpers/git-repo';
-import { editShop } from '../helpers/shop-change';
+import { pushableShop as pushable } from '../helpers/shop-change';
 
 const HUSKY_CHECK = '#!/bin/sh\necho "team check ran as $(basename "$0")" >&2\n';
-
-/** The shop pushed to a bare remote, then edited and committed: a push waiting to happen. */
-function pushable(): TempRepo {
-  const remote = new TempRepo({ init: false });
-  remote.git('init', '-q', '--bare', '-b', 'main');
-  const repo = new TempRepo();
-  cpSync(join(FIXTURES, 'shop'), repo.path('shop'), { recursive: true });
-  repo.commit('shop');
-  repo.git('remote', 'add', 'origin', remote.dir);
-  repo.git('push', '-q', 'origin', 'main');
-  editShop(repo);
-  repo.commit('pricing in cents');
-  return repo;
-}
 
 const push = (repo: TempRepo, env: Record<string, string> = {}) =>
   new Promise<{ status: number | null; stderr: string }>((resolve, reject) => {
