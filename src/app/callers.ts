@@ -17,7 +17,7 @@ export type Callers = Map<string, Record<string, string[]>>;
 
 export const MAX_CALLERS = 20;
 /** Changed functions a change may look callers up for: a sweeping change is reviewed without the lists. */
-const MAX_FUNCTIONS = 40;
+export const MAX_FUNCTIONS = 40;
 const LINE_CHARS = 160;
 
 /** What a removed line defines, in the languages whose definitions say so in one line. */
@@ -28,13 +28,17 @@ const DEFINES = [
 ];
 const NOT_NAMES = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'constructor', 'function']);
 
-export interface CallerInput {
+/** Where git grep runs and what it may read: the review roots, through the run's FileAccess. */
+export interface SearchInput {
   cwd: string;
   roots: string[];
+  access: FileAccess;
+}
+
+export interface CallerInput extends SearchInput {
   changedRanges: Map<string, LineRange[]>;
   removedLines?: Map<string, RemovedHunk[]>;
   inventoryOf: (path: string) => Promise<FunctionInventory | undefined>;
-  access: FileAccess;
 }
 
 export async function findCallers(input: CallerInput): Promise<Callers> {
@@ -58,13 +62,15 @@ export async function findCallers(input: CallerInput): Promise<Callers> {
   }
   const out: Callers = new Map();
   for (const w of wanted.slice(0, MAX_FUNCTIONS)) {
-    if (w.name.length < 3 || NOT_NAMES.has(w.name)) continue;
+    if (!searchable(w.name)) continue;
     const found = await placesNaming(input, w.name, (path, line) => path === w.file && (!w.own || inside(line, w.own)));
-    if (found.length) out.set(w.file, { ...out.get(w.file), [w.key]: found });
+    if (found.length) out.set(w.file, { ...out.get(w.file), [w.key]: found.map(shownPlace) });
   }
   return out;
 }
 
+/** A name worth a search: not a keyword, not so short that it names everything. */
+export const searchable = (name: string) => name.length >= 3 && !NOT_NAMES.has(name);
 const lastName = (qualified: string) => qualified.replace(/#\d+$/, '').split('.').at(-1)!;
 const inside = (line: number, [from, to]: LineRange) => line >= from && line <= to;
 
@@ -76,18 +82,30 @@ function definedName(line: string): string | null {
   return null;
 }
 
+export interface Place {
+  path: string;
+  line: number;
+  text: string;
+}
+
+/** A place as the reviewer reads it: `path:line  the line`, the line trimmed and cut. */
+export function shownPlace({ path, line, text }: Place): string {
+  const shown = text.trim();
+  return `${path}:${line}  ${shown.length > LINE_CHARS ? `${shown.slice(0, LINE_CHARS)}…` : shown}`;
+}
+
 /** The first MAX_CALLERS lines in the roots that name `name` in code, `skip` left out. */
-async function placesNaming(
-  input: CallerInput,
+export async function placesNaming(
+  input: SearchInput,
   name: string,
   skip: (path: string, line: number) => boolean,
-): Promise<string[]> {
+): Promise<Place[]> {
   // Exit 1 is "nothing found"; any other failure leaves the list empty too: the review goes on without it.
   const hits = await git(
     ['grep', '-n', '-w', '-F', '-I', '--no-color', '-e', name, '--', ...input.roots],
     input.cwd,
   ).catch(() => '');
-  const out: string[] = [];
+  const out: Place[] = [];
   const texts = new Map<string, Promise<string | null>>();
   for (const hit of hits.split('\n')) {
     if (out.length >= MAX_CALLERS) break;
@@ -103,8 +121,7 @@ async function placesNaming(
       );
     const source = await texts.get(path)!;
     if (source === null || !(await inCode(path, source, line, text, name))) continue;
-    const shown = text.trim();
-    out.push(`${path}:${line}  ${shown.length > LINE_CHARS ? `${shown.slice(0, LINE_CHARS)}…` : shown}`);
+    out.push({ path, line, text });
   }
   return out;
 }

@@ -2,7 +2,8 @@
  * A review job: everything a run needs, as plain data, and the two phases runJob strings together:
  * prepare (Step 0, no model) and execute (the pipeline of the job's mode, staged or lenses).
  */
-import { findCallers, type Callers } from './callers';
+import { findCallers, type Callers, type SearchInput } from './callers';
+import { findDeletionCallers, withDeletionCallers } from './deletedFiles';
 import type { Intent } from '../model/intent';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
@@ -31,7 +32,7 @@ import { ReviewAccess } from '../scope/access';
 import { ResultCache } from '../engine/resultCache';
 import { EndpointMemory } from '../engine/endpointMemory';
 import type { Inventory } from '../scope/exclusions';
-import { displayPath, ScopeError } from '../scope/inventory';
+import { classify, displayPath, ScopeError } from '../scope/inventory';
 import { challengeExamples, type Dismissal } from '../model/dismissals';
 import type { ScopeSpec } from '../model/scope';
 import { FindingScreen, loadTeamFile } from './dismissals';
@@ -180,29 +181,27 @@ export async function prepareJob(input: PrepareInput, { plan = false } = {}): Pr
         ...(job.stateDir ? { keptIn: keptScopesDir(job.stateDir) } : {}),
         quickCountFrom,
       });
-  const scope = job.stateDir
-    ? withoutOwnOutputs(resolved, outputsUnder(job.cwd, await knownOutputs(job.stateDir)))
-    : resolved;
-  const inventory = scope.inventory;
-  const companions = inventory.discovery.file_entries.filter((e) => e.companion_path).length;
-  const access = await ReviewAccess.open({
-    cwd: job.cwd,
-    roots: inventory.discovery.review_roots,
-    excludes: job.excludes,
-    facts,
-  });
+  const roots = resolved.inventory.discovery.review_roots;
+  const access = await ReviewAccess.open({ cwd: job.cwd, roots, excludes: job.excludes, facts });
   // One repository's change: git grep runs in it (a multi-repo run has none to search across).
-  const callers =
-    scope.changedRanges && !repositories
+  const search = { cwd: job.cwd, roots, access };
+  const changed =
+    resolved.changedRanges && !repositories
       ? await findCallers({
-          cwd: job.cwd,
-          roots: inventory.discovery.review_roots,
-          changedRanges: scope.changedRanges,
-          ...(scope.removedLines ? { removedLines: scope.removedLines } : {}),
-          inventoryOf: inventoryLookup(access, inventory.discovery.file_entries),
-          access,
+          ...search,
+          changedRanges: resolved.changedRanges,
+          ...(resolved.removedLines ? { removedLines: resolved.removedLines } : {}),
+          inventoryOf: inventoryLookup(access, resolved.inventory.discovery.file_entries),
         })
       : undefined;
+  const deletions = repositories ? undefined : await withDeletions(job, resolved, search, facts, quickCountFrom);
+  const callers = deletions ? joinCallers(changed, deletions.callers) : changed;
+  const withCallers = deletions?.scope ?? resolved;
+  const scope = job.stateDir
+    ? withoutOwnOutputs(withCallers, outputsUnder(job.cwd, await knownOutputs(job.stateDir)))
+    : withCallers;
+  const inventory = scope.inventory;
+  const companions = inventory.discovery.file_entries.filter((e) => e.companion_path).length;
   // What Step 0 learnt is kept even if the run that follows is cancelled.
   await facts.store.flush();
   return {
@@ -217,6 +216,30 @@ export async function prepareJob(input: PrepareInput, { plan = false } = {}): Pr
     warnings,
     ...(callers?.size ? { callers } : {}),
   };
+}
+
+/** The callers a deleted file leaves behind join the review (app/deletedFiles.ts), through the scope's exclusions. */
+async function withDeletions(
+  job: PrepareInput,
+  scope: ResolvedScope,
+  search: SearchInput,
+  facts: Step0Facts,
+  quickCountFrom: number | undefined,
+): Promise<{ scope: ResolvedScope; callers: Callers } | undefined> {
+  const excluded = job.excludes.length ? picomatch(job.excludes, { dot: true }) : () => false;
+  const deleted = scope.changes?.deleted.filter((d) => !excluded(d.path)) ?? [];
+  const found = deleted.length ? await findDeletionCallers(search, deleted) : undefined;
+  if (!found?.ranges.size) return undefined;
+  const admit = async (paths: string[]) =>
+    (await classify(search.roots, paths, { cwd: job.cwd, excludes: job.excludes, facts, quickCountFrom })).discovery
+      .file_entries;
+  return withDeletionCallers(scope, found, admit);
+}
+
+function joinCallers(a: Callers | undefined, b: Callers): Callers {
+  const out: Callers = new Map(a);
+  for (const [path, named] of b) out.set(path, { ...out.get(path), ...named });
+  return out;
 }
 
 /** Each repository's change scope, resolved inside it, then every path made relative to cwd again. */
@@ -286,6 +309,7 @@ function rebaseChanges(set: ChangeSet, at: (p: string) => string): ChangeSet {
     root: at(set.root),
     files: set.files.map((f) => ({ ...f, path: at(f.path) })),
     skipped: set.skipped.map((s) => ({ ...s, path: at(s.path) })),
+    deleted: set.deleted.map((d) => ({ ...d, path: at(d.path) })),
   };
 }
 
@@ -298,6 +322,7 @@ function mergeRepositories(repos: PreparedRepository[]): ResolvedScope {
     root: '.',
     files: scopes.flatMap((s) => s.changes?.files ?? []),
     skipped: scopes.flatMap((s) => s.changes?.skipped ?? []),
+    deleted: scopes.flatMap((s) => s.changes?.deleted ?? []),
     changedLines: scopes.reduce((n, s) => n + (s.changes?.changedLines ?? 0), 0),
     description: `${kind} in ${repos.map((r) => r.path).join(', ')}`,
   };

@@ -52,8 +52,11 @@ function removedBlock(file: SourceFile): string | null {
   let chars = 0;
   for (const run of file.removed) {
     const total = run.lines.length + run.omitted;
+    const span = `base lines ${run.base}-${run.base + total - 1}`;
     body.push(
-      `      (removed before line ${run.before} of the new file: base lines ${run.base}-${run.base + total - 1})`,
+      run.from
+        ? `      (the deleted file ${run.from}, ${span}: this file still uses what it defined)`
+        : `      (removed before line ${run.before} of the new file: ${span})`,
     );
     if (run.lines.some((l) => BINARY.test(l))) {
       body.push(`      (${total} removed lines of binary content, not shown)`);

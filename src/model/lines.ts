@@ -19,6 +19,17 @@ export function overlaps(a: LineRange, ranges: LineRange[]): boolean {
   return ranges.some((r) => a[0] <= r[1] && r[0] <= a[1]);
 }
 
+/** The ranges sorted, those that overlap or touch joined into one. */
+export function mergeRanges(ranges: LineRange[]): LineRange[] {
+  const out: LineRange[] = [];
+  for (const [s, e] of [...ranges].sort((x, y) => x[0] - y[0])) {
+    const last = out.at(-1);
+    if (last && s <= last[1] + 1) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
+}
+
 /** At most `max` characters of `text`, cut with a mark that says so. */
 export function capText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [cut at ${max} characters]`;

@@ -11,6 +11,11 @@ export interface RemovedHunk {
   lines: string[];
   /** Removed lines of this hunk beyond `lines`: counted, not kept. */
   omitted: number;
+  /**
+   * A file the change deleted, when this run is its text shown beside a file that still names what it defined
+   * (app/deletedFiles.ts); `before` then means nothing.
+   */
+  from?: string;
 }
 
 /** How much removed text one file sends: what is over is counted and said, never sent. */

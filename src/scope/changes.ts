@@ -26,6 +26,12 @@ export interface ChangedFile {
   removedLines: RemovedHunk[];
 }
 
+/** A file the change deleted, its text kept as one base-side run (within REMOVED_CAPS). */
+export interface DeletedFile {
+  path: string;
+  removedLines: RemovedHunk[];
+}
+
 export type SkipReason = 'deleted' | 'binary' | 'symlink' | 'submodule';
 
 export interface ChangeSet {
@@ -34,6 +40,8 @@ export interface ChangeSet {
   /** Reviewable files only, sorted by path. */
   files: ChangedFile[];
   skipped: Array<{ path: string; reason: SkipReason }>;
+  /** Text files the change deleted (lock files aside), with their text as removed lines: their callers are reviewed. */
+  deleted: DeletedFile[];
   /** Added plus removed lines of every text change, lock files excluded: the gate-check count. */
   changedLines: number;
   description: string;
@@ -135,6 +143,7 @@ export async function currentBranch(cwd: string): Promise<string | null> {
 class Builder {
   private files: ChangedFile[] = [];
   private skipped: ChangeSet['skipped'] = [];
+  private deleted: DeletedFile[] = [];
   private changedLines = 0;
 
   constructor(
@@ -164,6 +173,8 @@ class Builder {
             ? 'symlink'
             : null;
     if (reason) this.skipped.push({ path, reason });
+    if (d.status === 'deleted' && d.removedLines.length && !isLockFile(name))
+      this.deleted.push({ path, removedLines: d.removedLines });
     else if (d.status !== 'deleted' && d.status !== 'binary')
       this.files.push({
         path,
@@ -208,6 +219,7 @@ class Builder {
       root,
       files: this.files.sort(byPath),
       skipped: this.skipped.sort(byPath),
+      deleted: this.deleted.sort(byPath),
       changedLines: this.changedLines,
       description,
     };

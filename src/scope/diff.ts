@@ -2,6 +2,7 @@
  * A pure parser for unified `git diff` text (as from `git diff --no-color --no-ext-diff -U0 --find-renames`
  * or `gh pr diff`): per file, its paths, status, the new-side line ranges that changed and the removed lines.
  */
+import { mergeRanges } from '../model/lines';
 import { REMOVED_CAPS, type RemovedHunk } from '../model/removed';
 
 export type DiffStatus = 'added' | 'modified' | 'deleted' | 'renamed' | 'binary';
@@ -19,7 +20,10 @@ export interface FileDiff {
   hunks: Array<[number, number]>;
   added: number;
   removed: number;
-  /** Each run of removed lines, base-side numbered (the first REMOVED_CAPS.hunkLines of each kept); none for a binary change. */
+  /**
+   * Each run of removed lines, base-side numbered (the first REMOVED_CAPS.hunkLines of each kept, of a deleted
+   * file the first REMOVED_CAPS.fileLines); none for a binary change.
+   */
   removedLines: RemovedHunk[];
   /** The new (else old) file mode, e.g. '100644', '120000' (symlink), '160000' (submodule); null if not stated. */
   mode: string | null;
@@ -105,6 +109,8 @@ function readHunk(lines: string[], i: number, hunk: RegExpExecArray, c: Draft): 
   let next = Number(hunk[3]) + (newLeft === 0 ? 1 : 0); // new-side number of the next new line
   let base = Number(hunk[1]) + (oldLeft === 0 ? 1 : 0); // base-side number of the next old line
   if (newLeft > 0) c.hunks.push([next, next + newLeft - 1]);
+  // A deleted file is one run: it keeps what a whole file may show (its callers are reviewed with it).
+  const keep = c.status === 'deleted' ? REMOVED_CAPS.fileLines : REMOVED_CAPS.hunkLines;
   let blockAdds = 0;
   let blockDels = 0;
   let gone: RemovedHunk | null = null;
@@ -129,7 +135,7 @@ function readHunk(lines: string[], i: number, hunk: RegExpExecArray, c: Draft): 
         gone = { base, before: next, lines: [], omitted: 0 };
         c.removedLines.push(gone);
       }
-      if (gone.lines.length < REMOVED_CAPS.hunkLines) gone.lines.push(stripCr(lines[i + 1]!.slice(1)));
+      if (gone.lines.length < keep) gone.lines.push(stripCr(lines[i + 1]!.slice(1)));
       else gone.omitted++;
       base++;
     } else if (tag === ' ' && oldLeft > 0 && newLeft > 0) {
@@ -160,16 +166,6 @@ function finalize(d: Draft): FileDiff {
     removedLines: d.binary ? [] : d.removedLines,
     mode: d.mode,
   };
-}
-
-function mergeRanges(ranges: Array<[number, number]>): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  for (const [s, e] of [...ranges].sort((x, y) => x[0] - y[0])) {
-    const last = out.at(-1);
-    if (last && s <= last[1] + 1) last[1] = Math.max(last[1], e);
-    else out.push([s, e]);
-  }
-  return out;
 }
 
 function stripCr(line: string): string {

@@ -305,8 +305,9 @@ function defaultTokens(
       t.cache_creation_input_tokens += writer * fileBlock;
       if (writer && !prefixWritten.has(model)) {
         prefixWritten.add(model);
-        t.cache_creation_input_tokens += run.runPrefix;
-        t.cache_read_input_tokens += (calls - 1) * run.runPrefix;
+        // An expected fraction of a call (Step 4's, say) writes that fraction: it reads nothing.
+        t.cache_creation_input_tokens += writer * run.runPrefix;
+        t.cache_read_input_tokens += (calls - writer) * run.runPrefix;
       } else t.cache_read_input_tokens += calls * run.runPrefix;
       t.cache_read_input_tokens += (calls - writer) * fileBlock;
       t.input_tokens += calls * uncached;

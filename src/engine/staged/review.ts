@@ -105,7 +105,8 @@ function functionKey(
 }
 
 function removedIn(file: FileUnderReview, [from, to]: [number, number]) {
-  const runs = file.primary.removed?.filter((r) => r.before >= from && r.before <= to + 1);
+  // A deleted file's text bears on every function of a file that still uses it.
+  const runs = file.primary.removed?.filter((r) => r.from || (r.before >= from && r.before <= to + 1));
   return runs?.length ? { removed: runs.map(({ base: _base, before: _before, ...r }) => r) } : {};
 }
 
