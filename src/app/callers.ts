@@ -74,7 +74,7 @@ export const searchable = (name: string) => name.length >= 3 && !NOT_NAMES.has(n
 const lastName = (qualified: string) => qualified.replace(/#\d+$/, '').split('.').at(-1)!;
 const inside = (line: number, [from, to]: LineRange) => line >= from && line <= to;
 
-function definedName(line: string): string | null {
+export function definedName(line: string): string | null {
   for (const re of DEFINES) {
     const name = re.exec(line)?.[1];
     if (name && !NOT_NAMES.has(name)) return name;

@@ -8,7 +8,15 @@ import { mergeRanges, type LineRange } from '../model/lines';
 import type { RemovedHunk } from '../model/removed';
 import { languageOf } from '../model/languages';
 import type { DeletedFile } from '../scope/changes';
-import { MAX_FUNCTIONS, placesNaming, searchable, shownPlace, type Callers, type SearchInput } from './callers';
+import {
+  definedName,
+  MAX_FUNCTIONS,
+  placesNaming,
+  searchable,
+  shownPlace,
+  type Callers,
+  type SearchInput,
+} from './callers';
 import type { ResolvedScope } from './resolveScope';
 
 /** Files a deletion may bring into the review: its callers beyond them go unreviewed. */
@@ -68,6 +76,8 @@ export async function findDeletionCallers(input: SearchInput, deleted: DeletedFi
   const names = deleted.flatMap((file) => exportedNames(file).map((name) => ({ file, name })));
   for (const { file, name } of names.slice(0, MAX_FUNCTIONS)) {
     for (const place of await placesNaming(input, name, (path) => gone.has(path) || full(path))) {
+      // A file defining a function of its own by that name does not use the deleted one there.
+      if (definedName(place.text) === name) continue;
       const { path, line } = place;
       out.ranges.set(path, [...(out.ranges.get(path) ?? []), [line, line]]);
       const removed = out.removed.get(path) ?? [];

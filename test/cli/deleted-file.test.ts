@@ -30,6 +30,8 @@ const CHECKOUT = [
   '}',
   '',
 ].join('\n');
+/** Its own function of the same name: not a user of the deleted one. */
+const OTHER = ['export function takePercent(n: number): number {', '  return n / 100;', '}', ''].join('\n');
 const UNUSED = ['export function neverCalled(): number {', '  return 42;', '}', ''].join('\n');
 /** A deleted file far over the removed-lines caps: one export near its top, then bulk. */
 const BIG = [
@@ -66,7 +68,7 @@ describe('a deleted file is reviewed for what its removal breaks', function () {
 
   it('staged and lens mode: the caller file is reviewed with the deleted text and its using line; plan counts it', async () => {
     const repo = repoDeleting(
-      { 'shop/discount.ts': DISCOUNT, 'shop/checkout.ts': CHECKOUT, 'shop/unused.ts': UNUSED },
+      { 'shop/discount.ts': DISCOUNT, 'shop/checkout.ts': CHECKOUT, 'shop/other.ts': OTHER, 'shop/unused.ts': UNUSED },
       ['shop/discount.ts', 'shop/unused.ts'],
     );
     const plan = await runCli(['plan', '--changes', '--no-cache', '--json'], { cwd: repo.dir, env: env() });
@@ -74,7 +76,7 @@ describe('a deleted file is reviewed for what its removal breaks', function () {
     assert.deepEqual(
       PlanJson.parse(JSON.parse(plan.stdout)).files.map((f) => f.path),
       ['shop/checkout.ts'],
-      'the one file still using a deleted name, and nothing for the file nobody used',
+      'the one file still using a deleted name; not one defining its own, nor anything for the file nobody used',
     );
 
     const run = await review(repo.dir);
@@ -129,7 +131,7 @@ describe('a deleted file is reviewed for what its removal breaks', function () {
     assert.deepEqual(asked(server), []);
   });
 
-  it('a huge deleted file is cut to the removed-lines caps, and one git sees as binary sends nothing', async () => {
+  it('--staged: a huge deleted file is cut to the removed-lines caps, and one git sees as binary sends nothing', async () => {
     const repo = repoDeleting(
       {
         'shop/big.ts': BIG,
@@ -139,7 +141,8 @@ describe('a deleted file is reviewed for what its removal breaks', function () {
       },
       ['shop/big.ts', 'shop/blob.ts'],
     );
-    const run = await review(repo.dir);
+    repo.git('add', '-A');
+    const run = await runCli(['review', '--staged', '--force', '--no-cache'], { cwd: repo.dir, env: env() });
     assert.equal(run.code, 0, run.stderr);
     const requests = asked(server).filter((r) => r.file === 'shop/checkout.ts');
     assert.ok(requests.length, 'the caller is reviewed');
