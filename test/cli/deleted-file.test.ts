@@ -73,8 +73,10 @@ describe('a deleted file is reviewed for what its removal breaks', function () {
     );
     const plan = await runCli(['plan', '--changes', '--no-cache', '--json'], { cwd: repo.dir, env: env() });
     assert.equal(plan.code, 0, plan.stderr);
+    const planned = PlanJson.parse(JSON.parse(plan.stdout));
+    assert.equal(planned.estimate.functions, 1, 'Step 3 sized for the one function with a using line');
     assert.deepEqual(
-      PlanJson.parse(JSON.parse(plan.stdout)).files.map((f) => f.path),
+      planned.files.map((f) => f.path),
       ['shop/checkout.ts'],
       'the one file still using a deleted name; not one defining its own, nor anything for the file nobody used',
     );
