@@ -68,7 +68,7 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   const early = new Promise<EarlyJob>((resolve) => (started = resolve));
   const preparing = prepareJob(job, streams ? { early: started! } : {});
   const first = streams ? await Promise.race([early, preparing]) : await preparing;
-  // A streamed run's later Step 0 failure fails the files that wait on it, and is thrown again below.
+  // A streamed run's later Step 0 failure fails the files that wait on it (the pipeline throws it).
   preparing.catch(() => undefined);
   if ('inventory' in first) checkOutputs(job, first);
   await checkOutputTargets(job.cwd, job.outputs);
@@ -82,7 +82,7 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
       excluded: prepared.inventory.excluded.length,
     }),
   );
-  inventoryOut.catch(() => undefined); // awaited below, where a run that got that far throws it
+  inventoryOut.catch(() => undefined); // heard where it matters: before the run, or by its files
   if ('inventory' in first) await inventoryOut;
   if ('inventory' in first && first.scope.skip && !job.force) return { kind: 'skipped', reason: first.scope.skip };
   if (!('inventory' in first) && !(await keptUpTo(first.files, 1))) assertReviewable(await preparing);
@@ -108,10 +108,17 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
       if (!yes || signal.aborted) return { kind: 'declined' };
     }
   }
-  const result = await executeJob(job, first, emit, signal, connection, inventoryOut);
-  const prepared = await preparing;
-  // What the run's parses found is kept for the next plan and review.
-  await prepared.access.facts.store.flush();
+  // A streamed run whose Step 0 failed after its files were judged (its facts not written) still reports.
+  const result = await executeJob(
+    job,
+    first,
+    emit,
+    signal,
+    connection,
+    inventoryOut.catch(() => undefined),
+  );
+  // What the run's parses found is kept for the next plan and review (the early access is the finished job's).
+  await first.access.facts.store.flush();
   // What the run used per step teaches the next estimate its token figures; losing it costs only accuracy.
   if (job.stateDir && result.mode === 'staged')
     await (await import('./usageHistory')).recordRunUsage(job.stateDir, result).catch(() => undefined);
