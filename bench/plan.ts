@@ -31,12 +31,11 @@ export async function benchPlan(files: number): Promise<string> {
     const inv = await takeInventory(['.'], { cwd: root });
     const t1 = performance.now();
     const access = await ReviewAccess.open({ cwd: root, roots: ['.'] });
-    const entries = inv.discovery.file_entries;
     const est = await estimateStagedRun({
       access,
       discovery: inv.discovery,
       context: [],
-      inventoryOf: inventoryLookup(access, entries),
+      inventoryOf: inventoryLookup(access),
     });
     const t2 = performance.now();
     return `  ${label}: inventory ${((t1 - t0) / 1000).toFixed(2)} s (${inv.discovery.file_entries.length} files), estimate ${((t2 - t1) / 1000).toFixed(2)} s (${est.calls} calls)`;

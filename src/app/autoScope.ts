@@ -9,7 +9,7 @@ import { plural } from '../model/plural';
 import type { ScopeSpec } from '../model/scope';
 import type { TargetScope } from './choices';
 import { ghBranchPullRequest } from '../scope/gh';
-import { gitToplevel } from '../scope/git';
+import { gitToplevel, listAhead } from '../scope/git';
 
 export interface AutoScope {
   scope: ScopeSpec;
@@ -17,20 +17,32 @@ export interface AutoScope {
 }
 
 export async function autoScope(cwd: string, env?: NodeJS.ProcessEnv): Promise<AutoScope> {
-  if (!(await gitToplevel(cwd)))
+  const top = await gitToplevel(cwd);
+  if (!top)
     return { scope: { kind: 'paths', paths: ['.'] }, line: 'Scope: the whole folder (auto: not a git repository)' };
+  // The three questions at once: the whole folder's listing is the scope's first need when it is the scope.
+  const listing = listAhead(top);
+  // Untracked files count, as the uncommitted scope reviews them; ignored ones do not.
+  const status = git(['status', '--porcelain', '--untracked-files=all'], cwd);
+  status.catch(() => undefined); // thrown below where the status decides
   const pr = await ghBranchPullRequest({ cwd, ...(env ? { env } : {}) });
   if ('number' in pr) {
+    listing.drop();
     return {
       scope: { kind: 'pr', number: pr.number },
       line: `Scope: pull request #${pr.number} (auto: the open pull request of this branch, from gh)`,
     };
   }
-  // Untracked files count, as the uncommitted scope reviews them; ignored ones do not.
-  const changed = (await git(['status', '--porcelain', '--untracked-files=all'], cwd))
-    .split('\n')
-    .filter(Boolean).length;
+  let porcelain: string;
+  try {
+    porcelain = await status;
+  } catch (err) {
+    listing.drop();
+    throw err;
+  }
+  const changed = porcelain.split('\n').filter(Boolean).length;
   if (changed > 0) {
+    listing.drop();
     return {
       scope: { kind: 'changes' },
       line: `Scope: uncommitted changes (auto: ${pr.none}; ${plural(changed, 'file')} changed, staged or untracked)`,

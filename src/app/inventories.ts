@@ -42,11 +42,12 @@ interface Parses {
  */
 export const QUICK_FROM_FILES = 1000;
 
-const memo = new WeakMap<FileEntry[], Parses>();
+/** A job's parses, by the job's access (one per prepared job): its estimate and its run share them. */
+const memo = new WeakMap<ReviewAccess, Parses>();
 
 /** Files without a grammar or a fallback have no entry; a file that cannot be read has none either (the run reports it). */
 export async function inventoriesOf(access: ReviewAccess, entries: FileEntry[]): Promise<Inventories> {
-  const one = inventoryLookup(access, entries);
+  const one = inventoryLookup(access);
   const pairs = await Promise.all(entries.map(async (e) => [e.path, await one(e.path)] as const));
   return new Map(pairs.filter((p): p is readonly [string, FunctionInventory] => p[1] !== undefined));
 }
@@ -56,7 +57,7 @@ export async function inventoriesOf(access: ReviewAccess, entries: FileEntry[]):
  * kept, those (and any counted quickly by an earlier plan) by the quick finder. `quick`: the paths so counted.
  */
 export async function planInventories(access: ReviewAccess, entries: FileEntry[]): Promise<PlanInventories> {
-  const parses = parsesOf(entries);
+  const parses = parsesOf(access);
   const kept = await Promise.all(entries.map((e) => keptInventory(access, e.path, true)));
   // A file without a grammar goes to the regex fallback, which is as quick as the quick finder: never counted here.
   const grammar = entries.map((e) => hasGrammar(finderLanguage(e.path)));
@@ -72,8 +73,8 @@ export async function planInventories(access: ReviewAccess, entries: FileEntry[]
 }
 
 /** The scope's files one at a time, sharing the parses `inventoriesOf` made or will make. */
-export function inventoryLookup(access: ReviewAccess, entries: FileEntry[]): InventoryOf {
-  const { io, byPath } = parsesOf(entries);
+export function inventoryLookup(access: ReviewAccess): InventoryOf {
+  const { io, byPath } = parsesOf(access);
   return (path) => {
     let found = byPath.get(path);
     if (!found) {
@@ -84,11 +85,11 @@ export function inventoryLookup(access: ReviewAccess, entries: FileEntry[]): Inv
   };
 }
 
-function parsesOf(entries: FileEntry[]): Parses {
-  let parses = memo.get(entries);
+function parsesOf(access: ReviewAccess): Parses {
+  let parses = memo.get(access);
   if (!parses) {
     parses = { io: new Semaphore(16), byPath: new Map(), quick: new Set() };
-    memo.set(entries, parses);
+    memo.set(access, parses);
   }
   return parses;
 }

@@ -37,7 +37,8 @@ import { challengeExamples, type Dismissal } from '../model/dismissals';
 import type { ScopeSpec } from '../model/scope';
 import { FindingScreen, loadTeamFile } from './dismissals';
 import { inventoryLookup, QUICK_FROM_FILES, quickFunctionCount } from './inventories';
-import { resolveScope, type ResolvedScope } from './resolveScope';
+import type { FileStream } from '../model/fileStream';
+import { pathsDescription, resolveScope, type ResolvedScope } from './resolveScope';
 
 export interface LensOptions {
   fullFanout: boolean;
@@ -139,6 +140,15 @@ export interface PreparedJob {
   callers?: Callers;
 }
 
+/**
+ * What a staged run needs before Step 0 has judged every file of a paths scope: the files as they are judged,
+ * and what a PreparedJob says besides the finished inventory.
+ */
+export interface EarlyJob extends Omit<PreparedJob, 'scope' | 'inventory' | 'companions'> {
+  scope: Pick<ResolvedScope, 'changedRanges' | 'removedLines' | 'changes' | 'description'>;
+  files: FileStream;
+}
+
 type PrepareInput = Pick<
   ReviewJob,
   'cwd' | 'scope' | 'excludes' | 'contextFiles' | 'includeUntracked' | 'lens' | 'cacheDir' | 'stateDir'
@@ -147,8 +157,12 @@ type PrepareInput = Pick<
 /**
  * Step 0 and the project context: everything before the first model call. Needs no API key. For `skeptic
  * plan` (`plan`), Step 0 also counts the functions of a large scope quickly as it reads (app/inventories.ts).
+ * `early` is given a paths scope's files as soon as they are listed, each with its verdict to come.
  */
-export async function prepareJob(input: PrepareInput, { plan = false } = {}): Promise<PreparedJob> {
+export async function prepareJob(
+  input: PrepareInput,
+  { plan = false, early }: { plan?: boolean; early?: (job: EarlyJob) => void } = {},
+): Promise<PreparedJob> {
   const quickCountFrom = plan ? QUICK_FROM_FILES : undefined;
   const job = { ...input, excludes: [...input.excludes, ...cacheExcludes(input)] };
   const facts = new Step0Facts(new FactStore(job.stateDir ? factsDirOf(job.stateDir) : undefined));
@@ -171,6 +185,25 @@ export async function prepareJob(input: PrepareInput, { plan = false } = {}): Pr
   const repositories = lens?.repositories.length
     ? await prepareRepositories(job, lens.repositories, warnings, facts, quickCountFrom)
     : undefined;
+  const own = job.stateDir ? outputsUnder(job.cwd, await knownOutputs(job.stateDir)) : new Set<string>();
+  // One access for the run's early start and the finished job: they share its facts and its parses.
+  let opened: Promise<ReviewAccess> | undefined;
+  const accessTo = (roots: string[]) =>
+    (opened ??= ReviewAccess.open({ cwd: job.cwd, roots, excludes: job.excludes, facts }));
+  const onFiles =
+    early &&
+    ((files: FileStream) =>
+      void accessTo(files.review_roots).then((access) =>
+        early({
+          scope: { description: pathsDescription(files.review_roots) },
+          files: withoutOwnFiles(files, own),
+          context,
+          spec: find(specPath),
+          rubric: find(rubricPath),
+          access,
+          warnings,
+        }),
+      ));
   const resolved = repositories
     ? mergeRepositories(repositories)
     : await resolveScope(job.scope, {
@@ -180,9 +213,10 @@ export async function prepareJob(input: PrepareInput, { plan = false } = {}): Pr
         facts,
         ...(job.stateDir ? { keptIn: keptScopesDir(job.stateDir) } : {}),
         quickCountFrom,
+        ...(onFiles ? { onFiles } : {}),
       });
   const roots = resolved.inventory.discovery.review_roots;
-  const access = await ReviewAccess.open({ cwd: job.cwd, roots, excludes: job.excludes, facts });
+  const access = await accessTo(roots);
   // One repository's change: git grep runs in it (a multi-repo run has none to search across).
   const search = { cwd: job.cwd, roots, access };
   const changed =
@@ -191,15 +225,13 @@ export async function prepareJob(input: PrepareInput, { plan = false } = {}): Pr
           ...search,
           changedRanges: resolved.changedRanges,
           ...(resolved.removedLines ? { removedLines: resolved.removedLines } : {}),
-          inventoryOf: inventoryLookup(access, resolved.inventory.discovery.file_entries),
+          inventoryOf: inventoryLookup(access),
         })
       : undefined;
   const deletions = repositories ? undefined : await withDeletions(job, resolved, search, facts, quickCountFrom);
   const callers = deletions ? joinCallers(changed, deletions.callers) : changed;
   const withCallers = deletions?.scope ?? resolved;
-  const scope = job.stateDir
-    ? withoutOwnOutputs(withCallers, outputsUnder(job.cwd, await knownOutputs(job.stateDir)))
-    : withCallers;
+  const scope = withoutOwnOutputs(withCallers, own);
   const inventory = scope.inventory;
   const companions = inventory.discovery.file_entries.filter((e) => e.companion_path).length;
   // What Step 0 learnt is kept even if the run that follows is cancelled.
@@ -358,6 +390,12 @@ function withoutOwnOutputs(scope: ResolvedScope, own: Set<string>): ResolvedScop
   };
 }
 
+/** The stream without the files Skeptic wrote (see withoutOwnOutputs). */
+function withoutOwnFiles(files: FileStream, own: Set<string>): FileStream {
+  if (!files.candidates.some((path) => own.has(path))) return files;
+  return { ...files, entry: async (i) => (own.has(files.candidates[i]!) ? null : files.entry(i)) };
+}
+
 /** A result cache inside the folder under review is Skeptic's own data, never code to review. */
 function cacheExcludes(job: PrepareInput): string[] {
   if (!job.cacheDir) return [];
@@ -488,13 +526,17 @@ export function withWindows<J extends Pick<ReviewJob, 'prices'>>(job: J, connect
 /** How many dismissals with a reason the challenger sees as examples of what this team does not want. */
 const CHALLENGE_EXAMPLES = 8;
 
-/** Runs the job's pipeline; findings dismissed before (team file, the user's list, inline comments) never come out. */
+/**
+ * Runs the job's pipeline; findings dismissed before (team file, the user's list, inline comments) never come out.
+ * An EarlyJob runs staged, each file as Step 0 judges it; `before` is what its `done` event waits for.
+ */
 export async function executeJob(
   job: ReviewJob,
-  prepared: PreparedJob,
+  prepared: PreparedJob | EarlyJob,
   emit: EmitFn,
   signal: AbortSignal,
   connection: Connection,
+  before?: Promise<unknown>,
 ): Promise<ReviewResult> {
   const teamFile = await loadTeamFile(job.cwd, (message) => emit({ type: 'warning', message }));
   const team = teamFile.dismissals;
@@ -530,13 +572,19 @@ export async function executeJob(
       : {}),
   };
   // Only the mode that runs is loaded.
+  const staged = async () => (await import('../engine/staged')).runStagedReview;
   const raw =
-    job.mode === 'lenses'
-      ? await (await import('../engine/lenses')).runLensReview({ ...common, ...lensRequest(job, prepared) }, events)
-      : await (
-          await import('../engine/staged')
-        ).runStagedReview({ ...common, ...stagedRequest(job, prepared, team) }, events);
+    'files' in prepared
+      ? await (
+          await staged()
+        )({ ...common, ...stagedParts(job, prepared, team), files: prepared.files }, events)
+      : job.mode === 'lenses'
+        ? await (await import('../engine/lenses')).runLensReview({ ...common, ...lensRequest(job, prepared) }, events)
+        : await (
+            await staged()
+          )({ ...common, ...stagedRequest(job, prepared, team) }, events);
   const result = applyPriorityFloor(screen.result(raw), job.minPriority);
+  await before;
   emit({ type: 'done', result });
   return result;
 }
@@ -547,8 +595,16 @@ export function stagedRequest(
   prepared: PreparedJob,
   team: Dismissal[],
 ) {
+  return { discovery: prepared.inventory.discovery, ...stagedParts(job, prepared, team) };
+}
+
+/** The request without its files: a streamed run gives them as Step 0 judges them, the others as its inventory. */
+function stagedParts(
+  job: Pick<ReviewJob, 'cwd' | 'models' | 'effort' | 'dismissals' | 'intent'>,
+  prepared: PreparedJob | EarlyJob,
+  team: Dismissal[],
+) {
   return {
-    discovery: prepared.inventory.discovery,
     models: job.models,
     effort: job.effort,
     context: prepared.context,
@@ -557,7 +613,7 @@ export function stagedRequest(
     ...intentOf(job, prepared.scope),
     ...(prepared.callers ? { callers: prepared.callers } : {}),
     dismissalExamples: challengeExamples([...team, ...(job.dismissals ?? [])], CHALLENGE_EXAMPLES),
-    inventoryOf: inventoryLookup(prepared.access, prepared.inventory.discovery.file_entries),
+    inventoryOf: inventoryLookup(prepared.access),
     countFunctions: quickFunctionCount,
   };
 }
@@ -596,7 +652,7 @@ export function lensRequest(job: Pick<ReviewJob, 'lens' | 'force' | 'effort' | '
 }
 
 /** The intent the user stated, else the change's own (a pull request's title and description, a range's commit subjects). */
-function intentOf(job: Pick<ReviewJob, 'intent'>, scope: ResolvedScope): { intent?: Intent } {
+function intentOf(job: Pick<ReviewJob, 'intent'>, scope: Pick<ResolvedScope, 'changes'>): { intent?: Intent } {
   const intent = job.intent ?? scope.changes?.intent;
   return intent ? { intent } : {};
 }

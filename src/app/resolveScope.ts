@@ -8,6 +8,7 @@ import type { RemovedHunk } from '../model/removed';
 import { collectChanges, gateCheck, prSkipReason, type ChangeSet } from '../scope/changes';
 import type { Step0Facts } from '../scope/facts';
 import type { Inventory } from '../scope/exclusions';
+import type { FileStream } from '../model/fileStream';
 import { classify, takeInventory } from '../scope/inventory';
 
 export interface ScopeOptions {
@@ -21,6 +22,8 @@ export interface ScopeOptions {
   keptIn?: string;
   /** A plan's quick count while Step 0 reads (InventoryOptions.quickCountFrom). */
   quickCountFrom?: number;
+  /** A paths scope's files as Step 0 judges them (InventoryOptions.onFiles); a change scope's come all at once. */
+  onFiles?: (files: FileStream) => void;
 }
 
 export interface ResolvedScope {
@@ -35,6 +38,11 @@ export interface ResolvedScope {
   skip: string | null;
 }
 
+/** What a paths scope is called: its review roots. */
+export function pathsDescription(roots: string[]): string {
+  return roots.join(', ');
+}
+
 export async function resolveScope(spec: ScopeSpec, opts: ScopeOptions): Promise<ResolvedScope> {
   if (spec.kind === 'paths') {
     const inventory = await takeInventory(spec.paths, {
@@ -43,8 +51,9 @@ export async function resolveScope(spec: ScopeSpec, opts: ScopeOptions): Promise
       ...(opts.facts ? { facts: opts.facts } : {}),
       ...(opts.keptIn ? { keptIn: opts.keptIn } : {}),
       quickCountFrom: opts.quickCountFrom,
+      ...(opts.onFiles ? { onFiles: opts.onFiles } : {}),
     });
-    return { inventory, description: inventory.discovery.review_roots.join(', '), skip: null };
+    return { inventory, description: pathsDescription(inventory.discovery.review_roots), skip: null };
   }
   const changes = await collectChanges(spec, {
     cwd: opts.cwd,

@@ -2,7 +2,10 @@
  * A whole review, the same for every surface: prepare (Step 0) → gate → estimate → confirm → execute →
  * write outputs. The worker, the CLI and the bench are adapters: they choose what `emit` and `confirm` do.
  */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { EmitFn, ReviewResult } from '../model/events';
+import { keptUpTo } from '../model/fileStream';
 import { LedgerRefused } from '../engine/batchLedger';
 import { GitError } from '../io/git';
 import { currentBranch } from '../scope/changes';
@@ -18,6 +21,7 @@ import {
   modelsInUse,
   preloadRun,
   prepareJob,
+  type EarlyJob,
   type PreparedJob,
   withWindows,
   type ReviewJob,
@@ -58,29 +62,40 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   const { emit, confirm, signal } = hooks;
   checkProvider(job);
   preloadRun(job.mode);
-  const prepared = await prepareJob(job);
-  // Before the first event: the event log is written from it on, and must not be a file under review.
-  checkOutputs(job, prepared);
+  // A staged run that asks nothing first starts on each file as Step 0 judges it; an estimate needs every file.
+  const streams = !confirm && !job.maxCostUsd && job.mode !== 'lenses' && !job.batch && !(await outputsExist(job));
+  let started: ((early: EarlyJob) => void) | undefined;
+  const early = new Promise<EarlyJob>((resolve) => (started = resolve));
+  const preparing = prepareJob(job, streams ? { early: started! } : {});
+  const first = streams ? await Promise.race([early, preparing]) : await preparing;
+  // A streamed run's later Step 0 failure fails the files that wait on it (the pipeline throws it).
+  preparing.catch(() => undefined);
+  if ('inventory' in first) checkOutputs(job, first);
   await checkOutputTargets(job.cwd, job.outputs);
   emit({ type: 'setup', message: setupLine(job.provider, modelsInUse(job)) });
-  const entries = prepared.inventory.discovery.file_entries;
-  emit({
-    type: 'inventory',
-    files: entries.map((e) => e.path),
-    companions: prepared.companions,
-    excluded: prepared.inventory.excluded.length,
-  });
-  if (prepared.scope.skip && !job.force) return { kind: 'skipped', reason: prepared.scope.skip };
-  assertReviewable(prepared);
+  // Emitted once Step 0 has judged every file: before the run's first request or, streamed, during the run.
+  const inventoryOut = preparing.then((prepared) =>
+    emit({
+      type: 'inventory',
+      files: prepared.inventory.discovery.file_entries.map((e) => e.path),
+      companions: prepared.companions,
+      excluded: prepared.inventory.excluded.length,
+    }),
+  );
+  inventoryOut.catch(() => undefined); // heard where it matters: before the run, or by its files
+  if ('inventory' in first) await inventoryOut;
+  if ('inventory' in first && first.scope.skip && !job.force) return { kind: 'skipped', reason: first.scope.skip };
+  if (!('inventory' in first) && !(await keptUpTo(first.files, 1))) assertReviewable(await preparing);
+  if ('inventory' in first) assertReviewable(first);
   await checkBeforeRun(job);
   // Credentials resolved before the estimate is asked about: a setup that cannot call says so first.
   const connection = await connectJob(job);
   job = withWindows(job, connection);
-  for (const message of await warnings(job, prepared)) emit({ type: 'warning', message });
-  if (confirm || job.maxCostUsd) {
+  for (const message of await warnings(job, first)) emit({ type: 'warning', message });
+  if ('inventory' in first && (confirm || job.maxCostUsd)) {
     // Loaded only to ask or to hold to a ceiling: the estimate's code (both modes' planners) is not needed to run.
     const { estimateJob, cheapestCostUsd } = await import('./estimate');
-    const estimate = await estimateJob(job, prepared);
+    const estimate = await estimateJob(job, first);
     if (job.maxCostUsd) checkBudget(job.maxCostUsd, cheapestCostUsd(estimate));
     if (confirm && estimate.calls > job.confirmThreshold) {
       const yes = await confirm({
@@ -93,9 +108,17 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
       if (!yes || signal.aborted) return { kind: 'declined' };
     }
   }
-  const result = await executeJob(job, prepared, emit, signal, connection);
-  // What the run's parses found is kept for the next plan and review.
-  await prepared.access.facts.store.flush();
+  // A streamed run whose Step 0 failed after its files were judged (its facts not written) still reports.
+  const result = await executeJob(
+    job,
+    first,
+    emit,
+    signal,
+    connection,
+    inventoryOut.catch(() => undefined),
+  );
+  // What the run's parses found is kept for the next plan and review (the early access is the finished job's).
+  await first.access.facts.store.flush();
   // What the run used per step teaches the next estimate its token figures; losing it costs only accuracy.
   if (job.stateDir && result.mode === 'staged')
     await (await import('./usageHistory')).recordRunUsage(job.stateDir, result).catch(() => undefined);
@@ -111,6 +134,22 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
           ...(job.stateDir ? { stateDir: job.stateDir } : {}),
         });
   return { kind: 'ran', result, outputs };
+}
+
+/**
+ * Whether a machine output (--json, --sarif, --events) names a file that exists: one that might be under review,
+ * which only the whole inventory can tell (checkOutputs). A file that does not exist yet is under no review.
+ */
+async function outputsExist(job: ReviewJob): Promise<boolean> {
+  const { json, sarif, events } = job.outputs;
+  const exists = (path: string | undefined) =>
+    path === undefined
+      ? false
+      : stat(resolve(job.cwd, path)).then(
+          () => true,
+          () => false,
+        );
+  return (await Promise.all([json, sarif, events].map(exists))).some(Boolean);
 }
 
 /** A run whose cheapest plan is over its --max-cost ceiling: refused before any call. */
@@ -144,7 +183,7 @@ function finishedNothing(result: ReviewResult): boolean {
   return !result.files.some((f) => f.status !== 'failed' || f.analysis);
 }
 
-async function warnings(job: ReviewJob, prepared: PreparedJob): Promise<string[]> {
+async function warnings(job: ReviewJob, prepared: PreparedJob | EarlyJob): Promise<string[]> {
   const out: string[] = [...prepared.warnings];
   const pr = prepared.scope.changes?.pr;
   if (pr) {

@@ -70,6 +70,27 @@ export async function gitListing(top: string): Promise<GitListing> {
   return { files: [...files], blobs, digest: createHash('sha256').update(out).digest('hex') };
 }
 
+/** A listing started ahead is taken only this soon after it started: the next scope, not a later one. */
+const AHEAD_MS = 10_000;
+const ahead = new Map<string, { listing: Promise<GitListing>; at: number }>();
+
+/**
+ * Starts listing `top` now, for the next scope that lists it (once): the auto scope lists the repository while gh
+ * and git status decide whether the whole folder is the scope. `drop` it when it is not.
+ */
+export function listAhead(top: string): { drop: () => void } {
+  const started = { listing: gitListing(top), at: Date.now() };
+  started.listing.catch(() => undefined); // whoever takes it hears its failure
+  ahead.set(top, started);
+  return { drop: () => void (ahead.get(top) === started && ahead.delete(top)) };
+}
+
+function takeAhead(top: string): Promise<GitListing> | undefined {
+  const started = ahead.get(top);
+  ahead.delete(top);
+  return started && Date.now() - started.at < AHEAD_MS ? started.listing : undefined;
+}
+
 /** Listings asked for while taking stock of one scope: the inventory and the companions share one per repository. */
 export class GitListings {
   private readonly byTop = new Map<string, Promise<GitListing>>();
@@ -77,7 +98,7 @@ export class GitListings {
   of(top: string): Promise<GitListing> {
     let listing = this.byTop.get(top);
     if (!listing) {
-      listing = gitListing(top);
+      listing = takeAhead(top) ?? gitListing(top);
       this.byTop.set(top, listing);
     }
     return listing;

@@ -6,6 +6,7 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { FileEntry } from '../model/records';
+import { streamOf, type FileStream } from '../model/fileStream';
 import { isInside } from '../model/access';
 import { ReviewAccess } from './access';
 import { CompanionFinder } from './companionFinder';
@@ -31,6 +32,11 @@ export interface InventoryOptions {
    * judged (AccessOptions.quickCount); a plan of fewer files parses them all (app/inventories.ts).
    */
   quickCountFrom?: number;
+  /**
+   * Called once the candidates are listed, with each one's verdict to come (a kept inventory: all in), so a
+   * run can start on the first files while Step 0 judges the rest; the inventory itself waits for every verdict.
+   */
+  onFiles?: (files: FileStream) => void;
 }
 
 /** What listing the folders learnt beyond the candidates: git's listings, and the blob ids of unmodified files. */
@@ -89,9 +95,12 @@ export async function takeInventory(paths: string[], opts: InventoryOptions): Pr
         facts.judged(resolve(cwd, path), id);
         await facts.store.get(id);
       });
+    opts.onFiles?.(streamOf(kept.inventory.discovery));
     return kept.inventory;
   }
-  const { inventory, dirs } = await judgeAndPair(reviewRoots, [...chosen], opts, excluded, listed);
+  const judging = await judgeAndPair(reviewRoots, [...chosen], opts, excluded, listed);
+  opts.onFiles?.(judging.files);
+  const { inventory, dirs } = await judging.done;
   if (digest !== null && !dirs.throughLink && !stamp.racy(dirs.stamps.values()))
     await keepInventory(opts.keptIn!, scope, digest, dirs.stamps, inventory, (path) =>
       opts.facts?.idOf(resolve(cwd, path)),
@@ -117,17 +126,21 @@ export async function classify(
   excluded: Exclusion[] = [],
   listed: Listed = { listings: new GitListings(), known: new Map() },
 ): Promise<Inventory> {
-  return (await judgeAndPair(reviewRoots, candidates, opts, excluded, listed)).inventory;
+  return (await (await judgeAndPair(reviewRoots, candidates, opts, excluded, listed)).done).inventory;
 }
 
-/** `classify`, with the folder listings its lookups read (what a kept inventory depends on). */
+/**
+ * `classify` as it goes: the candidates in review order, judged in that order, each entry ready as soon as its
+ * own verdict is (its companion is looked up among the candidates, as in a repository among git's files); `done`
+ * with the inventory and the folder listings its lookups read (what a kept inventory depends on).
+ */
 async function judgeAndPair(
   reviewRoots: string[],
   candidates: string[],
   opts: InventoryOptions,
   excluded: Exclusion[],
   listed: Listed,
-): Promise<{ inventory: Inventory; dirs: DirCache }> {
+): Promise<{ files: FileStream; done: Promise<{ inventory: Inventory; dirs: DirCache }> }> {
   const access = await ReviewAccess.open({
     cwd: opts.cwd,
     roots: reviewRoots,
@@ -136,27 +149,57 @@ async function judgeAndPair(
     ...(opts.facts ? { facts: opts.facts } : {}),
     quickCount: opts.quickCountFrom !== undefined && candidates.length >= opts.quickCountFrom,
   });
+  const sorted = [...candidates].sort();
   // Only the verdicts are kept: the texts read on the way are dropped file by file.
-  const verdicts = await mapLimit(candidates, IO_PARALLEL, async (c) => {
-    const v = await access.judge(resolve(opts.cwd, c), listed.known.get(c));
-    return v.ok ? null : v;
+  const refusals = sorted.map(() => settled<Exclusion | null>());
+  const judged = mapLimit(sorted, IO_PARALLEL, async (path, i) => {
+    try {
+      const v = await access.judge(resolve(opts.cwd, path), listed.known.get(path));
+      refusals[i]!.resolve(v.ok ? null : { path, reason: v.reason, ...(v.detail ? { detail: v.detail } : {}) });
+    } catch (err) {
+      refusals[i]!.reject(err);
+    }
   });
-  const included: string[] = [];
-  candidates.forEach((path, i) => {
-    const v = verdicts[i];
-    if (!v) included.push(path);
-    else excluded.push({ path, reason: v.reason, ...(v.detail ? { detail: v.detail } : {}) });
-  });
-  included.sort();
-  const companions = new CompanionFinder(opts.cwd, reviewRoots, included, access.dirs, listed.listings);
-  const entries: FileEntry[] = await mapLimit(included, IO_PARALLEL, async (path) => ({
-    path,
-    companion_path: await companions.find(path),
-  }));
-  return {
-    inventory: { discovery: { review_roots: reviewRoots, file_entries: entries }, excluded },
-    dirs: access.dirs,
+  const companions = new CompanionFinder(opts.cwd, reviewRoots, sorted, access.dirs, listed.listings);
+  const entries = new Map<number, Promise<FileEntry | null>>();
+  const entry = (i: number) => {
+    let found = entries.get(i);
+    if (!found) {
+      const path = sorted[i]!;
+      found = refusals[i]!.promise.then(async (refused) =>
+        refused ? null : { path, companion_path: await companions.find(path) },
+      );
+      entries.set(i, found);
+    }
+    return found;
   };
+  const done = judged.then(async () => {
+    const refused = new Map(
+      (await Promise.all(refusals.map((r) => r.promise))).flatMap((r) => (r ? [[r.path, r] as const] : [])),
+    );
+    // Left out in the order they were found; kept in review order.
+    for (const path of candidates) {
+      const r = refused.get(path);
+      if (r) excluded.push(r);
+    }
+    const found = await Promise.all(sorted.map((_, i) => entry(i)));
+    const file_entries = found.filter((e): e is FileEntry => e !== null);
+    return { inventory: { discovery: { review_roots: reviewRoots, file_entries }, excluded }, dirs: access.dirs };
+  });
+  // A verdict that failed fails `done` (and whoever reads that entry); none goes unheard.
+  for (const r of refusals) r.promise.catch(() => undefined);
+  return { files: { review_roots: reviewRoots, candidates: sorted, entry }, done };
+}
+
+/** A promise with its resolve and reject at hand. */
+function settled<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (err: unknown) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return { promise, resolve, reject };
 }
 
 async function listFolder(

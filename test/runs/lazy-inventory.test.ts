@@ -21,8 +21,7 @@ describe('the parser inventory is read on demand', function () {
       { apiKey: 'test-key' },
     );
     const prepared = await prepareJob(job);
-    const entries = prepared.inventory.discovery.file_entries;
-    const parse = inventoryLookup(prepared.access, entries);
+    const parse = inventoryLookup(prepared.access);
     /** For each file asked for: was its Step 1 already answered at that moment? */
     const asked = new Map<string, boolean>();
     const answered = (path: string) =>
@@ -72,7 +71,7 @@ describe('the parser inventory is read on demand', function () {
       );
       await rm(join(cwd, 'a.ts'));
       await symlink(join(outside, 'b.ts'), join(cwd, 'a.ts'));
-      assert.equal(await inventoryLookup(prepared.access, entries)('a.ts'), undefined);
+      assert.equal(await inventoryLookup(prepared.access)('a.ts'), undefined);
     } finally {
       await rm(cwd, { recursive: true, force: true });
       await rm(outside, { recursive: true, force: true });

@@ -24,7 +24,7 @@ describe('staged estimate', () => {
       access,
       discovery: { review_roots: ['.'], file_entries: entries },
       context: [],
-      inventoryOf: inventoryLookup(access, entries),
+      inventoryOf: inventoryLookup(access),
     };
   }
 

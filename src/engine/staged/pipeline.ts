@@ -43,6 +43,7 @@ import { expectedUnits, Schedule } from './schedule';
 import { Semaphore } from '../../model/semaphore';
 import type { RemovedHunk } from '../../model/removed';
 import type { Intent } from '../../model/intent';
+import { keptUpTo, streamOf, type FileStream } from '../../model/fileStream';
 
 export interface StagedRequest extends RunRequest {
   /** Paths in the discovery are relative to this folder. */
@@ -70,6 +71,11 @@ export interface StagedRequest extends RunRequest {
   filesInFlight?: number;
 }
 
+/** A run that starts on each file as Step 0 judges it (app/runJob.ts streams a paths scope's files so). */
+export type StreamedRequest = FilesAside & { files: FileStream };
+/** What a file's steps read of the request: everything but the scope's list of files. */
+type FilesAside = Omit<StagedRequest, 'discovery'>;
+
 /** Enough files in flight that every request slot has a call ready, at any step. */
 const FILES_PER_SLOT = 4;
 const MIN_FILES_IN_FLIGHT = 16;
@@ -90,7 +96,9 @@ interface FileRun {
   notes: string[];
 }
 
-export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise<StagedResult> {
+export async function runStagedReview(request: StagedRequest | StreamedRequest, emit: EmitFn): Promise<StagedResult> {
+  const files = 'files' in request ? request.files : streamOf(request.discovery);
+  const req: FilesAside = request;
   const run = new ReviewRun(req, emit, STAGED_PROMPT_VERSION);
   const runner = run.runner(req.effort);
   const schedule = new Schedule(req.maxConcurrency);
@@ -101,14 +109,13 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
     ...(req.effort ? { effort: req.effort } : {}),
     context: req.context,
     dismissalExamples: req.dismissalExamples ?? [],
-    files: req.discovery.file_entries.length,
+    // Whether to prime is all a run needs of the count: known once two files are in, not when the last is.
+    files: await keptUpTo(files, 2),
     fits: runner.fits,
     schedule,
     shrink: (file) => shrink(file, (path) => syntaxInventory(req, path)),
   };
   const progress = new Progress(emit);
-  const entries = req.discovery.file_entries;
-  progress.total('curate', entries.length);
 
   // A bound on the files in flight, each holding its text and queuing its calls: on a tree of thousands, neither
   // every text is held at once nor does each freed request slot scan every file's waiting calls. Files wait
@@ -118,26 +125,35 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
     req.filesInFlight ??
       (req.batch ? BATCH_FILES_IN_FLIGHT : Math.max(MIN_FILES_IN_FLIGHT, FILES_PER_SLOT * req.maxConcurrency)),
   );
-  entries.forEach((_, order) => schedule.expect(order, 'curate', expectedUnits(undefined, MAX_BATCH)));
-  const fileRuns = await Promise.all(
-    entries.map((entry, order) =>
-      run.guard(
+  // Every file Step 0 has yet to judge counts as one that stays, until its verdict says otherwise; a file
+  // starts as soon as its own verdict is in, in review order as far as the verdicts come so.
+  files.candidates.forEach((_, order) => schedule.expect(order, 'curate', expectedUnits(undefined, MAX_BATCH)));
+  const started = await Promise.all(
+    files.candidates.map(async (_, order) => {
+      const entry = await files.entry(order);
+      if (!entry) return void schedule.finish(order);
+      progress.total('curate', 1);
+      const fileRun = await run.guard(
         () =>
           inFlight.run(
             () => reviewFile(ctx, req, entry, order, progress, emit).finally(() => schedule.finish(order)),
             run.signal,
           ),
         (reason) => stoppedFile(entry, reason),
-      ),
-    ),
+      );
+      return { entry, fileRun };
+    }),
   );
+  const kept = started.filter((s) => s !== undefined);
+  const discovery = { review_roots: files.review_roots, file_entries: kept.map((s) => s.entry) };
+  const fileRuns = kept.map((s) => s.fileRun);
 
   const findings = fileRuns.flatMap((f) => f.findings);
   const filtered = fileRuns.flatMap((f) => f.filtered);
   const failed = fileRuns.flatMap((f) => f.failed);
   let synthesis: SynthesisResult | null = null;
   const notes: string[] = fileRuns.flatMap((f) => f.notes);
-  const input = synthesisInput(req, fileRuns);
+  const input = synthesisInput({ discovery }, fileRuns);
   if (input && !run.aborted) {
     const outcome = await run.guard(
       () =>
@@ -168,7 +184,7 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
     mode: 'staged',
     models: req.models,
     effort: Object.fromEntries(STAGED_STEPS.map((s) => [s, stagedEffort(s, req.effort) ?? null])),
-    reviewRoots: req.discovery.review_roots,
+    reviewRoots: discovery.review_roots,
     files: fileRuns.map((f) => f.outcome),
     findings: sortFindings(findings),
     filtered,
@@ -201,7 +217,7 @@ export function synthesisInput(
 
 async function reviewFile(
   ctx: StageContext,
-  req: StagedRequest,
+  req: FilesAside,
   entry: FileEntry,
   order: number,
   progress: Progress,
@@ -250,7 +266,7 @@ function failRun(run: FileRun, step: string, reason: string, unit = run.outcome.
 /** Steps 1–4 of a loaded file, into `run`. */
 async function reviewSteps(
   ctx: StageContext,
-  req: StagedRequest,
+  req: FilesAside,
   file: FileUnderReview,
   run: FileRun,
   progress: Progress,
