@@ -32,7 +32,9 @@ import { checkoutCases, runEval } from '../eval/run';
 import { MATCHINGS, type Matching } from '../eval/score';
 import { formatUsd, PRICES_AS_OF } from '../model/pricing';
 import { flagOf, LIMITS } from '../app/contributions';
-import { nonEmpty, parseCommandLine, wholeNumber } from './args';
+import { parseCommandLine } from './args';
+import { flagValue, nonEmpty, parserOptions, wholeNumber, type RawFlag } from './flagValues';
+import { flagHelp } from './help';
 import { consoleReporter } from './console';
 import { loadPrices } from './prices';
 import { askYes } from './askYes';
@@ -40,6 +42,9 @@ import type { CliIo } from './io';
 import { EXIT, UsageError } from './help';
 
 const BENCHMARKS: Record<string, Benchmark> = { martian: MARTIAN, aacr: AACR };
+
+/** The flags eval takes as review does: parsed, checked and described by their rows of the table. */
+const SHARED_WITH_REVIEW = ['maxConcurrency', 'requestTimeout'] as const;
 
 export const EVAL_USAGE = `Usage:
   skeptic eval martian|aacr [--limit N] [--pr URL…] [--mode staged|lenses] [--model ID] [--judge-model ID]
@@ -80,8 +85,7 @@ published figures of other tools on exactly the PRs scored (worked out from the 
   --dry-run          fetch and estimate only; no key needed, no model call
   --yes              run without asking after the estimate
   --prices FILE      JSON price overrides per model or family (as for skeptic review)
-  --concurrency N    concurrent model requests (default 8)
-  --timeout SECONDS  per request attempt (default 300)
+${flagHelp(SHARED_WITH_REVIEW, { width: 21, brief: true })}
 `;
 
 interface EvalArgs {
@@ -110,8 +114,7 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
   const parsed = parseCommandLine(argv, {
     limit: { type: 'string' },
     pr: { type: 'string', multiple: true },
-    mode: { type: 'string' },
-    model: { type: 'string' },
+    ...parserOptions(['mode', 'model', 'prices', 'yes', 'help', ...SHARED_WITH_REVIEW]),
     'judge-model': { type: 'string' },
     matching: { type: 'string' },
     data: { type: 'string' },
@@ -119,15 +122,10 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     profile: { type: 'string' },
     workdir: { type: 'string' },
     json: { type: 'string' },
-    prices: { type: 'string' },
     'dry-run': { type: 'boolean' },
     'include-pre-existing': { type: 'boolean' },
-    yes: { type: 'boolean', short: 'y' },
-    concurrency: { type: 'string' },
-    timeout: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   });
-  const v = parsed.values;
+  const v = parsed.values as typeof parsed.values & Record<string, RawFlag>;
   if (v.help) return 'help';
   const [benchmark, ...extra] = parsed.positionals;
   const bench = benchmark === undefined ? undefined : BENCHMARKS[benchmark];
@@ -138,8 +136,7 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
         : `unknown benchmark "${benchmark}" (available: ${Object.keys(BENCHMARKS).join(', ')})`,
     );
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
-  const mode = v.mode ?? 'staged';
-  if (mode !== 'staged' && mode !== 'lenses') throw new UsageError(`--mode must be staged or lenses, got "${mode}"`);
+  const mode = flagValue('mode', v.mode) as EvalArgs['mode'];
   const matching = v.matching ?? bench.matching;
   if (!(MATCHINGS as readonly string[]).includes(matching))
     throw new UsageError(`--matching must be ${MATCHINGS.join(' or ')}, got "${matching}"`);
@@ -155,18 +152,19 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     ...(v.limit !== undefined ? { limit: wholeNumber('--limit', v.limit, { default: 0, min: 1, max: 10_000 }) } : {}),
     prs: v.pr ?? [],
     mode,
-    ...(v.model !== undefined ? { model: nonEmpty('--model', v.model)! } : {}),
+    ...(v.model !== undefined ? { model: flagValue('model', v.model) as string } : {}),
     judgeModel: nonEmpty('--judge-model', v['judge-model']) ?? bench.judgeModel,
     ...(v.data !== undefined ? { data: nonEmpty('--data', v.data)! } : {}),
     workdir: nonEmpty('--workdir', v.workdir) ?? 'skeptic-eval',
     ...(v.json !== undefined ? { json: nonEmpty('--json', v.json)! } : {}),
-    ...(v.prices !== undefined ? { pricesFile: nonEmpty('--prices', v.prices)! } : {}),
+    ...(v.prices !== undefined ? { pricesFile: flagValue('prices', v.prices) as string } : {}),
     dryRun: v['dry-run'] ?? false,
     // Martian scores what the bot would post, as the benchmarked bots were scored on all they posted.
     includePreExisting: (v['include-pre-existing'] ?? false) || matching === 'martian',
-    yes: v.yes ?? false,
-    maxConcurrency: wholeNumber(flagOf('maxConcurrency'), v.concurrency, LIMITS.maxConcurrency),
-    requestTimeout: wholeNumber(flagOf('requestTimeout'), v.timeout, LIMITS.requestTimeout),
+    yes: v.yes === true,
+    // eval's judge calls take them too, so they are decided here, from the table's defaults.
+    maxConcurrency: wholeNumber(flagOf('maxConcurrency'), v.concurrency as string | undefined, LIMITS.maxConcurrency),
+    requestTimeout: wholeNumber(flagOf('requestTimeout'), v.timeout as string | undefined, LIMITS.requestTimeout),
   };
 }
 
