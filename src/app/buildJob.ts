@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Dismissal } from '../model/dismissals';
 import type { EditorModels } from '../model/editorModels';
 import {
+  DEFAULT_LENS_EFFORT,
   EFFORTS,
   resolveLensModels,
   resolveStepModels,
@@ -19,12 +20,13 @@ import {
 import { withPremiums, type PriceOverrides } from '../model/pricing';
 import { providerModelId, regionalPremium, resolveProvider, type Env, type ProviderConfig } from '../model/providers';
 import { ModelEntry } from './prices';
-import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
+import { defaultMaxReviewers, LENS_ROLES } from '../model/reviewers';
 import type { ScopeSpec } from '../model/scope';
 import { REPORTS_FOLDER } from '../model/skepticFolder';
 import type { ReviewChoices } from './choices';
 import { PRIORITY_ORDER } from '../model/order';
 import type { Priority } from '../model/records';
+import { OPTIONS } from './choiceTable';
 import { LIMITS, PROVIDER_SETTINGS } from './contributions';
 import { resultsDir } from './state';
 import type { ReviewJob } from './job';
@@ -45,6 +47,7 @@ export interface JobContext {
 export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobContext): ReviewJob {
   const model = c.model?.trim() || undefined;
   const effort = EFFORTS.find((e) => e === c.effort);
+  const fullFanout = c.fullFanout ?? OPTIONS.fullFanout.setting.default;
   const { apiKey, stateDir, dismissals, editor } = context;
   const cacheDir = cachePolicy(c, stateDir);
   const reportFolder = c.reportFolder === undefined ? undefined : join(c.cwd, c.reportFolder || REPORTS_FOLDER);
@@ -73,19 +76,21 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
       ? {
           mode: 'lenses' as const,
           lens: {
-            fullFanout: c.fullFanout ?? false,
-            ...(c.maxReviewers !== undefined
-              ? { maxReviewers: clamp(c.maxReviewers, { default: MAX_REVIEWERS, min: 1, max: MAX_REVIEWERS }) }
-              : {}),
+            fullFanout,
+            maxReviewers: clamp(c.maxReviewers, {
+              ...OPTIONS.maxReviewers.limit,
+              default: defaultMaxReviewers(fullFanout),
+            }),
             ...(c.spec ? { spec: c.spec } : {}),
             ...(c.rubric ? { rubric: c.rubric } : {}),
             models: lensModels,
+            effort: effort ?? DEFAULT_LENS_EFFORT,
             repositories: c.repositories ?? [],
           },
         }
       : {}),
     excludes: c.excludes ?? [],
-    includeUntracked: c.includeUntracked ?? true,
+    includeUntracked: c.includeUntracked ?? OPTIONS.includeUntracked.setting.default,
     force: c.force ?? false,
     contextFiles: c.contextFiles ?? [],
     models,
