@@ -29,7 +29,7 @@ import type { Priority } from '../model/records';
 import { OPTIONS } from './choiceTable';
 import { LIMITS, PROVIDER_SETTINGS } from './contributions';
 import { resultsDir } from './state';
-import type { ReviewJob } from './job';
+import type { LensOptions, ReviewJob } from './job';
 
 /** What the surface knows beyond the user's choices: the key, the repository's state folder, the user's dismissals. */
 export interface JobContext {
@@ -45,9 +45,7 @@ export interface JobContext {
 
 /** The scope is resolved first: `auto` is detected where the review runs (app/autoScope.ts). */
 export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobContext): ReviewJob {
-  const model = c.model?.trim() || undefined;
   const effort = EFFORTS.find((e) => e === c.effort);
-  const fullFanout = c.fullFanout ?? OPTIONS.fullFanout.setting.default;
   const { apiKey, stateDir, dismissals, editor } = context;
   const cacheDir = cachePolicy(c, stateDir);
   const reportFolder = c.reportFolder === undefined ? undefined : join(c.cwd, c.reportFolder || REPORTS_FOLDER);
@@ -59,36 +57,12 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
     skipAuth: false,
     ...(c.baseUrl ? { baseUrl: { value: c.baseUrl, from: 'baseUrl' } } : {}),
   };
-  // Skeptic's model names become the provider's ids; an id the user gave goes through as it is.
-  const ids = <T extends Record<string, string>>(models: T): T =>
-    Object.fromEntries(Object.entries(models).map(([k, m]) => [k, providerModelId(provider.provider, m)])) as T;
-  const models = ids(resolveStepModels(model, known<StepModels>(STAGED_STEPS, c.modelPerStep)));
-  const lensModels = ids(resolveLensModels(model, known<LensModels>(LENS_ROLES, c.reviewerModels)));
-  const used = [...Object.values(models), ...(c.mode === 'lenses' ? Object.values(lensModels) : [])];
-  const prices = withPremiums(c.prices ? validPrices(c.prices) : {}, used, (id) =>
-    regionalPremium(provider.provider, provider.region?.value, id),
-  );
+  const { models, lensModels, prices } = modelsAndPrices(c, provider);
   return {
     cwd: c.cwd,
     scope: c.scope,
     ...(c.intent?.text.trim() ? { intent: c.intent } : {}),
-    ...(c.mode === 'lenses'
-      ? {
-          mode: 'lenses' as const,
-          lens: {
-            fullFanout,
-            maxReviewers: clamp(c.maxReviewers, {
-              ...OPTIONS.maxReviewers.limit,
-              default: defaultMaxReviewers(fullFanout),
-            }),
-            ...(c.spec ? { spec: c.spec } : {}),
-            ...(c.rubric ? { rubric: c.rubric } : {}),
-            models: lensModels,
-            effort: effort ?? DEFAULT_LENS_EFFORT,
-            repositories: c.repositories ?? [],
-          },
-        }
-      : {}),
+    ...(c.mode === 'lenses' ? { mode: 'lenses' as const, lens: lensOptions(c, { models: lensModels, effort }) } : {}),
     excludes: c.excludes ?? [],
     includeUntracked: c.includeUntracked ?? OPTIONS.includeUntracked.setting.default,
     force: c.force ?? false,
@@ -115,6 +89,35 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
     ...(c.batch ? { batch: { batchTimeout: clamp(c.batchTimeout, LIMITS.batchTimeout) } } : {}),
     outputs: defined({ out: c.out, reportFolder, json: c.json, sarif: c.sarif, events: c.events }),
   };
+}
+
+/** Lens mode's options, decided: fan-out, the reviewer cap, the models per role and the effort sent. */
+function lensOptions(c: ReviewChoices, decided: { models: LensModels; effort: Effort | undefined }): LensOptions {
+  const fullFanout = c.fullFanout ?? OPTIONS.fullFanout.setting.default;
+  return {
+    fullFanout,
+    maxReviewers: clamp(c.maxReviewers, { ...OPTIONS.maxReviewers.limit, default: defaultMaxReviewers(fullFanout) }),
+    ...(c.spec ? { spec: c.spec } : {}),
+    ...(c.rubric ? { rubric: c.rubric } : {}),
+    models: decided.models,
+    effort: decided.effort ?? DEFAULT_LENS_EFFORT,
+    repositories: c.repositories ?? [],
+  };
+}
+
+/** The models per step and per role, as the provider names them, and the prices of those the run uses. */
+function modelsAndPrices(c: ReviewChoices, provider: ProviderConfig) {
+  const model = c.model?.trim() || undefined;
+  // Skeptic's model names become the provider's ids; an id the user gave goes through as it is.
+  const ids = <T extends Record<string, string>>(models: T): T =>
+    Object.fromEntries(Object.entries(models).map(([k, m]) => [k, providerModelId(provider.provider, m)])) as T;
+  const models = ids(resolveStepModels(model, known<StepModels>(STAGED_STEPS, c.modelPerStep)));
+  const lensModels = ids(resolveLensModels(model, known<LensModels>(LENS_ROLES, c.reviewerModels)));
+  const used = [...Object.values(models), ...(c.mode === 'lenses' ? Object.values(lensModels) : [])];
+  const prices = withPremiums(c.prices ? validPrices(c.prices) : {}, used, (id) =>
+    regionalPremium(provider.provider, provider.region?.value, id),
+  );
+  return { models, lensModels, prices };
 }
 
 /**
