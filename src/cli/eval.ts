@@ -28,7 +28,7 @@ import { DEFAULT_PROFILE, PROFILE_NAMES, type ProfileName } from '../eval/martia
 import type { Reference } from '../eval/martian/results';
 import { evalJson, renderTable, type EvalMeta } from '../eval/report';
 import { reviewModels, type EvalChoices } from '../eval/review';
-import { checkoutCases, runEval } from '../eval/run';
+import { checkoutCases, runEval, type PreparedCase, type PrOutcome } from '../eval/run';
 import { MATCHINGS, type Matching } from '../eval/score';
 import { formatUsd, PRICES_AS_OF } from '../model/pricing';
 import { flagOf, LIMITS } from '../app/contributions';
@@ -192,7 +192,56 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
   const workdir = resolve(io.cwd, args.workdir);
   const note = (line: string) => io.stderr.write(`${line}\n`);
   await mkdir(workdir, { recursive: true });
-  const token = await githubToken(io.env);
+  const data = await benchmarkData(args, { io, workdir, note });
+  const prepared = await fetchCheckouts(data.cases, { io, workdir, note });
+  if (io.signal.aborted) {
+    note(
+      `interrupted while fetching: ${prepared.filter((p) => p.checkout).length} of ${data.cases.length} PRs checked out`,
+    );
+    return io.stoppedWith?.() ?? EXIT.interrupted;
+  }
+  const review: EvalChoices = {
+    mode: args.mode,
+    ...(args.model ? { model: args.model } : {}),
+    maxConcurrency: args.maxConcurrency,
+    requestTimeout: args.requestTimeout,
+    maxAttempts: LIMITS.maxAttempts.default,
+    cacheDir: resolve(workdir, 'cache'),
+    ...(io.env.ANTHROPIC_BASE_URL ? { baseUrl: io.env.ANTHROPIC_BASE_URL } : {}),
+    ...(prices ? { prices } : {}),
+  };
+  const stop = await showEstimate(prepared, review, data.judge, { args, io, workdir, note });
+  if (stop !== undefined) return stop;
+  if (!(await confirm(args, io))) return EXIT.ok;
+
+  const outcomes = await runEval(
+    prepared,
+    {
+      workdir,
+      review,
+      judgeModel: args.judgeModel,
+      judge: data.judge,
+      matching: args.matching,
+      apiKey,
+      includePreExisting: args.includePreExisting,
+      profile: data.profile,
+    },
+    { emit: consoleReporter(io.stderr), signal: io.signal, note },
+  );
+  await showScores(outcomes, data, { args, io, review });
+  if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.interrupted;
+  return outcomes.every((o) => o.tally && !o.failedUnits) ? EXIT.ok : EXIT.incomplete;
+}
+
+/** Where one evaluation works, and how it speaks. */
+interface EvalPlace {
+  io: CliIo;
+  workdir: string;
+  note: (line: string) => void;
+}
+
+/** The benchmark's data (downloaded unless --data), the PRs chosen from it, their profile and the judge's prompt. */
+async function benchmarkData(args: EvalArgs, { io, workdir, note }: EvalPlace) {
   const bench = args.benchmark;
   const dataRef = args.data ? null : (args.dataRef ?? bench.pinned?.ref ?? null);
   const dataDir = args.data
@@ -209,30 +258,31 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
   const judge = await judgePrompt(bench, dataDir, note);
   const lifecycle = lifecycleNote(args.judgeModel, new Date());
   if (lifecycle) note(`skeptic: note: ${lifecycle}`);
+  return { bench, dataRef, dataDir, cases, profile, judge };
+}
+type BenchmarkData = Awaited<ReturnType<typeof benchmarkData>>;
 
+/** Each PR checked out (what it will take said first); a PR that cannot be says why in its `error`. */
+async function fetchCheckouts(cases: EvalCase[], { io, workdir, note }: EvalPlace) {
   let present = 0;
   for (const c of cases) if (await hasCheckout(join(workdir, 'repos', pullSlug(c.pull)))) present++;
   io.stdout.write(cloneText(cloneEstimate(present, cases.length)));
-  const prepared = await checkoutCases(cases, workdir, {
+  const token = await githubToken(io.env);
+  return checkoutCases(cases, workdir, {
     ...(token ? { token } : {}),
     ...(io.env.GITHUB_API_URL ? { apiUrl: io.env.GITHUB_API_URL } : {}),
     signal: io.signal,
     note,
   });
-  if (io.signal.aborted) {
-    note(`interrupted while fetching: ${prepared.filter((p) => p.checkout).length} of ${cases.length} PRs checked out`);
-    return io.stoppedWith?.() ?? EXIT.interrupted;
-  }
-  const review: EvalChoices = {
-    mode: args.mode,
-    ...(args.model ? { model: args.model } : {}),
-    maxConcurrency: args.maxConcurrency,
-    requestTimeout: args.requestTimeout,
-    maxAttempts: LIMITS.maxAttempts.default,
-    cacheDir: resolve(workdir, 'cache'),
-    ...(io.env.ANTHROPIC_BASE_URL ? { baseUrl: io.env.ANTHROPIC_BASE_URL } : {}),
-    ...(prices ? { prices } : {}),
-  };
+}
+
+/** The bill before any call; the exit code when the evaluation ends here (a dry run, nothing to review). */
+async function showEstimate(
+  prepared: PreparedCase[],
+  review: EvalChoices,
+  judge: JudgePrompt,
+  { args, io, workdir, note }: EvalPlace & { args: EvalArgs },
+): Promise<number | undefined> {
   const estimate = await estimateEval(
     prepared,
     review,
@@ -251,25 +301,15 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
     }
     throw new UsageError(`${why}; nothing to evaluate`);
   }
-  if (args.dryRun) return EXIT.ok;
-  if (!(await confirm(args, io))) return EXIT.ok;
+  return args.dryRun ? EXIT.ok : undefined;
+}
 
-  const outcomes = await runEval(
-    prepared,
-    {
-      workdir,
-      review,
-      judgeModel: args.judgeModel,
-      judge,
-      matching: args.matching,
-      apiKey,
-      includePreExisting: args.includePreExisting,
-      profile,
-    },
-    consoleReporter(io.stderr),
-    io.signal,
-    note,
-  );
+/** The scores beside the published figures, and every judgement in --json's file when asked. */
+async function showScores(
+  outcomes: PrOutcome[],
+  { bench, dataRef, dataDir, profile, judge }: BenchmarkData,
+  { args, io, review }: { args: EvalArgs; io: CliIo; review: EvalChoices },
+): Promise<void> {
   const benchmarkCommit = await dataCommit(dataDir, bench);
   const scored = outcomes.flatMap((o) => (o.tally ? [o.case] : []));
   const meta: EvalMeta = {
@@ -299,8 +339,6 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, JSON.stringify(evalJson(outcomes, bench, meta), null, 2) + '\n');
   }
-  if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.interrupted;
-  return outcomes.every((o) => o.tally && !o.failedUnits) ? EXIT.ok : EXIT.incomplete;
 }
 
 function select(all: EvalCase[], args: EvalArgs): EvalCase[] {
