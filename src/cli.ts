@@ -1,11 +1,12 @@
 /**
  * The `skeptic` command line: the same engine and reports as the extension, headless. Each command's code
  * is evaluated only when that command runs (a dynamic import, which the bundle turns into a lazy
- * initialiser): `--version` and help load nothing else (docs/caching.md, "What loads when").
+ * initialiser): `--version` loads nothing else, and help only its text and the table of options (docs/caching.md,
+ * "What loads when").
  */
 import type { CliIo } from './cli/io';
 import { guardedStream } from './cli/guardedStream';
-import { EXIT, USAGE, UsageError } from './cli/help';
+import { EXIT, UsageError } from './cli/exit';
 import { version as VERSION } from '../package.json';
 
 // Under GitHub Actions, no line of ours but our own annotations may be a workflow command.
@@ -66,7 +67,7 @@ export async function main(argv: string[]): Promise<number> {
       case '-h':
       case '--help':
       case 'help':
-        stdout.write(USAGE);
+        stdout.write((await import('./cli/help')).USAGE);
         return command === undefined ? EXIT.usage : EXIT.ok;
       default:
         throw new UsageError(
@@ -76,7 +77,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     // A setup error comes from a command's own code, already loaded by then.
     if (err instanceof UsageError || (command && (await import('./app/runJob')).isSetupError(err))) {
-      // Loaded here: --version and --help evaluate nothing but the command line.
+      // Loaded here: --version evaluates nothing but the command line.
       const { redact } = await import('./model/redact');
       stderr.write(`skeptic: ${redact(err.message)}\n`);
       return EXIT.usage;

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Dismissal } from '../model/dismissals';
 import type { EditorModels } from '../model/editorModels';
 import {
+  DEFAULT_LENS_EFFORT,
   EFFORTS,
   resolveLensModels,
   resolveStepModels,
@@ -19,15 +20,16 @@ import {
 import { withPremiums, type PriceOverrides } from '../model/pricing';
 import { providerModelId, regionalPremium, resolveProvider, type Env, type ProviderConfig } from '../model/providers';
 import { ModelEntry } from './prices';
-import { LENS_ROLES, MAX_REVIEWERS } from '../model/reviewers';
+import { defaultMaxReviewers, LENS_ROLES } from '../model/reviewers';
 import type { ScopeSpec } from '../model/scope';
 import { REPORTS_FOLDER } from '../model/skepticFolder';
 import type { ReviewChoices } from './choices';
 import { PRIORITY_ORDER } from '../model/order';
 import type { Priority } from '../model/records';
+import { OPTIONS } from './choiceTable';
 import { LIMITS, PROVIDER_SETTINGS } from './contributions';
 import { resultsDir } from './state';
-import type { ReviewJob } from './job';
+import type { LensOptions, ReviewJob } from './job';
 
 /** What the surface knows beyond the user's choices: the key, the repository's state folder, the user's dismissals. */
 export interface JobContext {
@@ -43,7 +45,6 @@ export interface JobContext {
 
 /** The scope is resolved first: `auto` is detected where the review runs (app/autoScope.ts). */
 export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobContext): ReviewJob {
-  const model = c.model?.trim() || undefined;
   const effort = EFFORTS.find((e) => e === c.effort);
   const { apiKey, stateDir, dismissals, editor } = context;
   const cacheDir = cachePolicy(c, stateDir);
@@ -56,36 +57,14 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
     skipAuth: false,
     ...(c.baseUrl ? { baseUrl: { value: c.baseUrl, from: 'baseUrl' } } : {}),
   };
-  // Skeptic's model names become the provider's ids; an id the user gave goes through as it is.
-  const ids = <T extends Record<string, string>>(models: T): T =>
-    Object.fromEntries(Object.entries(models).map(([k, m]) => [k, providerModelId(provider.provider, m)])) as T;
-  const models = ids(resolveStepModels(model, known<StepModels>(STAGED_STEPS, c.modelPerStep)));
-  const lensModels = ids(resolveLensModels(model, known<LensModels>(LENS_ROLES, c.reviewerModels)));
-  const used = [...Object.values(models), ...(c.mode === 'lenses' ? Object.values(lensModels) : [])];
-  const prices = withPremiums(c.prices ? validPrices(c.prices) : {}, used, (id) =>
-    regionalPremium(provider.provider, provider.region?.value, id),
-  );
+  const { models, lensModels, prices } = modelsAndPrices(c, provider);
   return {
     cwd: c.cwd,
     scope: c.scope,
     ...(c.intent?.text.trim() ? { intent: c.intent } : {}),
-    ...(c.mode === 'lenses'
-      ? {
-          mode: 'lenses' as const,
-          lens: {
-            fullFanout: c.fullFanout ?? false,
-            ...(c.maxReviewers !== undefined
-              ? { maxReviewers: clamp(c.maxReviewers, { default: MAX_REVIEWERS, min: 1, max: MAX_REVIEWERS }) }
-              : {}),
-            ...(c.spec ? { spec: c.spec } : {}),
-            ...(c.rubric ? { rubric: c.rubric } : {}),
-            models: lensModels,
-            repositories: c.repositories ?? [],
-          },
-        }
-      : {}),
+    ...(c.mode === 'lenses' ? { mode: 'lenses' as const, lens: lensOptions(c, { models: lensModels, effort }) } : {}),
     excludes: c.excludes ?? [],
-    includeUntracked: c.includeUntracked ?? true,
+    includeUntracked: c.includeUntracked ?? OPTIONS.includeUntracked.setting.default,
     force: c.force ?? false,
     contextFiles: c.contextFiles ?? [],
     models,
@@ -110,6 +89,35 @@ export function buildJob(c: ReviewChoices & { scope: ScopeSpec }, context: JobCo
     ...(c.batch ? { batch: { batchTimeout: clamp(c.batchTimeout, LIMITS.batchTimeout) } } : {}),
     outputs: defined({ out: c.out, reportFolder, json: c.json, sarif: c.sarif, events: c.events }),
   };
+}
+
+/** Lens mode's options, decided: fan-out, the reviewer cap, the models per role and the effort sent. */
+function lensOptions(c: ReviewChoices, decided: { models: LensModels; effort: Effort | undefined }): LensOptions {
+  const fullFanout = c.fullFanout ?? OPTIONS.fullFanout.setting.default;
+  return {
+    fullFanout,
+    maxReviewers: clamp(c.maxReviewers, { ...OPTIONS.maxReviewers.limit, default: defaultMaxReviewers(fullFanout) }),
+    ...(c.spec ? { spec: c.spec } : {}),
+    ...(c.rubric ? { rubric: c.rubric } : {}),
+    models: decided.models,
+    effort: decided.effort ?? DEFAULT_LENS_EFFORT,
+    repositories: c.repositories ?? [],
+  };
+}
+
+/** The models per step and per role, as the provider names them, and the prices of those the run uses. */
+function modelsAndPrices(c: ReviewChoices, provider: ProviderConfig) {
+  const model = c.model?.trim() || undefined;
+  // Skeptic's model names become the provider's ids; an id the user gave goes through as it is.
+  const ids = <T extends Record<string, string>>(models: T): T =>
+    Object.fromEntries(Object.entries(models).map(([k, m]) => [k, providerModelId(provider.provider, m)])) as T;
+  const models = ids(resolveStepModels(model, known<StepModels>(STAGED_STEPS, c.modelPerStep)));
+  const lensModels = ids(resolveLensModels(model, known<LensModels>(LENS_ROLES, c.reviewerModels)));
+  const used = [...Object.values(models), ...(c.mode === 'lenses' ? Object.values(lensModels) : [])];
+  const prices = withPremiums(c.prices ? validPrices(c.prices) : {}, used, (id) =>
+    regionalPremium(provider.provider, provider.region?.value, id),
+  );
+  return { models, lensModels, prices };
 }
 
 /**

@@ -35,7 +35,8 @@ async function estimateByMode(job: EstimatedJob, prepared: PreparedJob): Promise
     // Requests sized as the run will size them: its window guard counts where the provider does.
     tokenCounting: countsTokens(job.provider.provider),
   };
-  if (job.mode === 'lenses') return estimateLensRun(prepared.access, { ...lensRequest(job, prepared), ...priced });
+  const { lens } = job;
+  if (lens) return estimateLensRun(prepared.access, { ...lensRequest({ ...job, lens }, prepared), ...priced });
   const { access } = prepared;
   // The run's own request, as far as an estimate knows it: no connection, no signal.
   const request = {

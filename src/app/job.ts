@@ -11,8 +11,7 @@ import picomatch from 'picomatch';
 import type { EmitFn, ReviewResult } from '../model/events';
 import type { ContextFile, Priority } from '../model/records';
 import { applyPriorityFloor, floorEvents } from './priorityFloor';
-import { DEFAULT_LENS_EFFORT, resolveLensModels, type Effort, type LensModels, type StepModels } from '../model/models';
-import { defaultMaxReviewers } from '../model/reviewers';
+import type { Effort, LensModels, StepModels } from '../model/models';
 import type { LensTargetSpec } from '../engine/lenses';
 import type { ChangeSet } from '../scope/changes';
 import type { PriceOverrides } from '../model/pricing';
@@ -40,16 +39,19 @@ import { inventoryLookup, QUICK_FROM_FILES, quickFunctionCount } from './invento
 import type { FileStream } from '../model/fileStream';
 import { pathsDescription, resolveScope, type ResolvedScope } from './resolveScope';
 
+/** A lens run's options, every default applied by buildJob. */
 export interface LensOptions {
   fullFanout: boolean;
-  /** Default: 3, or every reviewer with full fan-out. */
-  maxReviewers?: number;
+  /** 3 unless chosen, or every reviewer with full fan-out. */
+  maxReviewers: number;
   /** Spec or acceptance file for the spec-compliance reviewer (and shared context). */
   spec?: string;
   /** Rubric whose criteria assigned to the code reviewer get marked PASS or FAIL. */
   rubric?: string;
-  /** Model per role (resolved: every role named). */
-  models: Partial<LensModels>;
+  /** Model per role, every role named. */
+  models: LensModels;
+  /** What each call is sent: the chosen effort, else lens mode's own default. */
+  effort: Effort;
   /** With a change scope: each path names a repository reviewed on its own changes (cwd-relative). */
   repositories: string[];
 }
@@ -448,7 +450,7 @@ export async function checkBeforeRun(job: Pick<ReviewJob, 'cacheDir'>): Promise<
 
 /** Every model the job will call, by the steps or roles that use it. */
 export function modelsInUse(job: Pick<ReviewJob, 'mode' | 'models' | 'lens'>): Map<string, string[]> {
-  const byRole = job.mode === 'lenses' ? (job.lens?.models ?? {}) : job.models;
+  const byRole: Record<string, string> = job.lens?.models ?? job.models;
   const out = new Map<string, string[]>();
   for (const [role, id] of Object.entries(byRole)) out.set(id, [...(out.get(id) ?? []), role]);
   return out;
@@ -572,14 +574,17 @@ export async function executeJob(
       : {}),
   };
   // Only the mode that runs is loaded.
+  const { lens } = job;
   const staged = async () => (await import('../engine/staged')).runStagedReview;
   const raw =
     'files' in prepared
       ? await (
           await staged()
         )({ ...common, ...stagedParts(job, prepared, team), files: prepared.files }, events)
-      : job.mode === 'lenses'
-        ? await (await import('../engine/lenses')).runLensReview({ ...common, ...lensRequest(job, prepared) }, events)
+      : lens
+        ? await (
+            await import('../engine/lenses')
+          ).runLensReview({ ...common, ...lensRequest({ ...job, lens }, prepared) }, events)
         : await (
             await staged()
           )({ ...common, ...stagedRequest(job, prepared, team) }, events);
@@ -619,8 +624,8 @@ function stagedParts(
 }
 
 /** The lens-specific part of a lens run's request. */
-export function lensRequest(job: Pick<ReviewJob, 'lens' | 'force' | 'effort' | 'intent'>, prepared: PreparedJob) {
-  const lens = job.lens ?? { fullFanout: false, models: {}, repositories: [] };
+export function lensRequest(job: Pick<ReviewJob, 'force' | 'intent'> & { lens: LensOptions }, prepared: PreparedJob) {
+  const { lens } = job;
   const repos = prepared.repositories;
   const reviewed = repos ? repos.filter((r) => job.force || !r.scope.skip) : [];
   const targets = repos
@@ -636,9 +641,9 @@ export function lensRequest(job: Pick<ReviewJob, 'lens' | 'force' | 'effort' | '
     targets,
     context: prepared.context,
     description: prepared.scope.description,
-    models: resolveLensModels(undefined, lens.models),
+    models: lens.models,
     fullFanout: lens.fullFanout,
-    maxReviewers: lens.maxReviewers ?? defaultMaxReviewers(lens.fullFanout),
+    maxReviewers: lens.maxReviewers,
     spec: prepared.spec?.path ?? null,
     rubric: prepared.rubric && { path: prepared.rubric.path, text: prepared.rubric.text },
     gate: forced.length
@@ -647,7 +652,7 @@ export function lensRequest(job: Pick<ReviewJob, 'lens' | 'force' | 'effort' | '
     skippedRepositories: (repos ?? [])
       .filter((r) => !reviewed.includes(r))
       .map((r) => ({ repository: r.path, reason: r.scope.skip ?? '' })),
-    effort: job.effort ?? DEFAULT_LENS_EFFORT,
+    effort: lens.effort,
   };
 }
 

@@ -28,11 +28,13 @@ import { DEFAULT_PROFILE, PROFILE_NAMES, type ProfileName } from '../eval/martia
 import type { Reference } from '../eval/martian/results';
 import { evalJson, renderTable, type EvalMeta } from '../eval/report';
 import { reviewModels, type EvalChoices } from '../eval/review';
-import { checkoutCases, runEval } from '../eval/run';
+import { checkoutCases, runEval, type PreparedCase, type PrOutcome } from '../eval/run';
 import { MATCHINGS, type Matching } from '../eval/score';
 import { formatUsd, PRICES_AS_OF } from '../model/pricing';
 import { flagOf, LIMITS } from '../app/contributions';
-import { nonEmpty, parseCommandLine, wholeNumber } from './args';
+import { parseCommandLine } from './args';
+import { flagValue, nonEmpty, parserOptions, wholeNumber, type RawFlag } from './flagValues';
+import { flagHelp } from './help';
 import { consoleReporter } from './console';
 import { loadPrices } from './prices';
 import { askYes } from './askYes';
@@ -40,6 +42,9 @@ import type { CliIo } from './io';
 import { EXIT, UsageError } from './help';
 
 const BENCHMARKS: Record<string, Benchmark> = { martian: MARTIAN, aacr: AACR };
+
+/** The flags eval takes as review does: parsed, checked and described by their rows of the table. */
+const SHARED_WITH_REVIEW = ['maxConcurrency', 'requestTimeout'] as const;
 
 export const EVAL_USAGE = `Usage:
   skeptic eval martian|aacr [--limit N] [--pr URL…] [--mode staged|lenses] [--model ID] [--judge-model ID]
@@ -80,8 +85,7 @@ published figures of other tools on exactly the PRs scored (worked out from the 
   --dry-run          fetch and estimate only; no key needed, no model call
   --yes              run without asking after the estimate
   --prices FILE      JSON price overrides per model or family (as for skeptic review)
-  --concurrency N    concurrent model requests (default 8)
-  --timeout SECONDS  per request attempt (default 300)
+${flagHelp(SHARED_WITH_REVIEW, { width: 21, brief: true })}
 `;
 
 interface EvalArgs {
@@ -110,8 +114,7 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
   const parsed = parseCommandLine(argv, {
     limit: { type: 'string' },
     pr: { type: 'string', multiple: true },
-    mode: { type: 'string' },
-    model: { type: 'string' },
+    ...parserOptions(['mode', 'model', 'prices', 'yes', 'help', ...SHARED_WITH_REVIEW]),
     'judge-model': { type: 'string' },
     matching: { type: 'string' },
     data: { type: 'string' },
@@ -119,15 +122,10 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     profile: { type: 'string' },
     workdir: { type: 'string' },
     json: { type: 'string' },
-    prices: { type: 'string' },
     'dry-run': { type: 'boolean' },
     'include-pre-existing': { type: 'boolean' },
-    yes: { type: 'boolean', short: 'y' },
-    concurrency: { type: 'string' },
-    timeout: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   });
-  const v = parsed.values;
+  const v = parsed.values as typeof parsed.values & Record<string, RawFlag>;
   if (v.help) return 'help';
   const [benchmark, ...extra] = parsed.positionals;
   const bench = benchmark === undefined ? undefined : BENCHMARKS[benchmark];
@@ -138,8 +136,7 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
         : `unknown benchmark "${benchmark}" (available: ${Object.keys(BENCHMARKS).join(', ')})`,
     );
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
-  const mode = v.mode ?? 'staged';
-  if (mode !== 'staged' && mode !== 'lenses') throw new UsageError(`--mode must be staged or lenses, got "${mode}"`);
+  const mode = flagValue('mode', v.mode) as EvalArgs['mode'];
   const matching = v.matching ?? bench.matching;
   if (!(MATCHINGS as readonly string[]).includes(matching))
     throw new UsageError(`--matching must be ${MATCHINGS.join(' or ')}, got "${matching}"`);
@@ -155,18 +152,19 @@ function parseEvalArgs(argv: string[]): EvalArgs | 'help' {
     ...(v.limit !== undefined ? { limit: wholeNumber('--limit', v.limit, { default: 0, min: 1, max: 10_000 }) } : {}),
     prs: v.pr ?? [],
     mode,
-    ...(v.model !== undefined ? { model: nonEmpty('--model', v.model)! } : {}),
+    ...(v.model !== undefined ? { model: flagValue('model', v.model) as string } : {}),
     judgeModel: nonEmpty('--judge-model', v['judge-model']) ?? bench.judgeModel,
     ...(v.data !== undefined ? { data: nonEmpty('--data', v.data)! } : {}),
     workdir: nonEmpty('--workdir', v.workdir) ?? 'skeptic-eval',
     ...(v.json !== undefined ? { json: nonEmpty('--json', v.json)! } : {}),
-    ...(v.prices !== undefined ? { pricesFile: nonEmpty('--prices', v.prices)! } : {}),
+    ...(v.prices !== undefined ? { pricesFile: flagValue('prices', v.prices) as string } : {}),
     dryRun: v['dry-run'] ?? false,
     // Martian scores what the bot would post, as the benchmarked bots were scored on all they posted.
     includePreExisting: (v['include-pre-existing'] ?? false) || matching === 'martian',
-    yes: v.yes ?? false,
-    maxConcurrency: wholeNumber(flagOf('maxConcurrency'), v.concurrency, LIMITS.maxConcurrency),
-    requestTimeout: wholeNumber(flagOf('requestTimeout'), v.timeout, LIMITS.requestTimeout),
+    yes: v.yes === true,
+    // eval's judge calls take them too, so they are decided here, from the table's defaults.
+    maxConcurrency: wholeNumber(flagOf('maxConcurrency'), v.concurrency as string | undefined, LIMITS.maxConcurrency),
+    requestTimeout: wholeNumber(flagOf('requestTimeout'), v.timeout as string | undefined, LIMITS.requestTimeout),
   };
 }
 
@@ -194,7 +192,56 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
   const workdir = resolve(io.cwd, args.workdir);
   const note = (line: string) => io.stderr.write(`${line}\n`);
   await mkdir(workdir, { recursive: true });
-  const token = await githubToken(io.env);
+  const data = await benchmarkData(args, { io, workdir, note });
+  const prepared = await fetchCheckouts(data.cases, { io, workdir, note });
+  if (io.signal.aborted) {
+    note(
+      `interrupted while fetching: ${prepared.filter((p) => p.checkout).length} of ${data.cases.length} PRs checked out`,
+    );
+    return io.stoppedWith?.() ?? EXIT.interrupted;
+  }
+  const review: EvalChoices = {
+    mode: args.mode,
+    ...(args.model ? { model: args.model } : {}),
+    maxConcurrency: args.maxConcurrency,
+    requestTimeout: args.requestTimeout,
+    maxAttempts: LIMITS.maxAttempts.default,
+    cacheDir: resolve(workdir, 'cache'),
+    ...(io.env.ANTHROPIC_BASE_URL ? { baseUrl: io.env.ANTHROPIC_BASE_URL } : {}),
+    ...(prices ? { prices } : {}),
+  };
+  const stop = await showEstimate(prepared, review, data.judge, { args, io, workdir, note });
+  if (stop !== undefined) return stop;
+  if (!(await confirm(args, io))) return EXIT.ok;
+
+  const outcomes = await runEval(
+    prepared,
+    {
+      workdir,
+      review,
+      judgeModel: args.judgeModel,
+      judge: data.judge,
+      matching: args.matching,
+      apiKey,
+      includePreExisting: args.includePreExisting,
+      profile: data.profile,
+    },
+    { emit: consoleReporter(io.stderr), signal: io.signal, note },
+  );
+  await showScores(outcomes, data, { args, io, review });
+  if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.interrupted;
+  return outcomes.every((o) => o.tally && !o.failedUnits) ? EXIT.ok : EXIT.incomplete;
+}
+
+/** Where one evaluation works, and how it speaks. */
+interface EvalPlace {
+  io: CliIo;
+  workdir: string;
+  note: (line: string) => void;
+}
+
+/** The benchmark's data (downloaded unless --data), the PRs chosen from it, their profile and the judge's prompt. */
+async function benchmarkData(args: EvalArgs, { io, workdir, note }: EvalPlace) {
   const bench = args.benchmark;
   const dataRef = args.data ? null : (args.dataRef ?? bench.pinned?.ref ?? null);
   const dataDir = args.data
@@ -211,30 +258,31 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
   const judge = await judgePrompt(bench, dataDir, note);
   const lifecycle = lifecycleNote(args.judgeModel, new Date());
   if (lifecycle) note(`skeptic: note: ${lifecycle}`);
+  return { bench, dataRef, dataDir, cases, profile, judge };
+}
+type BenchmarkData = Awaited<ReturnType<typeof benchmarkData>>;
 
+/** Each PR checked out (what it will take said first); a PR that cannot be says why in its `error`. */
+async function fetchCheckouts(cases: EvalCase[], { io, workdir, note }: EvalPlace) {
   let present = 0;
   for (const c of cases) if (await hasCheckout(join(workdir, 'repos', pullSlug(c.pull)))) present++;
   io.stdout.write(cloneText(cloneEstimate(present, cases.length)));
-  const prepared = await checkoutCases(cases, workdir, {
+  const token = await githubToken(io.env);
+  return checkoutCases(cases, workdir, {
     ...(token ? { token } : {}),
     ...(io.env.GITHUB_API_URL ? { apiUrl: io.env.GITHUB_API_URL } : {}),
     signal: io.signal,
     note,
   });
-  if (io.signal.aborted) {
-    note(`interrupted while fetching: ${prepared.filter((p) => p.checkout).length} of ${cases.length} PRs checked out`);
-    return io.stoppedWith?.() ?? EXIT.interrupted;
-  }
-  const review: EvalChoices = {
-    mode: args.mode,
-    ...(args.model ? { model: args.model } : {}),
-    maxConcurrency: args.maxConcurrency,
-    requestTimeout: args.requestTimeout,
-    maxAttempts: LIMITS.maxAttempts.default,
-    cacheDir: resolve(workdir, 'cache'),
-    ...(io.env.ANTHROPIC_BASE_URL ? { baseUrl: io.env.ANTHROPIC_BASE_URL } : {}),
-    ...(prices ? { prices } : {}),
-  };
+}
+
+/** The bill before any call; the exit code when the evaluation ends here (a dry run, nothing to review). */
+async function showEstimate(
+  prepared: PreparedCase[],
+  review: EvalChoices,
+  judge: JudgePrompt,
+  { args, io, workdir, note }: EvalPlace & { args: EvalArgs },
+): Promise<number | undefined> {
   const estimate = await estimateEval(
     prepared,
     review,
@@ -253,25 +301,15 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
     }
     throw new UsageError(`${why}; nothing to evaluate`);
   }
-  if (args.dryRun) return EXIT.ok;
-  if (!(await confirm(args, io))) return EXIT.ok;
+  return args.dryRun ? EXIT.ok : undefined;
+}
 
-  const outcomes = await runEval(
-    prepared,
-    {
-      workdir,
-      review,
-      judgeModel: args.judgeModel,
-      judge,
-      matching: args.matching,
-      apiKey,
-      includePreExisting: args.includePreExisting,
-      profile,
-    },
-    consoleReporter(io.stderr),
-    io.signal,
-    note,
-  );
+/** The scores beside the published figures, and every judgement in --json's file when asked. */
+async function showScores(
+  outcomes: PrOutcome[],
+  { bench, dataRef, dataDir, profile, judge }: BenchmarkData,
+  { args, io, review }: { args: EvalArgs; io: CliIo; review: EvalChoices },
+): Promise<void> {
   const benchmarkCommit = await dataCommit(dataDir, bench);
   const scored = outcomes.flatMap((o) => (o.tally ? [o.case] : []));
   const meta: EvalMeta = {
@@ -301,8 +339,6 @@ async function evaluate(args: EvalArgs, apiKey: string, io: CliIo): Promise<numb
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, JSON.stringify(evalJson(outcomes, bench, meta), null, 2) + '\n');
   }
-  if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.interrupted;
-  return outcomes.every((o) => o.tally && !o.failedUnits) ? EXIT.ok : EXIT.incomplete;
 }
 
 function select(all: EvalCase[], args: EvalArgs): EvalCase[] {

@@ -73,10 +73,7 @@ export interface PrReview {
 export async function reviewCheckout(
   checkout: Checkout,
   choices: EvalChoices,
-  apiKey: string,
-  reportDir: string,
-  emit: EmitFn,
-  signal: AbortSignal,
+  { apiKey, reportDir, emit, signal }: { apiKey: string; reportDir: string; emit: EmitFn; signal: AbortSignal },
 ): Promise<PrReview> {
   const outcome = await runJob(jobFor(checkout, choices, apiKey, reportDir), { emit, signal });
   // Forced and never asked: a job here neither skips nor waits for a yes.

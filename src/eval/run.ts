@@ -116,56 +116,15 @@ export interface PrOutcome {
 export async function runEval(
   prepared: PreparedCase[],
   settings: EvalSettings,
-  emit: EmitFn,
-  signal: AbortSignal,
-  note: (line: string) => void = () => undefined,
+  { emit, signal, note = () => undefined }: { emit: EmitFn; signal: AbortSignal; note?: (line: string) => void },
 ): Promise<PrOutcome[]> {
   const { review } = settings;
-  // The judge calls the Anthropic API, whatever provider the reviews use.
-  const connection = firstParty({
-    provider: {
-      provider: 'anthropic',
-      chosenBy: 'the default',
-      skipAuth: false,
-      ...(review.baseUrl ? { baseUrl: { value: review.baseUrl, from: 'ANTHROPIC_BASE_URL' } } : {}),
-    },
-    apiKey: settings.apiKey,
-    requestTimeout: review.requestTimeout,
-    env: {},
-  });
-  const client = new ModelClient({
-    connection,
-    maxConcurrency: review.maxConcurrency,
-    maxAttempts: review.maxAttempts,
-    signal,
-    ...(review.prices ? { prices: review.prices } : {}),
-  });
-  const judge = new SubAgentRunner(client, noAccess(settings.workdir), {
-    prompts: settings.judge.version,
-    cache: new ResultCache(review.cacheDir),
-  });
+  const { client, judge } = judgeOf(settings, signal);
   const outcomes: PrOutcome[] = [];
   let stopped: string | null = null;
   for (const [i, p] of prepared.entries()) {
     const counted = (g: number) => inProfile(settings.profile, p.case.golden[g]!.category);
-    const base: PrOutcome = {
-      case: p.case,
-      checkout: p.checkout,
-      filesChanged: p.filesChanged,
-      tally: null,
-      counted: p.case.golden.filter((_, g) => counted(g)).length,
-      mainOnly: null,
-      slices: [],
-      findings: [],
-      judgements: [],
-      assignment: { matches: new Map(), credited: new Set() },
-      reviewCalls: 0,
-      judgeCalls: 0,
-      reviewCostUsd: 0,
-      judgeCostUsd: 0,
-      seconds: 0,
-      failedUnits: 0,
-    };
+    const base = unscored(p, counted);
     if (stopped || signal.aborted || !p.checkout) {
       outcomes.push({ ...base, error: p.error ?? `not run: ${stopped ?? 'interrupted'}` });
       continue;
@@ -178,10 +137,7 @@ export async function runEval(
         p.checkout,
         // The benchmark gives the PR's title (its data has no description): the change's stated intent.
         { ...review, intent: pullRequestIntent(p.case.pull.number, p.case.title, '') },
-        settings.apiKey,
-        join(settings.workdir, 'reports', p.slug),
-        emit,
-        signal,
+        { apiKey: settings.apiKey, reportDir: join(settings.workdir, 'reports', p.slug), emit, signal },
       );
     } catch (err) {
       if (signal.aborted) {
@@ -236,24 +192,78 @@ export async function runEval(
     else if (failed)
       // One unanswered pair could change the PR's counts: it is not scored at all rather than scored low.
       outcomes.push({ ...done, error: `judge failed for ${failed} of ${judgements.length} pairs (reasons in --json)` });
-    else {
-      const golden = p.case.golden.length;
-      const some = (keep: (f: number) => boolean) =>
-        tallyOfSome(judgements, candidates.length, keep, golden, settings.matching, counted);
-      const assignment = assign(judgements, golden, settings.matching);
-      outcomes.push({
-        ...done,
-        assignment,
-        tally: tallyOf(assignment, candidates.length, golden, counted),
-        mainOnly: settings.includePreExisting ? some((f) => !candidates[f]!.pre_existing) : null,
-        slices: PRIORITY_CUTS.map((cut) => ({
-          minPriority: cut,
-          tally: some((f) => priorityCut(cut)(candidates[f]!.priority)),
-        })),
-      });
-    }
+    else outcomes.push(scored(done, settings, counted));
   }
   return outcomes;
+}
+
+/** The judge's runner and the client it calls through: the Anthropic API, whatever provider the reviews use. */
+function judgeOf(settings: EvalSettings, signal: AbortSignal) {
+  const { review } = settings;
+  const connection = firstParty({
+    provider: {
+      provider: 'anthropic',
+      chosenBy: 'the default',
+      skipAuth: false,
+      ...(review.baseUrl ? { baseUrl: { value: review.baseUrl, from: 'ANTHROPIC_BASE_URL' } } : {}),
+    },
+    apiKey: settings.apiKey,
+    requestTimeout: review.requestTimeout,
+    env: {},
+  });
+  const client = new ModelClient({
+    connection,
+    maxConcurrency: review.maxConcurrency,
+    maxAttempts: review.maxAttempts,
+    signal,
+    ...(review.prices ? { prices: review.prices } : {}),
+  });
+  const judge = new SubAgentRunner(client, noAccess(settings.workdir), {
+    prompts: settings.judge.version,
+    cache: new ResultCache(review.cacheDir),
+  });
+  return { client, judge };
+}
+
+/** A PR's outcome before it is reviewed: nothing found, judged or spent yet. */
+function unscored(p: PreparedCase, counted: (golden: number) => boolean): PrOutcome {
+  return {
+    case: p.case,
+    checkout: p.checkout,
+    filesChanged: p.filesChanged,
+    tally: null,
+    counted: p.case.golden.filter((_, g) => counted(g)).length,
+    mainOnly: null,
+    slices: [],
+    findings: [],
+    judgements: [],
+    assignment: { matches: new Map(), credited: new Set() },
+    reviewCalls: 0,
+    judgeCalls: 0,
+    reviewCostUsd: 0,
+    judgeCostUsd: 0,
+    seconds: 0,
+    failedUnits: 0,
+  };
+}
+
+/** A PR whose every pair was judged: its counts, for the main findings alone and for each priority cut. */
+function scored(done: PrOutcome, settings: EvalSettings, counted: (golden: number) => boolean): PrOutcome {
+  const { judgements, findings: candidates } = done;
+  const golden = done.case.golden.length;
+  const some = (keep: (f: number) => boolean) =>
+    tallyOfSome(judgements, candidates.length, keep, golden, settings.matching, counted);
+  const assignment = assign(judgements, golden, settings.matching);
+  return {
+    ...done,
+    assignment,
+    tally: tallyOf(assignment, candidates.length, golden, counted),
+    mainOnly: settings.includePreExisting ? some((f) => !candidates[f]!.pre_existing) : null,
+    slices: PRIORITY_CUTS.map((cut) => ({
+      minPriority: cut,
+      tally: some((f) => priorityCut(cut)(candidates[f]!.priority)),
+    })),
+  };
 }
 
 /** Dollars for estimated usage per model (an estimate carries no cost of its own). */

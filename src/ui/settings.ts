@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { ReviewTarget } from '../app/choices';
-import { SETTINGS } from '../app/contributions';
+import { RESTRICTED_SETTINGS, SETTINGS } from '../app/contributions';
 import type { StartParams } from '../app/protocol';
 
 /** The settings half of the choices, as read. */
@@ -16,17 +16,7 @@ export type SettingsAsRead = {
   severityMap: StartParams['severityMap'];
 };
 
-const RESTRICTED = new Set<string>([
-  SETTINGS.provider,
-  SETTINGS.region,
-  SETTINGS.project,
-  SETTINGS.profile,
-  SETTINGS.baseUrl,
-  SETTINGS.model,
-  SETTINGS.modelPerStep,
-  SETTINGS.contextFiles,
-  SETTINGS.reviewerModels,
-]);
+const RESTRICTED = new Set<string>(RESTRICTED_SETTINGS);
 
 /** The settings that apply to a review of `target` (its folder's, read by the table of choices). */
 export function readSettings(target: ReviewTarget): SettingsAsRead {

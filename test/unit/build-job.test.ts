@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { buildJob } from '../../src/app/buildJob';
 import { LIMITS } from '../../src/app/contributions';
-import { DEFAULT_LENS_MODELS, DEFAULT_STEP_MODELS } from '../../src/model/models';
+import { DEFAULT_LENS_EFFORT, DEFAULT_LENS_MODELS, DEFAULT_STEP_MODELS } from '../../src/model/models';
 
 const base = { cwd: '/w', scope: { kind: 'paths' as const, paths: ['src'] } };
 const key = { apiKey: 'k' };
@@ -61,6 +61,7 @@ describe('building a review job', () => {
       fullFanout: false,
       maxReviewers: 8,
       models: { ...DEFAULT_LENS_MODELS, logic: 'm-l' },
+      effort: DEFAULT_LENS_EFFORT,
       repositories: [],
     });
   });

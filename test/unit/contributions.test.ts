@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReviewChoices } from '../../src/app/choices';
-import { CHOICES, COMMANDS, FINDINGS_VIEW, LIMITS, SETTINGS } from '../../src/app/contributions';
+import {
+  OPTION_ROWS,
+  OPTIONS,
+  RESTRICTED_SETTINGS,
+  settingsContribution,
+  type SettingRow,
+} from '../../src/app/choiceTable';
+import { COMMANDS, FINDINGS_VIEW, LIMITS, SETTINGS } from '../../src/app/contributions';
 import { USAGE } from '../../src/cli/help';
 import { REPO } from '../helpers/cli';
 
@@ -63,7 +70,8 @@ describe('package.json contributions agree with the code', () => {
     );
     // The host reads every setting by the table; the worker must know each one as a choice.
     const choices = Object.keys(ReviewChoices.def.shape);
-    for (const field of Object.keys(SETTINGS)) assert.ok(field === 'severityMap' || choices.includes(field), field);
+    for (const field of Object.keys(SETTINGS))
+      assert.ok((OPTIONS[field as keyof typeof SETTINGS].setting as SettingRow).host || choices.includes(field), field);
     for (const r of manifest.capabilities.untrustedWorkspaces.restrictedConfigurations)
       assert.ok(declared.includes(r), r);
   });
@@ -125,19 +133,46 @@ describe('numeric settings agree with the defaults and ranges the code applies',
 });
 
 describe('settings and flags: one table', () => {
-  it("the README's table pairs each setting with the flag CHOICES gives it", () => {
-    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-    const rows = [...readme.matchAll(/^\| `([\w.]+)` \| (?:`(--[\w-]+)`|—)[^|]* \|/gm)].map((m) => [
-      m[1],
-      m[2] ?? null,
-    ]);
-    const table = Object.values(CHOICES)
-      .filter((c) => 'setting' in c)
-      .map((c) => [c.setting, 'flag' in c ? `--${c.flag}` : null]);
-    assert.deepEqual(rows.sort(), table.sort());
+  it("package.json's settings are the table's, declaration for declaration", () => {
+    const made = settingsContribution();
+    assert.deepEqual(
+      manifest.contributes.configuration.properties,
+      made,
+      `package.json's contributes.configuration.properties should be:\n${JSON.stringify(made, null, 2)}`,
+    );
   });
 
-  it('the CLI help shows every flag of the table', () => {
-    for (const c of Object.values(CHOICES)) if ('flag' in c) assert.match(USAGE, new RegExp(`--${c.flag}\\b`), c.flag);
+  it('restricts in untrusted workspaces exactly the settings the table marks', () => {
+    assert.deepEqual(
+      [...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(),
+      RESTRICTED_SETTINGS.map((k) => `skeptic.${k}`).sort(),
+    );
+  });
+
+  it("the README's table is the table's settings, each with its flag or what stands instead", () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const rows = readme.match(/^\| `[\w.]+` \| .* \|$/gm) ?? [];
+    const made = OPTION_ROWS.flatMap(([, r]) => {
+      if (!r.setting) return [];
+      const flag = r.flag ? `\`--${r.flag.name}\`` : r.setting.instead ? `— (\`${r.setting.instead}\`)` : '—';
+      const text = r.setting.readme.replace('{default}', String(r.limit?.default));
+      return [`| \`${r.setting.key}\` | ${flag} | ${text} |`];
+    });
+    assert.deepEqual(rows, made, `README's settings table should read:\n${made.join('\n')}`);
+  });
+
+  it('a setting that is never a flag says why: what stands instead, or it is the host alone', () => {
+    for (const [name, r] of OPTION_ROWS)
+      if (r.setting && !r.flag)
+        assert.ok(r.setting.instead || r.setting.host, `${name} is neither a flag nor says why`);
+  });
+
+  it('the CLI help shows every flag of the table, with its default', () => {
+    for (const [, r] of OPTION_ROWS) {
+      if (!r.flag) continue;
+      const label = r.flag.label ?? `--${r.flag.name}${r.flag.arg ? ` ${r.flag.arg}` : ''}`;
+      const first = r.flag.help[0]!.replace('{default}', String(r.limit?.default));
+      assert.ok(USAGE.includes(`  ${label}`) && USAGE.includes(first), label);
+    }
   });
 });

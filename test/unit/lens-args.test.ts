@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { buildJob } from '../../src/app/buildJob';
 import { parseReviewArgs } from '../../src/cli/args';
 import { UsageError } from '../../src/cli/help';
-import { DEFAULT_LENS_MODELS } from '../../src/model/models';
-import { MAX_REVIEWERS } from '../../src/model/reviewers';
+import { DEFAULT_LENS_EFFORT, DEFAULT_LENS_MODELS } from '../../src/model/models';
+import { DEFAULT_REVIEWERS, MAX_REVIEWERS } from '../../src/model/reviewers';
 
 /** The job the flags describe, as cli/job.ts builds it (without the process's folder and state). */
 const jobOf = (argv: string[]) => {
@@ -43,6 +43,7 @@ describe('lens-mode arguments', () => {
       spec: 'spec.md',
       rubric: 'rubric.md',
       models: { ...DEFAULT_LENS_MODELS, performance: 'm-fast', validator: 'm-tiny' },
+      effort: DEFAULT_LENS_EFFORT,
       repositories: [],
     });
   });
@@ -75,9 +76,17 @@ describe('a lens job', () => {
   const choices = { cwd: '/w', scope: { kind: 'changes' as const } };
   const key = { apiKey: 'k' };
 
-  it('gets lens defaults, and a job without a mode stays staged', () => {
+  it('gets every lens default from buildJob alone, and a job without a mode stays staged', () => {
     const lens = buildJob({ ...choices, mode: 'lenses' }, key);
-    assert.deepEqual(lens.lens, { fullFanout: false, models: DEFAULT_LENS_MODELS, repositories: [] });
+    assert.deepEqual(lens.lens, {
+      fullFanout: false,
+      maxReviewers: DEFAULT_REVIEWERS.length,
+      models: DEFAULT_LENS_MODELS,
+      effort: DEFAULT_LENS_EFFORT,
+      repositories: [],
+    });
+    assert.equal(buildJob({ ...choices, mode: 'lenses', fullFanout: true }, key).lens!.maxReviewers, MAX_REVIEWERS);
+    assert.equal(buildJob({ ...choices, mode: 'lenses', effort: 'low' }, key).lens!.effort, 'low');
     assert.equal(buildJob(choices, key).mode, undefined);
   });
 
