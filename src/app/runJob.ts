@@ -4,7 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { EmitFn, ReviewResult } from '../model/events';
+import type { EmitFn, ReviewEvent, ReviewResult } from '../model/events';
 import { keptUpTo } from '../model/fileStream';
 import { LedgerRefused } from '../engine/batchLedger';
 import { GitError } from '../io/git';
@@ -59,7 +59,7 @@ export type JobOutcome =
 
 /** Throws a ScopeError or GitError for a scope that cannot be reviewed (nothing written, no call made). */
 export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcome> {
-  const { emit, confirm, signal } = hooks;
+  const { confirm, signal } = hooks;
   checkProvider(job);
   preloadRun(job.mode);
   // A staged run that asks nothing first starts on each file as Step 0 judges it; an estimate needs every file.
@@ -72,10 +72,10 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   preparing.catch(() => undefined);
   if ('inventory' in first) checkOutputs(job, first);
   await checkOutputTargets(job.cwd, job.outputs);
-  emit({ type: 'setup', message: setupLine(job.provider, modelsInUse(job)) });
+  hooks.emit({ type: 'setup', message: setupLine(job.provider, modelsInUse(job)) });
   // Emitted once Step 0 has judged every file: before the run's first request or, streamed, during the run.
   const inventoryOut = preparing.then((prepared) =>
-    emit({
+    hooks.emit({
       type: 'inventory',
       files: prepared.inventory.discovery.file_entries.map((e) => e.path),
       companions: prepared.companions,
@@ -83,6 +83,7 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
     }),
   );
   inventoryOut.catch(() => undefined); // heard where it matters: before the run, or by its files
+  const emit = 'inventory' in first ? hooks.emit : inventoryFirst(hooks.emit, inventoryOut);
   if ('inventory' in first) await inventoryOut;
   if ('inventory' in first && first.scope.skip && !job.force) return { kind: 'skipped', reason: first.scope.skip };
   if (!('inventory' in first) && !(await keptUpTo(first.files, 1))) assertReviewable(await preparing);
@@ -134,6 +135,21 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
           ...(job.stateDir ? { stateDir: job.stateDir } : {}),
         });
   return { kind: 'ran', result, outputs };
+}
+
+/**
+ * A streamed run's first requests leave before Step 0 has judged every file; what they report is held until the
+ * inventory event has gone out, so every reader sees the events in the order a run that waited would give them.
+ */
+function inventoryFirst(emit: EmitFn, inventory: Promise<void>): EmitFn {
+  let held: ReviewEvent[] | undefined = [];
+  const release = () => {
+    const queued = held ?? [];
+    held = undefined;
+    for (const e of queued) emit(e);
+  };
+  inventory.then(release, release);
+  return (e) => (held ? held.push(e) : emit(e));
 }
 
 /**
