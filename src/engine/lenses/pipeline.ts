@@ -19,8 +19,8 @@ import {
   type LensCallContext,
   type Part,
 } from './calls';
-import { dropNoise, noiseRules } from '../noise';
-import { applyConfidenceFloor, keepOnChange, mergeFindings } from './findings';
+import { noiseRules } from '../noise';
+import { keepOnChange, mergeFindings, screenFindings } from './findings';
 import {
   severityCounts,
   sortLensFindings as sortFindings,
@@ -110,13 +110,12 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
           ...unit,
           failed: { step: reviewer, file: null, unit: `lens ${reviewer}${partLabel(part)}`, reason: outcome.reason },
         };
-      const floor = applyConfidenceFloor(outcome.value.findings);
-      const noise = dropNoise(floor.kept, (f) => f, rules);
+      const { kept, lowConfidence, noise } = screenFindings(outcome.value.findings, rules);
       return {
         ...unit,
-        raised: noise.kept.map((finding) => ({ reviewer, repository: part.target.repository, finding })),
-        lowConfidence: floor.dropped,
-        noise: noise.dropped.map((d) => String(d.finding.category)),
+        raised: kept.map((finding) => ({ reviewer, repository: part.target.repository, finding })),
+        lowConfidence,
+        noise,
       };
     }),
   );
@@ -169,11 +168,10 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
     const outcome = await guarded(() => crossRepoCheck(ctx, req.context, req.description, summaries));
     progress.advance('cross-repo');
     if (outcome.ok) {
-      const floor = applyConfidenceFloor(outcome.value.findings);
-      if (floor.dropped) lowConfidence[CROSS_REPO] = floor.dropped;
-      const noise = dropNoise(floor.kept, (f) => f, rules);
-      noiseCategories.push(...noise.dropped.map((d) => String(d.finding.category)));
-      crossRepo = ownedFindings(noise.kept, plans);
+      const screened = screenFindings(outcome.value.findings, rules);
+      if (screened.lowConfidence) lowConfidence[CROSS_REPO] = screened.lowConfidence;
+      noiseCategories.push(...screened.noise);
+      crossRepo = ownedFindings(screened.kept, plans);
     } else failed.push({ step: CROSS_REPO, file: null, unit: 'cross-repo check', reason: outcome.reason });
   }
 

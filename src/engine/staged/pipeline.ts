@@ -21,7 +21,8 @@ import type {
   SynthesisResult,
 } from '../../model/records';
 import { toSourceFile } from '../source';
-import type { FailedUnit, FilteredFinding, Finding } from '../../model/finding';
+import type { FailedUnit, FilteredFinding, Finding, FindingFilter } from '../../model/finding';
+import { chain, judgeEach, keepAll, type Filtered } from '../../model/filter';
 import { analyze } from './analyze';
 import { challenge } from './challenge';
 import type { DismissalExample, FileUnderReview, StageContext } from './context';
@@ -153,12 +154,10 @@ export async function runStagedReview(req: StagedRequest, emit: EmitFn): Promise
         notes.push(note);
         emit({ type: 'warning', message: note });
       }
-      const cross = tiebreak(crossFileFindings(outcome.value));
-      const noise = dropNoiseFindings(req, cross.kept);
-      const inChange = onlyChanged(req, noise.kept);
-      filtered.push(...cross.dropped, ...noise.dropped, ...inChange.dropped);
-      for (const f of inChange.kept) emit({ type: 'finding', finding: f });
-      findings.push(...inChange.kept);
+      const cross = chain(tiebreak, dropNoiseFindings(req), onlyChanged(req))(crossFileFindings(outcome.value));
+      filtered.push(...cross.dropped);
+      for (const f of cross.kept) emit({ type: 'finding', finding: f });
+      findings.push(...cross.kept);
     } else {
       failed.push({ step: 'synthesize', file: null, unit: 'synthesis', reason: outcome.reason });
     }
@@ -359,16 +358,13 @@ export function findingsToChallenge(
   step1: Step1Record,
   analysis: FileAnalysis,
   reviews: PerFunctionReview[],
-): { kept: Finding[]; dropped: FilteredFinding[] } {
+): Filtered<Finding, FilteredFinding> {
   const path = analysis.file_path;
   const raw = [
     ...analysis.file_level_findings.map((f) => findingFromFileRule(f, path)),
     ...reviews.flatMap((r) => findingsFromReview(r, path)),
   ];
-  const scoped = dropOutOfScope(raw, step1);
-  const noise = dropNoiseFindings(req, scoped.kept);
-  const inChange = onlyChanged(req, noise.kept);
-  return { kept: inChange.kept, dropped: [...scoped.dropped, ...noise.dropped, ...inChange.dropped] };
+  return chain(dropOutOfScope(step1), dropNoiseFindings(req), onlyChanged(req))(raw);
 }
 
 /** The file's findings after its challenge (none: kept as they are), the tiebreaker and, in a diff review, the change. */
@@ -376,12 +372,10 @@ export function afterChallenge(
   req: Pick<StagedRequest, 'changedRanges'>,
   survivors: Finding[],
   ruling: ChallengeResult | undefined,
-): { kept: Finding[]; dropped: FilteredFinding[] } {
-  const applied = ruling ? applyChallenge(survivors, ruling) : { kept: survivors, dropped: [] };
-  const decided = tiebreak(applied.kept);
+): Filtered<Finding, FilteredFinding> {
+  const challenged: FindingFilter = ruling ? (findings) => applyChallenge(findings, ruling) : keepAll;
   // Again after the tiebreaker: a pre-existing must_fix it demoted no longer qualifies.
-  const final = onlyChanged(req, decided.kept);
-  return { kept: final.kept, dropped: [...applied.dropped, ...decided.dropped, ...final.dropped] };
+  return chain(challenged, tiebreak, onlyChanged(req))(survivors);
 }
 
 /** Best effort, like every cache write: the next forecast predicts this file's changed text from these. */
@@ -390,21 +384,18 @@ async function keepLastAnswers(ctx: StageContext, path: string, answers: LastAns
 }
 
 /** In a diff review, the findings a change may report; all of them otherwise. */
-function onlyChanged(
-  req: Pick<StagedRequest, 'changedRanges'>,
-  findings: Finding[],
-): { kept: Finding[]; dropped: FilteredFinding[] } {
+function onlyChanged(req: Pick<StagedRequest, 'changedRanges'>): FindingFilter {
   const changed = req.changedRanges;
-  return changed ? keepChanged(findings, (path) => changed.get(path)) : { kept: findings, dropped: [] };
+  return changed ? (findings) => keepChanged(findings, (path) => changed.get(path)) : keepAll;
 }
 
 /** Findings labelled with a category that is never a finding (prompts/noise.md), removed with their reason. */
-function dropNoiseFindings(
-  req: Pick<StagedRequest, 'context'>,
-  findings: Finding[],
-): { kept: Finding[]; dropped: FilteredFinding[] } {
-  const noise = dropNoise(findings, (f) => f, noiseRules(req.context));
-  return { kept: noise.kept, dropped: noise.dropped.map((d) => ({ ...d, stage: 'noise' })) };
+function dropNoiseFindings(req: Pick<StagedRequest, 'context'>): FindingFilter {
+  const noise = dropNoise<Finding>(noiseRules(req.context));
+  return (findings) => {
+    const { kept, dropped } = noise(findings);
+    return { kept, dropped: dropped.map((d) => ({ ...d, stage: 'noise' })) };
+  };
 }
 
 /**
@@ -413,17 +404,14 @@ function dropNoiseFindings(
  * function's read-modify-write of a row, check-then-act or un-awaited call (what A7 applies to even then,
  * prompts/rules-function.md) is a defect its reviewer saw and Step 1 did not.
  */
-function dropOutOfScope(findings: Finding[], step1: Step1Record): { kept: Finding[]; dropped: FilteredFinding[] } {
-  if (step1.concurrency_present) return { kept: findings, dropped: [] };
-  const outOfScope = (f: Finding) => f.rule_id === 'A7' && f.priority === 'nice_to_have';
-  return {
-    kept: findings.filter((f) => !outOfScope(f)),
-    dropped: findings.filter(outOfScope).map((finding) => ({
-      finding,
-      stage: 'rule_scope',
-      reason: 'an A7 nice-to-have applies only where concurrency is present',
-    })),
-  };
+function dropOutOfScope(step1: Step1Record): FindingFilter {
+  if (step1.concurrency_present) return keepAll;
+  const reason = 'an A7 nice-to-have applies only where concurrency is present';
+  return judgeEach<Finding, FilteredFinding>((finding) =>
+    finding.rule_id === 'A7' && finding.priority === 'nice_to_have'
+      ? { drop: { finding, stage: 'rule_scope', reason } }
+      : { keep: finding },
+  );
 }
 
 export async function loadFile(
