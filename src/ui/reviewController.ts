@@ -312,7 +312,7 @@ export class ReviewController implements vscode.Disposable {
       `review finished: ${plural(summary.findings, 'finding')}${summary.suppressed ? ` (${summary.suppressed})` : ''}; ${plural(summary.calls, 'model call')}; cost ${describeCost(summary.costUsd, undefined, summary.billing)}${stopped ? `; stopped: ${stopped}` : ''}`,
     );
     // A refused key is fixed by another key; refused cloud credentials or a model the platform does not serve, by the check.
-    const action = stopAction(stop, t.needsKey);
+    const action = stopAction(stop, t);
     if (action === 'setKey') return offerToSetKey(`Skeptic: ${stopped}`, this.notices, this.context.secrets, resume);
     if (action === 'checkSetup') return void this.offerCheck(`Skeptic: ${stopped}`, t.request.cwd);
     if (action === 'error') return void this.notices.error(`Skeptic: ${stopped}`);

@@ -8,7 +8,7 @@ import type { Stop } from '../model/outcome';
 export type StopAction = 'none' | 'setKey' | 'checkSetup' | 'error';
 
 /** `needsKey`: the provider takes an Anthropic key, which Skeptic: Set API Key replaces. */
-export function stopAction(stop: Stop | undefined, needsKey: boolean): StopAction {
+export function stopAction(stop: Stop | undefined, { needsKey }: { needsKey: boolean }): StopAction {
   if (!stop || stop.kind === 'cancelled') return 'none';
   if (stop.kind === 'refused' && (stop.status === 401 || stop.status === 403) && needsKey) return 'setKey';
   if (stop.kind === 'refused' || stop.kind === 'setup') return 'checkSetup';

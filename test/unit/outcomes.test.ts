@@ -26,32 +26,34 @@ import { ScopeError } from '../../src/scope/inventory';
 import { stopAction } from '../../src/ui/stopAction';
 
 const stop = (kind: StopKind, message: string, status: number | null = null): Stop => ({ kind, status, message });
+const KEY = { needsKey: true };
+const NO_KEY = { needsKey: false };
 const failedFile: FileOutcome = { path: 'a.ts', companion_path: null, status: 'failed', functions_reviewed: 0 };
 
 describe('typed outcomes', () => {
   describe("the editor's action after a stopped run", () => {
     it('offers another key for a refused key, whatever the words', () => {
-      assert.equal(stopAction(stop('refused', 'the key was not accepted', 401), true), 'setKey');
-      assert.equal(stopAction(stop('refused', 'forbidden', 403), true), 'setKey');
+      assert.equal(stopAction(stop('refused', 'the key was not accepted', 401), KEY), 'setKey');
+      assert.equal(stopAction(stop('refused', 'forbidden', 403), KEY), 'setKey');
       // A provider without an Anthropic key (Bedrock, Vertex AI) is fixed by the check instead.
-      assert.equal(stopAction(stop('refused', 'forbidden', 403), false), 'checkSetup');
+      assert.equal(stopAction(stop('refused', 'forbidden', 403), NO_KEY), 'checkSetup');
     });
 
     it('offers the setup check for any other refusal or setup stop, whatever the words', () => {
-      assert.equal(stopAction(stop('refused', 'no such model', 404), true), 'checkSetup');
-      assert.equal(stopAction(stop('setup', 'this platform has no Message Batches'), true), 'checkSetup');
+      assert.equal(stopAction(stop('refused', 'no such model', 404), KEY), 'checkSetup');
+      assert.equal(stopAction(stop('setup', 'this platform has no Message Batches'), KEY), 'checkSetup');
     });
 
     it('says a limit or a failure as it is, even when its words look like a refusal', () => {
       const lookalike = 'the API refused the run: HTTP 401 (quoted from a model call)';
-      assert.equal(stopAction(stop('maxCalls', lookalike), true), 'error');
-      assert.equal(stopAction(stop('deadline', lookalike), true), 'error');
-      assert.equal(stopAction(stop('fatal', lookalike), true), 'error');
+      assert.equal(stopAction(stop('maxCalls', lookalike), KEY), 'error');
+      assert.equal(stopAction(stop('deadline', lookalike), KEY), 'error');
+      assert.equal(stopAction(stop('fatal', lookalike), KEY), 'error');
     });
 
     it('does nothing more after a cancel, or a run that did not stop', () => {
-      assert.equal(stopAction(stop('cancelled', 'the API refused the run: HTTP 401'), true), 'none');
-      assert.equal(stopAction(undefined, true), 'none');
+      assert.equal(stopAction(stop('cancelled', 'the API refused the run: HTTP 401'), KEY), 'none');
+      assert.equal(stopAction(undefined, KEY), 'none');
     });
   });
 
