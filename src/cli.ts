@@ -76,8 +76,8 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (err) {
     // A setup error comes from a command's own code, already loaded by then.
-    if (err instanceof UsageError || (command && (await import('./app/runJob')).isSetupError(err))) {
-      // Loaded here: --version evaluates nothing but the command line.
+    if (err instanceof UsageError || (command && (await import('./model/setup')).isSetupError(err))) {
+      // Loaded here: --version and --help evaluate nothing but the command line.
       const { redact } = await import('./model/redact');
       stderr.write(`skeptic: ${redact(err.message)}\n`);
       return EXIT.usage;

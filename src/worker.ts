@@ -26,7 +26,9 @@ import {
   type StartRequest,
 } from './app/protocol';
 import { checkProvider, prepareJob, type ReviewJob } from './app/job';
-import { isSetupError, runJob } from './app/runJob';
+import { runJob } from './app/runJob';
+import { isSetupError } from './model/setup';
+import type { FailureCode } from './model/outcome';
 import { repositoryStateDir } from './app/state';
 import { summarize } from './app/summary';
 import { redact } from './model/redact';
@@ -87,7 +89,7 @@ host.onRequest(PlanReview, async (start): Promise<PlanAnswer> => {
     const files = prepared.inventory.discovery.file_entries.length;
     return { kind: 'planned', files, calls, inputTokens, costUsd, ...(billing ? { billing } : {}) };
   } catch (err) {
-    return { kind: 'failed', message: redact(err instanceof Error ? err.message : String(err)) };
+    return { kind: 'failed', ...failure(err) };
   }
 });
 
@@ -121,16 +123,21 @@ host.onRequest(StartReview, async (start): Promise<ReviewOutcome> => {
         }),
       signal: controller.signal,
     });
-    if (outcome.kind === 'skipped') return { kind: 'skipped', reason: outcome.reason };
+    if (outcome.kind === 'skipped') return { kind: 'skipped', reason: outcome.reason, why: outcome.why };
     if (outcome.kind === 'declined') return { kind: 'finished', summary: null };
     if (outcome.outputs)
       host.sendNotification(ReportWritten, { path: outcome.outputs.reportPath, markdown: outcome.outputs.markdown });
     return { kind: 'finished', summary: summarize(outcome.result) };
   } catch (err) {
-    return {
-      kind: 'failed',
-      message: redact(err instanceof Error ? err.message : String(err)),
-      setup: isSetupError(err),
-    };
+    const failed = failure(err);
+    return { kind: 'failed', ...failed, setup: failed.code === 'setup' };
   }
 });
+
+/** A request's failure as it crosses to the host: its code, and its one line without a secret. */
+function failure(err: unknown): { code: FailureCode; message: string } {
+  return {
+    code: isSetupError(err) ? 'setup' : 'fatal',
+    message: redact(err instanceof Error ? err.message : String(err)),
+  };
+}

@@ -18,6 +18,7 @@ import { MAX_FILE_BYTES } from '../model/fileSize';
 import { languageOf } from '../model/languages';
 import { splitLines } from '../model/lines';
 import { PRIORITY_ORDER } from '../model/order';
+import { STOP_KINDS } from '../model/outcome';
 import type { ScopeSpec } from '../model/scope';
 import { MAX_STATE_FILE_BYTES } from './state';
 import type { ReviewJob } from './job';
@@ -52,6 +53,13 @@ export const AgentReview = z.object({
   ),
   complete: z.boolean().describe('every unit of the review finished: no ceiling, cancel or failure stopped any'),
   stopped: z.string().nullable().describe('why the run stopped early (a ceiling, a cancel); null: it finished'),
+  stop_kind: z
+    .enum(STOP_KINDS)
+    .nullable()
+    .optional()
+    .describe(
+      'what stopped it, to act on: cancelled, maxCalls, maxCost or deadline (a ceiling: raise it or rerun to continue), refused (the key or model), setup, fatal; null: it finished',
+    ),
   calls: z.number().int(),
   cost_usd: z.number().nullable(),
   converged: z.boolean().describe('the review was complete and found nothing new since the last one of this scope'),
@@ -75,15 +83,15 @@ export function agentReview(
   const notReviewed = result.files
     .filter((f) => f.status !== 'reviewed')
     .map((f) => ({ path: f.path, status: f.status as 'skipped' | 'failed', reason: f.reason ?? f.status }));
-  const stopped = result.stopped ?? null;
-  const complete = !stopped && result.failed.length === 0 && !notReviewed.some((f) => f.status === 'failed');
+  const complete = !result.stop && result.failed.length === 0 && !notReviewed.some((f) => f.status === 'failed');
   return {
     scope: o.scope,
     findings,
     counts,
     not_reviewed: notReviewed,
     complete,
-    stopped,
+    stopped: result.stop?.message ?? null,
+    stop_kind: result.stop?.kind ?? null,
     calls: result.usage.calls,
     cost_usd: result.usage.cost_usd,
     converged: complete && findings.every((f) => !f.new_since_last),

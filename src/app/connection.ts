@@ -29,6 +29,26 @@ export const notificationType = <P extends z.ZodMiniType>(method: string, params
   params,
 });
 
+/**
+ * Why a question got no answer: the other side has no such request, or the params did not fit it, or its
+ * handler threw; or the answer that came did not fit the request's declaration.
+ */
+export const REMOTE_ERROR_CODES = ['unknownRequest', 'invalidParams', 'handlerFailed', 'malformedAnswer'] as const;
+export type RemoteErrorCode = (typeof REMOTE_ERROR_CODES)[number];
+
+/** A request that failed on the other side (or whose answer did not fit): `code` says which way. */
+export class RemoteError extends Error {
+  constructor(
+    readonly code: RemoteErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const WireError = z.object({ code: z.enum(REMOTE_ERROR_CODES), message: z.string() });
+type WireError = z.infer<typeof WireError>;
+
 /** What travels on the port. */
 const Envelope = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('request'), id: z.int(), method: z.string(), params: z.unknown() }),
@@ -36,7 +56,7 @@ const Envelope = z.discriminatedUnion('kind', [
     kind: z.literal('response'),
     id: z.int(),
     result: z.optional(z.unknown()),
-    error: z.optional(z.string()),
+    error: z.optional(WireError),
   }),
   z.object({ kind: z.literal('notification'), method: z.string(), params: z.unknown() }),
 ]);
@@ -117,24 +137,27 @@ export class Connection {
   private async serve(id: number, method: string, raw: unknown): Promise<void> {
     const handler = this.requests.get(method);
     const params = handler?.params.safeParse(raw);
-    if (!handler || !params) return this.post({ kind: 'response', id, error: `unknown request ${method}` });
-    if (!params.success) return this.post({ kind: 'response', id, error: `${method}: ${firstIssue(params.error)}` });
+    const fail = (code: RemoteErrorCode, message: string) =>
+      this.post({ kind: 'response', id, error: { code, message } });
+    if (!handler || !params) return fail('unknownRequest', `unknown request ${method}`);
+    if (!params.success) return fail('invalidParams', `${method}: ${firstIssue(params.error)}`);
     try {
       this.post({ kind: 'response', id, result: await handler.handle(params.data) });
     } catch (err) {
-      this.post({ kind: 'response', id, error: err instanceof Error ? err.message : String(err) });
+      fail('handlerFailed', err instanceof Error ? err.message : String(err));
     }
   }
 
   /** An answer to a question no longer open (given up, or never asked) is dropped. */
-  private answer(id: number, result: unknown, error: string | undefined): void {
+  private answer(id: number, result: unknown, error: WireError | undefined): void {
     const open = this.open.get(id);
     if (!open) return;
-    if (error !== undefined) return this.settle(id, { ok: false, error: new Error(error) });
+    if (error !== undefined) return this.settle(id, { ok: false, error: new RemoteError(error.code, error.message) });
     const checked = open.result.safeParse(result);
     if (checked.success) return this.settle(id, { ok: true, value: checked.data });
-    this.settle(id, { ok: false, error: new Error(`malformed answer: ${firstIssue(checked.error)}`) });
-    this.onProtocolError(`malformed answer: ${firstIssue(checked.error)}`);
+    const malformed = `malformed answer: ${firstIssue(checked.error)}`;
+    this.settle(id, { ok: false, error: new RemoteError('malformedAnswer', malformed) });
+    this.onProtocolError(malformed);
   }
 
   private settle(id: number, answer: Parameters<Settle>[0]): void {

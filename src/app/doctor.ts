@@ -113,7 +113,7 @@ export async function probe(
   models: Iterable<string>,
   signal: AbortSignal,
 ): Promise<ProbeResult[]> {
-  const { ModelClient } = await import('../engine/client');
+  const { ModelClient, FatalApiError } = await import('../engine/client');
   const client = new ModelClient({ connection, maxConcurrency: 4, maxAttempts: 2, signal });
   return Promise.all(
     [...models].map(async (model) => {
@@ -126,25 +126,43 @@ export async function probe(
         return { model, ok: true, line: `${model}: ok (${Date.now() - started} ms)` };
       } catch (err) {
         const why = client.describe(err);
-        return { model, ok: false, line: `${model}: failed: ${why}; ${fixFor(why, connection)}` };
+        const failure = probeFailure(err, connection.errors, FatalApiError);
+        return { model, ok: false, line: `${model}: failed: ${why}; ${fixFor(failure, connection)}` };
       }
     }),
   );
 }
 
-/** What to do about a failed probe, by what the platform said. */
-function fixFor(why: string, c: Connection): string {
+type ProbeFailure = 'credentials' | 'model' | 'unreachable' | 'busy' | 'other';
+
+/** What a probe's failure was, by the error's class and HTTP status (the run's client keeps the status of a refusal). */
+function probeFailure(
+  err: unknown,
+  e: Connection['errors'],
+  Fatal: typeof import('../engine/client').FatalApiError,
+): ProbeFailure {
+  if (err instanceof e.APIConnectionError) return 'unreachable';
+  const status = err instanceof Fatal ? err.status : err instanceof e.APIError ? (err.status ?? null) : null;
+  if (status === 401 || status === 403) return 'credentials';
+  // What else no retry fixes: an unknown model (a 404, or Bedrock's 400 for an invalid id).
+  if (err instanceof Fatal) return 'model';
+  if (status === 429 || (status !== null && status >= 500)) return 'busy';
+  return 'other';
+}
+
+/** What to do about a failed probe, by what went wrong. */
+function fixFor(failure: ProbeFailure, c: Connection): string {
   const provider = c.provider.provider;
-  if (/HTTP 401|HTTP 403/.test(why))
+  if (failure === 'credentials')
     return provider === 'bedrock'
       ? 'the credentials were refused: check they are current and allow bedrock:InvokeModel on this model (and that the model is enabled in this region)'
       : provider === 'vertex'
         ? 'the credentials were refused: the account needs the Vertex AI User role in the project, with the model enabled in Model Garden'
         : 'the key was refused: set a current key (ANTHROPIC_API_KEY, or Skeptic: Set API Key)';
-  if (/HTTP 404|model identifier is invalid/i.test(why))
+  if (failure === 'model')
     return 'this model id is not served here: choose another with --model or --step-model (skeptic.model, skeptic.modelPerStep)';
-  if (/connection failed|timed out/.test(why))
+  if (failure === 'unreachable')
     return `the endpoint ${c.endpoint} could not be reached: check the region, the base URL and the network`;
-  if (/HTTP 429|HTTP 5\d\d/.test(why)) return 'the provider is busy or limited: try again later';
+  if (failure === 'busy') return 'the provider is busy or limited: try again later';
   return 'see the message above';
 }

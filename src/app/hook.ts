@@ -10,7 +10,7 @@
 import { chmod, lstat, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { git } from '../io/git';
-import { ScopeError } from '../scope/inventory';
+import { SetupError } from '../model/setup';
 
 export const HOOKS = ['pre-push', 'pre-commit'] as const;
 export type HookKind = (typeof HOOKS)[number];
@@ -29,7 +29,7 @@ export interface HookOptions {
 
 async function hooksDir(cwd: string): Promise<string> {
   const dir = await git(['rev-parse', '--git-path', 'hooks'], cwd).catch(() => {
-    throw new ScopeError(`${cwd} is not inside a git repository; a hook belongs to one`);
+    throw new SetupError(`${cwd} is not inside a git repository; a hook belongs to one`);
   });
   return resolve(cwd, dir.trim());
 }
@@ -83,7 +83,7 @@ async function checkPlace(cwd: string, dir: string, path: string): Promise<void>
   const top = await realpath((await git(['rev-parse', '--show-toplevel'], cwd)).trim());
   const tracked = (await git(['ls-files', '--', dir], cwd).catch(() => '')).trim();
   if (tracked)
-    throw new ScopeError(
+    throw new SetupError(
       `${dir} is tracked by git (core.hooksPath): a hook written there would be committed to everyone's clone; install Skeptic through that folder's hook manager instead`,
     );
   const link = await lstat(path).then(
@@ -98,7 +98,7 @@ async function checkPlace(cwd: string, dir: string, path: string): Promise<void>
   };
   const gitDir = await realpath(resolve(cwd, (await git(['rev-parse', '--git-common-dir'], cwd)).trim()));
   if (target === null || !(inside(target) || !relative(gitDir, target).startsWith('..')))
-    throw new ScopeError(
+    throw new SetupError(
       `${path} is a link ${target === null ? 'to nothing' : `to ${target}`}, out of the repository: it is left alone, and nothing is written through it`,
     );
 }
@@ -113,10 +113,10 @@ export async function installHook(cwd: string, o: HookOptions): Promise<string> 
   let chain = ours?.chained ?? null;
   if (current !== null && !ours) {
     if (!o.chain)
-      throw new ScopeError(
+      throw new SetupError(
         `${path} exists and is not Skeptic's; it is left alone (pass --chain to run it first, then Skeptic)`,
       );
-    if (await exists(chained)) throw new ScopeError(`${chained} exists already; move it away first`);
+    if (await exists(chained)) throw new SetupError(`${chained} exists already; move it away first`);
     await rename(path, chained);
     chain = shellOf(current) ?? '';
   }

@@ -32,6 +32,7 @@ import { ResultCache } from '../engine/resultCache';
 import { EndpointMemory } from '../engine/endpointMemory';
 import type { Inventory } from '../scope/exclusions';
 import { classify, displayPath, ScopeError } from '../scope/inventory';
+import { SetupError } from '../model/setup';
 import { challengeExamples, type Dismissal } from '../model/dismissals';
 import type { ScopeSpec } from '../model/scope';
 import { FindingScreen, loadTeamFile } from './dismissals';
@@ -172,7 +173,7 @@ export async function prepareJob(
   const named = async (what: string, path: string | undefined) => {
     if (path === undefined) return undefined;
     if (!(await stat(resolve(job.cwd, path)).catch(() => null))?.isFile())
-      throw new ScopeError(`${what} file not found: ${path}`);
+      throw new SetupError(`${what} file not found: ${path}`);
     return displayPath(job.cwd, resolve(job.cwd, path));
   };
   const specPath = await named('spec', lens?.spec);
@@ -424,7 +425,7 @@ export function summarizeExclusions(inventory: Inventory): string {
 
 /**
  * Machine outputs never overwrite a file under review. Checked as soon as Step 0 is done, before the first
- * event goes out (the event log is written from the first event on). Throws ScopeError saying what to change.
+ * event goes out (the event log is written from the first event on). Throws SetupError saying what to change.
  */
 export function checkOutputs(job: Pick<ReviewJob, 'cwd' | 'outputs'>, prepared: PreparedJob): void {
   const reviewed = new Set(
@@ -438,14 +439,14 @@ export function checkOutputs(job: Pick<ReviewJob, 'cwd' | 'outputs'>, prepared: 
     ['--events', job.outputs.events],
   ] as const) {
     if (path !== undefined && reviewed.has(resolve(job.cwd, path)))
-      throw new ScopeError(`${flag} ${path} is a file under review; name another file`);
+      throw new SetupError(`${flag} ${path} is a file under review; name another file`);
   }
 }
 
-/** What must hold before the first paid call, beyond Step 0: a usable cache folder. Throws ScopeError saying what to change. */
+/** What must hold before the first paid call, beyond Step 0: a usable cache folder. Throws SetupError saying what to change. */
 export async function checkBeforeRun(job: Pick<ReviewJob, 'cacheDir'>): Promise<void> {
   if (job.cacheDir)
-    await ResultCache.prepare(job.cacheDir).catch((err: Error) => Promise.reject(new ScopeError(err.message)));
+    await ResultCache.prepare(job.cacheDir).catch((err: Error) => Promise.reject(new SetupError(err.message)));
 }
 
 /** Every model the job will call, by the steps or roles that use it. */
@@ -636,7 +637,9 @@ export function lensRequest(job: Pick<ReviewJob, 'force' | 'intent'> & { lens: L
           ...(prepared.callers ? { callers: prepared.callers } : {}),
         },
       ];
-  const forced = (repos ? reviewed.map((r) => r.scope) : [prepared.scope]).flatMap((s) => (s.skip ? [s.skip] : []));
+  const forced = (repos ? reviewed.map((r) => r.scope) : [prepared.scope]).flatMap((s) =>
+    s.skip ? [s.skip.line] : [],
+  );
   return {
     targets,
     context: prepared.context,
@@ -651,7 +654,7 @@ export function lensRequest(job: Pick<ReviewJob, 'force' | 'intent'> & { lens: L
       : { passed: true, reason: null },
     skippedRepositories: (repos ?? [])
       .filter((r) => !reviewed.includes(r))
-      .map((r) => ({ repository: r.path, reason: r.scope.skip ?? '' })),
+      .map((r) => ({ repository: r.path, reason: r.scope.skip?.line ?? '' })),
     effort: lens.effort,
   };
 }

@@ -14,6 +14,7 @@ import type { Finding } from '../model/finding';
 import { Dismissal } from '../model/dismissals';
 import { EditorChatAnswer, EditorChatParams, EditorModelsAnswer, EditorModelsParams } from '../model/editorModels';
 import { ScopeSpec } from '../model/scope';
+import { FAILURE_CODES, Stop } from '../model/outcome';
 import { ReviewChoices } from './choices';
 import { notificationType, requestType } from './connection';
 
@@ -47,8 +48,10 @@ export const RunSummary = z.object({
   billing: z.optional(z.literal('editor')),
   /** Units that could not be reviewed, one line each (the report lists them). */
   notReviewed: z.array(z.string()),
-  /** Why the run stopped early: cancelled, or the API refused it as a whole. */
+  /** Why the run stopped early, in words: `stop.message`. */
   stopped: z.optional(z.string()),
+  /** How the run stopped early (cancelled, a ceiling, refused…): what the host decides on. */
+  stop: z.optional(Stop),
   /**
    * What the run's suppressions hid, in model/suppressed.ts's words: "2 suppressed (1 by skeptic-ignore
    * comments, 1 by the team file .skeptic/dismissed.json, 0 by your own list)". Absent: none.
@@ -87,9 +90,10 @@ export const StartReview = requestType(
   z.discriminatedUnion('kind', [
     /** Null summary: nothing ran (declined at the confirmation). */
     z.object({ kind: z.literal('finished'), summary: z.nullable(RunSummary) }),
-    z.object({ kind: z.literal('skipped'), reason: z.string() }),
-    /** `setup`: a problem with the request or the environment, not a crash. */
-    z.object({ kind: z.literal('failed'), message: z.string(), setup: z.boolean() }),
+    /** `reason` as the outputs say it ("SKIP: PR is draft"), `why` without the label ("PR is draft"). */
+    z.object({ kind: z.literal('skipped'), reason: z.string(), why: z.string() }),
+    /** `code` setup: a problem with the request or the environment (a SetupError), not a crash; `setup` says the same. */
+    z.object({ kind: z.literal('failed'), code: z.enum(FAILURE_CODES), message: z.string(), setup: z.boolean() }),
   ]),
 );
 export type StartParams = z.input<typeof StartReview.params>;
@@ -126,7 +130,7 @@ export const PlanReview = requestType(
       costUsd: z.nullable(z.number()),
       billing: z.optional(z.literal('editor')),
     }),
-    z.object({ kind: z.literal('failed'), message: z.string() }),
+    z.object({ kind: z.literal('failed'), code: z.enum(FAILURE_CODES), message: z.string() }),
   ]),
 );
 export type PlanAnswer = z.infer<typeof PlanReview.result>;

@@ -5,7 +5,7 @@
 import type { LineRange } from '../model/lines';
 import type { ScopeSpec } from '../model/scope';
 import type { RemovedHunk } from '../model/removed';
-import { collectChanges, gateCheck, prSkipReason, type ChangeSet } from '../scope/changes';
+import { collectChanges, skipOf, type ChangeSet, type Skip } from '../scope/changes';
 import type { Step0Facts } from '../scope/facts';
 import type { Inventory } from '../scope/exclusions';
 import type { FileStream } from '../model/fileStream';
@@ -34,8 +34,8 @@ export interface ResolvedScope {
   /** Change scopes only: each reviewed file's removed lines, where it has any. */
   removedLines?: Map<string, RemovedHunk[]>;
   changes?: ChangeSet;
-  /** Why a change scope is not worth reviewing ("SKIP: …"), unless forced. */
-  skip: string | null;
+  /** Why a change scope is not worth reviewing, unless forced. */
+  skip: Skip | null;
 }
 
 /** What a paths scope is called: its review roots. */
@@ -72,13 +72,12 @@ export async function resolveScope(spec: ScopeSpec, opts: ScopeOptions): Promise
   const kept = changes.files.filter((f) => reviewed.has(f.path));
   const changedRanges = new Map(kept.map((f) => [f.path, f.ranges]));
   const removedLines = new Map(kept.filter((f) => f.removedLines.length).map((f) => [f.path, f.removedLines]));
-  const gate = gateCheck(changes);
   return {
     inventory,
     description: changes.description,
     changedRanges,
     removedLines,
     changes,
-    skip: prSkipReason(changes) ?? gate.reason,
+    skip: skipOf(changes),
   };
 }

@@ -6,11 +6,10 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { EmitFn, ReviewEvent, ReviewResult } from '../model/events';
 import { keptUpTo } from '../model/fileStream';
-import { LedgerRefused } from '../engine/batchLedger';
-import { GitError } from '../io/git';
 import { currentBranch } from '../scope/changes';
-import { ScopeError } from '../scope/inventory';
-import { ProviderError, setupLine } from '../model/providers';
+import { setupLine } from '../model/providers';
+import { isOwnLimit } from '../model/outcome';
+import { SetupError } from '../model/setup';
 import {
   assertReviewable,
   checkBeforeRun,
@@ -27,7 +26,6 @@ import {
   type ReviewJob,
 } from './job';
 import { checkOutputTargets, writeOutputs, type WrittenOutputs } from './output';
-import { UnsafeWrite } from '../io/safeWrite';
 import { formatUsd, type Billing } from '../model/pricing';
 
 export interface RunHooks {
@@ -50,14 +48,14 @@ export interface ConfirmEstimate {
 }
 
 export type JobOutcome =
-  /** The gate check said the change is not worth a review (and the job does not force it). */
-  | { kind: 'skipped'; reason: string }
+  /** The gate check said the change is not worth a review (and the job does not force it): `reason` "SKIP: PR is draft", `why` "PR is draft". */
+  | { kind: 'skipped'; reason: string; why: string }
   /** Over the threshold and not confirmed (or cancelled while asking): nothing ran. */
   | { kind: 'declined' }
   /** `outputs` is null when the run finished nothing (stopped before any file was done): no report then. */
   | { kind: 'ran'; result: ReviewResult; outputs: WrittenOutputs | null };
 
-/** Throws a ScopeError or GitError for a scope that cannot be reviewed (nothing written, no call made). */
+/** Throws a SetupError (a ScopeError, a GitError, …) for a review that cannot start (nothing written, no call made). */
 export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcome> {
   const { confirm, signal } = hooks;
   checkProvider(job);
@@ -85,7 +83,8 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   inventoryOut.catch(() => undefined); // heard where it matters: before the run, or by its files
   const emit = 'inventory' in first ? hooks.emit : inventoryFirst(hooks.emit, inventoryOut);
   if ('inventory' in first) await inventoryOut;
-  if ('inventory' in first && first.scope.skip && !job.force) return { kind: 'skipped', reason: first.scope.skip };
+  const skip = 'inventory' in first ? first.scope.skip : undefined;
+  if (skip && !job.force) return { kind: 'skipped', reason: skip.line, why: skip.why };
   if (!('inventory' in first) && !(await keptUpTo(first.files, 1))) assertReviewable(await preparing);
   if ('inventory' in first) assertReviewable(first);
   await checkBeforeRun(job);
@@ -123,17 +122,14 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
   // What the run used per step teaches the next estimate its token figures; losing it costs only accuracy.
   if (job.stateDir && result.mode === 'staged')
     await (await import('./usageHistory')).recordRunUsage(job.stateDir, result).catch(() => undefined);
-  // A run stopped at a limit of its own (--max-calls, --max-cost, a batch run's --timeout) reports what it has, even nothing.
-  const ceilingReached = /--max-calls|--max-cost|--timeout/.test(result.stopped ?? '');
-  const outputs =
-    result.stopped && finishedNothing(result) && !ceilingReached
-      ? null
-      : await writeOutputs(result, {
-          cwd: job.cwd,
-          scope: job.scope,
-          ...job.outputs,
-          ...(job.stateDir ? { stateDir: job.stateDir } : {}),
-        });
+  const outputs = reportable(result)
+    ? await writeOutputs(result, {
+        cwd: job.cwd,
+        scope: job.scope,
+        ...job.outputs,
+        ...(job.stateDir ? { stateDir: job.stateDir } : {}),
+      })
+    : null;
   return { kind: 'ran', result, outputs };
 }
 
@@ -169,7 +165,7 @@ async function outputsExist(job: ReviewJob): Promise<boolean> {
 }
 
 /** A run whose cheapest plan is over its --max-cost ceiling: refused before any call. */
-export class OverBudget extends Error {}
+export class OverBudget extends SetupError {}
 
 function checkBudget(ceiling: number, cheapest: number | null): void {
   if (cheapest === null)
@@ -182,21 +178,14 @@ function checkBudget(ceiling: number, cheapest: number | null): void {
     );
 }
 
-/** A problem with the request or the environment (a bad path, not a repository), not a crash: one line for the user. */
-export function isSetupError(err: unknown): err is Error {
-  return (
-    err instanceof ScopeError ||
-    err instanceof GitError ||
-    err instanceof UnsafeWrite ||
-    err instanceof ProviderError ||
-    err instanceof OverBudget ||
-    err instanceof LedgerRefused
-  );
-}
-
-/** Nothing to report: no file got past its first steps (a cancel, or the API refused the run as a whole). */
-function finishedNothing(result: ReviewResult): boolean {
-  return !result.files.some((f) => f.status !== 'failed' || f.analysis);
+/**
+ * Whether a run has a report: not when it stopped (a cancel, the API refusing the run as a whole) before any
+ * file got past its first steps; a run stopped at a limit of its own (--max-calls, --max-cost, a batch run's
+ * --timeout) reports what it has, even nothing.
+ */
+export function reportable(result: Pick<ReviewResult, 'stop' | 'files'>): boolean {
+  const finishedSome = result.files.some((f) => f.status !== 'failed' || f.analysis);
+  return !result.stop || finishedSome || isOwnLimit(result.stop);
 }
 
 async function warnings(job: ReviewJob, prepared: PreparedJob | EarlyJob): Promise<string[]> {

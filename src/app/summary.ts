@@ -17,7 +17,7 @@ export function summarize(result: ReviewResult): RunSummary {
     costUsd: result.usage.cost_usd,
     ...(result.usage.billing ? { billing: result.usage.billing } : {}),
     notReviewed: result.failed.map((u) => `${u.file ?? 'synthesis'} ${u.step} ${u.unit}: ${u.reason}`),
-    ...(result.stopped ? { stopped: result.stopped } : {}),
+    ...(result.stop ? { stopped: result.stop.message, stop: result.stop } : {}),
     ...(suppressed ? { suppressed } : {}),
     lines: [...(result.mode === 'lenses' ? lensLines(result) : stagedLines(result)), ...runNotes(result)],
   };
@@ -70,6 +70,6 @@ function runNotes(result: ReviewResult): string[] {
     notes.push(
       `${result.failedAttempts} failed HTTP attempts (errors, timeouts, malformed replies) are not counted in the model calls above.`,
     );
-  if (result.stopped) notes.push(`Stopped early: ${result.stopped}.`);
+  if (result.stop) notes.push(`Stopped early: ${result.stop.message}.`);
   return notes;
 }

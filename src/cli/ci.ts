@@ -21,6 +21,7 @@ import { parseReviewArgs } from './args';
 import { consoleReporter } from './console';
 import { openEventLog } from './eventLog';
 import { EXIT, UsageError } from './help';
+import { SetupError } from '../model/setup';
 import { jobFromFlags, keyFor, providerFromFlags } from './job';
 import type { CliIo } from './io';
 import { needsApiKey } from '../model/providers';
@@ -83,7 +84,7 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   if (keyed && !apiKey)
-    throw new UsageError(
+    throw new SetupError(
       "no API key: set ANTHROPIC_API_KEY for the step (the action's anthropic-api-key input, from a repository secret), or choose the action's provider input",
     );
   const checkout = await checkoutOf(io.cwd, ctx.pr.baseSha, ctx.pr.headSha);
@@ -148,7 +149,7 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
           ? { kind: 'reviewed', result: outcome.result }
           : {
               kind: 'skipped',
-              reason: `the review stopped before any file was reviewed: ${outcome.result.stopped ?? 'no reason given'}`,
+              reason: `the review stopped before any file was reviewed: ${outcome.result.stop?.message ?? 'no reason given'}`,
             };
   const report =
     outcome.kind === 'ran' && outcome.outputs
@@ -235,7 +236,7 @@ export function exitCode(failOn: FailOn, run: RunOutcome): number {
   if (run.kind === 'skipped') return EXIT.ok;
   // Pre-existing findings are on lines the change did not touch: they are not the pull request's to fix.
   if (failing(failOn, run.result).length) return EXIT.findings;
-  return run.result.failed.length || run.result.stopped ? EXIT.incomplete : EXIT.ok;
+  return run.result.failed.length || run.result.stop ? EXIT.incomplete : EXIT.ok;
 }
 
 /**

@@ -69,6 +69,6 @@ function line(e: ReviewEvent): object {
     findings: r.findings.length,
     failed: r.failed.length,
     cache_hits: r.cacheHits,
-    ...(r.stopped ? { stopped: r.stopped } : {}),
+    ...(r.stop ? { stopped: r.stop.message, stop_kind: r.stop.kind } : {}),
   };
 }

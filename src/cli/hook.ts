@@ -6,7 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { headCommit, HOOKS, installHook, parsePushInput, pushBase, uninstallHook, type HookKind } from '../app/hook';
-import { isSetupError, runJob } from '../app/runJob';
+import { runJob } from '../app/runJob';
+import { isSetupError } from '../model/setup';
 import { PRIORITY_ORDER } from '../model/order';
 import { plural } from '../model/plural';
 import type { ScopeSpec } from '../model/scope';
@@ -123,7 +124,7 @@ async function reviewForHook(argv: string[], io: CliIo): Promise<number> {
   const { result, outputs } = outcome;
   // A review whose every reviewer failed (API down, 401, 500) found nothing because it looked at nothing.
   if (!outputs || (result.failed.length && !result.files.some((f) => f.status === 'reviewed'))) {
-    const why = result.stopped ?? result.failed[0]?.reason ?? 'no reviewer finished';
+    const why = result.stop?.message ?? result.failed[0]?.reason ?? 'no reviewer finished';
     say(`not reviewed: ${why}; the ${kind === 'pre-push' ? 'push' : 'commit'} goes ahead unreviewed`);
     return EXIT.ok;
   }

@@ -6,7 +6,7 @@
 import { withAutoScope } from '../app/autoScope';
 import { buildJob } from '../app/buildJob';
 import { needsApiKey, resolveProvider, type Env, type ProviderConfig } from '../model/providers';
-import { UsageError } from './help';
+import { SetupError } from '../model/setup';
 import type { ReviewJob } from '../app/job';
 import type { ReviewChoices } from '../app/choices';
 import { flagOf } from '../app/contributions';
@@ -79,7 +79,7 @@ export function providerFromFlags(
 export function keyFor(provider: ProviderConfig, env: Env): string {
   const key = envKey(provider, env);
   if (!key && needsApiKey(provider.provider))
-    throw new UsageError(
+    throw new SetupError(
       'no API key: set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-…), from https://console.anthropic.com/settings/keys; or choose --provider bedrock or vertex',
     );
   return key;

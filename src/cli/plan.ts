@@ -45,7 +45,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
   const out: string[] = [`Scope: ${prepared.scope.description}`];
   if (prepared.scope.changes)
     out.push(
-      `Changed lines: ${prepared.scope.changes.changedLines}${prepared.scope.skip ? ` — ${prepared.scope.skip}${job.force ? ' (forced)' : ''}` : ''}`,
+      `Changed lines: ${prepared.scope.changes.changedLines}${prepared.scope.skip ? ` — ${prepared.scope.skip.line}${job.force ? ' (forced)' : ''}` : ''}`,
     );
   out.push(inventoryLine(discovery.file_entries.length, prepared.companions));
   if (args.verbose)

@@ -59,7 +59,7 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
   if (!outputs) {
     // Nothing finished: no report. Either the user stopped it, or the API refused the run (bad key, unknown model).
     if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.interrupted;
-    throw new UsageError(result.stopped ?? 'the review stopped before any file was reviewed');
+    throw new UsageError(result.stop?.message ?? 'the review stopped before any file was reviewed');
   }
   // Every review of a scope is kept as its last, so the next one (any format, or the MCP server) can say what is new.
   const review = await keepAgentReview(job, result, outputs.reportPath);
@@ -71,7 +71,7 @@ export async function reviewCommand(argv: string[], io: CliIo): Promise<number> 
   const rel = relative(io.cwd, outputs.reportPath).split(sep).join('/');
   const shown = rel.startsWith('../') ? outputs.reportPath : rel;
   io.stdout.write([...summarize(result).lines, `Report: ${shown}`].join('\n') + '\n');
-  return stopped ?? (result.failed.length > 0 || result.stopped ? EXIT.incomplete : EXIT.ok);
+  return stopped ?? (result.failed.length > 0 || result.stop ? EXIT.incomplete : EXIT.ok);
 }
 
 /** `--format text` (the default) or `--format agent` (cli/agentFormat.ts), taken out before the review's own flags. */

@@ -72,20 +72,20 @@ export interface BatchState {
 }
 
 /**
- * The request goes again in the next round: its result was expired, canceled, lost or not valid; the message
- * ends by saying so. `free`: expired or canceled, which the run's deadline bounds, not --max-attempts.
+ * The request goes again in the next round: its result was expired, canceled, lost or not valid. `why` is
+ * what happened (what a request that gives up was last told); the message adds that it goes again, naming
+ * the request as `subject` (default "the request"). `free`: expired or canceled, which the run's deadline
+ * bounds, not --max-attempts.
  */
 export class BatchRetry extends Error {
-  constructor(
-    message: string,
-    readonly free = false,
-  ) {
-    super(message);
-  }
+  readonly free: boolean;
 
-  /** The message without its last clause: what a request that gives up was last told. */
-  get why(): string {
-    return this.message.replace(/; (?:it|the request) goes again in the next round$/, '');
+  constructor(
+    readonly why: string,
+    o: { free?: boolean; subject?: 'it' | 'the request' } = {},
+  ) {
+    super(`${why}; ${o.subject ?? 'the request'} goes again in the next round`);
+    this.free = o.free ?? false;
   }
 }
 
@@ -323,14 +323,14 @@ export class Batcher {
         if (err instanceof Anthropic.NotFoundError) {
           void this.opts.ledger?.drop(id);
           return this.settleAll(id, waiting, () => {
-            return new BatchRetry(`batch ${id} disappeared (404 not found); the request goes again in the next round`);
+            return new BatchRetry(`batch ${id} disappeared (404 not found)`);
           });
         }
         if (err instanceof Anthropic.APIError && fatal(err)) return this.settleAll(id, waiting, () => err);
         if (this.pollFailed(id, err, failures)) {
           void this.opts.ledger?.drop(id);
           const why = `batch ${id} could not be polled ${POLL_FAILURES} times in a row (${this.hooks.describe(err)})`;
-          return this.settleAll(id, waiting, () => new BatchRetry(`${why}; the request goes again in the next round`));
+          return this.settleAll(id, waiting, () => new BatchRetry(why));
         }
       }
     }
@@ -371,8 +371,8 @@ export class Batcher {
     );
     if (this.stopped.signal.aborted) return;
     for (const [customId, why] of read.invalid) {
-      const retry = `batch ${id} gave a result for this request that is not a valid batch result (${why}); it goes again in the next round`;
-      take(customId, new BatchRetry(retry));
+      const retry = `batch ${id} gave a result for this request that is not a valid batch result (${why})`;
+      take(customId, new BatchRetry(retry, { subject: 'it' }));
     }
     this.warnAbout(id, read, strays);
     const cut =
@@ -383,15 +383,10 @@ export class Batcher {
       this.hooks.onWarning(`${cut}; ${plural(waiting.size, 'request')} without a result go again in the next round`);
     // Each request taken has its message or goes again: none is left to collect (what this run did not take stays).
     void this.opts.ledger?.drop(id, taken);
-    this.settleAll(
-      id,
-      waiting,
-      () =>
-        new BatchRetry(
-          cut
-            ? `${cut}; the request goes again in the next round`
-            : `batch ${id} ended without a result for this request; it goes again in the next round`,
-        ),
+    this.settleAll(id, waiting, () =>
+      cut
+        ? new BatchRetry(cut)
+        : new BatchRetry(`batch ${id} ended without a result for this request`, { subject: 'it' }),
     );
   }
 
@@ -505,7 +500,7 @@ interface PollFailures {
 function outcomeOf(id: string, result: BatchResult): Message | Error {
   if (result.type === 'succeeded') return result.message as unknown as Message;
   if (result.type === 'errored') return erroredAs(result.error);
-  return new BatchRetry(`the request was ${result.type} in batch ${id}; it goes again in the next round`, true);
+  return new BatchRetry(`the request was ${result.type} in batch ${id}`, { free: true, subject: 'it' });
 }
 
 function settle(request: Request, outcome: Message | unknown): void {

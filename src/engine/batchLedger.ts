@@ -12,12 +12,13 @@ import { z } from 'zod';
 import { withFileLock } from '../io/fileLock';
 import { readOwnFile, RefusedRead } from '../io/regularFile';
 import { ensureFolder, replaceFile } from '../io/safeWrite';
+import { SetupError } from '../model/setup';
 
 /** Far more than a ledger of 100,000-request batches holds: a bigger file is not one Skeptic wrote. */
 const MAX_LEDGER_BYTES = 64 << 20;
 
 /** The ledger is there but is no file Skeptic can read (a pipe, a device, a link): said, never waited on. */
-export class LedgerRefused extends Error {}
+export class LedgerRefused extends SetupError {}
 
 /** Batch results stay downloadable this long after the batch was created. */
 const KEPT_MS = 29 * 24 * 3600_000;

@@ -71,17 +71,29 @@ export interface CallInfo extends CallTag {
   ms: number;
 }
 
-/** The API refused in a way no retry or other unit can fix (bad key, unknown model): the run stops. */
-export class FatalApiError extends Error {}
+/**
+ * The API refused in a way no retry or other unit can fix (bad key, unknown model): the run stops. `kind` and
+ * `status` are what the run's Stop (model/outcome.ts) says: `setup` where the provider lacks what the run needs.
+ */
+export class FatalApiError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'refused' | 'setup' = 'refused',
+    readonly status: number | null = null,
+  ) {
+    super(message);
+  }
+}
 
-/** The run reached a limit of its own (--max-calls, a batch run's --timeout): it stops, and what finished is reported. */
-export class RunLimitReached extends FatalApiError {}
-
-/** The run reached its --max-calls ceiling. */
-export class CallCeilingReached extends RunLimitReached {}
-
-/** The next request would take the run past its --max-cost ceiling. */
-export class CostCeilingReached extends RunLimitReached {}
+/** The run reached a limit of its own: it stops, and what finished is reported. */
+export class RunLimitReached extends FatalApiError {
+  constructor(
+    message: string,
+    readonly limit: 'maxCalls' | 'maxCost' | 'deadline',
+  ) {
+    super(message);
+  }
+}
 
 /** A 2xx answer that is not a Messages API reply (a proxy's HTML page, say): transient, so retried. */
 export class MalformedReply extends Error {}
@@ -126,7 +138,7 @@ export class ModelClient {
         onState: (state) => opts.onBatch?.(state),
         onWarning: (message) => opts.onWarning?.(message),
         describe: (err) => this.describe(err),
-        deadline: (message) => new RunLimitReached(message),
+        deadline: (message) => new RunLimitReached(message, 'deadline'),
       });
     this.window = new WindowGuard(
       opts.prices,
@@ -248,7 +260,8 @@ export class ModelClient {
           attempt--;
           continue;
         }
-        if (isFatal(err, this.errors)) throw new FatalApiError(this.describe(err));
+        if (isFatal(err, this.errors))
+          throw new FatalApiError(this.describe(err), 'refused', statusOf(err, this.errors));
         if (!isRetryable(err, this.errors)) throw err;
         if (!(err instanceof BatchRetry && err.free) && ++counted >= this.opts.maxAttempts)
           throw err instanceof BatchRetry
@@ -284,8 +297,9 @@ export class ModelClient {
       ) ?? 0;
     const spent = this.usage.cost_usd ?? 0;
     if (spent + this.committed + expected > ceiling)
-      throw new CostCeilingReached(
+      throw new RunLimitReached(
         `the next model call would take the run past its ceiling of ${formatUsd(ceiling)} (--max-cost; ${formatUsd(spent)} spent)`,
+        'maxCost',
       );
     return expected;
   }
@@ -293,7 +307,10 @@ export class ModelClient {
   /** One HTTP attempt, counted against the ceiling before it is sent; the reply's shape is checked. */
   private async attempt(params: MessageParams, signal: AbortSignal, key?: string): Promise<Message> {
     if (this.opts.maxCalls !== undefined && this.sent >= this.opts.maxCalls) {
-      throw new CallCeilingReached(`the run reached its ceiling of ${this.opts.maxCalls} model calls (--max-calls)`);
+      throw new RunLimitReached(
+        `the run reached its ceiling of ${this.opts.maxCalls} model calls (--max-calls)`,
+        'maxCalls',
+      );
     }
     const expected = this.expectedCost(params);
     this.sent++;
@@ -361,7 +378,8 @@ function tokenUsage(u: Anthropic.Messages.Usage): Omit<Usage, 'calls' | 'cost_us
 
 /** The client batches go through; a provider without them is refused before the run (model/providers.ts batchRefusal). */
 function batchesOf(c: Connection): Anthropic {
-  if (!c.batches) throw new FatalApiError(batchRefusal(c.provider.provider) ?? '--batch needs Message Batches');
+  if (!c.batches)
+    throw new FatalApiError(batchRefusal(c.provider.provider) ?? '--batch needs Message Batches', 'setup');
   return c.batches;
 }
 
@@ -380,6 +398,10 @@ function isFatal(err: unknown, e: ErrorClasses): boolean {
     err instanceof e.NotFoundError ||
     (err instanceof e.BadRequestError && /model identifier is invalid/i.test(err.message))
   );
+}
+
+function statusOf(err: unknown, e: ErrorClasses): number | null {
+  return err instanceof e.APIError ? (err.status ?? null) : null;
 }
 
 function isRetryable(err: unknown, e: ErrorClasses): boolean {

@@ -4,6 +4,7 @@
  */
 import { NOISE_CATEGORIES, type Category, type NoiseCategory } from '../model/categories';
 import { languageOf } from '../model/languages';
+import { judgeEach, type Filter } from '../model/filter';
 import type { ContextFile } from '../model/records';
 
 /** Languages where memory-safety defects are real (elsewhere the claim is noise). */
@@ -28,18 +29,11 @@ export function noiseReason(category: Category | null | undefined, file: string,
 }
 
 /** Splits findings into those kept and those removed, each removal with its reason. */
-export function dropNoise<T>(
-  findings: T[],
-  place: (f: T) => { category?: Category | null; file: string },
+export function dropNoise<T extends { category?: Category | null; file: string }>(
   rules: NoiseRules,
-): { kept: T[]; dropped: Array<{ finding: T; reason: string }> } {
-  const kept: T[] = [];
-  const dropped: Array<{ finding: T; reason: string }> = [];
-  for (const f of findings) {
-    const { category, file } = place(f);
-    const reason = noiseReason(category, file, rules);
-    if (reason) dropped.push({ finding: f, reason: `${category}: ${reason}` });
-    else kept.push(f);
-  }
-  return { kept, dropped };
+): Filter<T, { finding: T; reason: string }> {
+  return judgeEach<T, { finding: T; reason: string }>((f) => {
+    const reason = noiseReason(f.category, f.file, rules);
+    return reason ? { drop: { finding: f, reason: `${f.category}: ${reason}` } } : { keep: f };
+  });
 }

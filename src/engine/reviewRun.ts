@@ -13,6 +13,7 @@ import { ResultCache } from './resultCache';
 import type { Effort } from '../model/models';
 import { SubAgentRunner } from './runner';
 import type { BackoffPolicy } from './backoff';
+import { CANCELLED, type Stop } from '../model/outcome';
 
 /** The part of either mode's request (StagedRequest, LensRequest) that every run shares. */
 export interface RunRequest {
@@ -49,7 +50,7 @@ export class ReviewRun {
   private readonly controller = new AbortController();
   private readonly outer: AbortSignal;
   private readonly follow = () => this.controller.abort(this.outer.reason);
-  private fatal: string | undefined;
+  private fatal: Stop | undefined;
   private readonly cache: ResultCache | undefined;
   private readonly runners: SubAgentRunner[] = [];
   private readonly refresh: boolean;
@@ -115,17 +116,17 @@ export class ReviewRun {
       return await work();
     } catch (err) {
       if (err instanceof FatalApiError) {
-        this.fatal ??= err instanceof RunLimitReached ? err.message : `the API refused the run: ${err.message}`;
+        this.fatal ??= stopFor(err);
         this.controller.abort(err);
       } else if (!this.aborted) throw err;
-      return onStop(this.fatal ?? 'cancelled before this unit finished');
+      return onStop(this.fatal?.message ?? 'cancelled before this unit finished');
     }
   }
 
-  /** The figures and stop reason of a finished run; also detaches from the caller's signal. */
-  close(): RunAccounting & { stopped?: string } {
+  /** The figures and stop of a finished run; also detaches from the caller's signal. */
+  close(): RunAccounting & { stop?: Stop } {
     this.outer.removeEventListener('abort', this.follow);
-    const stopped = this.fatal ?? (this.outer.aborted ? 'cancelled' : undefined);
+    const stop = this.fatal ?? (this.outer.aborted ? CANCELLED : undefined);
     const batcher = this.client.batcher;
     batcher?.close();
     return {
@@ -136,7 +137,13 @@ export class ReviewRun {
       repairs: this.runners.reduce((n, r) => n + r.repairs, 0),
       cacheHits: this.runners.reduce((n, r) => n + r.cacheHits, 0),
       ...(batcher ? { batch: { rounds: batcher.rounds, batches: batcher.created, collected: batcher.collected } } : {}),
-      ...(stopped ? { stopped } : {}),
+      ...(stop ? { stop } : {}),
     };
   }
+}
+
+/** The run's stop for an answer that ends it: a limit of its own says so as it is, a refusal says the API refused. */
+function stopFor(err: FatalApiError): Stop {
+  if (err instanceof RunLimitReached) return { kind: err.limit, status: null, message: err.message };
+  return { kind: err.kind, status: err.status, message: `the API refused the run: ${err.message}` };
 }

@@ -162,10 +162,10 @@ export async function runEval(
       ...(reviewed.reportPath ? { reportPath: reviewed.reportPath } : {}),
       failedUnits: result.failed.length,
     };
-    if (result.stopped) {
+    if (result.stop) {
       // Cancelled, or the API refused the run as a whole (a bad key, an unknown model): nothing after it can run either.
-      stopped = result.stopped;
-      outcomes.push({ ...base, ...reviewedPart, error: `review stopped: ${result.stopped}` });
+      stopped = result.stop.message;
+      outcomes.push({ ...base, ...reviewedPart, error: `review stopped: ${result.stop.message}` });
       continue;
     }
     const before = { ...client.usage };

@@ -1,7 +1,9 @@
 /** The git CLI, run without a shell: shared by the scope (what changed) and the host (which branches exist). */
 import { execFile } from 'node:child_process';
+import { SetupError } from '../model/setup';
 
-export class GitError extends Error {}
+/** git failed: not a repository, an unknown ref; one line for the user. */
+export class GitError extends SetupError {}
 
 export function git(args: string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {

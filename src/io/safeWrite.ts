@@ -10,9 +10,10 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, realpath, rename, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isInside } from '../model/access';
+import { SetupError } from '../model/setup';
 
 /** Its message names the file and says what to change. */
-export class UnsafeWrite extends Error {}
+export class UnsafeWrite extends SetupError {}
 
 /** O_NOFOLLOW does not exist on Windows; there O_EXCL alone still refuses to open an existing link. */
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);

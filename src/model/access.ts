@@ -18,8 +18,15 @@ export interface FileAccess {
   files(): AsyncIterable<string>;
 }
 
-/** A refusal whose message names the path and the reason, never any of the file's content. */
-export class AccessDenied extends Error {}
+/** A refusal whose message names the path and the reason, never any of the file's content. `missing`: there is no such file. */
+export class AccessDenied extends Error {
+  readonly missing: boolean;
+
+  constructor(message: string, o: { missing?: boolean } = {}) {
+    super(message);
+    this.missing = o.missing ?? false;
+  }
+}
 
 /** True when `real` is `root` or lies below it (both real, absolute paths). */
 export function isInside(real: string, root: string): boolean {

@@ -9,6 +9,7 @@ import type { Usage } from './usage';
 import type { SuppressedFinding } from './suppressed';
 import type { BelowMinPriority } from './order';
 import type { BatchRun } from './pricing';
+import type { Stop } from './outcome';
 
 export type FileStatus = 'reviewed' | 'skipped' | 'failed';
 
@@ -61,8 +62,8 @@ export interface StagedResult extends RunAccounting {
   recovered: number;
   /** What a salvaged reply left out, for the report's notes. */
   notes: string[];
-  /** Set when the run stopped early: cancelled, or the API refused the run as a whole. */
-  stopped?: string;
+  /** Set when the run stopped early: cancelled, a limit of its own, or the API refused the run as a whole. */
+  stop?: Stop;
   /** Findings a suppression hid (a skeptic-ignore comment, the team file, the user's list); absent: none. */
   suppressed?: SuppressedFinding[];
 }
@@ -114,7 +115,7 @@ export interface LensResult extends RunAccounting {
   spec: string | null;
   rubric: RubricResult | null;
   failed: FailedUnit[];
-  stopped?: string;
+  stop?: Stop;
   /** Findings a suppression hid (a skeptic-ignore comment, the team file, the user's list); absent: none. */
   suppressed?: SuppressedFinding[];
 }

@@ -1,4 +1,5 @@
 /** The one finding type every surface is built from, and what the filters and failures record about it. */
+import type { Filter } from './filter';
 import type { Location } from './location';
 import type { Category } from './categories';
 import type { Confidence, Priority } from './records';
@@ -52,3 +53,6 @@ export interface FilteredFinding {
   stage: 'challenge' | 'tiebreaker' | 'rule_scope' | 'diff_scope' | 'noise';
   reason: string;
 }
+
+/** A step of a staged file's filter chain (model/filter.ts). */
+export type FindingFilter = Filter<Finding, FilteredFinding>;

@@ -7,6 +7,7 @@
  */
 import { HAIKU, OPUS, SONNET } from './models';
 import { endpointProblem, PROJECT, REGION, shownEndpoint } from './endpoint';
+import { SetupError } from './setup';
 
 export const PROVIDERS = ['anthropic', 'bedrock', 'vertex', 'compatible', 'vscode-lm'] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -20,7 +21,7 @@ export const PROVIDER_NAMES: Record<Provider, string> = {
 };
 
 /** A provider setup that cannot work (unknown name, no region, no credentials): one line, before any call. */
-export class ProviderError extends Error {}
+export class ProviderError extends SetupError {}
 
 /** A value and what set it (a flag, a setting, an environment variable), for the first line and `skeptic doctor`. */
 export interface Sourced {

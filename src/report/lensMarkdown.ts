@@ -45,8 +45,8 @@ export function renderLensReport(result: LensResult, meta: ReportMeta): string {
       `**Missing reviewers**: ${result.missingReviewers.join(', ')} — their part of the review did not run (see Review Notes)  `,
     );
   out.push('');
-  if (result.stopped)
-    out.push(`> **Partial review** — the run stopped early (${result.stopped}). What finished is below.`, '');
+  if (result.stop)
+    out.push(`> **Partial review** — the run stopped early (${result.stop.message}). What finished is below.`, '');
 
   out.push('## Summary', '', '| Severity | Count |', '|----------|-------|');
   const counts = severityCounts(all);

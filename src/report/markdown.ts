@@ -35,9 +35,9 @@ export function renderStagedReport(result: StagedResult, meta: ReportMeta): stri
     `- **Scope:** ${result.reviewRoots.map(code).join(', ')}`,
     '',
   );
-  if (result.stopped)
+  if (result.stop)
     out.push(
-      `> **Partial review** — the run stopped early (${result.stopped}). What finished is below; see Not Reviewed.`,
+      `> **Partial review** — the run stopped early (${result.stop.message}). What finished is below; see Not Reviewed.`,
       '',
     );
 

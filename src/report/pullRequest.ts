@@ -279,7 +279,7 @@ function fenced(text: string): string {
 /** What the run did not cover, one line each. */
 function notReviewed(result: ReviewResult): string[] {
   const out = result.failed.map((u) => `${u.file ?? 'the run'}: ${u.step} ${u.unit} failed (${u.reason})`);
-  if (result.stopped) out.push(`stopped early: ${result.stopped}`);
+  if (result.stop) out.push(`stopped early: ${result.stop.message}`);
   return out;
 }
 

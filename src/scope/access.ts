@@ -51,7 +51,8 @@ export interface AccessOptions {
 }
 
 /** `text` is there when the file was read (always, unless judged by a known content id); `id` is its content's. */
-export type Verdict = { ok: true; id: string; text?: string } | { ok: false; reason: ExclusionReason; detail?: string };
+export type Verdict =
+  { ok: true; id: string; text?: string } | { ok: false; reason: ExclusionReason; detail?: string; missing?: true };
 type Refusal = Extract<Verdict, { ok: false }>;
 
 interface Root {
@@ -108,7 +109,7 @@ export class ReviewAccess implements FileAccess {
    */
   async judge(abs: string, known?: string): Promise<Verdict> {
     const real = await (known === undefined ? realpath(abs).catch(() => null) : this.listedRealpath(abs));
-    if (!real) return { ok: false, reason: 'unreadable', detail: 'does not exist' };
+    if (!real) return { ok: false, reason: 'unreadable', detail: 'does not exist', missing: true };
     // Where it was reached: its folder resolved, its own name kept (a link's name is judged too). A path
     // that is its own real path was reached through no link at all.
     const reachedAt = real === abs ? real : join(await realpath(dirname(abs)).catch(() => dirname(abs)), basename(abs));
@@ -198,7 +199,8 @@ export class ReviewAccess implements FileAccess {
   async readWithId(path: string): Promise<{ text: string; id: string }> {
     const verdict = await this.judge(resolve(this.cwd, path));
     if (verdict.ok && verdict.text !== undefined) return { text: verdict.text, id: verdict.id };
-    throw new AccessDenied(`"${path}" ${verdict.ok ? 'cannot be read' : refusal(verdict)}`);
+    if (verdict.ok) throw new AccessDenied(`"${path}" cannot be read`);
+    throw new AccessDenied(`"${path}" ${refusal(verdict)}`, { missing: verdict.missing === true });
   }
 
   async read(path: string): Promise<string> {
@@ -207,7 +209,7 @@ export class ReviewAccess implements FileAccess {
 
   async list(path: string): Promise<string[]> {
     const real = await realpath(resolve(this.cwd, path)).catch(() => null);
-    if (!real) throw new AccessDenied(`"${path}" does not exist`);
+    if (!real) throw new AccessDenied(`"${path}" does not exist`, { missing: true });
     const root = this.rootOf(real);
     if (!root) throw new AccessDenied(`"${path}" is outside the review roots`);
     if (!(await stat(real)).isDirectory()) throw new AccessDenied(`"${path}" is not a folder`);

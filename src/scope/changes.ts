@@ -116,19 +116,39 @@ export async function collectChanges(scope: ChangeScope, opts: ChangeOptions): P
   }
 }
 
-/** Fewer changed lines than `minLines` are not worth a review. */
-export function gateCheck(set: ChangeSet, minLines = 5): { passed: boolean; reason: string | null } {
-  return set.changedLines >= minLines
-    ? { passed: true, reason: null }
-    : { passed: false, reason: `SKIP: < ${minLines} changed lines` };
+/** Why a change is not worth a review unless forced: `why` ("PR is draft"), and `line` as the outputs show it. */
+export interface Skip {
+  why: string;
+  line: string;
 }
 
-/** Why a PR change set should not be reviewed unless forced: merged, closed or draft. */
-export function prSkipReason(set: ChangeSet): string | null {
+const skip = (why: string): Skip => ({ why, line: `SKIP: ${why}` });
+
+/** Fewer changed lines than `minLines` are not worth a review. */
+function tooSmall(set: ChangeSet, minLines: number): Skip | null {
+  return set.changedLines >= minLines ? null : skip(`< ${minLines} changed lines`);
+}
+
+/** A pull request merged, closed or draft is not reviewed unless forced. */
+function prSkip(set: ChangeSet): Skip | null {
   if (!set.pr) return null;
-  if (set.pr.state === 'MERGED' || set.pr.state === 'CLOSED') return `SKIP: PR is ${set.pr.state}`;
-  if (set.pr.isDraft) return 'SKIP: PR is draft';
+  if (set.pr.state === 'MERGED' || set.pr.state === 'CLOSED') return skip(`PR is ${set.pr.state}`);
+  if (set.pr.isDraft) return skip('PR is draft');
   return null;
+}
+
+/** Why a change set is not reviewed unless forced: its pull request's state first, then its size. */
+export function skipOf(set: ChangeSet, minLines = 5): Skip | null {
+  return prSkip(set) ?? tooSmall(set, minLines);
+}
+
+export function gateCheck(set: ChangeSet, minLines = 5): { passed: boolean; reason: string | null } {
+  const small = tooSmall(set, minLines);
+  return small ? { passed: false, reason: small.line } : { passed: true, reason: null };
+}
+
+export function prSkipReason(set: ChangeSet): string | null {
+  return prSkip(set)?.line ?? null;
 }
 
 /** The checked-out branch, or null when HEAD is detached or cwd is not in a repository (to warn on a PR's head). */

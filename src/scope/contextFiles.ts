@@ -54,7 +54,7 @@ export async function loadContextFiles(
     } catch (err) {
       if (!(err instanceof AccessDenied)) throw err;
       // A default that is missing is simply not there; one that exists but is refused is worth a word.
-      if (!required && /does not exist$/.test(err.message)) return;
+      if (!required && err.missing) return;
       warnings.push(`context file ${err.message}; it is not sent`);
       return;
     }

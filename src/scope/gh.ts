@@ -22,6 +22,16 @@ export interface GhOptions {
 const NOT_INSTALLED =
   'the GitHub CLI (gh) is not installed; install it from https://cli.github.com and run gh auth login';
 
+/** gh failed: `installed` false when there is no gh to run; `why`, the first line it wrote (or the error's). */
+class GhFailed extends ScopeError {
+  constructor(
+    message: string,
+    readonly o: { installed: boolean; why: string },
+  ) {
+    super(message);
+  }
+}
+
 function gh(args: string[], opts: GhOptions): Promise<string> {
   // No prompts and no pager: gh runs unattended here.
   const env = { ...(opts.env ?? process.env), GH_PROMPT_DISABLED: '1', GH_PAGER: 'cat', NO_COLOR: '1' };
@@ -32,9 +42,10 @@ function gh(args: string[], opts: GhOptions): Promise<string> {
       { cwd: opts.cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' },
       (err, stdout, stderr) => {
         if (!err) return resolve(stdout);
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new ScopeError(NOT_INSTALLED));
-        const why = (stderr || err.message).trim().split('\n')[0];
-        reject(new ScopeError(`gh ${args.slice(0, 3).join(' ')} failed: ${why}`));
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+          return reject(new GhFailed(NOT_INSTALLED, { installed: false, why: NOT_INSTALLED }));
+        const why = (stderr || err.message).trim().split('\n')[0]!;
+        reject(new GhFailed(`gh ${args.slice(0, 3).join(' ')} failed: ${why}`, { installed: true, why }));
       },
     );
   });
@@ -76,13 +87,13 @@ export async function ghBranchPullRequest(opts: GhOptions): Promise<{ number: nu
   try {
     await gh(['auth', 'status'], opts);
   } catch (err) {
-    return { none: (err as Error).message === NOT_INSTALLED ? 'gh is not installed' : 'gh is not signed in' };
+    return { none: err instanceof GhFailed && !err.o.installed ? 'gh is not installed' : 'gh is not signed in' };
   }
   let raw: { number?: unknown; state?: unknown; headRefName?: unknown };
   try {
     raw = JSON.parse(await gh(['pr', 'view', '--json', 'number,state,headRefName'], opts)) as typeof raw;
   } catch (err) {
-    const why = (err as Error).message.replace(/^gh pr view --json failed: /, '');
+    const why = err instanceof GhFailed ? err.o.why : (err as Error).message;
     return {
       none: /no pull requests? found/i.test(why)
         ? 'no pull request for this branch'

@@ -8,6 +8,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { FileEntry } from '../model/records';
 import { streamOf, type FileStream } from '../model/fileStream';
 import { isInside } from '../model/access';
+import { SetupError } from '../model/setup';
 import { ReviewAccess } from './access';
 import { CompanionFinder } from './companionFinder';
 import type { DirCache } from './dirCache';
@@ -46,7 +47,8 @@ interface Listed {
   known: Map<string, string>;
 }
 
-export class ScopeError extends Error {}
+/** What was asked to be reviewed cannot be: a missing path, not a repository, an unknown ref. */
+export class ScopeError extends SetupError {}
 
 /** File operations in flight at once while taking stock of a large tree. */
 const IO_PARALLEL = 64;

@@ -32,6 +32,7 @@ import { EditorModelHost } from './editorModels';
 import { readSettings } from './settings';
 import type { ReviewStatus } from './statusBar';
 import { ReviewWorker, type WorkerOutcome } from './workerHost';
+import { stopAction } from './stopAction';
 
 export const LAST_REPORT = 'skeptic.lastReport';
 
@@ -280,10 +281,10 @@ export class ReviewController implements vscode.Disposable {
   private async conclude(outcome: WorkerOutcome, t: RunTracker, resume: () => Promise<void>): Promise<void> {
     if (outcome.kind === 'skipped') {
       this.log.info(`skipped: ${outcome.reason}`);
-      return void this.notices.info(`Skeptic: ${outcome.reason.replace(/^SKIP: /, 'skipped, ')}.`);
+      return void this.notices.info(`Skeptic: skipped, ${outcome.why}.`);
     }
     if (outcome.kind === 'checked') return; // a review's worker never answers a check
-    if (outcome.kind === 'failed' && outcome.setup) {
+    if (outcome.kind === 'failed' && outcome.code === 'setup') {
       this.log.error(`failed: ${outcome.message}`);
       return void this.offerCheck(`Skeptic could not review: ${outcome.message}`, t.request.cwd);
     }
@@ -294,7 +295,8 @@ export class ReviewController implements vscode.Disposable {
     }
     const summary: RunSummary | null = outcome.summary;
     if (!summary) return void this.log.info('not run: the estimate was not confirmed');
-    const stopped = summary.stopped;
+    const stop = summary.stop;
+    const stopped = stop?.message;
     const failed = summary.notReviewed.length;
     this.store.finish({
       scope: t.scope,
@@ -303,19 +305,17 @@ export class ReviewController implements vscode.Disposable {
       cost: summary.costUsd,
       ...(summary.billing ? { billing: summary.billing } : {}),
       ms: Date.now() - t.startedAt,
-      partial: Boolean(stopped) || failed > 0,
+      partial: Boolean(stop) || failed > 0,
     });
     for (const line of summary.notReviewed) this.log.warn(`not reviewed: ${line}`);
     this.log.info(
       `review finished: ${plural(summary.findings, 'finding')}${summary.suppressed ? ` (${summary.suppressed})` : ''}; ${plural(summary.calls, 'model call')}; cost ${describeCost(summary.costUsd, undefined, summary.billing)}${stopped ? `; stopped: ${stopped}` : ''}`,
     );
-    if (stopped && stopped !== 'cancelled') {
-      // A refused key is fixed by another key; refused cloud credentials or a model the platform does not serve, by the check.
-      if (/HTTP 401|HTTP 403/.test(stopped) && t.needsKey)
-        return offerToSetKey(`Skeptic: ${stopped}`, this.notices, this.context.secrets, resume);
-      if (/the API refused the run/.test(stopped)) return void this.offerCheck(`Skeptic: ${stopped}`, t.request.cwd);
-      return void this.notices.error(`Skeptic: ${stopped}`);
-    }
+    // A refused key is fixed by another key; refused cloud credentials or a model the platform does not serve, by the check.
+    const action = stopAction(stop, t);
+    if (action === 'setKey') return offerToSetKey(`Skeptic: ${stopped}`, this.notices, this.context.secrets, resume);
+    if (action === 'checkSetup') return void this.offerCheck(`Skeptic: ${stopped}`, t.request.cwd);
+    if (action === 'error') return void this.notices.error(`Skeptic: ${stopped}`);
     if (failed > 0)
       void this.notices.warning(`Skeptic: ${plural(failed, 'unit')} could not be reviewed; the report lists them.`);
   }

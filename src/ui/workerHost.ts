@@ -81,7 +81,11 @@ export class ReviewWorker implements Disposable {
   plan(params: StartParams): Promise<PlanAnswer> {
     return Promise.race([
       this.connection.sendRequest(PlanReview, params),
-      this.done.then((o): PlanAnswer => ({ kind: 'failed', message: 'message' in o ? o.message : o.kind })),
+      this.done.then((o): PlanAnswer => ({
+        kind: 'failed',
+        code: 'fatal',
+        message: 'message' in o ? o.message : o.kind,
+      })),
     ]);
   }
 

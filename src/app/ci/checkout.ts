@@ -6,7 +6,7 @@
  */
 import { git, GitError } from '../../io/git';
 import { parseDiff } from '../../scope/diff';
-import { ScopeError } from '../../scope/inventory';
+import { SetupError } from '../../model/setup';
 
 export interface PullRequestCheckout {
   /** Where GitHub's "files changed" starts: the merge-base of base and head. */
@@ -21,11 +21,11 @@ export async function checkoutOf(cwd: string, baseSha: string, headSha: string):
   const head = await git(['rev-parse', 'HEAD'], cwd).then(
     (s) => s.trim(),
     (err: Error) => {
-      throw new ScopeError(`${cwd} is not a git checkout (${err.message}); add actions/checkout before skeptic ci`);
+      throw new SetupError(`${cwd} is not a git checkout (${err.message}); add actions/checkout before skeptic ci`);
     },
   );
   if (head !== headSha) {
-    throw new ScopeError(
+    throw new SetupError(
       `the checkout is at ${head.slice(0, 7)}, not the pull request's head ${headSha.slice(0, 7)}; check out the head (actions/checkout with ref: \${{ github.event.pull_request.head.sha }}) so comments land on the right lines`,
     );
   }
@@ -63,7 +63,7 @@ async function findMergeBase(cwd: string, baseSha: string): Promise<string> {
   const fetch = (...args: string[]) =>
     git(['fetch', '--no-tags', '--no-recurse-submodules', '--quiet', ...args, 'origin', baseSha], cwd).catch(
       (err: GitError) => {
-        throw new ScopeError(`cannot fetch the pull request's base ${baseSha.slice(0, 7)} from origin: ${err.message}`);
+        throw new SetupError(`cannot fetch the pull request's base ${baseSha.slice(0, 7)} from origin: ${err.message}`);
       },
     );
   const shallow = (await git(['rev-parse', '--is-shallow-repository'], cwd)).trim() === 'true';
@@ -74,7 +74,7 @@ async function findMergeBase(cwd: string, baseSha: string): Promise<string> {
   }
   await fetch(...(shallow ? ['--unshallow'] : []));
   if ((found = await tryBase())) return found;
-  throw new ScopeError(
+  throw new SetupError(
     `the pull request's base ${baseSha.slice(0, 7)} and head have no common ancestor in this checkout`,
   );
 }

@@ -1,10 +1,10 @@
 /**
  * What a GitHub Actions step knows about the pull request it runs for: the standard variables and the
- * event file (GITHUB_EVENT_PATH), checked with zod. Every problem is a ScopeError saying what to change.
+ * event file (GITHUB_EVENT_PATH), checked with zod. Every problem is a SetupError saying what to change.
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ScopeError } from '../../scope/inventory';
+import { SetupError } from '../../model/setup';
 
 const Sha = z.string().regex(/^[0-9a-f]{40}$/);
 const Side = z.object({
@@ -49,21 +49,21 @@ const WORKFLOW_HINT = 'skeptic ci runs as a step of a workflow on pull_request o
 
 export async function readCiContext(env: NodeJS.ProcessEnv): Promise<CiContext> {
   const eventPath = env.GITHUB_EVENT_PATH;
-  if (!eventPath) throw new ScopeError(`GITHUB_EVENT_PATH is not set: ${WORKFLOW_HINT}`);
+  if (!eventPath) throw new SetupError(`GITHUB_EVENT_PATH is not set: ${WORKFLOW_HINT}`);
   const text = await readFile(eventPath, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    throw new ScopeError(`cannot read the event file ${eventPath} (GITHUB_EVENT_PATH): ${err.code ?? err.message}`);
+    throw new SetupError(`cannot read the event file ${eventPath} (GITHUB_EVENT_PATH): ${err.code ?? err.message}`);
   });
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new ScopeError(`the event file ${eventPath} (GITHUB_EVENT_PATH) is not JSON`);
+    throw new SetupError(`the event file ${eventPath} (GITHUB_EVENT_PATH) is not JSON`);
   }
   const event = PullRequestEvent.safeParse(raw);
   if (!event.success) {
     const name = env.GITHUB_EVENT_NAME ? `a ${env.GITHUB_EVENT_NAME} event` : 'an event';
     const notPr = !(typeof raw === 'object' && raw !== null && 'pull_request' in raw);
-    throw new ScopeError(
+    throw new SetupError(
       notPr
         ? `${eventPath} holds ${name} without a pull request: ${WORKFLOW_HINT}`
         : `the pull request in ${eventPath} lacks ${event.error.issues[0]?.path.join('.') ?? 'a field'}: ${WORKFLOW_HINT}`,
@@ -71,10 +71,10 @@ export async function readCiContext(env: NodeJS.ProcessEnv): Promise<CiContext> 
   }
   const repository = env.GITHUB_REPOSITORY ?? '';
   if (!/^[^/\s]+\/[^/\s]+$/.test(repository))
-    throw new ScopeError(`GITHUB_REPOSITORY must be owner/name, got "${repository}"`);
+    throw new SetupError(`GITHUB_REPOSITORY must be owner/name, got "${repository}"`);
   const token = env.GITHUB_TOKEN?.trim();
   if (!token)
-    throw new ScopeError('GITHUB_TOKEN is not set: pass it to the step (env: GITHUB_TOKEN: ${{ github.token }})');
+    throw new SetupError('GITHUB_TOKEN is not set: pass it to the step (env: GITHUB_TOKEN: ${{ github.token }})');
   const pr = event.data.pull_request;
   const server = env.GITHUB_SERVER_URL?.replace(/\/+$/, '');
   return {

@@ -22,7 +22,7 @@ import {
   type CiOutcome,
   type SummaryParts,
 } from '../../report/pullRequest';
-import { ScopeError } from '../../scope/inventory';
+import { SetupError } from '../../model/setup';
 import type { CiContext } from './environment';
 import type { PullRequestCheckout } from './checkout';
 import { foldBelow, planFixes, planPosting, postedFingerprints, topPath, type Author } from './postingPlan';
@@ -137,7 +137,7 @@ export async function publish(p: {
     const reviewed = new Set(
       result.files.filter((f) => f.status === 'reviewed').flatMap((f) => topPath(f.path, checkout.prefix) ?? []),
     );
-    const fixes = result.stopped
+    const fixes = result.stop
       ? { edit: [], remove: [], reviews: [] }
       : planFixes({
           comments,
@@ -265,14 +265,14 @@ async function readOrExplain<T>(ctx: CiContext, read: () => Promise<T>): Promise
   } catch (err) {
     if (!(err instanceof GitHubError)) throw err;
     if (err.status === 401)
-      throw new ScopeError(
+      throw new SetupError(
         `GitHub refused GITHUB_TOKEN (401 ${err.detail}): pass the job's token (env: GITHUB_TOKEN: \${{ github.token }})`,
       );
     if (err.status === 404 || err.status === 403)
-      throw new ScopeError(
+      throw new SetupError(
         `GITHUB_TOKEN cannot read pull request #${ctx.pr.number} of ${ctx.repository} (${err.status} ${err.detail}): give the job permissions: pull-requests: read (write to post)`,
       );
     // GitHub down (5xx after the retries), no answer, or an answer not to follow: said as it is, not as a crash.
-    throw new ScopeError(err.message);
+    throw new SetupError(err.message);
   }
 }

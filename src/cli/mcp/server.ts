@@ -161,7 +161,7 @@ class Tools {
       );
     if (outcome.kind === 'declined') return textError('the review was declined');
     const { result, outputs } = outcome;
-    if (!outputs) return textError(result.stopped ?? 'the review stopped before any file was reviewed');
+    if (!outputs) return textError(result.stop?.message ?? 'the review stopped before any file was reviewed');
     const review = await keepAgentReview(job, result, outputs.reportPath);
     return reviewResult(review, input.min_priority, summaryOf(review));
   }

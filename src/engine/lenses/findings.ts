@@ -5,6 +5,8 @@
 import { isSevere, SEVERITY_RANK, sortLensFindings, type MergedFinding, type RaisedFinding } from '../../model/lens';
 import { overlaps, type LineRange } from '../../model/lines';
 import { MIN_CONFIDENCE, type LensFinding } from '../../model/lensRecords';
+import { judgeEach } from '../../model/filter';
+import { dropNoise, type NoiseRules } from '../noise';
 
 /** The self-critique floor: findings below confidence 3 are dropped and counted, not treated as an error. */
 export function applyConfidenceFloor(findings: LensFinding[]): { kept: LensFinding[]; dropped: number } {
@@ -21,12 +23,28 @@ export function keepOnChange(
   changed: Map<string, LineRange[]> | undefined,
 ): { kept: MergedFinding[]; dropped: number } {
   if (!changed) return { kept: findings, dropped: 0 };
-  const kept: MergedFinding[] = [];
-  for (const f of findings) {
-    if (overlaps([f.line, f.line], changed.get(f.file) ?? [])) kept.push(f);
-    else if (isSevere(f.severity)) kept.push({ ...f, preExisting: true });
-  }
-  return { kept, dropped: findings.length - kept.length };
+  const { kept, dropped } = judgeEach<MergedFinding, MergedFinding>((f) => {
+    if (overlaps([f.line, f.line], changed.get(f.file) ?? [])) return { keep: f };
+    return isSevere(f.severity) ? { keep: { ...f, preExisting: true } } : { drop: f };
+  })(findings);
+  return { kept, dropped: dropped.length };
+}
+
+/**
+ * A reviewer's own findings past the self-critique floor and then the noise rules: what stays, how many fell
+ * below the floor, and the category of each one the noise rules removed.
+ */
+export function screenFindings(
+  findings: LensFinding[],
+  rules: NoiseRules,
+): { kept: LensFinding[]; lowConfidence: number; noise: string[] } {
+  const floor = applyConfidenceFloor(findings);
+  const noise = dropNoise<LensFinding>(rules)(floor.kept);
+  return {
+    kept: noise.kept,
+    lowConfidence: floor.dropped,
+    noise: noise.dropped.map((d) => String(d.finding.category)),
+  };
 }
 
 /**

@@ -19,8 +19,8 @@ import {
   type LensCallContext,
   type Part,
 } from './calls';
-import { dropNoise, noiseRules } from '../noise';
-import { applyConfidenceFloor, keepOnChange, mergeFindings } from './findings';
+import { noiseRules, type NoiseRules } from '../noise';
+import { keepOnChange, mergeFindings, screenFindings } from './findings';
 import {
   severityCounts,
   sortLensFindings as sortFindings,
@@ -62,134 +62,56 @@ interface ReviewedUnit {
   failed?: FailedUnit;
 }
 
+/** What every phase of one lens run shares. */
+interface LensRun {
+  req: LensRequest;
+  run: ReviewRun;
+  ctx: LensCallContext;
+  progress: ReturnType<typeof progressOf>;
+  rules: NoiseRules;
+  /** Units that could not be done (unreadable files, failed reviewers, the cross-repo check), in order. */
+  failed: FailedUnit[];
+}
+
+/** One target's findings after the change filter, and the reviewers that went missing on it. */
+interface TargetFindings {
+  plan: Planned;
+  findings: MergedFinding[];
+  missing: ReviewerName[];
+}
+
 export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<LensResult> {
   const run = new ReviewRun(req, emit, LENS_PROMPT_VERSION);
   const ctx: LensCallContext = { runner: run.runner(req.effort), validatorRunner: run.runner(), models: req.models };
-  const progress = progressOf(emit);
-  const rules = noiseRules(req.context);
-
-  /** A fatal API answer stops the whole run; cancellation ends a unit quietly. */
-  const guarded = <T>(work: () => Promise<UnitOutcome<T>>) =>
-    run.guard(work, (reason): UnitOutcome<T> => ({ ok: false, reason }));
-
   const loaded = await Promise.all(req.targets.map((t) => loadTarget(req.access, t)));
-  const failed = loaded.flatMap((l) => l.failed);
+  const lens: LensRun = {
+    req,
+    run,
+    ctx,
+    progress: progressOf(emit),
+    rules: noiseRules(req.context),
+    failed: loaded.flatMap((l) => l.failed),
+  };
   const planned = { ...req, scopeRoom: scopeRoom(req.models, ctx.runner.room) };
   const plans = loaded.map(({ target }) => planTarget(target, planned));
 
-  // Reviewers: every (target, reviewer, part) at once; the client's concurrency limit paces them. Where
-  // several reviewers share a part and a model, one primed call writes their common prefix first.
-  const units = plans.flatMap((p) =>
-    p.routing.reviewers.flatMap((reviewer) => p.parts.map((part) => ({ part, reviewer }))),
-  );
-  progress.total('reviewers', units.length);
-  const primed = new Map<Part, Map<string, Promise<void>>>();
-  const primeFor = (part: Part, reviewer: ReviewerName): Promise<void> => {
-    const model = ctx.models[reviewer];
-    if (units.filter((u) => u.part === part && ctx.models[u.reviewer] === model).length < 2) return Promise.resolve();
-    const byModel = primed.get(part) ?? new Map<string, Promise<void>>();
-    primed.set(part, byModel);
-    if (!byModel.has(model))
-      byModel.set(
-        model,
-        run.guard(
-          () => primePart(ctx, part, reviewer),
-          () => undefined,
-        ),
-      );
-    return byModel.get(model)!;
-  };
-  const reviewed = await Promise.all(
-    units.map(async ({ part, reviewer }): Promise<ReviewedUnit> => {
-      await primeFor(part, reviewer);
-      const outcome = await guarded(() => reviewPart(ctx, part, reviewer));
-      progress.advance('reviewers');
-      const unit = { part, reviewer, raised: [], lowConfidence: 0, noise: [] };
-      if (!outcome.ok)
-        return {
-          ...unit,
-          failed: { step: reviewer, file: null, unit: `lens ${reviewer}${partLabel(part)}`, reason: outcome.reason },
-        };
-      const floor = applyConfidenceFloor(outcome.value.findings);
-      const noise = dropNoise(floor.kept, (f) => f, rules);
-      return {
-        ...unit,
-        raised: noise.kept.map((finding) => ({ reviewer, repository: part.target.repository, finding })),
-        lowConfidence: floor.dropped,
-        noise: noise.dropped.map((d) => String(d.finding.category)),
-      };
-    }),
-  );
-  failed.push(...reviewed.flatMap((u) => (u.failed ? [u.failed] : [])));
-
-  let outsideChange = 0;
-  const perTarget = plans.map((p) => {
-    const mine = reviewed.filter((u) => u.part.target === p.target);
-    const inChange = keepOnChange(mergeFindings(mine.flatMap((u) => u.raised)), p.target.changedRanges);
-    outsideChange += inChange.dropped;
-    return {
-      plan: p,
-      findings: inChange.kept,
-      missing: [...new Set(mine.filter((u) => u.failed).map((u) => u.reviewer))],
-    };
-  });
+  const reviewed = await reviewParts(lens, plans);
+  lens.failed.push(...reviewed.flatMap((u) => (u.failed ? [u.failed] : [])));
+  const { perTarget, outsideChange } = keptToChange(plans, reviewed);
   const merged = sortFindings(perTarget.flatMap((t) => t.findings));
-
-  // Validators (full fan-out): one per CRITICAL/HIGH finding, over the part that holds its file.
-  let final = merged;
-  if (req.fullFanout && !run.aborted) {
-    const chosen = pickForValidation(merged);
-    progress.total('validators', chosen.length);
-    const partFor = new Map(
-      plans.flatMap((p) => p.parts.flatMap((part) => part.chunk.files.map((f) => [f.path, part] as const))),
-    );
-    const verdicts = new Map(
-      await Promise.all(
-        chosen.map(async (f) => {
-          const outcome = await guarded(() => validateFinding(ctx, partFor.get(f.file)!, f));
-          progress.advance('validators');
-          return [f, applyValidation(f, outcome)] as const;
-        }),
-      ),
-    );
-    final = sortFindings(merged.map((f) => verdicts.get(f) ?? f));
-  }
+  const final = await validated(lens, plans, merged);
   const validation = summarizeValidation(merged, final, req.fullFanout);
-
-  // The cross-repo check: one call over every repository's changes and findings.
-  let crossRepo: MergedFinding[] = [];
   const lowConfidence = countLowConfidence(reviewed);
   const noiseCategories = reviewed.flatMap((u) => u.noise);
-  if (plans.length > 1 && !run.aborted) {
-    progress.total('cross-repo', 1);
-    const summaries = perTarget.map((t) => ({
-      target: t.plan.target,
-      findings: final.filter((f) => f.repository === t.plan.target.repository),
-    }));
-    const outcome = await guarded(() => crossRepoCheck(ctx, req.context, req.description, summaries));
-    progress.advance('cross-repo');
-    if (outcome.ok) {
-      const floor = applyConfidenceFloor(outcome.value.findings);
-      if (floor.dropped) lowConfidence[CROSS_REPO] = floor.dropped;
-      const noise = dropNoise(floor.kept, (f) => f, rules);
-      noiseCategories.push(...noise.dropped.map((d) => String(d.finding.category)));
-      crossRepo = ownedFindings(noise.kept, plans);
-    } else failed.push({ step: CROSS_REPO, file: null, unit: 'cross-repo check', reason: outcome.reason });
-  }
+  const cross = await crossRepoFindings(lens, perTarget, final);
+  if (cross.lowConfidence) lowConfidence[CROSS_REPO] = cross.lowConfidence;
+  noiseCategories.push(...cross.noise);
 
-  const all = sortFindings([...final, ...crossRepo]);
+  const all = sortFindings([...final, ...cross.kept]);
   const findings = all.map(toFinding);
   for (const finding of findings) emit({ type: 'finding', finding });
-
-  const targets: LensTargetOutcome[] = perTarget.map(({ plan, missing }) => ({
-    repository: plan.target.repository,
-    description: plan.target.description,
-    files: plan.target.files.map((f) => f.path),
-    routing: plan.routing.decisions,
-    reviewers: plan.routing.reviewers,
-    missingReviewers: missing,
-    parts: plan.parts.length,
-  }));
+  const targets = targetOutcomes(perTarget);
+  const failed = lens.failed;
   const result: LensResult = {
     mode: 'lenses',
     scope: req.description,
@@ -206,7 +128,7 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
       ]),
     ],
     lensFindings: final,
-    crossRepo,
+    crossRepo: cross.kept,
     findings,
     lowConfidence,
     noiseDropped: countBy(noiseCategories),
@@ -225,6 +147,151 @@ export async function runLensReview(req: LensRequest, emit: EmitFn): Promise<Len
   };
   emit({ type: 'done', result });
   return result;
+}
+
+/** A fatal API answer stops the whole run; cancellation ends a unit quietly. */
+function guarded<T>(lens: LensRun, work: () => Promise<UnitOutcome<T>>): Promise<UnitOutcome<T>> {
+  return lens.run.guard(work, (reason): UnitOutcome<T> => ({ ok: false, reason }));
+}
+
+/**
+ * The reviewers: every (target, reviewer, part) at once; the client's concurrency limit paces them. Each
+ * reply passes the confidence floor and the noise rules.
+ */
+async function reviewParts(lens: LensRun, plans: Planned[]): Promise<ReviewedUnit[]> {
+  const units = plans.flatMap((p) =>
+    p.routing.reviewers.flatMap((reviewer) => p.parts.map((part) => ({ part, reviewer }))),
+  );
+  lens.progress.total('reviewers', units.length);
+  const primeFor = primer(lens, units);
+  return Promise.all(
+    units.map(async ({ part, reviewer }): Promise<ReviewedUnit> => {
+      await primeFor(part, reviewer);
+      const outcome = await guarded(lens, () => reviewPart(lens.ctx, part, reviewer));
+      lens.progress.advance('reviewers');
+      const unit = { part, reviewer, raised: [], lowConfidence: 0, noise: [] };
+      if (!outcome.ok)
+        return {
+          ...unit,
+          failed: { step: reviewer, file: null, unit: `lens ${reviewer}${partLabel(part)}`, reason: outcome.reason },
+        };
+      const { kept, lowConfidence, noise } = screenFindings(outcome.value.findings, lens.rules);
+      return {
+        ...unit,
+        raised: kept.map((finding) => ({ reviewer, repository: part.target.repository, finding })),
+        lowConfidence,
+        noise,
+      };
+    }),
+  );
+}
+
+/**
+ * Where several reviewers share a part and a model, one primed call writes their common prefix first: what
+ * each unit waits for before its own call (nothing where it is alone on its part and model).
+ */
+function primer(
+  lens: LensRun,
+  units: Array<{ part: Part; reviewer: ReviewerName }>,
+): (part: Part, reviewer: ReviewerName) => Promise<void> {
+  const models = lens.ctx.models;
+  const primed = new Map<Part, Map<string, Promise<void>>>();
+  return (part, reviewer) => {
+    const model = models[reviewer];
+    if (units.filter((u) => u.part === part && models[u.reviewer] === model).length < 2) return Promise.resolve();
+    const byModel = primed.get(part) ?? new Map<string, Promise<void>>();
+    primed.set(part, byModel);
+    if (!byModel.has(model))
+      byModel.set(
+        model,
+        lens.run.guard(
+          () => primePart(lens.ctx, part, reviewer),
+          () => undefined,
+        ),
+      );
+    return byModel.get(model)!;
+  };
+}
+
+/** Per target: its reviewers' findings merged by file:line and kept to the change; how many the change dropped. */
+function keptToChange(
+  plans: Planned[],
+  reviewed: ReviewedUnit[],
+): { perTarget: TargetFindings[]; outsideChange: number } {
+  let outsideChange = 0;
+  const perTarget = plans.map((p) => {
+    const mine = reviewed.filter((u) => u.part.target === p.target);
+    const inChange = keepOnChange(mergeFindings(mine.flatMap((u) => u.raised)), p.target.changedRanges);
+    outsideChange += inChange.dropped;
+    return {
+      plan: p,
+      findings: inChange.kept,
+      missing: [...new Set(mine.filter((u) => u.failed).map((u) => u.reviewer))],
+    };
+  });
+  return { perTarget, outsideChange };
+}
+
+/** Full fan-out: one validator per CRITICAL/HIGH finding, over the part that holds its file; else as they are. */
+async function validated(lens: LensRun, plans: Planned[], merged: MergedFinding[]): Promise<MergedFinding[]> {
+  if (!lens.req.fullFanout || lens.run.aborted) return merged;
+  const chosen = pickForValidation(merged);
+  lens.progress.total('validators', chosen.length);
+  const partFor = new Map(
+    plans.flatMap((p) => p.parts.flatMap((part) => part.chunk.files.map((f) => [f.path, part] as const))),
+  );
+  const verdicts = new Map(
+    await Promise.all(
+      chosen.map(async (f) => {
+        const outcome = await guarded(lens, () => validateFinding(lens.ctx, partFor.get(f.file)!, f));
+        lens.progress.advance('validators');
+        return [f, applyValidation(f, outcome)] as const;
+      }),
+    ),
+  );
+  return sortFindings(merged.map((f) => verdicts.get(f) ?? f));
+}
+
+/** The cross-repo check (more than one repository): one call over every repository's changes and findings. */
+async function crossRepoFindings(
+  lens: LensRun,
+  perTarget: TargetFindings[],
+  final: MergedFinding[],
+): Promise<{ kept: MergedFinding[]; lowConfidence: number; noise: string[] }> {
+  const none = { kept: [], lowConfidence: 0, noise: [] };
+  if (perTarget.length <= 1 || lens.run.aborted) return none;
+  lens.progress.total('cross-repo', 1);
+  const summaries = perTarget.map((t) => ({
+    target: t.plan.target,
+    findings: final.filter((f) => f.repository === t.plan.target.repository),
+  }));
+  const { req, ctx } = lens;
+  const outcome = await guarded(lens, () => crossRepoCheck(ctx, req.context, req.description, summaries));
+  lens.progress.advance('cross-repo');
+  if (!outcome.ok) {
+    lens.failed.push({ step: CROSS_REPO, file: null, unit: 'cross-repo check', reason: outcome.reason });
+    return none;
+  }
+  const screened = screenFindings(outcome.value.findings, lens.rules);
+  return {
+    ...screened,
+    kept: ownedFindings(
+      screened.kept,
+      perTarget.map((t) => t.plan),
+    ),
+  };
+}
+
+function targetOutcomes(perTarget: TargetFindings[]): LensTargetOutcome[] {
+  return perTarget.map(({ plan, missing }) => ({
+    repository: plan.target.repository,
+    description: plan.target.description,
+    files: plan.target.files.map((f) => f.path),
+    routing: plan.routing.decisions,
+    reviewers: plan.routing.reviewers,
+    missingReviewers: missing,
+    parts: plan.parts.length,
+  }));
 }
 
 /** Cross-repo findings, each attributed to the repository of the file it cites. */

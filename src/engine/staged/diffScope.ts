@@ -6,6 +6,7 @@
 import type { FunctionRow } from '../../model/records';
 import type { FilteredFinding, Finding } from '../../model/finding';
 import { overlaps, type LineRange } from '../../model/lines';
+import { judgeEach, type Filtered } from '../../model/filter';
 
 /** What locating a function needs: an analysis row, or an inventory entry from the parser. */
 type Located = Pick<FunctionRow, 'qualified_name' | 'start_line' | 'end_line'>;
@@ -34,17 +35,14 @@ export function functionsTouched<T extends Located>(functions: T[], lineCount: n
 export function keepChanged(
   findings: Finding[],
   changedIn: (file: string) => LineRange[] | undefined,
-): { kept: Finding[]; dropped: FilteredFinding[] } {
-  const kept: Finding[] = [];
-  const dropped: FilteredFinding[] = [];
-  for (const f of findings) {
+): Filtered<Finding, FilteredFinding> {
+  return judgeEach<Finding, FilteredFinding>((f) => {
     const onChange = f.locations.some((loc) => {
       const ranges = changedIn(loc.file);
       return ranges !== undefined && overlaps([loc.line, loc.endLine ?? loc.line], ranges);
     });
-    if (onChange) kept.push(f);
-    else if (f.priority === 'must_fix') kept.push({ ...f, pre_existing: true });
-    else dropped.push({ finding: f, stage: 'diff_scope', reason: 'not on a changed line' });
-  }
-  return { kept, dropped };
+    if (onChange) return { keep: f };
+    if (f.priority === 'must_fix') return { keep: { ...f, pre_existing: true } };
+    return { drop: { finding: f, stage: 'diff_scope', reason: 'not on a changed line' } };
+  })(findings);
 }

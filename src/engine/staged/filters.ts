@@ -3,7 +3,8 @@
  * applying the challenger's rulings, and the confidence tiebreaker. Every removal is recorded.
  */
 import type { ChallengeResult, Confidence, FileLevelFinding, PerFunctionReview, Priority } from '../../model/records';
-import type { Finding, FilteredFinding, FindingSource } from '../../model/finding';
+import type { Finding, FilteredFinding, FindingFilter, FindingSource } from '../../model/finding';
+import { judgeEach, type Filtered } from '../../model/filter';
 import { parseLocation } from '../../model/location';
 import { isDowngrade } from '../../model/order';
 import type { Category } from '../../model/categories';
@@ -72,40 +73,28 @@ export function ruleFinding(
 }
 
 /** Applies a ChallengeResult answered finding-by-finding in input order (the check guarantees the order). */
-export function applyChallenge(
-  findings: Finding[],
-  result: ChallengeResult,
-): { kept: Finding[]; dropped: FilteredFinding[] } {
-  const kept: Finding[] = [];
-  const dropped: FilteredFinding[] = [];
-  findings.forEach((finding, i) => {
+export function applyChallenge(findings: Finding[], result: ChallengeResult): Filtered<Finding, FilteredFinding> {
+  return judgeEach<Finding, FilteredFinding>((finding, i) => {
     const ruling = result.challenges[i]!;
-    if (!ruling.survived) {
-      dropped.push({ finding, stage: 'challenge', reason: ruling.challenge_reason });
-      return;
-    }
+    if (!ruling.survived) return { drop: { finding, stage: 'challenge', reason: ruling.challenge_reason } };
     const revised = ruling.revised_priority;
     const verdict = ruling.challenge_reason.trim();
-    kept.push({
-      ...finding,
-      ...(revised && isDowngrade(finding.priority, revised) ? { priority: revised } : {}),
-      ...(verdict ? { verdict } : {}),
-    });
-  });
-  return { kept, dropped };
+    return {
+      keep: {
+        ...finding,
+        ...(revised && isDowngrade(finding.priority, revised) ? { priority: revised } : {}),
+        ...(verdict ? { verdict } : {}),
+      },
+    };
+  })(findings);
 }
 
 /**
  * The confidence tiebreaker: low confidence demotes must_fix to should_fix and drops should_fix and
  * nice_to_have; high and medium confidence change nothing.
  */
-export function tiebreak(findings: Finding[]): { kept: Finding[]; dropped: FilteredFinding[] } {
-  const kept: Finding[] = [];
-  const dropped: FilteredFinding[] = [];
-  for (const f of findings) {
-    if (f.confidence !== 'low') kept.push(f);
-    else if (f.priority === 'must_fix') kept.push({ ...f, priority: 'should_fix' });
-    else dropped.push({ finding: f, stage: 'tiebreaker', reason: `${f.priority} with low confidence` });
-  }
-  return { kept, dropped };
-}
+export const tiebreak: FindingFilter = judgeEach<Finding, FilteredFinding>((f) => {
+  if (f.confidence !== 'low') return { keep: f };
+  if (f.priority === 'must_fix') return { keep: { ...f, priority: 'should_fix' } };
+  return { drop: { finding: f, stage: 'tiebreaker', reason: `${f.priority} with low confidence` } };
+});

@@ -6,6 +6,7 @@
 import { OUTLINE_ABOVE_BYTES } from '../../model/fileSize';
 import type { CodeFunction, FunctionInventory } from '../../model/functions';
 import { ReviewRun, type RunRequest } from '../reviewRun';
+import type { UnitOutcome } from '../unit';
 import type { EmitFn, FileOutcome, StagedResult } from '../../model/events';
 import { Progress } from './progress';
 import { STAGED_PROMPT_VERSION } from './promptVersion';
@@ -21,7 +22,8 @@ import type {
   SynthesisResult,
 } from '../../model/records';
 import { toSourceFile } from '../source';
-import type { FailedUnit, FilteredFinding, Finding } from '../../model/finding';
+import type { FailedUnit, FilteredFinding, Finding, FindingFilter } from '../../model/finding';
+import { chain, judgeEach, keepAll, type Filtered } from '../../model/filter';
 import { analyze } from './analyze';
 import { challenge } from './challenge';
 import type { DismissalExample, FileUnderReview, StageContext } from './context';
@@ -136,7 +138,7 @@ export async function runStagedReview(request: StagedRequest | StreamedRequest, 
       const fileRun = await run.guard(
         () =>
           inFlight.run(
-            () => reviewFile(ctx, req, entry, order, progress, emit).finally(() => schedule.finish(order)),
+            () => reviewFile({ ctx, req, progress, emit }, entry, order).finally(() => schedule.finish(order)),
             run.signal,
           ),
         (reason) => stoppedFile(entry, reason),
@@ -169,12 +171,10 @@ export async function runStagedReview(request: StagedRequest | StreamedRequest, 
         notes.push(note);
         emit({ type: 'warning', message: note });
       }
-      const cross = tiebreak(crossFileFindings(outcome.value));
-      const noise = dropNoiseFindings(req, cross.kept);
-      const inChange = onlyChanged(req, noise.kept);
-      filtered.push(...cross.dropped, ...noise.dropped, ...inChange.dropped);
-      for (const f of inChange.kept) emit({ type: 'finding', finding: f });
-      findings.push(...inChange.kept);
+      const cross = chain(tiebreak, dropNoiseFindings(req), onlyChanged(req))(crossFileFindings(outcome.value));
+      filtered.push(...cross.dropped);
+      for (const f of cross.kept) emit({ type: 'finding', finding: f });
+      findings.push(...cross.kept);
     } else {
       failed.push({ step: 'synthesize', file: null, unit: 'synthesis', reason: outcome.reason });
     }
@@ -215,14 +215,22 @@ export function synthesisInput(
   };
 }
 
-async function reviewFile(
-  ctx: StageContext,
-  req: FilesAside,
-  entry: FileEntry,
-  order: number,
-  progress: Progress,
-  emit: EmitFn,
-): Promise<FileRun> {
+/** What every file's steps share: the run's context and request, its progress and its events. */
+interface FileStage {
+  ctx: StageContext;
+  req: FilesAside;
+  progress: Progress;
+  emit: EmitFn;
+}
+
+/** One loaded file's steps: the stage, the file, and the run its outcome, findings and failures go into. */
+interface FileSteps extends FileStage {
+  file: FileUnderReview;
+  run: FileRun;
+}
+
+async function reviewFile(stage: FileStage, entry: FileEntry, order: number): Promise<FileRun> {
+  const { ctx, req, progress, emit } = stage;
   const run: FileRun = {
     outcome: { path: entry.path, companion_path: entry.companion_path, status: 'reviewed', functions_reviewed: 0 },
     findings: [],
@@ -243,7 +251,7 @@ async function reviewFile(
       return failRun(run, 'read', `could not read the file (${(err as Error).message})`);
     }
     await fitFile(ctx, file);
-    await reviewSteps(ctx, req, file, run, progress, emit);
+    await reviewSteps({ ...stage, file, run });
     // After the steps: one of them may have had to cut more.
     const note = fitNote(file);
     if (note) {
@@ -264,16 +272,9 @@ function failRun(run: FileRun, step: string, reason: string, unit = run.outcome.
 }
 
 /** Steps 1–4 of a loaded file, into `run`. */
-async function reviewSteps(
-  ctx: StageContext,
-  req: FilesAside,
-  file: FileUnderReview,
-  run: FileRun,
-  progress: Progress,
-  emit: EmitFn,
-): Promise<FileRun> {
+async function reviewSteps(s: FileSteps): Promise<FileRun> {
+  const { ctx, req, file, run } = s;
   const { entry, order } = file;
-  const fail = (step: string, reason: string, unit?: string) => failRun(run, step, reason, unit);
   // Step 3's calls, guessed until Step 2 lists the functions: from the quick finder, as the parser's exact
   // inventory waits for Step 2 (unless the file goes out as an outline).
   const guessedUnits = expectedUnits(
@@ -288,50 +289,84 @@ async function reviewSteps(
   let parse: Promise<CodeFunction[] | undefined> | undefined;
   const parsed = () => (parse ??= file.inventory ? Promise.resolve(file.inventory) : syntaxInventory(req, entry.path));
   ctx.runner.firstSent.then(parsed).catch(() => undefined); // a failed parse is reported where Step 2 awaits it
-  const step1 = await curate(ctx, file);
-  progress.advance('curate');
-  if (!step1.ok) return fail('curate', step1.reason);
-  run.outcome.step1 = step1.value;
-  // A path's last answers are kept from its first Step 1 on: the forecast reads only files that have them.
-  const firstAnswer = !step1.cached && !(await ctx.cache.has(lastAnswersKey(ctx.cache, entry.path)));
-  if (!step1.value.include_in_pipeline || firstAnswer)
-    await keepLastAnswers(ctx, entry.path, { step1: step1.value, analysis: null, challenged: false });
-  if (!step1.value.include_in_pipeline) {
-    run.outcome.status = 'skipped';
-    run.outcome.reason = `classified as ${step1.value.primary_kind} (review_as ${step1.value.review_as})`;
-    return run;
-  }
+  const step1 = await curateStep(s);
+  if (!step1) return run;
 
   ctx.schedule.expect(order, 'analyze', guessedUnits);
   file.inventory = await parsed();
+  const analysis = await analyzeStep(s, step1.value);
+  if (!analysis) return run;
+
+  const reviews = await reviewStep(s, step1.value, analysis.value);
+  await challengeStep(s, { step1, analysis, reviews });
+  if (run.failed.length > 0) {
+    run.outcome.status = 'failed';
+    run.outcome.reason = run.failed.map((u) => `${u.step} ${u.unit}: ${u.reason}`).join('; ');
+  }
+  return run;
+}
+
+type Answered<T> = Extract<UnitOutcome<T>, { ok: true }>;
+
+/** Step 1; none when the file goes no further (failed, or classified out of the pipeline: skipped). */
+async function curateStep(s: FileSteps): Promise<Answered<Step1Record> | undefined> {
+  const { ctx, file, run, progress } = s;
+  const path = file.entry.path;
+  const step1 = await curate(ctx, file);
+  progress.advance('curate');
+  if (!step1.ok) return void failRun(run, 'curate', step1.reason);
+  run.outcome.step1 = step1.value;
+  // A path's last answers are kept from its first Step 1 on: the forecast reads only files that have them.
+  const firstAnswer = !step1.cached && !(await ctx.cache.has(lastAnswersKey(ctx.cache, path)));
+  if (!step1.value.include_in_pipeline || firstAnswer)
+    await keepLastAnswers(ctx, path, { step1: step1.value, analysis: null, challenged: false });
+  if (step1.value.include_in_pipeline) return step1;
+  run.outcome.status = 'skipped';
+  run.outcome.reason = `classified as ${step1.value.primary_kind} (review_as ${step1.value.review_as})`;
+  return undefined;
+}
+
+/** Step 2, its function list reconciled with the parser's (and said when they differ); none when it failed. */
+async function analyzeStep(s: FileSteps, step1: Step1Record): Promise<Answered<FileAnalysis> | undefined> {
+  const { ctx, file, run, progress, emit } = s;
   progress.total('analyze', 1);
-  const analysis = await analyze(ctx, file, step1.value);
+  const analysis = await analyze(ctx, file, step1);
   progress.advance('analyze');
-  if (!analysis.ok) return fail('analyze', analysis.reason);
+  if (!analysis.ok) return void failRun(run, 'analyze', analysis.reason);
   run.outcome.analysis = analysis.value;
   const { added = [], rejected = [], corrected = [] } = analysis.reconciled ?? {};
   if (analysis.reconciled) run.outcome.reconciled = { added, rejected, corrected };
   if (added.length || rejected.length) {
-    const note = `${entry.path}: Step 2 left out ${added.length} of the parser's functions (reviewed anyway) and listed ${rejected.length} the file does not have (ignored)`;
+    const note = `${file.entry.path}: Step 2 left out ${added.length} of the parser's functions (reviewed anyway) and listed ${rejected.length} the file does not have (ignored)`;
     run.notes.push(note);
     emit({ type: 'warning', message: note });
   }
+  return analysis;
+}
 
+/** Step 3 over the functions under review (in a diff review, those the change touches). */
+async function reviewStep(s: FileSteps, step1: Step1Record, analysis: FileAnalysis): Promise<PerFunctionReview[]> {
+  const { ctx, file, run, progress } = s;
   const changed = file.changedRanges;
-  const functions = changed
-    ? functionsTouched(analysis.value.functions, run.lineCount, changed)
-    : analysis.value.functions;
+  const functions = changed ? functionsTouched(analysis.functions, run.lineCount, changed) : analysis.functions;
   progress.total('review', functions.length);
   const plan = planReviews(functions);
-  ctx.schedule.expect(order, 'review', plan.solo.length + plan.batches.length);
-  const reviewed = await reviewFunctions(ctx, file, step1.value, analysis.value, functions, (n) =>
-    progress.advance('review', n),
-  );
+  ctx.schedule.expect(file.order, 'review', plan.solo.length + plan.batches.length);
+  const reviewed = await reviewFunctions(ctx, file, step1, analysis, functions, (n) => progress.advance('review', n));
   run.outcome.functions_reviewed = reviewed.reviews.length;
   run.recovered = reviewed.recovered.length;
   run.failed.push(...reviewed.failed);
+  return reviewed.reviews;
+}
 
-  const toChallenge = findingsToChallenge(req, step1.value, analysis.value, reviewed.reviews);
+/** Step 4: the findings filtered, challenged and filtered again into `run`; the file's last answers kept. */
+async function challengeStep(
+  s: FileSteps,
+  a: { step1: Answered<Step1Record>; analysis: Answered<FileAnalysis>; reviews: PerFunctionReview[] },
+): Promise<void> {
+  const { ctx, req, file, run, progress, emit } = s;
+  const { entry, order } = file;
+  const toChallenge = findingsToChallenge(req, a.step1.value, a.analysis.value, a.reviews);
   run.filtered.push(...toChallenge.dropped);
   let survivors = toChallenge.kept;
   let ruling: ChallengeResult | undefined;
@@ -339,7 +374,7 @@ async function reviewSteps(
     ctx.schedule.expect(order, 'challenge', 0);
     run.outcome.challenged = true;
     progress.total('challenge', 1);
-    const outcome = await challenge(ctx, file, analysis.value, survivors);
+    const outcome = await challenge(ctx, file, a.analysis.value, survivors);
     progress.advance('challenge');
     if (outcome.ok) ruling = outcome.value;
     else {
@@ -352,18 +387,12 @@ async function reviewSteps(
   run.filtered.push(...final.dropped);
   run.findings = final.kept;
   for (const f of run.findings) emit({ type: 'finding', finding: f });
-  if (!step1.cached || !analysis.cached)
+  if (!a.step1.cached || !a.analysis.cached)
     await keepLastAnswers(ctx, entry.path, {
-      step1: step1.value,
-      analysis: analysis.value,
+      step1: a.step1.value,
+      analysis: a.analysis.value,
       challenged: toChallenge.kept.length > 0,
     });
-
-  if (run.failed.length > 0) {
-    run.outcome.status = 'failed';
-    run.outcome.reason = run.failed.map((u) => `${u.step} ${u.unit}: ${u.reason}`).join('; ');
-  }
-  return run;
 }
 
 /**
@@ -375,16 +404,13 @@ export function findingsToChallenge(
   step1: Step1Record,
   analysis: FileAnalysis,
   reviews: PerFunctionReview[],
-): { kept: Finding[]; dropped: FilteredFinding[] } {
+): Filtered<Finding, FilteredFinding> {
   const path = analysis.file_path;
   const raw = [
     ...analysis.file_level_findings.map((f) => findingFromFileRule(f, path)),
     ...reviews.flatMap((r) => findingsFromReview(r, path)),
   ];
-  const scoped = dropOutOfScope(raw, step1);
-  const noise = dropNoiseFindings(req, scoped.kept);
-  const inChange = onlyChanged(req, noise.kept);
-  return { kept: inChange.kept, dropped: [...scoped.dropped, ...noise.dropped, ...inChange.dropped] };
+  return chain(dropOutOfScope(step1), dropNoiseFindings(req), onlyChanged(req))(raw);
 }
 
 /** The file's findings after its challenge (none: kept as they are), the tiebreaker and, in a diff review, the change. */
@@ -392,12 +418,10 @@ export function afterChallenge(
   req: Pick<StagedRequest, 'changedRanges'>,
   survivors: Finding[],
   ruling: ChallengeResult | undefined,
-): { kept: Finding[]; dropped: FilteredFinding[] } {
-  const applied = ruling ? applyChallenge(survivors, ruling) : { kept: survivors, dropped: [] };
-  const decided = tiebreak(applied.kept);
+): Filtered<Finding, FilteredFinding> {
+  const challenged: FindingFilter = ruling ? (findings) => applyChallenge(findings, ruling) : keepAll;
   // Again after the tiebreaker: a pre-existing must_fix it demoted no longer qualifies.
-  const final = onlyChanged(req, decided.kept);
-  return { kept: final.kept, dropped: [...applied.dropped, ...decided.dropped, ...final.dropped] };
+  return chain(challenged, tiebreak, onlyChanged(req))(survivors);
 }
 
 /** Best effort, like every cache write: the next forecast predicts this file's changed text from these. */
@@ -406,21 +430,18 @@ async function keepLastAnswers(ctx: StageContext, path: string, answers: LastAns
 }
 
 /** In a diff review, the findings a change may report; all of them otherwise. */
-function onlyChanged(
-  req: Pick<StagedRequest, 'changedRanges'>,
-  findings: Finding[],
-): { kept: Finding[]; dropped: FilteredFinding[] } {
+function onlyChanged(req: Pick<StagedRequest, 'changedRanges'>): FindingFilter {
   const changed = req.changedRanges;
-  return changed ? keepChanged(findings, (path) => changed.get(path)) : { kept: findings, dropped: [] };
+  return changed ? (findings) => keepChanged(findings, (path) => changed.get(path)) : keepAll;
 }
 
 /** Findings labelled with a category that is never a finding (prompts/noise.md), removed with their reason. */
-function dropNoiseFindings(
-  req: Pick<StagedRequest, 'context'>,
-  findings: Finding[],
-): { kept: Finding[]; dropped: FilteredFinding[] } {
-  const noise = dropNoise(findings, (f) => f, noiseRules(req.context));
-  return { kept: noise.kept, dropped: noise.dropped.map((d) => ({ ...d, stage: 'noise' })) };
+function dropNoiseFindings(req: Pick<StagedRequest, 'context'>): FindingFilter {
+  const noise = dropNoise<Finding>(noiseRules(req.context));
+  return (findings) => {
+    const { kept, dropped } = noise(findings);
+    return { kept, dropped: dropped.map((d) => ({ ...d, stage: 'noise' })) };
+  };
 }
 
 /**
@@ -429,17 +450,14 @@ function dropNoiseFindings(
  * function's read-modify-write of a row, check-then-act or un-awaited call (what A7 applies to even then,
  * prompts/rules-function.md) is a defect its reviewer saw and Step 1 did not.
  */
-function dropOutOfScope(findings: Finding[], step1: Step1Record): { kept: Finding[]; dropped: FilteredFinding[] } {
-  if (step1.concurrency_present) return { kept: findings, dropped: [] };
-  const outOfScope = (f: Finding) => f.rule_id === 'A7' && f.priority === 'nice_to_have';
-  return {
-    kept: findings.filter((f) => !outOfScope(f)),
-    dropped: findings.filter(outOfScope).map((finding) => ({
-      finding,
-      stage: 'rule_scope',
-      reason: 'an A7 nice-to-have applies only where concurrency is present',
-    })),
-  };
+function dropOutOfScope(step1: Step1Record): FindingFilter {
+  if (step1.concurrency_present) return keepAll;
+  const reason = 'an A7 nice-to-have applies only where concurrency is present';
+  return judgeEach<Finding, FilteredFinding>((finding) =>
+    finding.rule_id === 'A7' && finding.priority === 'nice_to_have'
+      ? { drop: { finding, stage: 'rule_scope', reason } }
+      : { keep: finding },
+  );
 }
 
 export async function loadFile(
