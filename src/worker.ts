@@ -25,7 +25,9 @@ import {
   type ReviewOutcome,
   type StartRequest,
 } from './app/protocol';
-import { checkProvider, prepareJob, type ReviewJob } from './app/job';
+import { checkProvider } from './app/jobChecks';
+import { prepareJob } from './app/prepareJob';
+import type { ReviewJob } from './app/job';
 import { runJob } from './app/runJob';
 import { isSetupError } from './model/setup';
 import type { FailureCode } from './model/outcome';

@@ -6,7 +6,9 @@
  */
 import { CAPABILITIES, needsApiKey, PROVIDER_NAMES, type Capability, type ProviderConfig } from '../model/providers';
 import type { Connection } from '../engine/connect';
-import { checkProvider, connectJob, modelsInUse, type ReviewJob } from './job';
+import { checkProvider, modelsInUse } from './jobChecks';
+import { connectJob } from './jobConnection';
+import type { ReviewJob } from './job';
 
 export interface Diagnosis {
   lines: string[];

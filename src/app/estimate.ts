@@ -10,7 +10,8 @@ import { estimateLensRun, type LensEstimate } from '../engine/lenses';
 import { estimateStagedRun, forecastStagedRun, type Estimate } from '../engine/staged';
 import { CAPABILITIES } from '../model/providers';
 import { loadTeamFile } from './dismissals';
-import { lensRequest, stagedRequest, type PreparedJob, type ReviewJob } from './job';
+import { lensRequest, stagedRequest } from './jobRequest';
+import type { PreparedJob, ReviewJob } from './job';
 import { readUsageHistory } from './usageHistory';
 
 export type { StepEstimate } from '../engine/estimate';

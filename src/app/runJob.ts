@@ -10,21 +10,11 @@ import { currentBranch } from '../scope/changes';
 import { setupLine } from '../model/providers';
 import { isOwnLimit } from '../model/outcome';
 import { SetupError } from '../model/setup';
-import {
-  assertReviewable,
-  checkBeforeRun,
-  checkProvider,
-  checkOutputs,
-  connectJob,
-  executeJob,
-  modelsInUse,
-  preloadRun,
-  prepareJob,
-  type EarlyJob,
-  type PreparedJob,
-  withWindows,
-  type ReviewJob,
-} from './job';
+import { assertReviewable, checkBeforeRun, checkProvider, checkOutputs, modelsInUse } from './jobChecks';
+import { connectJob, preloadRun, withWindows } from './jobConnection';
+import { executeJob } from './executeJob';
+import { prepareJob } from './prepareJob';
+import type { EarlyJob, PreparedJob, ReviewJob } from './job';
 import { checkOutputTargets, writeOutputs, type WrittenOutputs } from './output';
 import { formatUsd, type Billing } from '../model/pricing';
 
@@ -109,14 +99,12 @@ export async function runJob(job: ReviewJob, hooks: RunHooks): Promise<JobOutcom
     }
   }
   // A streamed run whose Step 0 failed after its files were judged (its facts not written) still reports.
-  const result = await executeJob(
-    job,
-    first,
+  const result = await executeJob(job, first, {
     emit,
     signal,
     connection,
-    inventoryOut.catch(() => undefined),
-  );
+    before: inventoryOut.catch(() => undefined),
+  });
   // What the run's parses found is kept for the next plan and review (the early access is the finished job's).
   await first.access.facts.store.flush();
   // What the run used per step teaches the next estimate its token figures; losing it costs only accuracy.

@@ -4,7 +4,7 @@
  */
 import { batchesReport } from '../app/batches';
 import { LIMITS } from '../app/contributions';
-import { connectJob } from '../app/job';
+import { connectJob } from '../app/jobConnection';
 import { repositoryStateDir } from '../app/state';
 import { parseCommandLine, PROVIDER_OPTIONS } from './args';
 import { EXIT, UsageError } from './help';

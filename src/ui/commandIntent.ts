@@ -9,7 +9,7 @@ import type { Intent } from '../model/intent';
  * task's `args`, another extension's executeCommand) first; else, for a review of local changes, the commit
  * message being written in Source Control for that repository, which is the author's own word on those
  * changes. None otherwise: a branch review then states its commits' subjects, and a pull request its title
- * and description (app/job.ts).
+ * and description (app/jobRequest.ts).
  */
 export function commandIntent(arg: unknown, commitMessage?: string): Intent | undefined {
   const given = arg && typeof arg === 'object' ? (arg as { intent?: unknown }).intent : undefined;

@@ -4,7 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { buildJob } from '../../src/app/buildJob';
-import { connectJob, prepareJob, stagedRequest } from '../../src/app/job';
+import { connectJob } from '../../src/app/jobConnection';
+import { stagedRequest } from '../../src/app/jobRequest';
+import { prepareJob } from '../../src/app/prepareJob';
 import { runStagedReview } from '../../src/engine/staged/pipeline';
 import type { LoggedRequest } from '../fake-anthropic/server';
 import { fixtureWorkspace } from '../helpers/cli';

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { planInventories, QUICK_FROM_FILES } from '../../src/app/inventories';
-import { prepareJob, type PreparedJob } from '../../src/app/job';
+import type { PreparedJob } from '../../src/app/job';
+import { prepareJob } from '../../src/app/prepareJob';
 import { FINDER_VERSION, QUICK_FINDER_VERSION } from '../../src/scope/syntax/version';
 import { put } from '../helpers/tree';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { buildJob } from '../../src/app/buildJob';
-import { checkProvider } from '../../src/app/job';
+import { checkProvider } from '../../src/app/jobChecks';
 import { costUsd, priceOf } from '../../src/model/pricing';
 import {
   batchRefusal,
