@@ -47,6 +47,22 @@ interface Listed {
   known: Map<string, string>;
 }
 
+/** What listing the folders found before judging: the files left out so far, and what it learnt. */
+interface Found {
+  excluded: Exclusion[];
+  listed: Listed;
+}
+
+/** A plain walk's state: where paths are shown from, the roots links may lead into, what it found, the folders it is in. */
+interface Walk {
+  cwd: string;
+  roots: string[];
+  out: string[];
+  excluded: Exclusion[];
+  /** The real paths of the folders being walked: a link back into one of them is a loop. */
+  seen: Set<string>;
+}
+
 /** What was asked to be reviewed cannot be: a missing path, not a repository, an unknown ref. */
 export class ScopeError extends SetupError {}
 
@@ -82,7 +98,7 @@ export async function takeInventory(paths: string[], opts: InventoryOptions): Pr
       if (own.isSymbolicLink()) stamp.incomplete();
       else stamp.addFile(root, own);
     } else if (st.isDirectory())
-      for (const path of await listFolder(abs, cwd, excluded, realRoots, listed, stamp)) chosen.add(path);
+      for (const path of await listFolder(abs, { cwd, excluded, roots: realRoots, listed, stamp })) chosen.add(path);
     else throw new ScopeError(`not a file or folder: ${root}`);
   }
   const reviewRoots = [...new Set(roots)];
@@ -100,13 +116,17 @@ export async function takeInventory(paths: string[], opts: InventoryOptions): Pr
     opts.onFiles?.(streamOf(kept.inventory.discovery));
     return kept.inventory;
   }
-  const judging = await judgeAndPair(reviewRoots, [...chosen], opts, excluded, listed);
+  const judging = await judgeAndPair(reviewRoots, [...chosen], opts, { excluded, listed });
   opts.onFiles?.(judging.files);
   const { inventory, dirs } = await judging.done;
   if (digest !== null && !dirs.throughLink && !stamp.racy(dirs.stamps.values()))
-    await keepInventory(opts.keptIn!, scope, digest, dirs.stamps, inventory, (path) =>
-      opts.facts?.idOf(resolve(cwd, path)),
-    );
+    await keepInventory(opts.keptIn!, {
+      scope,
+      stamp: digest,
+      folders: dirs.stamps,
+      inventory,
+      idOf: (path) => opts.facts?.idOf(resolve(cwd, path)),
+    });
   return inventory;
 }
 
@@ -125,10 +145,9 @@ export async function classify(
   reviewRoots: string[],
   candidates: string[],
   opts: InventoryOptions,
-  excluded: Exclusion[] = [],
-  listed: Listed = { listings: new GitListings(), known: new Map() },
 ): Promise<Inventory> {
-  return (await (await judgeAndPair(reviewRoots, candidates, opts, excluded, listed)).done).inventory;
+  const found: Found = { excluded: [], listed: { listings: new GitListings(), known: new Map() } };
+  return (await (await judgeAndPair(reviewRoots, candidates, opts, found)).done).inventory;
 }
 
 /**
@@ -140,8 +159,7 @@ async function judgeAndPair(
   reviewRoots: string[],
   candidates: string[],
   opts: InventoryOptions,
-  excluded: Exclusion[],
-  listed: Listed,
+  { excluded, listed }: Found,
 ): Promise<{ files: FileStream; done: Promise<{ inventory: Inventory; dirs: DirCache }> }> {
   const access = await ReviewAccess.open({
     cwd: opts.cwd,
@@ -204,20 +222,17 @@ function settled<T>(): { promise: Promise<T>; resolve: (value: T) => void; rejec
   return { promise, resolve, reject };
 }
 
+/** A folder's files through git's listing where it is in a repository, by a plain walk elsewhere. */
 async function listFolder(
   abs: string,
-  cwd: string,
-  excluded: Exclusion[],
-  roots: string[],
-  listed: Listed,
-  stamp: ScopeStamp,
+  { cwd, excluded, roots, listed, stamp }: Found & { cwd: string; roots: string[]; stamp: ScopeStamp },
 ): Promise<string[]> {
   const top = await gitToplevel(abs);
   if (!top) {
     // Nothing short of the walk itself tells a walked tree unchanged.
     stamp.incomplete();
     const out: string[] = [];
-    await walk(abs, cwd, out, excluded, new Set(), roots);
+    await walk(abs, { cwd, roots, out, excluded, seen: new Set() });
     return out;
   }
   // git names the top folder by its real path: the folder's own place below it picks its files.
@@ -252,7 +267,7 @@ async function listFolder(
       out.push(path);
     } else if (kind?.isSymbolicLink()) {
       stamp.incomplete();
-      await followLink(join(abs, f), cwd, out, excluded, new Set(), roots);
+      await followLink(join(abs, f), { cwd, roots, out, excluded, seen: new Set() });
     } else if (kind?.isFile()) {
       const path = shown(f);
       stamp.addFile(path, kind);
@@ -265,14 +280,8 @@ async function listFolder(
 }
 
 /** A plain walk that follows links inside the roots once: a link back into its own ancestry is a counted loop. */
-async function walk(
-  dir: string,
-  cwd: string,
-  out: string[],
-  excluded: Exclusion[],
-  seen: Set<string>,
-  roots: string[],
-): Promise<void> {
+async function walk(dir: string, at: Walk): Promise<void> {
+  const { cwd, out, excluded, seen } = at;
   const real = await realpath(dir).catch(() => null);
   if (!real) return void excluded.push({ path: displayPath(cwd, dir), reason: 'unreadable' });
   if (seen.has(real)) return void excluded.push({ path: displayPath(cwd, dir), reason: 'symlink_loop' });
@@ -284,14 +293,14 @@ async function walk(
     const rel = displayPath(cwd, full);
     if (e.name.includes('\uFFFD')) excluded.push({ path: rel, reason: 'non_utf8_name' });
     else if (e.isDirectory()) {
-      if (!isSkippedDir(e.name)) await walk(full, cwd, out, excluded, seen, roots);
+      if (!isSkippedDir(e.name)) await walk(full, at);
       else
         excluded.push({
           path: rel,
           reason: e.name === 'node_modules' || e.name === 'vendor' ? 'vendored' : 'build_output',
         });
     } else if (e.isFile()) out.push(rel);
-    else if (e.isSymbolicLink()) await followLink(full, cwd, out, excluded, seen, roots);
+    else if (e.isSymbolicLink()) await followLink(full, at);
     else excluded.push({ path: rel, reason: 'unreadable', detail: 'not a regular file' });
   }
   seen.delete(real);
@@ -302,14 +311,8 @@ async function walk(
  * link to a file is a candidate (judged again by where it leads); a link to a folder is walked, unless it
  * leads back into its own ancestry.
  */
-async function followLink(
-  link: string,
-  cwd: string,
-  out: string[],
-  excluded: Exclusion[],
-  seen: Set<string>,
-  roots: string[],
-): Promise<void> {
+async function followLink(link: string, at: Walk): Promise<void> {
+  const { cwd, out, excluded, roots } = at;
   const rel = displayPath(cwd, link);
   const target = await realpath(link).catch(() => null);
   const kind = target && (await stat(target).catch(() => null));
@@ -322,7 +325,7 @@ async function followLink(
   if (!roots.some((r) => isInside(target, r))) return void excluded.push({ path: rel, reason: 'outside_roots' });
   if (kind.isFile()) return void out.push(rel);
   if (!kind.isDirectory()) return void excluded.push({ path: rel, reason: 'unreadable', detail: 'not a regular file' });
-  await walk(link, cwd, out, excluded, seen, roots);
+  await walk(link, at);
 }
 
 /** Folders a plain walk does not descend into (the path rules would exclude everything inside anyway). */
