@@ -60,16 +60,37 @@ interface Root {
   isFile: boolean;
 }
 
+/** A ReviewAccess as `open` settles it: every option resolved to its value. */
+interface AccessInit {
+  cwd: string;
+  roots: Root[];
+  isUserExcluded: (path: string) => boolean;
+  maxBytes: number;
+  named: boolean;
+  facts: Step0Facts;
+  quickCount: boolean;
+}
+
 export class ReviewAccess implements FileAccess {
-  private constructor(
-    readonly cwd: string,
-    private readonly roots: Root[],
-    private readonly isUserExcluded: (path: string) => boolean,
-    private readonly maxBytes: number,
-    private readonly named: boolean,
-    readonly facts: Step0Facts,
-    private readonly quickCount: boolean,
-  ) {}
+  readonly cwd: string;
+  private readonly roots: Root[];
+  private readonly isUserExcluded: (path: string) => boolean;
+  private readonly maxBytes: number;
+  private readonly named: boolean;
+  readonly facts: Step0Facts;
+  private readonly quickCount: boolean;
+
+  private constructor(init: AccessInit) {
+    ({
+      cwd: this.cwd,
+      roots: this.roots,
+      isUserExcluded: this.isUserExcluded,
+      maxBytes: this.maxBytes,
+      named: this.named,
+      facts: this.facts,
+      quickCount: this.quickCount,
+    } = init);
+  }
 
   /**
    * Folder listings, each read once: the compiled-file evidence (a source map or the TypeScript beside a .js)
@@ -90,15 +111,15 @@ export class ReviewAccess implements FileAccess {
       if (real && st) roots.push({ real, isFile: st.isFile() });
     }
     const excluded = opts.excludes?.length ? picomatch(opts.excludes, { dot: true }) : () => false;
-    return new ReviewAccess(
-      opts.cwd,
+    return new ReviewAccess({
+      cwd: opts.cwd,
       roots,
-      excluded,
-      opts.maxBytes ?? MAX_FILE_BYTES,
-      opts.named ?? false,
-      opts.facts ?? new Step0Facts(),
-      opts.quickCount ?? false,
-    );
+      isUserExcluded: excluded,
+      maxBytes: opts.maxBytes ?? MAX_FILE_BYTES,
+      named: opts.named ?? false,
+      facts: opts.facts ?? new Step0Facts(),
+      quickCount: opts.quickCount ?? false,
+    });
   }
 
   /**

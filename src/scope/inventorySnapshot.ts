@@ -149,15 +149,17 @@ export async function keptInventory(
   };
 }
 
+/** A scope's inventory with what it was taken from: the scope, its stamp and folders' stamps, each file's content id. */
+export interface ToKeep {
+  scope: unknown;
+  stamp: string;
+  folders: Map<string, FolderStamp>;
+  inventory: Inventory;
+  idOf: (path: string) => string | undefined;
+}
+
 /** Keeps `inventory` for the next run (best effort: a failure costs only that run's speed). */
-export async function keepInventory(
-  dir: string,
-  scope: unknown,
-  stamp: string,
-  folders: Map<string, FolderStamp>,
-  inventory: Inventory,
-  idOf: (path: string) => string | undefined,
-): Promise<void> {
+export async function keepInventory(dir: string, { scope, stamp, folders, inventory, idOf }: ToKeep): Promise<void> {
   const files: Kept['files'] = { paths: [], companions: [], ids: [] };
   for (const e of inventory.discovery.file_entries) {
     const id = idOf(e.path);
