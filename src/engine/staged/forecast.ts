@@ -260,7 +260,7 @@ async function walkFile(
   const functions = file.changedRanges
     ? functionsTouched(analysis.functions, walked.lineCount, file.changedRanges)
     : analysis.functions;
-  const { known } = await recallReviews(ctx, file, step1, analysis, functions);
+  const { known } = await recallReviews(ctx, { file, step1, analysis, functions });
   const reviews = known.filter((r): r is PerFunctionReview => r !== null);
   const todo = functions.filter((_, i) => known[i] === null);
   const plan = planReviews(todo);

@@ -352,7 +352,9 @@ async function reviewStep(s: FileSteps, step1: Step1Record, analysis: FileAnalys
   progress.total('review', functions.length);
   const plan = planReviews(functions);
   ctx.schedule.expect(file.order, 'review', plan.solo.length + plan.batches.length);
-  const reviewed = await reviewFunctions(ctx, file, step1, analysis, functions, (n) => progress.advance('review', n));
+  const reviewed = await reviewFunctions(ctx, { file, step1, analysis, functions }, (n) =>
+    progress.advance('review', n),
+  );
   run.outcome.functions_reviewed = reviewed.reviews.length;
   run.recovered = reviewed.recovered.length;
   run.failed.push(...reviewed.failed);

@@ -72,8 +72,7 @@ const functionFields = (f: FunctionRow) => ({
  */
 function functionKey(
   ctx: StageSetup,
-  file: FileUnderReview,
-  step1: Step1Record,
+  { file, step1 }: Pick<FunctionsOfFile, 'file' | 'step1'>,
   fn: FunctionRow,
   range: [number, number],
 ): string {
@@ -124,20 +123,23 @@ function rebase(review: PerFunctionReview, fn: FunctionRow): PerFunctionReview {
 const linesOf = (f: FunctionRow): LineRange | null =>
   f.end_line != null && f.end_line >= f.start_line ? [f.start_line, f.end_line] : null;
 
+/** A file's functions to review, with what Steps 1 and 2 said about the file. */
+export interface FunctionsOfFile {
+  file: FileUnderReview;
+  step1: Step1Record;
+  analysis: FileAnalysis;
+  functions: FunctionRow[];
+}
+
 /**
  * Each function's result-cache key, and its cached review moved to where the function starts now (null where
  * none is kept, or a cited line no longer fits): what a run reuses, and what its forecast counts as answered.
  */
-export async function recallReviews(
-  ctx: StageSetup,
-  file: FileUnderReview,
-  step1: Step1Record,
-  analysis: FileAnalysis,
-  functions: FunctionRow[],
-) {
+export async function recallReviews(ctx: StageSetup, of: FunctionsOfFile) {
+  const { file, analysis, functions } = of;
   const ranges = functionRanges(analysis.functions, file.primary.lines.length);
   const keys = new Map(
-    functions.map((f) => [f.qualified_name, functionKey(ctx, file, step1, f, ranges.get(f.qualified_name)!)]),
+    functions.map((f) => [f.qualified_name, functionKey(ctx, of, f, ranges.get(f.qualified_name)!)]),
   );
   const known = await Promise.all(
     functions.map(async (f) => {
@@ -151,23 +153,21 @@ export async function recallReviews(
 
 export async function reviewFunctions(
   ctx: StageContext,
-  file: FileUnderReview,
-  step1: Step1Record,
-  analysis: FileAnalysis,
-  functions: FunctionRow[],
+  of: FunctionsOfFile,
   onReviewed: (count: number) => void,
 ): Promise<ReviewOutcome> {
-  const crumbs = breadcrumbs(file, step1, analysis);
-  const { keys, known } = await recallReviews(ctx, file, step1, analysis, functions);
+  const { file, functions } = of;
+  const crumbs = breadcrumbs(file, of.step1, of.analysis);
+  const { keys, known } = await recallReviews(ctx, of);
   const cached = known.filter((r): r is PerFunctionReview => r !== null);
   onReviewed(cached.length);
 
   const todo = functions.filter((_, i) => known[i] === null);
   const plan = planReviews(todo);
-  const primeFile = primesFile(ctx, file, plan);
+  const unit: ReviewUnit = { file, crumbs, primeFile: primesFile(ctx, file, plan) };
   const first = await Promise.all([
-    ...plan.solo.map((f) => reviewSolo(ctx, file, crumbs, f, primeFile)),
-    ...plan.batches.map((b) => reviewBatch(ctx, file, crumbs, b, primeFile)),
+    ...plan.solo.map((f) => reviewSolo(ctx, unit, f)),
+    ...plan.batches.map((b) => reviewBatch(ctx, unit, b)),
   ]);
   const reviews = first.flatMap((r) => r.reviews);
   onReviewed(reviews.length);
@@ -176,7 +176,7 @@ export async function reviewFunctions(
     todo,
     reviews.map((r) => r.function_qualified_name),
   );
-  const rerun = await Promise.all(missing.map((f) => reviewSolo(ctx, file, crumbs, f, false)));
+  const rerun = await Promise.all(missing.map((f) => reviewSolo(ctx, { ...unit, primeFile: false }, f)));
   const recovered = rerun.flatMap((r) => r.reviews);
   onReviewed(recovered.length);
   const fresh = [...reviews, ...recovered];
@@ -205,6 +205,13 @@ export async function reviewFunctions(
 export const primesFile = (ctx: StageSetup, file: FileUnderReview, plan: ReviewPlan) =>
   plan.solo.length + plan.batches.length > 1 && !file.warm.has(warmKey(ctx.models, 'review'));
 
+/** What every review call about a file carries: the file, Step 2's breadcrumbs, whether it primes the file first. */
+interface ReviewUnit {
+  file: FileUnderReview;
+  crumbs: object;
+  primeFile: boolean;
+}
+
 interface UnitResult {
   reviews: PerFunctionReview[];
   failed: FailedUnit[];
@@ -212,10 +219,8 @@ interface UnitResult {
 
 async function reviewSolo(
   ctx: StageContext,
-  file: FileUnderReview,
-  crumbs: object,
+  { file, crumbs, primeFile }: ReviewUnit,
   fn: FunctionRow,
-  primeFile: boolean,
 ): Promise<UnitResult> {
   const label = `Step 3 review ${file.entry.path} ${fn.qualified_name}`;
   const outcome = await fileCall(ctx, file, 'review', {
@@ -250,13 +255,8 @@ async function reviewSolo(
  * A failed batch is not reported here: its functions are missing, and the completeness check re-runs them.
  * A batch too long for the window (an outlined file's functions in full) goes again in halves.
  */
-async function reviewBatch(
-  ctx: StageContext,
-  file: FileUnderReview,
-  crumbs: object,
-  batch: FunctionRow[],
-  primeFile: boolean,
-): Promise<UnitResult> {
+async function reviewBatch(ctx: StageContext, unit: ReviewUnit, batch: FunctionRow[]): Promise<UnitResult> {
+  const { file, crumbs, primeFile } = unit;
   const asked = new Map(batch.map((f) => [f.qualified_name, f]));
   const outcome = await fileCall(ctx, file, 'review', {
     label: `Step 3 review ${file.entry.path} batch of ${batch.length}`,
@@ -270,7 +270,7 @@ async function reviewBatch(
   if (!outcome.ok && outcome.tooLong && batch.length > 1) {
     const half = Math.ceil(batch.length / 2);
     const halves = await Promise.all(
-      [batch.slice(0, half), batch.slice(half)].map((b) => reviewBatch(ctx, file, crumbs, b, false)),
+      [batch.slice(0, half), batch.slice(half)].map((b) => reviewBatch(ctx, { ...unit, primeFile: false }, b)),
     );
     return { reviews: halves.flatMap((h) => h.reviews), failed: [] };
   }
