@@ -120,14 +120,14 @@ export async function placesNaming(
         input.access.read(path).catch(() => null),
       );
     const source = await texts.get(path)!;
-    if (source === null || !(await inCode(path, source, line, text, name))) continue;
+    if (source === null || !(await inCode({ path, line, text }, source, name))) continue;
     out.push({ path, line, text });
   }
   return out;
 }
 
 /** Whether the parser sees `name` on that line outside comments and strings (a file no grammar parses is not code). */
-async function inCode(path: string, source: string, line: number, text: string, name: string): Promise<boolean> {
+async function inCode({ path, line, text }: Place, source: string, name: string): Promise<boolean> {
   const grammar = grammarFor(extname(path).slice(1));
   const parser = grammar ? await parserFor(grammar).catch(() => null) : null;
   const tree = parser?.parse(source);

@@ -173,14 +173,7 @@ export class SubAgentRunner {
       try {
         reply = await this.send(spec, turns, toolTurns >= MAX_TOOL_TURNS, key);
       } catch (err) {
-        if (err instanceof FatalApiError || this.client.signal.aborted) throw err;
-        if (err instanceof PromptTooLong) {
-          // A later turn outgrew the window: keep what is sound of the last answer, never resend it as it is.
-          const saved = rejected !== undefined && spec.salvage ? spec.salvage(rejected) : undefined;
-          if (saved) return { ok: true, value: saved.value, repairs, leftOut: saved.leftOut };
-          return { ok: false, reason: err.message, tooLong: true };
-        }
-        return { ok: false, reason: `model call failed: ${this.client.describe(err)}` };
+        return this.sendFailed(err, spec, rejected, repairs);
       }
       // A refusal is the model's answer, not a malformed record: repairing it only pays for the same refusal.
       if (reply.stop_reason === 'refusal') return { ok: false, reason: 'the model refused to answer', answered: true };
@@ -205,19 +198,27 @@ export class SubAgentRunner {
       const errors = this.accept(spec, reply);
       if (errors.ok) return { ok: true, value: errors.value, repairs };
       rejected = errors.parsed ?? rejected;
-      if (repairs >= MAX_REPAIRS) {
-        const saved = errors.parsed !== undefined && spec.salvage ? spec.salvage(errors.parsed) : undefined;
-        if (saved) return { ok: true, value: saved.value, repairs, leftOut: saved.leftOut };
-        return {
-          ok: false,
-          reason: `reply rejected after ${MAX_REPAIRS} repair turns: ${errors.errors.join('; ')}`,
-          answered: true,
-        };
-      }
+      if (repairs >= MAX_REPAIRS)
+        return (
+          salvaged(spec, errors.parsed, repairs) ?? {
+            ok: false,
+            reason: `reply rejected after ${MAX_REPAIRS} repair turns: ${errors.errors.join('; ')}`,
+            answered: true,
+          }
+        );
       repairs++;
       this.repairs++;
       turns.push({ role: 'user', content: this.repairTurn(reply, errors.errors) });
     }
+  }
+
+  /** A call that failed for good: a fatal error ends the run; the unit fails, or keeps what it can of its last answer. */
+  private sendFailed<T>(err: unknown, spec: UnitSpec<T>, rejected: T | undefined, repairs: number): UnitOutcome<T> {
+    if (err instanceof FatalApiError || this.client.signal.aborted) throw err;
+    // A later turn outgrew the window: keep what is sound of the last answer, never resend it as it is.
+    if (err instanceof PromptTooLong)
+      return salvaged(spec, rejected, repairs) ?? { ok: false, reason: err.message, tooLong: true };
+    return { ok: false, reason: `model call failed: ${this.client.describe(err)}` };
   }
 
   /** `toolsOff`: the tool budget is spent; the tools stay declared (earlier turns use them) but may not be called. */
@@ -247,7 +248,7 @@ export class SubAgentRunner {
   }
 
   private params<T>(spec: UnitSpec<T>, messages: MessageTurn[], structured: boolean, forced: boolean): MessageParams {
-    return requestParams(spec, messages, structured, this.effort, forced);
+    return requestParams(spec, messages, { structured, effort: this.effort, forced });
   }
 
   /** The record, or the errors against it; `parsed` is the schema-valid record that failed only the semantic check. */
@@ -322,18 +323,29 @@ function isSubmit(call: Anthropic.Messages.ToolUseBlock): boolean {
   return call.name.startsWith('submit_');
 }
 
+/** What of the record is sound after its repairs ran out, as the unit's answer; undefined where nothing can be kept. */
+function salvaged<T>(spec: UnitSpec<T>, parsed: T | undefined, repairs: number): UnitOutcome<T> | undefined {
+  const saved = parsed !== undefined && spec.salvage ? spec.salvage(parsed) : undefined;
+  return saved && { ok: true, value: saved.value, repairs, leftOut: saved.leftOut };
+}
+
 /**
- * The request a unit sends with `messages` so far; `structured`: an output schema rather than a submit tool;
- * `forced`: the submit tool forced by tool_choice, else offered and named in the instructions.
+ * How a unit's request is made: `structured`, an output schema rather than a submit tool; `forced` (the
+ * default), the submit tool forced by tool_choice, else offered and named in the instructions.
  */
+interface RequestShape {
+  structured: boolean;
+  effort?: Effort | undefined;
+  forced?: boolean;
+}
+
+/** The request a unit sends with `messages` so far. */
 function requestParams<T>(
   spec: UnitSpec<T>,
   messages: MessageTurn[],
-  structured: boolean,
-  effortLevel?: Effort,
-  forced = true,
+  { structured, effort: chosen, forced = true }: RequestShape,
 ): MessageParams {
-  effortLevel = spec.effort ?? effortLevel;
+  const effortLevel = spec.effort ?? chosen;
   const system: SystemBlock[] =
     typeof spec.system === 'string'
       ? [{ type: 'text', text: spec.system, cache_control: { type: 'ephemeral' } }]
@@ -391,8 +403,7 @@ function firstRequest<T>(spec: UnitSpec<T>, effort: Effort | undefined, structur
   return requestParams(
     { ...spec, maxTokens: spec.minTokens ?? spec.maxTokens },
     [{ role: 'user', content: spec.content }],
-    structured,
-    effort,
+    { structured, effort },
   );
 }
 

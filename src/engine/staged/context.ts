@@ -166,18 +166,17 @@ export async function fileCall<T>(
 
 export function fileSpec<T>(ctx: StageSetup, file: FileUnderReview, step: FileStep, call: FileCall<T>): UnitSpec<T> {
   const inventory = file.outline ? file.inventory : undefined;
-  if (!inventory || !file.windowed) return specWith(ctx, file, step, call, inventory);
+  const of = { file, step, call };
+  if (!inventory || !file.windowed) return specWith(ctx, of, inventory);
   const about = call.about ?? call.excerpt;
   if (about)
     return specWith(
       ctx,
-      file,
-      step,
-      call,
+      of,
       inventory.filter((f) => about.some((r) => overlaps(f, r))),
     );
   // No lines of its own (Step 1): the longest run of the first functions that fits.
-  const first = (n: number) => specWith(ctx, file, step, call, inventory.slice(0, n));
+  const first = (n: number) => specWith(ctx, of, inventory.slice(0, n));
   let [lo, hi] = [0, inventory.length];
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
@@ -195,9 +194,7 @@ const overlaps = (f: CodeFunction, [from, to]: LineRange) => f.start_line <= to 
 /** The call's request, with `listed` as the outline's functions when the file goes as an outline. */
 function specWith<T>(
   ctx: StageSetup,
-  file: FileUnderReview,
-  step: FileStep,
-  call: FileCall<T>,
+  { file, step, call }: { file: FileUnderReview; step: FileStep; call: FileCall<T> },
   listed: CodeFunction[] | undefined,
 ): UnitSpec<T> {
   const model = ctx.models[step];

@@ -81,11 +81,8 @@ export async function synthesizeByParts(
   if (done.length === 0) return { ok: false, reason: `every part of the synthesis failed: ${leftOut.join('; ')}` };
 
   const merged = await mergeParts(
-    setup,
-    input,
     done.map(({ part, value }) => summaryOf(part, value)),
-    ask,
-    planned,
+    { setup, input, ask, planned },
   );
   if (!merged || !merged.ok) return merged;
   const value: SynthesisResult = {
@@ -102,18 +99,24 @@ export async function synthesizeByParts(
   return { ok: true, value, repairs, ...(all.length ? { leftOut: all } : {}), ...(cached ? { cached: true } : {}) };
 }
 
+/** What every round of merging shares: the run, its input, how a merge is asked, and who hears of each round's size. */
+interface Merging {
+  setup: StageSetup;
+  input: SynthesisInput;
+  ask: Ask;
+  planned: (units: number) => void;
+}
+
 /**
  * Merges part summaries into the overall view. When they do not fit one request, runs of neighbouring
  * parts that do fit are merged first, and their merges merged in turn. Findings across parts from every
  * round are kept.
  */
 async function mergeParts(
-  setup: StageSetup,
-  input: SynthesisInput,
   summaries: PartSummary[],
-  ask: Ask,
-  planned: (units: number) => void,
+  merging: Merging,
 ): Promise<UnitOutcome<SynthesisMerge> | undefined> {
+  const { setup, input, ask, planned } = merging;
   const fits = (run: PartSummary[]) => run.length === 1 || setup.fits(mergeSpec(setup, input, run), REPLY_ROOM);
   if (fits(summaries)) return ask(mergeSpec(setup, input, summaries));
   const runs = packInOrder(summaries, fits);
@@ -126,7 +129,7 @@ async function mergeParts(
   if (failed) return failed;
   const rounds = answers as Extract<UnitOutcome<SynthesisMerge>, { ok: true }>[];
   const next = runs.map((run, i) => mergedSummary(run, rounds[i]!.value));
-  const top = await mergeParts(setup, input, next, ask, planned);
+  const top = await mergeParts(next, merging);
   if (!top || !top.ok) return top;
   const leftOut = [...rounds.flatMap((r) => r.leftOut ?? []), ...(top.leftOut ?? [])];
   return {
