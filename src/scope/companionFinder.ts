@@ -20,19 +20,29 @@ interface Base {
 
 const toSlash = (p: string) => p.split(sep).join('/');
 
+/** Where companions are looked for. `roots` and `files` are cwd-relative: the review roots, and every file found under them. */
+export interface CompanionSources {
+  cwd: string;
+  roots: string[];
+  files: string[];
+  dirs: DirCache;
+  /** The scope's listings: the inventory asked git already, and the same answer serves here. */
+  listings?: GitListings;
+}
+
 export class CompanionFinder {
   private readonly bases = new Map<string, Promise<Base>>();
+  private readonly cwd: string;
   private readonly roots: string[];
+  private readonly files: string[];
+  private readonly dirs: DirCache;
+  private readonly listings: GitListings;
 
-  /** `roots` and `files` are cwd-relative: the review roots, and every file found under them. */
-  constructor(
-    private readonly cwd: string,
-    roots: string[],
-    private readonly files: string[],
-    private readonly dirs: DirCache,
-    /** The scope's listings: the inventory asked git already, and the same answer serves here. */
-    private readonly listings: GitListings = new GitListings(),
-  ) {
+  constructor({ cwd, roots, files, dirs, listings = new GitListings() }: CompanionSources) {
+    this.cwd = cwd;
+    this.files = files;
+    this.dirs = dirs;
+    this.listings = listings;
     // Longest first, so a file is looked up under the innermost root that holds it.
     this.roots = roots.map((r) => resolve(cwd, r)).sort((a, b) => b.length - a.length);
   }

@@ -161,14 +161,7 @@ async function judgeAndPair(
   opts: InventoryOptions,
   { excluded, listed }: Found,
 ): Promise<{ files: FileStream; done: Promise<{ inventory: Inventory; dirs: DirCache }> }> {
-  const access = await ReviewAccess.open({
-    cwd: opts.cwd,
-    roots: reviewRoots,
-    ...(opts.excludes ? { excludes: opts.excludes } : {}),
-    ...(opts.maxBytes ? { maxBytes: opts.maxBytes } : {}),
-    ...(opts.facts ? { facts: opts.facts } : {}),
-    quickCount: opts.quickCountFrom !== undefined && candidates.length >= opts.quickCountFrom,
-  });
+  const access = await accessFor(reviewRoots, candidates.length, opts);
   const sorted = [...candidates].sort();
   // Only the verdicts are kept: the texts read on the way are dropped file by file.
   const refusals = sorted.map(() => settled<Exclusion | null>());
@@ -180,7 +173,13 @@ async function judgeAndPair(
       refusals[i]!.reject(err);
     }
   });
-  const companions = new CompanionFinder(opts.cwd, reviewRoots, sorted, access.dirs, listed.listings);
+  const companions = new CompanionFinder({
+    cwd: opts.cwd,
+    roots: reviewRoots,
+    files: sorted,
+    dirs: access.dirs,
+    listings: listed.listings,
+  });
   const entries = new Map<number, Promise<FileEntry | null>>();
   const entry = (i: number) => {
     let found = entries.get(i);
@@ -209,6 +208,18 @@ async function judgeAndPair(
   // A verdict that failed fails `done` (and whoever reads that entry); none goes unheard.
   for (const r of refusals) r.promise.catch(() => undefined);
   return { files: { review_roots: reviewRoots, candidates: sorted, entry }, done };
+}
+
+/** Step 0's rule over the roots, counting functions quickly where a plan has this many candidates or more. */
+function accessFor(reviewRoots: string[], candidates: number, opts: InventoryOptions): Promise<ReviewAccess> {
+  return ReviewAccess.open({
+    cwd: opts.cwd,
+    roots: reviewRoots,
+    ...(opts.excludes ? { excludes: opts.excludes } : {}),
+    ...(opts.maxBytes ? { maxBytes: opts.maxBytes } : {}),
+    ...(opts.facts ? { facts: opts.facts } : {}),
+    quickCount: opts.quickCountFrom !== undefined && candidates >= opts.quickCountFrom,
+  });
 }
 
 /** A promise with its resolve and reject at hand. */
