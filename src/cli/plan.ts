@@ -54,7 +54,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
         `  ${e.path}${functionCount(inventories, e.path)}${e.companion_path ? `  (companion ${e.companion_path})` : ''}`,
       );
 
-  out.push(...excludedLines(excluded, args.verbose));
+  out.push(...excludedLines(excluded, { verbose: args.verbose }));
   const skipped = prepared.scope.changes?.skipped ?? [];
   if (args.verbose) for (const s of skipped) out.push(`  not reviewed (${s.reason}): ${s.path}`);
   else if (skipped.length) out.push(`Changed but not reviewed: ${skipped.length}`);
@@ -75,7 +75,10 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** The excluded files, counted by reason; with --verbose, a few of each reason's paths. */
-function excludedLines(excluded: Array<{ path: string; reason: string; detail?: string }>, verbose: boolean): string[] {
+function excludedLines(
+  excluded: Array<{ path: string; reason: string; detail?: string }>,
+  { verbose }: { verbose: boolean },
+): string[] {
   const lines: string[] = [];
   const byReason = new Map<string, string[]>();
   // The detail says why (e.g. "GITHUB_TOKEN on line 3"), never what: no secret is ever printed.
