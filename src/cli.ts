@@ -16,8 +16,36 @@ const stderr = guardedStream(process.stderr, underActions);
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const signals = catchSignals();
+  const io: CliIo = {
+    cwd: process.cwd(),
+    env: process.env,
+    stdin: process.stdin,
+    stdout,
+    stderr,
+    command: (line) => process.stdout.write(`${line}\n`),
+    signal: signals.signal,
+    stoppedWith: signals.stoppedWith,
+  };
+  try {
+    return await dispatch(command, rest, io);
+  } catch (err) {
+    // A setup error comes from a command's own code, already loaded by then.
+    if (err instanceof UsageError || (command && (await import('./model/setup')).isSetupError(err))) {
+      // Loaded here: --version and --help evaluate nothing but the command line.
+      const { redact } = await import('./model/redact');
+      stderr.write(`skeptic: ${redact(err.message)}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  } finally {
+    signals.release();
+  }
+}
+
+/** Ctrl-C and SIGTERM alike: stop the calls in flight, write what finished, exit 130 or 143. */
+function catchSignals(): { signal: AbortSignal; stoppedWith: () => number; release: () => void } {
   const controller = new AbortController();
-  // Ctrl-C and SIGTERM alike: stop the calls in flight, write what finished, exit 130 or 143.
   let stoppedWith: number = EXIT.interrupted;
   const onSignal = (signal: NodeJS.Signals) => {
     const code = signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
@@ -30,62 +58,50 @@ export async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const io: CliIo = {
-    cwd: process.cwd(),
-    env: process.env,
-    stdin: process.stdin,
-    stdout,
-    stderr,
-    command: (line) => process.stdout.write(`${line}\n`),
+  return {
     signal: controller.signal,
     stoppedWith: () => stoppedWith,
+    release: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
   };
-  try {
-    switch (command) {
-      case 'review':
-        return await (await import('./cli/review')).reviewCommand(rest, io);
-      case 'plan':
-        return await (await import('./cli/plan')).planCommand(rest, io);
-      case 'ci':
-        return await (await import('./cli/ci')).ciCommand(rest, io);
-      case 'hook':
-        return await (await import('./cli/hook')).hookCommand(rest, io);
-      case 'eval':
-        return await (await import('./cli/eval')).evalCommand(rest, io);
-      case 'doctor':
-        return await (await import('./cli/doctor')).doctorCommand(rest, io);
-      case 'batches':
-        return await (await import('./cli/batches')).batchesCommand(rest, io);
-      case 'mcp':
-        return await (await import('./cli/mcp/server')).mcpCommand(rest, io);
-      case '--version':
-      case '-V':
-      case 'version':
-        stdout.write(`skeptic ${VERSION}\n`);
-        return EXIT.ok;
-      case undefined:
-      case '-h':
-      case '--help':
-      case 'help':
-        stdout.write((await import('./cli/help')).USAGE);
-        return command === undefined ? EXIT.usage : EXIT.ok;
-      default:
-        throw new UsageError(
-          `unknown command "${command}"; the commands are review, plan, ci, hook, eval, doctor, batches and mcp (see skeptic --help)`,
-        );
-    }
-  } catch (err) {
-    // A setup error comes from a command's own code, already loaded by then.
-    if (err instanceof UsageError || (command && (await import('./model/setup')).isSetupError(err))) {
-      // Loaded here: --version and --help evaluate nothing but the command line.
-      const { redact } = await import('./model/redact');
-      stderr.write(`skeptic: ${redact(err.message)}\n`);
-      return EXIT.usage;
-    }
-    throw err;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+}
+
+/** Runs one command, loading its code only then. */
+async function dispatch(command: string | undefined, rest: string[], io: CliIo): Promise<number> {
+  switch (command) {
+    case 'review':
+      return (await import('./cli/review')).reviewCommand(rest, io);
+    case 'plan':
+      return (await import('./cli/plan')).planCommand(rest, io);
+    case 'ci':
+      return (await import('./cli/ci')).ciCommand(rest, io);
+    case 'hook':
+      return (await import('./cli/hook')).hookCommand(rest, io);
+    case 'eval':
+      return (await import('./cli/eval')).evalCommand(rest, io);
+    case 'doctor':
+      return (await import('./cli/doctor')).doctorCommand(rest, io);
+    case 'batches':
+      return (await import('./cli/batches')).batchesCommand(rest, io);
+    case 'mcp':
+      return (await import('./cli/mcp/server')).mcpCommand(rest, io);
+    case '--version':
+    case '-V':
+    case 'version':
+      stdout.write(`skeptic ${VERSION}\n`);
+      return EXIT.ok;
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      stdout.write((await import('./cli/help')).USAGE);
+      return command === undefined ? EXIT.usage : EXIT.ok;
+    default:
+      throw new UsageError(
+        `unknown command "${command}"; the commands are review, plan, ci, hook, eval, doctor, batches and mcp (see skeptic --help)`,
+      );
   }
 }
 

@@ -7,24 +7,24 @@
 import { pullRequestIntent } from '../model/intent';
 import { appendFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
-import { checkoutOf } from '../app/ci/checkout';
+import { checkoutOf, type PullRequestCheckout } from '../app/ci/checkout';
 import { DEFAULT_INLINE_MIN } from '../app/ci/postingPlan';
 import type { Priority } from '../model/records';
-import { readCiContext } from '../app/ci/environment';
-import { annotation, publish, summaryMarkdown, type RunOutcome } from '../app/ci/publish';
+import { readCiContext, type CiContext } from '../app/ci/environment';
+import { annotation, publish, summaryMarkdown, type Published, type RunOutcome } from '../app/ci/publish';
 import { OverBudget, runJob } from '../app/runJob';
 import type { Finding } from '../model/finding';
 import type { ReviewResult } from '../model/events';
 import { addedByChange } from '../model/suppressed';
 import { plural } from '../model/plural';
-import { parseReviewArgs } from './args';
+import { parseReviewArgs, type ReviewFlags } from './args';
 import { consoleReporter } from './console';
 import { openEventLog } from './eventLog';
 import { EXIT, UsageError } from './help';
 import { SetupError } from '../model/setup';
 import { jobFromFlags, keyFor, providerFromFlags } from './job';
 import type { CliIo } from './io';
-import { needsApiKey } from '../model/providers';
+import { needsApiKey, type ProviderConfig } from '../model/providers';
 
 /** The model calls a CI review may make unless told otherwise (the action's max-calls input). */
 export const CI_MAX_CALLS = 300;
@@ -59,34 +59,11 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(CI_USAGE);
     return EXIT.ok;
   }
-  const ceilingGiven = rest.some((a) => a === '--max-calls' || a.startsWith('--max-calls='));
-  const flags = parseReviewArgs(ceilingGiven ? rest : [...rest, '--max-calls', String(CI_MAX_CALLS)]);
-  // --min-priority in ci sets what goes inline; the review itself keeps every finding (the summary folds the rest).
-  const { minPriority, ...args } = flags.choices;
-  const inlineMin = (minPriority as Priority | undefined) ?? DEFAULT_INLINE_MIN;
-  if (args.scope.kind !== 'auto')
-    throw new UsageError('skeptic ci reviews the pull request of its event; it takes no paths or scope flags');
+  const { flags, args, inlineMin } = ciReviewFlags(rest);
   const ctx = await readCiContext(io.env);
   const provider = providerFromFlags(flags.choices, io.env);
-  // Bedrock and Vertex AI take the cloud's credentials (resolved before any call); the others may take a key.
-  const keyed = needsApiKey(provider.provider);
-  const apiKey = keyed ? (io.env.ANTHROPIC_API_KEY?.trim() ?? '') : keyFor(provider, io.env);
-  if (keyed && !apiKey && ctx.pr.headRepository !== ctx.repository) {
-    // GitHub gives no secrets to a pull_request run from a fork: not the contributor's failure.
-    const reason = `no API key in this run: GitHub withholds secrets from pull_request workflows of forks (${ctx.pr.headRepository ?? 'a deleted fork'}); see docs/ci.md for pull_request_target`;
-    await finish(
-      io,
-      ctx.stepSummary,
-      summaryMarkdown({ outcome: { kind: 'skipped', reason }, headSha: ctx.pr.headSha }),
-      [],
-    );
-    io.stderr.write(`skeptic ci: not reviewed: ${reason}\n`);
-    return EXIT.ok;
-  }
-  if (keyed && !apiKey)
-    throw new SetupError(
-      "no API key: set ANTHROPIC_API_KEY for the step (the action's anthropic-api-key input, from a repository secret), or choose the action's provider input",
-    );
+  const key = await ciApiKey(io, ctx, provider);
+  if (!key) return EXIT.ok;
   const checkout = await checkoutOf(io.cwd, ctx.pr.baseSha, ctx.pr.headSha);
   const say = (line: string) => io.stderr.write(`${line}\n`);
   say(
@@ -111,14 +88,78 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
       yes: true,
     },
     io,
-    apiKey,
+    key.apiKey,
     provider,
   );
-  let estimatedCalls = 0;
-  const progress = consoleReporter(io.stderr, args.mode);
-  const events = job.outputs.events ? openEventLog(io.cwd, job.outputs.events) : undefined;
   /** The runner's files that could not be written (the event log, the job summary): each said in one line, exit 2. */
   const unwritten: UsageError[] = [];
+  const { run, report } = await reviewPullRequest({ job, io, say, mode: args.mode, ceiling, unwritten });
+  const findings = run.kind === 'reviewed' ? run.result.findings : [];
+  const published = await publishOrSummarise({ io, ctx, checkout, run, inlineMin, report, say, findings });
+  // Stopped (SIGTERM, Ctrl-C): what finished is in the report and the job summary; the exit code says why.
+  if (!published) return io.stoppedWith?.() ?? EXIT.terminated;
+  await finish(io, ctx.stepSummary, published.summary, published.posted === 'annotations' ? findings : []).catch(
+    (err: UsageError) => unwritten.push(err),
+  );
+  if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.terminated;
+  if (!published.failure) sayPublished(say, published, run);
+  // A file the runner gave that could not be written is a setup error, not the findings' exit code.
+  for (const err of unwritten) say(`skeptic: ${err.message}`);
+  return published.failure || unwritten.length ? EXIT.usage : exitCode(failOn, run);
+}
+
+/** The review flags ci passes on: its own --max-calls default, and --min-priority taken out for the inline cut. */
+function ciReviewFlags(rest: string[]) {
+  const ceilingGiven = rest.some((a) => a === '--max-calls' || a.startsWith('--max-calls='));
+  const flags = parseReviewArgs(ceilingGiven ? rest : [...rest, '--max-calls', String(CI_MAX_CALLS)]);
+  // --min-priority in ci sets what goes inline; the review itself keeps every finding (the summary folds the rest).
+  const { minPriority, ...args } = flags.choices;
+  const inlineMin = (minPriority as Priority | undefined) ?? DEFAULT_INLINE_MIN;
+  if (args.scope.kind !== 'auto')
+    throw new UsageError('skeptic ci reviews the pull request of its event; it takes no paths or scope flags');
+  return { flags, args, inlineMin };
+}
+
+/**
+ * The key the run calls the model with; undefined when a fork's pull request has none to give, which is
+ * said in the job summary and on stderr and is not the contributor's failure.
+ */
+async function ciApiKey(io: CliIo, ctx: CiContext, provider: ProviderConfig): Promise<{ apiKey: string } | undefined> {
+  // Bedrock and Vertex AI take the cloud's credentials (resolved before any call); the others may take a key.
+  const keyed = needsApiKey(provider.provider);
+  const apiKey = keyed ? (io.env.ANTHROPIC_API_KEY?.trim() ?? '') : keyFor(provider, io.env);
+  if (keyed && !apiKey && ctx.pr.headRepository !== ctx.repository) {
+    // GitHub gives no secrets to a pull_request run from a fork: not the contributor's failure.
+    const reason = `no API key in this run: GitHub withholds secrets from pull_request workflows of forks (${ctx.pr.headRepository ?? 'a deleted fork'}); see docs/ci.md for pull_request_target`;
+    await finish(
+      io,
+      ctx.stepSummary,
+      summaryMarkdown({ outcome: { kind: 'skipped', reason }, headSha: ctx.pr.headSha }),
+      [],
+    );
+    io.stderr.write(`skeptic ci: not reviewed: ${reason}\n`);
+    return undefined;
+  }
+  if (keyed && !apiKey)
+    throw new SetupError(
+      "no API key: set ANTHROPIC_API_KEY for the step (the action's anthropic-api-key input, from a repository secret), or choose the action's provider input",
+    );
+  return { apiKey };
+}
+
+/** Runs the review unattended and says what came of it in the pull request's terms, with the report to link. */
+async function reviewPullRequest(p: {
+  job: Awaited<ReturnType<typeof jobFromFlags>>;
+  io: CliIo;
+  say: (line: string) => void;
+  mode: ReviewFlags['choices']['mode'];
+  ceiling: number;
+  unwritten: UsageError[];
+}): Promise<{ run: RunOutcome; report?: { name: string; markdown: string } }> {
+  const { job, io, say } = p;
+  let estimatedCalls = 0;
+  const progress = consoleReporter(io.stderr, p.mode);
+  const events = job.outputs.events ? openEventLog(io.cwd, job.outputs.events) : undefined;
   const outcome = await runJob(job, {
     emit: (e) => {
       events?.emit(e);
@@ -139,33 +180,52 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
       throw err;
     })
     // An event log that cannot be written (a full disk) costs the log, not the review: said once it is posted.
-    .finally(() => events?.close().catch((err: UsageError) => unwritten.push(err)));
+    .finally(() => events?.close().catch((err: UsageError) => p.unwritten.push(err)));
   const run: RunOutcome =
     outcome.kind === 'skipped'
       ? { kind: 'skipped', reason: outcome.reason }
       : outcome.kind === 'declined'
-        ? { kind: 'too-large', estimatedCalls, ceiling }
+        ? { kind: 'too-large', estimatedCalls, ceiling: p.ceiling }
         : outcome.outputs
           ? { kind: 'reviewed', result: outcome.result }
           : {
               kind: 'skipped',
               reason: `the review stopped before any file was reviewed: ${outcome.result.stop?.message ?? 'no reason given'}`,
             };
-  const report =
-    outcome.kind === 'ran' && outcome.outputs
-      ? { name: relative(io.cwd, outcome.outputs.reportPath).split(sep).join('/'), markdown: outcome.outputs.markdown }
-      : undefined;
-  const findings = run.kind === 'reviewed' ? run.result.findings : [];
-
-  let published;
-  try {
-    published = await publish({
-      ctx,
-      checkout,
+  if (outcome.kind === 'ran' && outcome.outputs)
+    return {
       run,
-      inlineMin,
-      ...(report ? { report } : {}),
-      log: say,
+      report: {
+        name: relative(io.cwd, outcome.outputs.reportPath).split(sep).join('/'),
+        markdown: outcome.outputs.markdown,
+      },
+    };
+  return { run };
+}
+
+/**
+ * Posts the review; when the pull request cannot be read, the findings still go to annotations and the job
+ * summary. Undefined when the run was stopped meanwhile; any other failure is thrown on.
+ */
+async function publishOrSummarise(p: {
+  io: CliIo;
+  ctx: CiContext;
+  checkout: PullRequestCheckout;
+  run: RunOutcome;
+  inlineMin: Priority;
+  report: { name: string; markdown: string } | undefined;
+  say: (line: string) => void;
+  findings: Finding[];
+}): Promise<Published | undefined> {
+  const { io, ctx, run } = p;
+  try {
+    return await publish({
+      ctx,
+      checkout: p.checkout,
+      run,
+      inlineMin: p.inlineMin,
+      ...(p.report ? { report: p.report } : {}),
+      log: p.say,
       signal: io.signal,
     });
   } catch (err) {
@@ -188,27 +248,21 @@ export async function ciCommand(argv: string[], io: CliIo): Promise<number> {
             : run,
         headSha: ctx.pr.headSha,
       }),
-      findings,
+      p.findings,
     );
-    // Stopped (SIGTERM, Ctrl-C): what finished is in the report and the job summary; the exit code says why.
-    if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.terminated;
+    if (io.signal.aborted) return undefined;
     throw err;
   }
-  await finish(io, ctx.stepSummary, published.summary, published.posted === 'annotations' ? findings : []).catch(
-    (err: UsageError) => unwritten.push(err),
-  );
-  if (io.signal.aborted) return io.stoppedWith?.() ?? EXIT.terminated;
-  if (!published.failure) {
-    say(describe(published.outcome));
-    const hidden = run.kind === 'reviewed' ? addedByChange(run.result.suppressed) : [];
-    if (hidden.length)
-      say(
-        `${plural(hidden.length, 'finding')} hidden by suppressions this pull request adds (they count for --fail-on): ${hidden.map((h) => `${h.finding.file}:${h.finding.line} ${h.finding.priority}`).join(', ')}`,
-      );
-  }
-  // A file the runner gave that could not be written is a setup error, not the findings' exit code.
-  for (const err of unwritten) say(`skeptic: ${err.message}`);
-  return published.failure || unwritten.length ? EXIT.usage : exitCode(failOn, run);
+}
+
+/** The closing lines: what was posted, and the findings hidden by suppressions this pull request adds. */
+function sayPublished(say: (line: string) => void, published: Published, run: RunOutcome): void {
+  say(describe(published.outcome));
+  const hidden = run.kind === 'reviewed' ? addedByChange(run.result.suppressed) : [];
+  if (hidden.length)
+    say(
+      `${plural(hidden.length, 'finding')} hidden by suppressions this pull request adds (they count for --fail-on): ${hidden.map((h) => `${h.finding.file}:${h.finding.line} ${h.finding.priority}`).join(', ')}`,
+    );
 }
 
 /** The job summary, and the findings as annotations when they could not be comments. */

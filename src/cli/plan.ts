@@ -55,21 +55,7 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
         `  ${e.path}${functionCount(inventories, e.path)}${e.companion_path ? `  (companion ${e.companion_path})` : ''}`,
       );
 
-  const byReason = new Map<string, string[]>();
-  // The detail says why (e.g. "GITHUB_TOKEN on line 3"), never what: no secret is ever printed.
-  for (const e of excluded)
-    byReason.set(e.reason, [...(byReason.get(e.reason) ?? []), e.detail ? `${e.path} (${e.detail})` : e.path]);
-  const reasons = [...byReason].sort((a, b) => b[1].length - a[1].length);
-  out.push(
-    `Excluded: ${excluded.length}${!args.verbose && reasons.length ? ` (${reasons.map(([reason, paths]) => `${paths.length} ${reason.replace(/_/g, ' ')}`).join(', ')})` : ''}`,
-  );
-  if (args.verbose) {
-    for (const [reason, paths] of reasons) {
-      out.push(`  ${reason.replace(/_/g, ' ')}: ${paths.length}`);
-      for (const p of paths.slice(0, EXAMPLES_PER_REASON)) out.push(`    ${p}`);
-      if (paths.length > EXAMPLES_PER_REASON) out.push(`    … and ${paths.length - EXAMPLES_PER_REASON} more`);
-    }
-  }
+  out.push(...excludedLines(excluded, { verbose: args.verbose }));
   const skipped = prepared.scope.changes?.skipped ?? [];
   if (args.verbose) for (const s of skipped) out.push(`  not reviewed (${s.reason}): ${s.path}`);
   else if (skipped.length) out.push(`Changed but not reviewed: ${skipped.length}`);
@@ -87,6 +73,30 @@ export async function planCommand(argv: string[], io: CliIo): Promise<number> {
     out.push('Paths: skeptic plan --verbose lists every file.');
   io.stdout.write(out.join('\n') + '\n');
   return EXIT.ok;
+}
+
+/** The excluded files, counted by reason; with --verbose, a few of each reason's paths. */
+function excludedLines(
+  excluded: Array<{ path: string; reason: string; detail?: string }>,
+  { verbose }: { verbose: boolean },
+): string[] {
+  const lines: string[] = [];
+  const byReason = new Map<string, string[]>();
+  // The detail says why (e.g. "GITHUB_TOKEN on line 3"), never what: no secret is ever printed.
+  for (const e of excluded)
+    byReason.set(e.reason, [...(byReason.get(e.reason) ?? []), e.detail ? `${e.path} (${e.detail})` : e.path]);
+  const reasons = [...byReason].sort((a, b) => b[1].length - a[1].length);
+  lines.push(
+    `Excluded: ${excluded.length}${!verbose && reasons.length ? ` (${reasons.map(([reason, paths]) => `${paths.length} ${reason.replace(/_/g, ' ')}`).join(', ')})` : ''}`,
+  );
+  if (verbose) {
+    for (const [reason, paths] of reasons) {
+      lines.push(`  ${reason.replace(/_/g, ' ')}: ${paths.length}`);
+      for (const p of paths.slice(0, EXAMPLES_PER_REASON)) lines.push(`    ${p}`);
+      if (paths.length > EXAMPLES_PER_REASON) lines.push(`    … and ${paths.length - EXAMPLES_PER_REASON} more`);
+    }
+  }
+  return lines;
 }
 
 /** The estimate's cost where the editor's plan bills the calls (provider vscode-lm): calls and tokens, no dollars. */

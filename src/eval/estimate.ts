@@ -11,6 +11,8 @@ import { tokens } from '../engine/estimate';
 import { ResultCache } from '../engine/resultCache';
 import { UnitCache } from '../engine/unitCache';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
+import type { Finding } from '../model/finding';
+import type { GoldenComment } from './cases';
 import { candidatesOf, readCandidates } from './candidates';
 import { findingText, judgedPairs, judgeUnit, type JudgePrompt } from './judge';
 import { byModel, estimateReview, reviewKey, type ModelUsage, type EvalChoices } from './review';
@@ -70,40 +72,69 @@ export async function estimateEval(
     perModel.push(...usage);
     const kept = await readCandidates(join(workdir, 'reports', p.slug), reviewKey(p.checkout, review));
     if (kept) {
-      const known = candidatesOf(kept, judging.includePreExisting);
-      for (const { g, f } of judgedPairs(p.case.golden, known)) {
-        const text = findingText(known[f]!);
-        if (await cache.holds(judgeUnit(prompt, judgeModel, p.case.golden[g]!.text, text, ''))) judgeCached++;
-        else {
-          judge.calls++;
-          judge.input_tokens += system + tokens(p.case.golden[g]!.text.length + text.length);
-          judge.output_tokens += JUDGE_OUTPUT_TOKENS;
-        }
-      }
-      continue;
+      judgeCached += await addKnownPairs({
+        judge,
+        golden: p.case.golden,
+        known: candidatesOf(kept, judging.includePreExisting),
+        cache,
+        prompt,
+        model: judgeModel,
+        system,
+      });
+    } else {
+      assumedPrs++;
+      addAssumedPairs(judge, p.case.golden, system);
     }
-    assumedPrs++;
-    const calls = p.case.golden.length * ASSUMED_FINDINGS_PER_PR;
-    const goldenChars = p.case.golden.reduce((n, g) => n + g.text.length, 0);
-    judge.calls += calls;
-    judge.input_tokens += calls * system + ASSUMED_FINDINGS_PER_PR * tokens(goldenChars);
-    judge.output_tokens += calls * JUDGE_OUTPUT_TOKENS;
   }
   const reviewUsage = byModel(perModel);
-  const total = emptyUsage();
-  for (const u of reviewUsage.values()) addUsage(total, u);
-  const placed = prepared.some((p) => p.case.golden.some((g) => g.location));
+  const total = [...reviewUsage.values()].reduce((sum, u) => (addUsage(sum, u), sum), emptyUsage());
   return {
     prs,
     review: total,
     judge,
-    placed,
+    placed: prepared.some((p) => p.case.golden.some((g) => g.location)),
     assumedPrs,
     judgeCached,
     reviewUsd: priced(reviewUsage, review.prices),
     judgeUsd: priced(new Map([[judgeModel, judge]]), review.prices),
     skipped,
   };
+}
+
+/**
+ * Adds the judge calls of a PR whose candidates a past run kept: one per pair, less those the result cache
+ * answers. Returns how many it answers.
+ */
+async function addKnownPairs(c: {
+  judge: Usage;
+  golden: GoldenComment[];
+  known: Array<Pick<Finding, 'file' | 'line' | 'action' | 'rationale' | 'locations'>>;
+  cache: UnitCache;
+  prompt: JudgePrompt;
+  model: string;
+  system: number;
+}): Promise<number> {
+  let cached = 0;
+  for (const { g, f } of judgedPairs(c.golden, c.known)) {
+    const golden = c.golden[g]!.text;
+    const finding = findingText(c.known[f]!);
+    if (await c.cache.holds(judgeUnit({ judge: c.prompt, model: c.model, golden, finding, label: '' }))) cached++;
+    else {
+      c.judge.calls++;
+      c.judge.input_tokens += c.system + tokens(golden.length + finding.length);
+      c.judge.output_tokens += JUDGE_OUTPUT_TOKENS;
+    }
+  }
+  return cached;
+}
+
+/** Adds the judge calls of a PR whose findings are not known yet: an assumed number per golden comment. */
+function addAssumedPairs(judge: Usage, golden: GoldenComment[], system: number): void {
+  const calls = golden.length * ASSUMED_FINDINGS_PER_PR;
+  const goldenChars = golden.reduce((n, g) => n + g.text.length, 0);
+  judge.calls += calls;
+  judge.input_tokens += calls * system + ASSUMED_FINDINGS_PER_PR * tokens(goldenChars);
+  judge.output_tokens += calls * JUDGE_OUTPUT_TOKENS;
 }
 
 /** What the checkouts will take, said before they start: shallow clones of large projects are not small. */

@@ -55,13 +55,19 @@ export function judgedPairs(
 }
 
 /** The one request for a pair: the run and the estimate's cache lookup build it alike. */
-export function judgeUnit(
-  judge: JudgePrompt,
-  model: string,
-  golden: string,
-  finding: string,
-  label: string,
-): UnitSpec<JudgeVerdict> {
+export function judgeUnit({
+  judge,
+  model,
+  golden,
+  finding,
+  label,
+}: {
+  judge: JudgePrompt;
+  model: string;
+  golden: string;
+  finding: string;
+  label: string;
+}): UnitSpec<JudgeVerdict> {
   return {
     label,
     step: 'judge',
@@ -75,24 +81,31 @@ export function judgeUnit(
   };
 }
 
-export async function judgeAll(
-  runner: SubAgentRunner,
-  judge: JudgePrompt,
-  model: string,
-  golden: GoldenComment[],
-  findings: Finding[],
-  label: string,
-): Promise<Judgement[]> {
+export async function judgeAll({
+  runner,
+  judge,
+  model,
+  golden,
+  findings,
+  label,
+}: {
+  runner: SubAgentRunner;
+  judge: JudgePrompt;
+  model: string;
+  golden: GoldenComment[];
+  findings: Finding[];
+  label: string;
+}): Promise<Judgement[]> {
   return Promise.all(
     judgedPairs(golden, findings).map(async ({ g, f }): Promise<Judgement> => {
       const outcome = await runner.run(
-        judgeUnit(
+        judgeUnit({
           judge,
           model,
-          golden[g]!.text,
-          findingText(findings[f]!),
-          `judge ${label} golden ${g + 1} × finding ${f + 1}`,
-        ),
+          golden: golden[g]!.text,
+          finding: findingText(findings[f]!),
+          label: `judge ${label} golden ${g + 1} × finding ${f + 1}`,
+        }),
       );
       return outcome.ok
         ? { golden: g, finding: f, verdict: outcome.value }

@@ -200,55 +200,14 @@ const figures = (t: Tally) => {
 };
 
 export function renderTable(outcomes: PrOutcome[], bench: Benchmark, meta: EvalMeta): string {
-  const rows: string[][] = [
-    ['PR', 'files', 'findings', 'golden', 'matched', 'precision', 'recall', 'review', 'judge', 'time'],
-  ];
-  for (const o of outcomes) {
-    const s = o.tally && scores(o.tally);
-    const t = o.tally;
-    rows.push([
-      o.case.url,
-      o.filesChanged === null ? '-' : `${o.filesChanged}${headDrift(o) ? ` ≠ ${o.case.filesRecorded}` : ''}`,
-      t ? `${t.findings}` : '-',
-      t ? `${t.golden}` : '-',
-      t ? `${t.matched}` : '-',
-      s ? pct(s.precision) : '-',
-      s ? pct(s.recall) : '-',
-      formatUsd(o.reviewCostUsd),
-      formatUsd(o.judgeCostUsd),
-      `${o.seconds.toFixed(0)}s`,
-    ]);
-  }
   const sum = evalSummary(outcomes, bench);
-  rows.push([
-    'total',
-    '',
-    `${sum.tally.findings}`,
-    `${sum.tally.golden}`,
-    `${sum.tally.matched}`,
-    pct(sum.scores.precision),
-    pct(sum.scores.recall),
-    formatUsd(sum.reviewUsd),
-    formatUsd(sum.judgeUsd),
-    `${outcomes.reduce((n, o) => n + o.seconds, 0).toFixed(0)}s`,
-  ]);
+  const rows = tableRows(outcomes, sum);
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   const line = (r: string[]) =>
     r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
   const out = rows.map(line);
   out.splice(rows.length - 1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const o of outcomes) if (o.error) out.push(`not scored: ${o.case.url}: ${o.error}`);
-  for (const o of outcomes)
-    if (headDrift(o))
-      out.push(
-        `head drift: ${o.case.url}: the checkout touches ${o.filesChanged} files, the benchmark recorded ${o.case.filesRecorded}`,
-      );
-  for (const o of outcomes)
-    if (o.checkout?.base.source === 'merge-base')
-      out.push(`base: ${o.case.url}: the merge base with the default branch (${o.checkout.base.why ?? 'no PR base'})`);
-  for (const o of outcomes)
-    if (o.failedUnits)
-      out.push(`incomplete review: ${o.case.url}: ${o.failedUnits} units failed (see ${o.reportPath})`);
+  out.push(...prNotes(outcomes));
   out.push('');
   const candidates = meta.includePreExisting ? 'main and pre-existing findings' : 'main findings';
   if (sum.complete) out.push(`Skeptic: ${figures(sum.tally)} over ${sum.selected} scored PRs (${candidates})`);
@@ -272,6 +231,62 @@ export function renderTable(outcomes: PrOutcome[], bench: Benchmark, meta: EvalM
   out.push(`Cost: review ${formatUsd(sum.reviewUsd)} · judge ${formatUsd(sum.judgeUsd)}`);
   out.push(...referenceLines(meta, sum));
   return out.join('\n') + '\n';
+}
+
+/** The table's rows: the header, one per PR, and the totals. */
+function tableRows(outcomes: PrOutcome[], sum: EvalSummary): string[][] {
+  const rows: string[][] = [
+    ['PR', 'files', 'findings', 'golden', 'matched', 'precision', 'recall', 'review', 'judge', 'time'],
+  ];
+  for (const o of outcomes) {
+    const s = o.tally && scores(o.tally);
+    const t = o.tally;
+    rows.push([
+      o.case.url,
+      o.filesChanged === null ? '-' : `${o.filesChanged}${headDrift(o) ? ` ≠ ${o.case.filesRecorded}` : ''}`,
+      t ? `${t.findings}` : '-',
+      t ? `${t.golden}` : '-',
+      t ? `${t.matched}` : '-',
+      s ? pct(s.precision) : '-',
+      s ? pct(s.recall) : '-',
+      formatUsd(o.reviewCostUsd),
+      formatUsd(o.judgeCostUsd),
+      `${o.seconds.toFixed(0)}s`,
+    ]);
+  }
+  rows.push([
+    'total',
+    '',
+    `${sum.tally.findings}`,
+    `${sum.tally.golden}`,
+    `${sum.tally.matched}`,
+    pct(sum.scores.precision),
+    pct(sum.scores.recall),
+    formatUsd(sum.reviewUsd),
+    formatUsd(sum.judgeUsd),
+    `${outcomes.reduce((n, o) => n + o.seconds, 0).toFixed(0)}s`,
+  ]);
+  return rows;
+}
+
+/** The lines under the table about single PRs: not scored, head drift, a merge-base base, units that failed. */
+function prNotes(outcomes: PrOutcome[]): string[] {
+  const notes: string[] = [];
+  for (const o of outcomes) if (o.error) notes.push(`not scored: ${o.case.url}: ${o.error}`);
+  for (const o of outcomes)
+    if (headDrift(o))
+      notes.push(
+        `head drift: ${o.case.url}: the checkout touches ${o.filesChanged} files, the benchmark recorded ${o.case.filesRecorded}`,
+      );
+  for (const o of outcomes)
+    if (o.checkout?.base.source === 'merge-base')
+      notes.push(
+        `base: ${o.case.url}: the merge base with the default branch (${o.checkout.base.why ?? 'no PR base'})`,
+      );
+  for (const o of outcomes)
+    if (o.failedUnits)
+      notes.push(`incomplete review: ${o.case.url}: ${o.failedUnits} units failed (see ${o.reportPath})`);
+  return notes;
 }
 
 /** The published figures on the same PRs, or why there are none. */
@@ -302,51 +317,7 @@ export function evalJson(outcomes: PrOutcome[], bench: Benchmark, meta: EvalMeta
     profile: meta.profile,
     candidates: meta.includePreExisting ? 'main_and_pre_existing' : 'main',
     complete: sum.complete,
-    prs: outcomes.map((o) => {
-      const texts = o.findings.map(findingText);
-      const { matches, credited } = o.assignment;
-      const answered = (f: number) =>
-        [...matches].find(([, m]) => m === f)?.[0] ??
-        o.judgements.find((j) => j.finding === f && j.verdict?.match && j.verdict.confidence > 0)?.golden;
-      return {
-        url: o.case.url,
-        title: o.case.title,
-        scored: o.tally !== null,
-        error: o.error ?? null,
-        base: o.checkout ? { source: o.checkout.base.source, why: o.checkout.base.why ?? null } : null,
-        report_path: o.reportPath ?? null,
-        files_changed: o.filesChanged,
-        files_recorded: o.case.filesRecorded ?? null,
-        head_drift: headDrift(o),
-        failed_units: o.failedUnits,
-        tally: o.tally && { findings: o.tally.findings, golden: o.tally.golden, matched: o.tally.matched },
-        counts: o.tally && { tp: o.tally.tp, fp: o.tally.fp, fn: o.tally.fn },
-        scores: o.tally && scores(o.tally),
-        review_calls: o.reviewCalls,
-        judge_calls: o.judgeCalls,
-        cost_usd: sumCost(o.reviewCostUsd, o.judgeCostUsd),
-        review_cost_usd: o.reviewCostUsd,
-        judge_cost_usd: o.judgeCostUsd,
-        seconds: o.seconds,
-        golden: o.case.golden.map((g, i) => ({
-          text: g.text,
-          group: g.group,
-          location: g.location ?? null,
-          matched_finding: matches.has(i) ? texts[matches.get(i)!]! : null,
-        })),
-        findings: texts.map((text, f) => {
-          const g = credited.has(f) ? answered(f) : undefined;
-          return { text, matched_golden: g === undefined ? null : o.case.golden[g]!.text };
-        }),
-        judgements: o.judgements.map((j) => ({
-          golden: o.case.golden[j.golden]!.text,
-          finding: texts[j.finding]!,
-          match: j.verdict?.match ?? null,
-          confidence: j.verdict?.confidence ?? null,
-          reason: j.verdict?.reasoning ?? `judge call failed: ${j.error ?? 'unknown'}`,
-        })),
-      };
-    }),
+    prs: outcomes.map(prJson),
     totals: {
       ...sum.tally,
       ...sum.scores,
@@ -372,6 +343,53 @@ export function evalJson(outcomes: PrOutcome[], bench: Benchmark, meta: EvalMeta
           },
     reference_none: 'none' in meta.reference ? meta.reference.none : null,
   });
+}
+
+/** One PR's record: its figures, and every judgement with the reason the judge gave. */
+function prJson(o: PrOutcome): EvalJson['prs'][number] {
+  const texts = o.findings.map(findingText);
+  const { matches, credited } = o.assignment;
+  const answered = (f: number) =>
+    [...matches].find(([, m]) => m === f)?.[0] ??
+    o.judgements.find((j) => j.finding === f && j.verdict?.match && j.verdict.confidence > 0)?.golden;
+  return {
+    url: o.case.url,
+    title: o.case.title,
+    scored: o.tally !== null,
+    error: o.error ?? null,
+    base: o.checkout ? { source: o.checkout.base.source, why: o.checkout.base.why ?? null } : null,
+    report_path: o.reportPath ?? null,
+    files_changed: o.filesChanged,
+    files_recorded: o.case.filesRecorded ?? null,
+    head_drift: headDrift(o),
+    failed_units: o.failedUnits,
+    tally: o.tally && { findings: o.tally.findings, golden: o.tally.golden, matched: o.tally.matched },
+    counts: o.tally && { tp: o.tally.tp, fp: o.tally.fp, fn: o.tally.fn },
+    scores: o.tally && scores(o.tally),
+    review_calls: o.reviewCalls,
+    judge_calls: o.judgeCalls,
+    cost_usd: sumCost(o.reviewCostUsd, o.judgeCostUsd),
+    review_cost_usd: o.reviewCostUsd,
+    judge_cost_usd: o.judgeCostUsd,
+    seconds: o.seconds,
+    golden: o.case.golden.map((g, i) => ({
+      text: g.text,
+      group: g.group,
+      location: g.location ?? null,
+      matched_finding: matches.has(i) ? texts[matches.get(i)!]! : null,
+    })),
+    findings: texts.map((text, f) => {
+      const g = credited.has(f) ? answered(f) : undefined;
+      return { text, matched_golden: g === undefined ? null : o.case.golden[g]!.text };
+    }),
+    judgements: o.judgements.map((j) => ({
+      golden: o.case.golden[j.golden]!.text,
+      finding: texts[j.finding]!,
+      match: j.verdict?.match ?? null,
+      confidence: j.verdict?.confidence ?? null,
+      reason: j.verdict?.reasoning ?? `judge call failed: ${j.error ?? 'unknown'}`,
+    })),
+  };
 }
 
 const figuresRecord = (t: Tally) => ({ tp: t.tp, fp: t.fp, fn: t.fn, ...scores(t) });

@@ -131,23 +131,12 @@ export async function runEval(
     }
     note(`PR ${i + 1}/${prepared.length}: ${p.case.url}`);
     const started = Date.now();
-    let reviewed;
-    try {
-      reviewed = await reviewCheckout(
-        p.checkout,
-        // The benchmark gives the PR's title (its data has no description): the change's stated intent.
-        { ...review, intent: pullRequestIntent(p.case.pull.number, p.case.title, '') },
-        { apiKey: settings.apiKey, reportDir: join(settings.workdir, 'reports', p.slug), emit, signal },
-      );
-    } catch (err) {
-      if (signal.aborted) {
-        outcomes.push({ ...base, error: 'review interrupted' });
-        continue;
-      }
-      if (err instanceof FatalApiError) throw new EvalError(err.message);
-      outcomes.push({ ...base, error: `review failed: ${(err as Error).message}` }); // e.g. the PR changes no reviewable file
+    const reviewing = await reviewCase(p, p.checkout, settings, { emit, signal });
+    if ('error' in reviewing) {
+      outcomes.push({ ...base, error: reviewing.error });
       continue;
     }
+    const { reviewed } = reviewing;
     const { result } = reviewed;
     const candidates = candidatesOf(result.findings, settings.includePreExisting);
     // For the next run's estimate; losing it only makes that estimate assume.
@@ -168,16 +157,7 @@ export async function runEval(
       outcomes.push({ ...base, ...reviewedPart, error: `review stopped: ${result.stop.message}` });
       continue;
     }
-    const before = { ...client.usage };
-    let judgements: Judgement[];
-    try {
-      judgements = await judgeAll(judge, settings.judge, settings.judgeModel, p.case.golden, candidates, p.slug);
-    } catch (err) {
-      if (err instanceof FatalApiError) throw new EvalError(`the judge model was refused: ${err.message}`);
-      if (!signal.aborted) throw err;
-      judgements = [];
-    }
-    const judged = usageSince(before, client.usage);
+    const { judgements, judged } = await judgeCase({ client, judge, settings, p, candidates, signal });
     const done = {
       ...base,
       ...reviewedPart,
@@ -187,14 +167,74 @@ export async function runEval(
       judgeCostUsd: judged.cost_usd,
       seconds: (Date.now() - started) / 1000,
     };
-    const failed = judgements.filter((j) => !j.verdict).length;
-    if (signal.aborted) outcomes.push({ ...done, error: 'judging interrupted' });
-    else if (failed)
-      // One unanswered pair could change the PR's counts: it is not scored at all rather than scored low.
-      outcomes.push({ ...done, error: `judge failed for ${failed} of ${judgements.length} pairs (reasons in --json)` });
-    else outcomes.push(scored(done, settings, counted));
+    outcomes.push(judgedOutcome(done, settings, counted, signal));
   }
   return outcomes;
+}
+
+/** Reviews one PR's checkout: a failure of this PR is its error; the API refusing the run as a whole is thrown. */
+async function reviewCase(
+  p: PreparedCase,
+  checkout: Checkout,
+  settings: EvalSettings,
+  { emit, signal }: { emit: EmitFn; signal: AbortSignal },
+): Promise<{ reviewed: Awaited<ReturnType<typeof reviewCheckout>> } | { error: string }> {
+  try {
+    const reviewed = await reviewCheckout(
+      checkout,
+      // The benchmark gives the PR's title (its data has no description): the change's stated intent.
+      { ...settings.review, intent: pullRequestIntent(p.case.pull.number, p.case.title, '') },
+      { apiKey: settings.apiKey, reportDir: join(settings.workdir, 'reports', p.slug), emit, signal },
+    );
+    return { reviewed };
+  } catch (err) {
+    if (signal.aborted) return { error: 'review interrupted' };
+    if (err instanceof FatalApiError) throw new EvalError(err.message);
+    return { error: `review failed: ${(err as Error).message}` }; // e.g. the PR changes no reviewable file
+  }
+}
+
+/** Judges one PR's candidates against its golden comments, with what the judging cost. */
+async function judgeCase(c: {
+  client: ModelClient;
+  judge: SubAgentRunner;
+  settings: EvalSettings;
+  p: PreparedCase;
+  candidates: Finding[];
+  signal: AbortSignal;
+}): Promise<{ judgements: Judgement[]; judged: ReturnType<typeof usageSince> }> {
+  const before = { ...c.client.usage };
+  let judgements: Judgement[];
+  try {
+    judgements = await judgeAll({
+      runner: c.judge,
+      judge: c.settings.judge,
+      model: c.settings.judgeModel,
+      golden: c.p.case.golden,
+      findings: c.candidates,
+      label: c.p.slug,
+    });
+  } catch (err) {
+    if (err instanceof FatalApiError) throw new EvalError(`the judge model was refused: ${err.message}`);
+    if (!c.signal.aborted) throw err;
+    judgements = [];
+  }
+  return { judgements, judged: usageSince(before, c.client.usage) };
+}
+
+/** A judged PR is scored only when every pair was answered and nothing interrupted it. */
+function judgedOutcome(
+  done: PrOutcome,
+  settings: EvalSettings,
+  counted: (golden: number) => boolean,
+  signal: AbortSignal,
+): PrOutcome {
+  const failed = done.judgements.filter((j) => !j.verdict).length;
+  if (signal.aborted) return { ...done, error: 'judging interrupted' };
+  // One unanswered pair could change the PR's counts: it is not scored at all rather than scored low.
+  if (failed)
+    return { ...done, error: `judge failed for ${failed} of ${done.judgements.length} pairs (reasons in --json)` };
+  return scored(done, settings, counted);
 }
 
 /** The judge's runner and the client it calls through: the Anthropic API, whatever provider the reviews use. */

@@ -34,56 +34,12 @@ export function renderLensReport(result: LensResult, meta: ReportMeta): string {
   // Pre-existing findings (off the change) are listed apart and left out of every count.
   const all = every.filter((f) => !f.preExisting);
   const preExisting = every.filter((f) => f.preExisting);
-  const out: string[] = [multi ? '# Cross-Repo Code Review Report' : '# Code Review Report', ''];
-  out.push(
-    `**Scope**: ${result.scope}  `,
-    `**Date**: ${meta.date}  `,
-    `**Reviewers**: ${result.reviewers.join(', ') || 'none'}  `,
-  );
-  if (result.missingReviewers.length)
-    out.push(
-      `**Missing reviewers**: ${result.missingReviewers.join(', ')} — their part of the review did not run (see Review Notes)  `,
-    );
-  out.push('');
-  if (result.stop)
-    out.push(`> **Partial review** — the run stopped early (${result.stop.message}). What finished is below.`, '');
-
-  out.push('## Summary', '', '| Severity | Count |', '|----------|-------|');
-  const counts = severityCounts(all);
-  for (const s of SEVERITIES) out.push(`| ${s} | ${counts[s.toLowerCase() as Lowercase<Severity>]} |`);
+  const out = lensHeader(result, meta, all);
   out.push('', ...renderValidation(result));
 
   let n = 0;
   const numbered = (f: MergedFinding) => renderFinding(++n, f);
-  if (multi) {
-    for (const t of result.targets) {
-      out.push(
-        `## Repository: ${inlineText(t.repository ?? '')}`,
-        '',
-        `${t.description} · ${t.files.length} files · reviewers: ${t.reviewers.join(', ')}`,
-        '',
-      );
-      const mine = result.lensFindings.filter((f) => f.repository === t.repository && !f.preExisting);
-      if (mine.length === 0) out.push('No findings.', '');
-      for (const g of GROUPS) {
-        const group = mine.filter((f) => g.severities.includes(f.severity));
-        if (group.length) out.push(`### ${g.title}`, '', ...group.flatMap(numbered));
-      }
-    }
-    for (const s of result.skippedRepositories)
-      out.push(`## Repository: ${inlineText(s.repository)}`, '', `Not reviewed: ${inlineText(s.reason)}.`, '');
-    out.push(
-      '## Cross-Repo Issues',
-      '',
-      ...(result.crossRepo.length ? result.crossRepo.flatMap(numbered) : [crossRepoNone(result), '']),
-    );
-  } else {
-    for (const g of GROUPS) {
-      const group = all.filter((f) => g.severities.includes(f.severity));
-      if (group.length || g.severities[0] !== 'INFO')
-        out.push(`## ${g.title}`, '', ...(group.length ? group.flatMap(numbered) : ['None.', '']));
-    }
-  }
+  out.push(...(multi ? repositorySections(result, numbered) : severitySections(all, numbered)));
 
   if (preExisting.length)
     out.push(
@@ -108,6 +64,66 @@ export function renderLensReport(result: LensResult, meta: ReportMeta): string {
       .replace(/\n{3,}/g, '\n\n')
       .trimEnd() + '\n'
   );
+}
+
+/** The title, what ran, whether it stopped early, and the count by severity of the findings on the change. */
+function lensHeader(result: LensResult, meta: ReportMeta, all: MergedFinding[]): string[] {
+  const out: string[] = [result.targets.length > 1 ? '# Cross-Repo Code Review Report' : '# Code Review Report', ''];
+  out.push(
+    `**Scope**: ${result.scope}  `,
+    `**Date**: ${meta.date}  `,
+    `**Reviewers**: ${result.reviewers.join(', ') || 'none'}  `,
+  );
+  if (result.missingReviewers.length)
+    out.push(
+      `**Missing reviewers**: ${result.missingReviewers.join(', ')} — their part of the review did not run (see Review Notes)  `,
+    );
+  out.push('');
+  if (result.stop)
+    out.push(`> **Partial review** — the run stopped early (${result.stop.message}). What finished is below.`, '');
+
+  out.push('## Summary', '', '| Severity | Count |', '|----------|-------|');
+  const counts = severityCounts(all);
+  for (const s of SEVERITIES) out.push(`| ${s} | ${counts[s.toLowerCase() as Lowercase<Severity>]} |`);
+  return out;
+}
+
+/** A review of several repositories: each one's findings under its name, then those across them. */
+function repositorySections(result: LensResult, numbered: (f: MergedFinding) => string[]): string[] {
+  const out: string[] = [];
+  for (const t of result.targets) {
+    out.push(
+      `## Repository: ${inlineText(t.repository ?? '')}`,
+      '',
+      `${t.description} · ${t.files.length} files · reviewers: ${t.reviewers.join(', ')}`,
+      '',
+    );
+    const mine = result.lensFindings.filter((f) => f.repository === t.repository && !f.preExisting);
+    if (mine.length === 0) out.push('No findings.', '');
+    for (const g of GROUPS) {
+      const group = mine.filter((f) => g.severities.includes(f.severity));
+      if (group.length) out.push(`### ${g.title}`, '', ...group.flatMap(numbered));
+    }
+  }
+  for (const s of result.skippedRepositories)
+    out.push(`## Repository: ${inlineText(s.repository)}`, '', `Not reviewed: ${inlineText(s.reason)}.`, '');
+  out.push(
+    '## Cross-Repo Issues',
+    '',
+    ...(result.crossRepo.length ? result.crossRepo.flatMap(numbered) : [crossRepoNone(result), '']),
+  );
+  return out;
+}
+
+/** A review of one repository: the findings by severity group; Informational only when there is one. */
+function severitySections(all: MergedFinding[], numbered: (f: MergedFinding) => string[]): string[] {
+  const out: string[] = [];
+  for (const g of GROUPS) {
+    const group = all.filter((f) => g.severities.includes(f.severity));
+    if (group.length || g.severities[0] !== 'INFO')
+      out.push(`## ${g.title}`, '', ...(group.length ? group.flatMap(numbered) : ['None.', '']));
+  }
+  return out;
 }
 
 function renderValidation(result: LensResult): string[] {

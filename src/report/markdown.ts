@@ -50,25 +50,7 @@ export function renderStagedReport(result: StagedResult, meta: ReportMeta): stri
   );
   out.push('## Executive Summary', '', s?.executive_summary ?? 'No summary: synthesis did not run.', '');
 
-  out.push('## Codebase Profile', '');
-  // Files that reached analysis; the rest are listed under Not Reviewed.
-  const reviewedFiles = result.files.filter((f) => f.analysis);
-  if (s && reviewedFiles.length >= MIN_FILES_FOR_GROUPS) {
-    for (const g of s.file_groups) {
-      out.push(
-        `### ${inlineText(g.group_name)}`,
-        '',
-        paragraph(g.group_description),
-        '',
-        ...g.file_paths.map((p) => `- ${code(p)}`),
-        '',
-      );
-    }
-  }
-  const profiles = new Map(s?.file_profiles.map((p) => [p.file_path, p.profile]) ?? []);
-  for (const f of reviewedFiles) {
-    out.push(`### ${inlineText(f.path)}`, '', paragraph(profiles.get(f.path) ?? f.analysis!.brutal_one_line), '');
-  }
+  out.push(...codebaseProfile(result));
 
   out.push('## Cross-cutting Analysis', '', s?.cross_cutting_analysis || 'None.', '');
   const preExisting = result.findings.filter((f) => f.pre_existing);
@@ -99,6 +81,31 @@ export function renderStagedReport(result: StagedResult, meta: ReportMeta): stri
       .replace(/\n{3,}/g, '\n\n')
       .trimEnd() + '\n'
   );
+}
+
+/** The files reviewed, each with its profile; in synthesis's groups when there are enough files to group. */
+function codebaseProfile(result: StagedResult): string[] {
+  const s = result.synthesis;
+  const out: string[] = ['## Codebase Profile', ''];
+  // Files that reached analysis; the rest are listed under Not Reviewed.
+  const reviewedFiles = result.files.filter((f) => f.analysis);
+  if (s && reviewedFiles.length >= MIN_FILES_FOR_GROUPS) {
+    for (const g of s.file_groups) {
+      out.push(
+        `### ${inlineText(g.group_name)}`,
+        '',
+        paragraph(g.group_description),
+        '',
+        ...g.file_paths.map((p) => `- ${code(p)}`),
+        '',
+      );
+    }
+  }
+  const profiles = new Map(s?.file_profiles.map((p) => [p.file_path, p.profile]) ?? []);
+  for (const f of reviewedFiles) {
+    out.push(`### ${inlineText(f.path)}`, '', paragraph(profiles.get(f.path) ?? f.analysis!.brutal_one_line), '');
+  }
+  return out;
 }
 
 function renderFindings(findings: Finding[]): string[] {

@@ -259,13 +259,17 @@ export function summaryMarkdown(p: SummaryParts, limit = MAX_BODY): string {
       '',
       `[This run](${p.runUrl})${p.reportName ? ` · report: \`${inert(p.reportName)}\` in the job's workspace` : ''}`,
     );
-  const head = fitBody(out.join('\n'), limit);
+  return withReport(fitBody(out.join('\n'), limit), p.reportMarkdown, limit);
+}
+
+/** The report folded under the summary, cut to the room the limit leaves; left out when little room is left. */
+function withReport(head: string, reportMarkdown: string | undefined, limit: number): string {
   const room = limit - head.length - 300;
-  if (!p.reportMarkdown || room < 1000) return head;
+  if (!reportMarkdown || room < 1000) return head;
   const report =
-    p.reportMarkdown.length > room
-      ? `${p.reportMarkdown.slice(0, room)}\n\n… (cut to fit GitHub's comment limit; the whole report is in the job's workspace)`
-      : p.reportMarkdown;
+    reportMarkdown.length > room
+      ? `${reportMarkdown.slice(0, room)}\n\n… (cut to fit GitHub's comment limit; the whole report is in the job's workspace)`
+      : reportMarkdown;
   return fitBody(`${head}\n\n<details><summary>The report</summary>\n\n${fenced(report)}`, limit, '\n\n</details>');
 }
 

@@ -65,18 +65,68 @@ export async function publish(p: {
   log: (line: string) => void;
   signal?: AbortSignal;
 }): Promise<Published> {
-  const { ctx, checkout } = p;
-  const gh = new GitHub({
+  const { ctx } = p;
+  const gh = gitHubFor(ctx, p.log, p.signal);
+  const repo = `/repos/${ctx.repository}`;
+  const n = ctx.pr.number;
+  const thread = await readThread(gh, ctx);
+  const summaryComment = thread.issueComments.find((c) => thread.ours(c.user) && c.body.includes(SUMMARY_MARKER));
+  const writer = new Writer(p.log);
+  const posted =
+    p.run.kind === 'reviewed'
+      ? await postFindings({ ...p, gh, thread, writer, result: p.run.result })
+      : { newFindings: 0, fixed: 0, folded: [] };
+
+  const render = (): SummaryParts => ({
+    outcome:
+      p.run.kind === 'reviewed'
+        ? {
+            kind: 'reviewed',
+            result: p.run.result,
+            posted: writer.writable ? 'comments' : 'annotations',
+            newFindings: posted.newFindings,
+            fixed: posted.fixed,
+          }
+        : p.run,
+    headSha: ctx.pr.headSha,
+    ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
+    ...(p.report ? { reportName: p.report.name, reportMarkdown: p.report.markdown } : {}),
+    ...(writer.unposted.length ? { unposted: writer.unposted } : {}),
+    ...(posted.folded.length ? { folded: { min: p.inlineMin, findings: posted.folded } } : {}),
+  });
+  const body = summaryMarkdown(render());
+  await writer.write(() =>
+    summaryComment
+      ? gh.call('PATCH', `${repo}/issues/comments/${summaryComment.id}`, null, { body })
+      : gh.call('POST', `${repo}/issues/${n}/comments`, null, { body }),
+  );
+  // A read-only token found out at the summary changes what the summary says.
+  const parts = render();
+  return {
+    posted: writer.writable ? 'comments' : 'annotations',
+    summary: summaryMarkdown(parts, MAX_STEP_SUMMARY),
+    outcome: parts.outcome,
+    ...(writer.failure ? { failure: writer.failure } : {}),
+  };
+}
+
+/** The GitHub client of the run, saying each wait it makes in the log. */
+function gitHubFor(ctx: CiContext, log: (line: string) => void, signal: AbortSignal | undefined): GitHub {
+  return new GitHub({
     apiUrl: ctx.apiUrl,
     token: ctx.token,
     onWait: (ms, why, kind) =>
-      p.log(
+      log(
         kind === 'rate limit'
           ? `GitHub rate limit (${why || 'no reason given'}): waiting ${Math.ceil(ms / 1000)}s as GitHub asks, then retrying`
           : `GitHub failed a read (${why}): trying again in ${Math.ceil(ms / 1000)}s`,
       ),
-    ...(p.signal ? { signal: p.signal } : {}),
+    ...(signal ? { signal } : {}),
   });
+}
+
+/** What the pull request already holds, and which of it this token wrote. */
+async function readThread(gh: GitHub, ctx: CiContext) {
   const repo = `/repos/${ctx.repository}`;
   const n = ctx.pr.number;
   const [self, comments, reviews, issueComments] = await readOrExplain(ctx, () =>
@@ -87,17 +137,24 @@ export async function publish(p: {
       gh.list(`${repo}/issues/${n}/comments`, IssueComment),
     ]),
   );
-  const ours = (u: Author | null) => isSelf(self, u);
-  const summaryComment = issueComments.find((c) => ours(c.user) && c.body.includes(SUMMARY_MARKER));
+  return { comments, reviews, issueComments, ours: (u: Author | null) => isSelf(self, u) };
+}
+type Thread = Awaited<ReturnType<typeof readThread>>;
 
-  let writable = true;
-  let failure: string | undefined;
-  let newFindings = 0;
-  let fixed = 0;
-  let unposted: Finding[] = [];
-  let folded: Finding[] = [];
-  const write = async (fn: () => Promise<unknown>) => {
-    if (!writable) return false;
+/**
+ * The writes to the pull request. A read-only token turns them all into no-ops (the findings go to
+ * annotations); any other GitHub error stops them too, since a write that failed may still have landed.
+ */
+class Writer {
+  writable = true;
+  failure: string | undefined;
+  /** The findings the review could not carry: the summary comment lists them instead. */
+  unposted: Finding[] = [];
+
+  constructor(private readonly log: (line: string) => void) {}
+
+  async write(fn: () => Promise<unknown>): Promise<boolean> {
+    if (!this.writable) return false;
     try {
       await fn();
       return true;
@@ -105,88 +162,80 @@ export async function publish(p: {
       if (!(err instanceof GitHubError)) throw err;
       if (err instanceof ReviewRefused) {
         // The summary can still carry what the review could not: something is always posted.
-        unposted = err.findings;
-        p.log(`${err.message}; the summary comment lists the findings instead`);
+        this.unposted = err.findings;
+        this.log(`${err.message}; the summary comment lists the findings instead`);
         return false;
       }
-      writable = false;
+      this.writable = false;
       if (err.status === 403 && !/rate limit/i.test(err.detail)) {
-        p.log(
+        this.log(
           `GitHub refused a write (403 ${err.detail}): the token is read-only here (a fork's pull request, or missing pull-requests: write); the findings go to annotations, the job summary and SARIF`,
         );
       } else {
         // Anything else stops the writing too: a write that failed may still have landed, and is never repeated.
-        failure = err.message;
-        p.log(`${err.message}; nothing more is written to the pull request, the findings go to annotations`);
+        this.failure = err.message;
+        this.log(`${err.message}; nothing more is written to the pull request, the findings go to annotations`);
       }
       return false;
     }
-  };
-
-  if (p.run.kind === 'reviewed') {
-    const result = p.run.result;
-    const known = postedFingerprints(comments, reviews, ours);
-    const split = foldBelow(result.findings, p.inlineMin);
-    folded = split.folded;
-    const fresh = split.review.filter((f) => f.fingerprint && !known.has(f.fingerprint));
-    newFindings = fresh.length;
-    if (fresh.length)
-      await write(async () => {
-        unposted = await postReview(gh, `${repo}/pulls/${n}/reviews`, ctx.pr.headSha, fresh, checkout, p.log);
-      });
-    const reviewed = new Set(
-      result.files.filter((f) => f.status === 'reviewed').flatMap((f) => topPath(f.path, checkout.prefix) ?? []),
-    );
-    const fixes = result.stop
-      ? { edit: [], remove: [], reviews: [] }
-      : planFixes({
-          comments,
-          reviews,
-          ours,
-          // A finding a suppression now hides is not fixed: its comment stays, and the summary says what hid it.
-          current: new Set(
-            [...result.findings, ...(result.suppressed ?? []).map((s) => s.finding)].flatMap(
-              (f) => f.fingerprint ?? [],
-            ),
-          ),
-          reviewed,
-          prefix: checkout.prefix,
-          headSha: ctx.pr.headSha,
-        });
-    for (const e of fixes.edit)
-      if (await write(() => gh.call('PATCH', `${repo}/pulls/comments/${e.id}`, null, { body: fitBody(e.body) })))
-        fixed++;
-    for (const id of fixes.remove)
-      if (await write(() => gh.call('DELETE', `${repo}/pulls/comments/${id}`, null))) fixed++;
-    for (const r of fixes.reviews)
-      await write(() => gh.call('PUT', `${repo}/pulls/${n}/reviews/${r.id}`, null, { body: fitBody(r.body) }));
   }
+}
 
-  const render = (): SummaryParts => ({
-    outcome:
-      p.run.kind === 'reviewed'
-        ? { kind: 'reviewed', result: p.run.result, posted: writable ? 'comments' : 'annotations', newFindings, fixed }
-        : p.run,
-    headSha: ctx.pr.headSha,
-    ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
-    ...(p.report ? { reportName: p.report.name, reportMarkdown: p.report.markdown } : {}),
-    ...(unposted.length ? { unposted } : {}),
-    ...(folded.length ? { folded: { min: p.inlineMin, findings: folded } } : {}),
-  });
-  const body = summaryMarkdown(render());
-  await write(() =>
-    summaryComment
-      ? gh.call('PATCH', `${repo}/issues/comments/${summaryComment.id}`, null, { body })
-      : gh.call('POST', `${repo}/issues/${n}/comments`, null, { body }),
+/** Posts the findings not yet on the pull request, and marks fixed the comments whose findings are gone. */
+async function postFindings(p: {
+  gh: GitHub;
+  ctx: CiContext;
+  checkout: PullRequestCheckout;
+  result: Extract<RunOutcome, { kind: 'reviewed' }>['result'];
+  inlineMin: Priority;
+  thread: Thread;
+  writer: Writer;
+  log: (line: string) => void;
+}): Promise<{ newFindings: number; fixed: number; folded: Finding[] }> {
+  const { gh, ctx, checkout, result, writer } = p;
+  const { comments, reviews, ours } = p.thread;
+  const repo = `/repos/${ctx.repository}`;
+  const n = ctx.pr.number;
+  const known = postedFingerprints(comments, reviews, ours);
+  const { folded, review } = foldBelow(result.findings, p.inlineMin);
+  const fresh = review.filter((f) => f.fingerprint && !known.has(f.fingerprint));
+  if (fresh.length)
+    await writer.write(async () => {
+      writer.unposted = await postReview({
+        gh,
+        path: `${repo}/pulls/${n}/reviews`,
+        headSha: ctx.pr.headSha,
+        fresh,
+        checkout,
+        log: p.log,
+      });
+    });
+  const reviewed = new Set(
+    result.files.filter((f) => f.status === 'reviewed').flatMap((f) => topPath(f.path, checkout.prefix) ?? []),
   );
-  // A read-only token found out at the summary changes what the summary says.
-  const parts = render();
-  return {
-    posted: writable ? 'comments' : 'annotations',
-    summary: summaryMarkdown(parts, MAX_STEP_SUMMARY),
-    outcome: parts.outcome,
-    ...(failure ? { failure } : {}),
-  };
+  const fixes = result.stop
+    ? { edit: [], remove: [], reviews: [] }
+    : planFixes({
+        comments,
+        reviews,
+        ours,
+        // A finding a suppression now hides is not fixed: its comment stays, and the summary says what hid it.
+        current: new Set(
+          [...result.findings, ...(result.suppressed ?? []).map((s) => s.finding)].flatMap((f) => f.fingerprint ?? []),
+        ),
+        reviewed,
+        prefix: checkout.prefix,
+        headSha: ctx.pr.headSha,
+      });
+  let fixed = 0;
+  for (const e of fixes.edit)
+    if (await writer.write(() => gh.call('PATCH', `${repo}/pulls/comments/${e.id}`, null, { body: fitBody(e.body) })))
+      fixed++;
+  for (const id of fixes.remove)
+    if (await writer.write(() => gh.call('DELETE', `${repo}/pulls/comments/${id}`, null))) fixed++;
+  for (const r of fixes.reviews)
+    await writer.write(() => gh.call('PUT', `${repo}/pulls/${n}/reviews/${r.id}`, null, { body: fitBody(r.body) }));
+  return { newFindings: fresh.length, fixed, folded };
 }
 
 /** GitHub refused the review even with every finding in its body: these findings are not on the pull request. */
@@ -203,14 +252,15 @@ class ReviewRefused extends GitHubError {
  * One review, event COMMENT; if GitHub refuses an inline place after all (422), the same with every finding
  * in the body. Returns the findings the body could not hold (GitHub's size limit), for the summary.
  */
-async function postReview(
-  gh: GitHub,
-  path: string,
-  headSha: string,
-  fresh: Finding[],
-  checkout: PullRequestCheckout,
-  log: (line: string) => void,
-): Promise<Finding[]> {
+async function postReview(p: {
+  gh: GitHub;
+  path: string;
+  headSha: string;
+  fresh: Finding[];
+  checkout: PullRequestCheckout;
+  log: (line: string) => void;
+}): Promise<Finding[]> {
+  const { gh, path, headSha, fresh, checkout, log } = p;
   const plan = planPosting(fresh, checkout.commentable, checkout.prefix);
   const comments = plan.inline.map((c) => ({
     path: c.path,

@@ -64,7 +64,19 @@ const DismissOutput = z.object({
 export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
   if (argv.length) throw new UsageError(`skeptic mcp takes no arguments (got ${argv.join(' ')}); it serves on stdio`);
   const server = new McpServer({ name: 'skeptic', version: VERSION }, { capabilities: { logging: {} } });
-  const tools = new Tools(server, io);
+  registerTools(server, new Tools(server, io));
+  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  const closed = new Promise<void>((done) => (transport.onclose = done));
+  // The client ends the session by closing our stdin (or by a signal, which the command line turns into an abort).
+  io.stdin.once('end', () => void server.close());
+  io.signal.addEventListener('abort', () => void server.close(), { once: true });
+  await server.connect(transport);
+  await closed;
+  return EXIT.ok;
+}
+
+/** The four tools: review, plan, findings, dismiss; each reports its failure as a tool error (guarded). */
+function registerTools(server: McpServer, tools: Tools): void {
   server.registerTool(
     'review',
     {
@@ -112,14 +124,6 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     },
     (input) => guarded(() => tools.dismiss(input)),
   );
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
-  const closed = new Promise<void>((done) => (transport.onclose = done));
-  // The client ends the session by closing our stdin (or by a signal, which the command line turns into an abort).
-  io.stdin.once('end', () => void server.close());
-  io.signal.addEventListener('abort', () => void server.close(), { once: true });
-  await server.connect(transport);
-  await closed;
-  return EXIT.ok;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
