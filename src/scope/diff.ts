@@ -73,29 +73,34 @@ export function parseDiff(text: string): FileDiff[] {
       i = readHunk(lines, i, hunk, c);
       continue;
     }
-    if (line.startsWith('--- ')) c.oldPath = headerPath(line.slice(4), c.oldPath);
-    else if (line.startsWith('+++ ')) c.newPath = headerPath(line.slice(4), c.newPath);
-    else if (/^(rename|copy) from /.test(line)) {
-      c.oldPath = unquote(line.slice(line.indexOf(' from ') + 6));
-      c.renamed = true;
-    } else if (/^(rename|copy) to /.test(line)) {
-      c.newPath = unquote(line.slice(line.indexOf(' to ') + 4));
-      c.renamed = true;
-    } else if (line.startsWith('new file mode ')) {
-      c.status = 'added';
-      c.oldPath = null;
-      c.mode = line.slice(14).trim();
-    } else if (line.startsWith('deleted file mode ')) {
-      c.status = 'deleted';
-      c.newPath = null;
-      c.mode = line.slice(18).trim();
-    } else if (line.startsWith('new mode ')) c.mode = line.slice(9).trim();
-    else if (line.startsWith('old mode ')) c.mode ??= line.slice(9).trim();
-    else if (line.startsWith('index ')) c.mode ??= /^index \S+ (\d+)$/.exec(line)?.[1] ?? null;
-    else if (/^Binary files .* differ$/.test(line) || line === 'GIT binary patch') c.binary = true;
+    readHeader(line, c);
   }
   finish();
   return files;
+}
+
+/** One line of a file's extended header (paths, renames, modes, binary): what it says goes into the draft. */
+function readHeader(line: string, c: Draft): void {
+  if (line.startsWith('--- ')) c.oldPath = headerPath(line.slice(4), c.oldPath);
+  else if (line.startsWith('+++ ')) c.newPath = headerPath(line.slice(4), c.newPath);
+  else if (/^(rename|copy) from /.test(line)) {
+    c.oldPath = unquote(line.slice(line.indexOf(' from ') + 6));
+    c.renamed = true;
+  } else if (/^(rename|copy) to /.test(line)) {
+    c.newPath = unquote(line.slice(line.indexOf(' to ') + 4));
+    c.renamed = true;
+  } else if (line.startsWith('new file mode ')) {
+    c.status = 'added';
+    c.oldPath = null;
+    c.mode = line.slice(14).trim();
+  } else if (line.startsWith('deleted file mode ')) {
+    c.status = 'deleted';
+    c.newPath = null;
+    c.mode = line.slice(18).trim();
+  } else if (line.startsWith('new mode ')) c.mode = line.slice(9).trim();
+  else if (line.startsWith('old mode ')) c.mode ??= line.slice(9).trim();
+  else if (line.startsWith('index ')) c.mode ??= /^index \S+ (\d+)$/.exec(line)?.[1] ?? null;
+  else if (/^Binary files .* differ$/.test(line) || line === 'GIT binary patch') c.binary = true;
 }
 
 /**
