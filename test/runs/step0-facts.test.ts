@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fsp from 'node:fs/promises';
 import { mkdir, mkdtemp, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { factsDirOf } from '../../src/app/state';
 import { planCommand } from '../../src/cli/plan';
 import type { CliIo } from '../../src/cli/io';
 import { useFakeServer } from '../helpers/fakeServer';
+import { whileOpening } from '../helpers/openSpy';
 
 const TOKEN = 'ghp_0123456789abcdefghijklmnopqrstuvwxyz';
 const code = (name: string) => `export function ${name}(x: number): number {\n  return x + 1;\n}\n`;
@@ -59,17 +59,9 @@ async function plan(
 
 /** Every file opened while `work` runs, by absolute path. */
 async function opened<T>(work: () => Promise<T>): Promise<{ result: T; paths: string[] }> {
-  const real = fsp.open;
   const paths: string[] = [];
-  (fsp as { open: typeof fsp.open }).open = ((path: Parameters<typeof fsp.open>[0], ...rest: []) => {
-    paths.push(String(path));
-    return real(path, ...rest);
-  }) as typeof fsp.open;
-  try {
-    return { result: await work(), paths };
-  } finally {
-    (fsp as { open: typeof fsp.open }).open = real;
-  }
+  const result = await whileOpening((path) => paths.push(path), work);
+  return { result, paths };
 }
 
 describe('Step 0 keeps what it learns about each content', function () {

@@ -3,7 +3,6 @@
  * slow to come (its read held until the fake has seen a request) does not hold back the run's first call.
  */
 import assert from 'node:assert/strict';
-import fsp from 'node:fs/promises';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { buildJob } from '../../src/app/buildJob';
 import { runJob } from '../../src/app/runJob';
 import type { ReviewEvent } from '../../src/model/events';
 import { useFakeServer } from '../helpers/fakeServer';
+import { whileOpening } from '../helpers/openSpy';
 
 const code = (name: string) => `export function ${name}(x: number): number {\n  return x + 1;\n}\n`;
 
@@ -20,23 +20,17 @@ async function holdingOpen<T>(
   until: () => Promise<unknown>,
   work: () => Promise<T>,
 ): Promise<{ result: T; released: Promise<'request' | 'timeout'> | undefined }> {
-  const real = fsp.open;
   let released: Promise<'request' | 'timeout'> | undefined;
-  (fsp as { open: typeof fsp.open }).open = (async (path: Parameters<typeof fsp.open>[0], ...rest: []) => {
-    if (!released && String(path).endsWith(held)) {
-      released = until().then(
-        () => 'request' as const,
-        () => 'timeout' as const,
-      );
-      await released;
-    }
-    return real(path, ...rest);
-  }) as typeof fsp.open;
-  try {
-    return { result: await work(), released };
-  } finally {
-    (fsp as { open: typeof fsp.open }).open = real;
-  }
+  const hold = (path: string) => {
+    if (released || !path.endsWith(held)) return;
+    released = until().then(
+      () => 'request' as const,
+      () => 'timeout' as const,
+    );
+    return released;
+  };
+  const result = await whileOpening(hold, work);
+  return { result, released };
 }
 
 describe('Step 0 streams into the run', function () {
