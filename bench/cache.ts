@@ -258,8 +258,9 @@ const cachedUnits = (p: Planned) => (p.cached === null ? '' : ` (${p.cached} of 
 /** The repository's result cache only: the recorded runs beside it stay, so the next plan is calibrated. */
 async function clearResults(cacheHome: string): Promise<void> {
   const base = join(cacheHome, 'skeptic');
-  for (const dir of await readdir(base).catch(() => []))
-    await rm(join(base, dir, 'results'), { recursive: true, force: true });
+  // Beside each repository's folder sits the endpoints' memory (endpoints.json), which stays like the recorded runs.
+  for (const entry of await readdir(base, { withFileTypes: true }).catch(() => []))
+    if (entry.isDirectory()) await rm(join(base, entry.name, 'results'), { recursive: true, force: true });
 }
 
 async function main(): Promise<void> {
