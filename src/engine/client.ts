@@ -219,13 +219,17 @@ export class ModelClient {
     // `counted`: the attempts maxAttempts limits.
     for (let attempt = 0, counted = 0; ; attempt++) {
       signal.throwIfAborted();
+      // Whether this attempt carried cache markers: decided when it leaves, since a refusal met by a call in flight
+      // turns them off for the rest, and this attempt's own refusal must still be recognised as one.
+      let marked = false;
       try {
         let ms = 0;
         const message = await this.slots.run(
           async () => {
             const sent = Date.now();
+            marked = this.capabilities.promptCache;
             try {
-              return await this.attempt(params, signal, tag.key);
+              return await this.attempt(marked ? params : withoutCacheControl(params), signal, tag.key);
             } finally {
               ms = Date.now() - sent;
             }
@@ -256,7 +260,7 @@ export class ModelClient {
           err instanceof this.errors.BadRequestError ? this.window.learn(params, this.describe(err)) : undefined;
         if (tooLong) throw tooLong;
         // A server without a prompt cache may refuse its markers: the request goes again without them, not counted.
-        if (this.capabilities.promptCache && this.refuses(err, /cache_control/i, 'promptCache')) {
+        if (marked && this.refuses(err, /cache_control/i, 'promptCache')) {
           attempt--;
           continue;
         }
@@ -315,10 +319,9 @@ export class ModelClient {
     const expected = this.expectedCost(params);
     this.sent++;
     this.committed += expected;
-    const sent = this.capabilities.promptCache ? params : withoutCacheControl(params);
     const pending = this.batcher
-      ? this.batcher.send(sent, key)
-      : this.opts.connection.messages.create(sent, { signal });
+      ? this.batcher.send(params, key)
+      : this.opts.connection.messages.create(params, { signal });
     this.markSent();
     const reply: unknown = await pending.finally(() => (this.committed -= expected));
     if (!ReplyShape.safeParse(reply).success) {
