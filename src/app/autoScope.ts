@@ -17,15 +17,17 @@ export interface AutoScope {
 }
 
 export async function autoScope(cwd: string, env?: NodeJS.ProcessEnv): Promise<AutoScope> {
-  const top = await gitToplevel(cwd);
-  if (!top)
-    return { scope: { kind: 'paths', paths: ['.'] }, line: 'Scope: the whole folder (auto: not a git repository)' };
-  // The three questions at once: the whole folder's listing is the scope's first need when it is the scope.
-  const listing = listAhead(top);
+  // Every question at once, the top folder's too: each is a process, and the first request waits for the answers.
   // Untracked files count, as the uncommitted scope reviews them; ignored ones do not.
   const status = git(['status', '--porcelain', '--untracked-files=all'], cwd);
   status.catch(() => undefined); // thrown below where the status decides
-  const pr = await ghBranchPullRequest({ cwd, ...(env ? { env } : {}) });
+  const branchPr = ghBranchPullRequest({ cwd, ...(env ? { env } : {}) });
+  const top = await gitToplevel(cwd);
+  if (!top)
+    return { scope: { kind: 'paths', paths: ['.'] }, line: 'Scope: the whole folder (auto: not a git repository)' };
+  // The whole folder's listing is the scope's first need when it is the scope.
+  const listing = listAhead(top);
+  const pr = await branchPr;
   if ('number' in pr) {
     listing.drop();
     return {

@@ -1,6 +1,7 @@
 /**
- * The auto scope lists the repository while gh and git status decide the scope: when the whole folder is the
- * scope, Step 0 takes that listing instead of asking git again after them.
+ * The auto scope asks its questions at once (the top folder, gh, git status) and lists the repository while gh and
+ * git status decide the scope: when the whole folder is the scope, Step 0 takes that listing instead of asking git
+ * again after them.
  */
 import assert from 'node:assert/strict';
 import childProcess from 'node:child_process';
@@ -41,7 +42,7 @@ async function spawned<T>(work: () => Promise<T>): Promise<{ result: T; calls: S
 describe('the auto scope and Step 0 share the listing', function () {
   this.timeout(30_000);
 
-  it('lists the whole folder once, starting before git status has answered', async () => {
+  it('asks git status beside the top folder, and lists the whole folder once without waiting for the status', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'skeptic-auto-listing-'));
     try {
       await writeFile(join(cwd, 'a.ts'), 'export const a = 1;\n');
@@ -60,9 +61,12 @@ describe('the auto scope and Step 0 share the listing', function () {
       );
       const listings = calls.filter((c) => c.command.includes('ls-files'));
       const status = calls.find((c) => c.command.includes(' status '));
+      const top = calls.find((c) => c.command.includes('--show-toplevel'));
       assert.equal(listings.length, 1, 'git listed the folder again for Step 0');
-      assert.ok(status?.ended !== undefined);
-      assert.ok(listings[0]!.started < status.ended, 'the listing waited for git status');
+      assert.ok(status?.ended !== undefined && top?.ended !== undefined);
+      assert.ok(status.started < top.ended, 'git status waited for the top folder');
+      // The listing needs the top folder; once that is known it waits for nothing else.
+      assert.ok(status.ended < top.ended || listings[0]!.started < status.ended, 'the listing waited for git status');
     } finally {
       await rm(cwd, { recursive: true, force: true });
     }
