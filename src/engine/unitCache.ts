@@ -4,6 +4,7 @@
  * read back through the record's schema and the unit's own check. A run and the forecast of what a run will
  * ask (staged/forecast.ts) both go through here, so the two cannot disagree on what is cached.
  */
+import { createHash } from 'node:crypto';
 import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { z } from 'zod';
 import type { Effort } from '../model/models';
@@ -46,8 +47,10 @@ export class UnitCache {
       ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
       prompts: this.prompts,
       model: spec.model,
-      system: spec.system,
-      schema: jsonSchemaOf(spec.record),
+      // Digests, each made once: the system text and the schema are the same in every key of a step, and copying
+      // them into every key's JSON made a quarter of a run's garbage (a key per function, tens of kilobytes each).
+      system: typeof spec.system === 'string' ? digestOf(spec.system) : spec.system,
+      schema: schemaDigest(spec.record),
       effort: spec.effort ?? this.effort ?? null,
       tools: spec.tools,
       ...parts,
@@ -141,6 +144,27 @@ export class UnitCache {
 }
 
 const settledKey = (key: string) => ResultCache.key({ settled: key });
+
+/** A system text's digest; a run has a handful of them, so they are all kept. */
+const digests = new Map<string, string>();
+function digestOf(text: string): string {
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(text).digest('hex');
+    digests.set(text, digest);
+  }
+  return digest;
+}
+
+const schemaDigests = new WeakMap<z.ZodType, string>();
+function schemaDigest(record: z.ZodType): string {
+  let digest = schemaDigests.get(record);
+  if (digest === undefined) {
+    digest = digestOf(JSON.stringify(jsonSchemaOf(record)));
+    schemaDigests.set(record, digest);
+  }
+  return digest;
+}
 
 const schemas = new WeakMap<z.ZodType, Record<string, unknown>>();
 /** The JSON Schema a request sends for a record (a submit tool's input, or the output format): compact. */

@@ -83,8 +83,10 @@ export function jsonBytesAtMost(value: unknown): number {
   let bytes = 2;
   if (Array.isArray(value)) for (const item of value as unknown[]) bytes += 1 + jsonBytesAtMost(item);
   else
-    for (const [key, item] of Object.entries(value))
-      bytes += 4 + MAX_BYTES_PER_UNIT * key.length + jsonBytesAtMost(item);
+    // for…in rather than Object.entries: no array per object walked, on a path every request takes.
+    for (const key in value)
+      if (Object.hasOwn(value, key))
+        bytes += 4 + MAX_BYTES_PER_UNIT * key.length + jsonBytesAtMost((value as Record<string, unknown>)[key]);
   return bytes;
 }
 

@@ -38,11 +38,21 @@ export const STEP_BRIEFS: Record<FileStep, string> = {
 export const STEPS_INTRO =
   '# Your steps\n\nThe briefs of the steps this model runs follow. Each call does exactly one: the directive after the source names it and the record to submit, and that brief is your task.';
 
-/** The system text of a file step's calls: the shared text, then the briefs of every file step its model runs. */
+/**
+ * The system text of a file step's calls: the shared text, then the briefs of every file step its model runs.
+ * Composed once per model: every call of a step asks for it, and each composition was a new ~50 kB string.
+ */
 export function fileSystem(models: StepModels, step: FileStep): string {
   const own = FILE_STEPS.filter((s) => models[s] === models[step]);
-  return compose(FILE_SHARED, STEPS_INTRO, ...own.map((s) => STEP_BRIEFS[s]));
+  const which = own.join(' ');
+  let text = composed.get(which);
+  if (text === undefined) {
+    text = compose(FILE_SHARED, STEPS_INTRO, ...own.map((s) => STEP_BRIEFS[s]));
+    composed.set(which, text);
+  }
+  return text;
 }
+const composed = new Map<string, string>();
 
 /** The one step-specific line of a file call, after the file. */
 export const STEP_DIRECTIVES = {
