@@ -24,7 +24,7 @@ import {
   type ResultsRead,
 } from './batchWire';
 import { Semaphore } from '../model/semaphore';
-import { Strands, type Strand } from './strands';
+import { Strands } from './strands';
 
 type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
 type Message = Anthropic.Messages.Message;
@@ -179,9 +179,9 @@ export class Batcher {
     });
   }
 
-  /** A strand of the run's work (a unit, a file's chain of steps): rounds wait for it to send or end. */
-  strand(): Strand {
-    return this.strands.begin();
+  /** Counts `work` as a strand of the run (a unit, a chain of units): rounds wait for it to send or end. */
+  count<T>(work: () => Promise<T>): Promise<T> {
+    return this.strands.count(work);
   }
 
   /** The run is over: its deadline no longer stands. */
