@@ -135,6 +135,10 @@ export class SubAgentRunner {
     return opened.done;
   }
 
+  /**
+   * Sends the unit's request cut to one output token, only so its cached prefix gets written; the reply is
+   * not used. Best effort: a failure just means the calls that follow write the prefix themselves.
+   */
   private async sendPrime<T>(spec: UnitSpec<T>): Promise<void> {
     try {
       await this.client.create(

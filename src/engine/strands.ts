@@ -4,8 +4,8 @@
  * a file's steps (staged/pipeline.ts) — and a strand waiting on the batcher, or on units of its own, does
  * not count. When none counts, every request that can be made has been made, and the round goes out
  * (batch.ts): no quiet time is guessed, so how many rounds a run takes does not depend on the machine's load.
- * The client owns the strands: work says only that it is counted (`count`), and the strand it was started
- * from is found by its async context, never handed down.
+ * The batch transport behind the model client owns the strands: work says only that it is counted
+ * (ModelClient.count), and the strand it was started from is found by its async context, never handed down.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
