@@ -24,7 +24,8 @@ import {
   type ResultsRead,
 } from './batchWire';
 import { Semaphore } from '../model/semaphore';
-import { Strands, type Strand } from './strands';
+import { Strands } from './strands';
+import { BatchRequest as Request } from './batchRequest';
 
 type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
 type Message = Anthropic.Messages.Message;
@@ -89,23 +90,6 @@ export class BatchRetry extends Error {
   }
 }
 
-interface Waiter {
-  resolve: (m: Message) => void;
-  reject: (err: unknown) => void;
-}
-
-/** The requests sent under one custom_id: usually one; identical requests made in the same round share it. */
-interface Request {
-  customId: string;
-  hash: string;
-  params: Params;
-  /** The params' JSON length in bytes, measured once (chunks() sums it). */
-  bytes: number;
-  waiters: Waiter[];
-  /** Sent by an earlier run, whose batch this one collects. */
-  earlier?: true;
-}
-
 export interface BatcherHooks {
   signal: AbortSignal;
   onState: (state: BatchState) => void;
@@ -122,24 +106,20 @@ export class Batcher {
   created = 0;
   /** Requests answered from batches an earlier run left behind (not those the batch no longer had). */
   collected = 0;
-  /** custom_id → the request waiting for the next round. */
+  /** Every request not yet settled, each in its one state (batchRequest.ts): the figures are read off them. */
+  private readonly live = new Set<Request>();
+  /** custom_id → the request waiting for the next round (state queued). */
   private pending = new Map<string, Request>();
   /** The run's work that may still send a request: a round waits until none is left. */
   private readonly strands = new Strands(() => this.arm());
   private armed: NodeJS.Immediate | undefined;
-  /** Batch id → its requests still waiting for results. */
+  /** Batch id → its requests still waiting for results, as its polls and results find them. */
   private readonly running = new Map<string, Map<string, Request>>();
   /** custom_id + hash → the earlier run's batch that holds the request, until taken. */
   private readonly earlier = new Map<string, string>();
   private readonly ready: Promise<void>;
   private readonly stopped = new AbortController();
   private lastMessage = '';
-  /** Requests in batches being created. */
-  private submitting = 0;
-  /** Requests whose batch waits for the one being created before it. */
-  private queued = 0;
-  /** Requests waiting to try creating their batch again: a stop ends them, so no batch of theirs is left. */
-  private pausing = 0;
   private readonly deadline: NodeJS.Timeout;
   private readonly creating = new Semaphore(CREATES_AT_ONCE);
 
@@ -172,16 +152,15 @@ export class Batcher {
       // Identical requests share one entry; a different one under a custom_id taken goes by its own hash.
       const taken = this.pending.get(customId);
       const id = taken && taken.hash !== hash ? hashId(hash) : customId;
-      const same = this.pending.get(id);
-      if (same) same.waiters.push(waiter);
-      else this.pending.set(id, { customId: id, hash, params: sent, bytes, waiters: [waiter] });
+      const same = this.pending.get(id) ?? this.enqueue(new Request(id, hash, sent, bytes));
+      same.waiters.push(waiter);
       this.arm();
     });
   }
 
-  /** A strand of the run's work (a unit, a file's chain of steps): rounds wait for it to send or end. */
-  strand(): Strand {
-    return this.strands.begin();
+  /** Counts `work` as a strand of the run (a unit, a chain of units): rounds wait for it to send or end. */
+  count<T>(work: () => Promise<T>): Promise<T> {
+    return this.strands.count(work);
   }
 
   /** The run is over: its deadline no longer stands. */
@@ -189,14 +168,30 @@ export class Batcher {
     clearTimeout(this.deadline);
   }
 
+  /** Requests not yet answered, wherever they are. */
   get waiting(): number {
-    return (
-      this.pending.size +
-      this.queued +
-      this.submitting +
-      this.pausing +
-      [...this.running.values()].reduce((n, m) => n + m.size, 0)
-    );
+    return this.live.size;
+  }
+
+  private enqueue(request: Request): Request {
+    this.live.add(request);
+    this.pending.set(request.customId, request);
+    return request;
+  }
+
+  /** Hands the request its message, or the reason there is none; it is no longer waited for. */
+  private settle(request: Request, outcome: Message | unknown): void {
+    request.settle(outcome as Message | Error);
+    this.live.delete(request);
+  }
+
+  private fail(requests: Request[], err: unknown): void {
+    for (const r of requests) this.settle(r, err);
+  }
+
+  /** Requests in one state (a stop names those whose batch is being created). */
+  private inState(at: Request['state']['at']): number {
+    return [...this.live].filter((r) => r.state.at === at).length;
   }
 
   /** A round once nothing counts: checked again after the current turn of the event loop, which may start more. */
@@ -222,7 +217,9 @@ export class Batcher {
       if (id === undefined) fresh.push(r);
       else {
         this.earlier.delete(`${r.customId} ${r.hash}`);
-        resumed.set(id, [...(resumed.get(id) ?? []), { ...r, earlier: true }]);
+        r.earlier = true;
+        r.move({ at: 'submitted', batch: id });
+        resumed.set(id, [...(resumed.get(id) ?? []), r]);
       }
     }
     for (const [id, rs] of resumed) this.watch(id, rs);
@@ -233,7 +230,7 @@ export class Batcher {
     const body = batchBody(requests);
     for (let attempt = 1; ; attempt++) {
       try {
-        const batch = await this.create(body, requests.length);
+        const batch = await this.create(body, requests);
         this.created++;
         await this.opts.ledger?.add({
           id: batch.id,
@@ -244,17 +241,17 @@ export class Batcher {
         this.watch(batch.id, requests);
         return;
       } catch (err) {
-        if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
+        if (this.stopped.signal.aborted) return this.fail(requests, this.stopped.signal.reason);
         if (err instanceof Anthropic.APIError && err.status === 413 && requests.length > 1)
           return this.split(requests, err);
         // A create whose connection failed may have been taken all the same; asked again, it leaves a second
         // batch outside the ledger (a batch carries nothing to find it by), so such failures get few attempts.
         if (!transient(err) || (err instanceof Anthropic.APIConnectionError && attempt >= CREATE_ATTEMPTS)) {
           const reason = new Error(`the batch could not be created: ${this.hooks.describe(err)}`);
-          return fail(requests, err instanceof Anthropic.APIError && fatal(err) ? err : reason);
+          return this.fail(requests, err instanceof Anthropic.APIError && fatal(err) ? err : reason);
         }
-        await this.pause(attempt, err, requests.length);
-        if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
+        await this.pause(attempt, err, requests);
+        if (this.stopped.signal.aborted) return this.fail(requests, this.stopped.signal.reason);
       }
     }
   }
@@ -263,19 +260,15 @@ export class Batcher {
    * One batch created, after those before it: a stop leaves the queue at once, but not a create under way (a
    * batch the API took is then in the ledger, for the next run to collect).
    */
-  private async create(body: ReturnType<typeof batchBody<Params>>, requests: number) {
-    this.queued += requests;
-    let began = false;
+  private async create(body: ReturnType<typeof batchBody<Params>>, requests: Request[]) {
+    for (const r of requests) r.move({ at: 'waiting' });
     const create = () => {
-      [began, this.queued, this.submitting] = [true, this.queued - requests, this.submitting + requests];
+      for (const r of requests) r.move({ at: 'creating' });
       return this.sdk.messages.batches.create(body);
     };
-    try {
-      return await this.creating.run(create, this.stopped.signal);
-    } finally {
-      if (began) this.submitting -= requests;
-      else this.queued -= requests;
-    }
+    const batch = await this.creating.run(create, this.stopped.signal);
+    for (const r of requests) r.move({ at: 'submitted', batch: batch.id });
+    return batch;
   }
 
   /** A body over the API's limit (413) goes as two batches, each split again if still too large. */
@@ -289,17 +282,17 @@ export class Batcher {
   }
 
   /** Before the next attempt at creating a batch: the API's retry-after (up to a minute, as live), else backoff. */
-  private async pause(attempt: number, err: unknown, requests: number): Promise<void> {
+  private async pause(attempt: number, err: unknown, requests: Request[]): Promise<void> {
     const ms = retryDelayMs(attempt, err instanceof Anthropic.APIError ? err.headers : undefined, DEFAULT_BACKOFF);
+    // Still waiting for their answers, in the count a --timeout reports.
+    for (const r of requests) r.move({ at: 'pausing' });
     this.report(`creating a batch: ${this.hooks.describe(err)}; trying again in ${(ms / 1000).toFixed(1)}s`);
-    this.pausing += requests; // still waiting for their answers, in the count a --timeout reports
     await sleep(ms, this.stopped.signal).catch(() => undefined);
-    this.pausing -= requests;
   }
 
   private watch(id: string, requests: Request[]): void {
     // Stopped meanwhile (while the ledger was written, say): the batch is in the ledger, its requests get the reason.
-    if (this.stopped.signal.aborted) return fail(requests, this.stopped.signal.reason);
+    if (this.stopped.signal.aborted) return this.fail(requests, this.stopped.signal.reason);
     const waiting = this.running.get(id) ?? new Map<string, Request>();
     const first = waiting.size === 0;
     for (const r of requests) waiting.set(r.customId, r);
@@ -362,7 +355,7 @@ export class Batcher {
       if (!request) return void strays.add(customId);
       waiting.delete(customId);
       if (!(outcome instanceof Error) && request.earlier) this.collected++;
-      settle(request, outcome);
+      this.settle(request, outcome);
     };
     const read = await this.results(
       url,
@@ -440,7 +433,7 @@ export class Batcher {
   }
 
   private settleAll(id: string, waiting: Map<string, Request>, why: () => unknown): void {
-    for (const r of waiting.values()) settle(r, why());
+    for (const r of waiting.values()) this.settle(r, why());
     waiting.clear();
     this.running.delete(id);
     this.report(this.lastMessage);
@@ -456,10 +449,11 @@ export class Batcher {
   private stop(why: 'abort' | 'deadline'): void {
     if (this.stopped.signal.aborted) return;
     const left = [...this.running].filter(([, m]) => m.size > 0).map(([id]) => id);
+    const creating = this.inState('creating');
     // A batch still being created is kept in the ledger too once the API answers: the run waits for that.
     const batches = [
       left.length && `${plural(left.length, 'Message Batch', 'Message Batches')} left running (${left.join(', ')})`,
-      this.submitting && `batches still being created for ${plural(this.submitting, 'request')}`,
+      creating && `batches still being created for ${plural(creating, 'request')}`,
     ].filter(Boolean);
     const collect = batches.length
       ? `; ${batches.join(' and ')}: run the same review again to collect their results instead of paying for them again (the API keeps them 29 days), or stop what has not run yet with skeptic batches --cancel`
@@ -473,7 +467,7 @@ export class Batcher {
     this.stopped.abort(error);
     clearImmediate(this.armed);
     if (why === 'abort' && collect) this.hooks.onWarning(`stopped${collect}`);
-    for (const r of this.pending.values()) settle(r, error);
+    for (const r of this.pending.values()) this.settle(r, error);
     this.pending.clear();
     for (const [id, waiting] of this.running) this.settleAll(id, waiting, () => error);
   }
@@ -501,17 +495,6 @@ function outcomeOf(id: string, result: BatchResult): Message | Error {
   if (result.type === 'succeeded') return result.message as unknown as Message;
   if (result.type === 'errored') return erroredAs(result.error);
   return new BatchRetry(`the request was ${result.type} in batch ${id}`, { free: true, subject: 'it' });
-}
-
-function settle(request: Request, outcome: Message | unknown): void {
-  for (const w of request.waiters) {
-    if (outcome instanceof Error) w.reject(outcome);
-    else w.resolve(outcome as Message);
-  }
-}
-
-function fail(requests: Request[], err: unknown): void {
-  for (const r of requests) settle(r, err);
 }
 
 function transient(err: unknown): boolean {

@@ -15,43 +15,55 @@ import type { EndpointMemory, Refusable } from './endpointMemory';
 import type { ErrorClasses } from './platform';
 import { plural } from '../model/plural';
 import { redact } from '../model/redact';
-import { costUsd, formatUsd, type PriceOverrides } from '../model/pricing';
+import { costUsd, formatUsd, type BatchRun, type PriceOverrides } from '../model/pricing';
 import { Batcher, BatchRetry, type BatchOptions, type BatchState } from './batch';
+import { BatchLedger } from './batchLedger';
 import { DEFAULT_BACKOFF, retryDelayMs, sleep, type BackoffPolicy } from './backoff';
 import { Semaphore, type PriorityOf } from '../model/semaphore';
 import { addUsage, emptyUsage, type Usage } from '../model/usage';
 import { estimatePromptTokens, WindowGuard, type WindowSource } from './window';
-import { NO_STRAND, type Strand } from './strands';
 import { ResponseBoundError } from '../io/boundedFetch';
 
 export type MessageParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
 export type Message = Anthropic.Messages.Message;
 
-export interface ModelClientOptions {
+/** What a run's request says of its client: RunRequest (engine/reviewRun.ts) carries it as it is. */
+export interface ClientRequest {
   /** The provider's SDK client with its credentials, error classes and capabilities (engine/connect.ts). */
   connection: Connection;
   /** Requests in flight (live calls; a batch run sends all it has). */
   maxConcurrency: number;
-  /** Attempts per call, the first included; an expired or canceled batch result is not one (the run's deadline bounds those). */
+  /**
+   * Attempts per call, the first included; an expired or canceled batch result is not one (the run's deadline
+   * bounds those). The time per attempt is the connection's: ConnectOptions.requestTimeout.
+   */
   maxAttempts: number;
   signal: AbortSignal;
   backoff?: BackoffPolicy;
-  onRetry?: (info: { label: string; attempt: number; delayMs: number; reason: string }) => void;
-  /** After every answered call: what it used, and the run's totals so far. */
-  onCall?: (info: CallInfo) => void;
   /** Price overrides per model for the cost figures. */
   prices?: PriceOverrides;
-  /** Requests the whole run may send, failed ones included; none: no ceiling. */
+  /** Requests the whole run may send, failed ones included (--max-calls); none: no ceiling. */
   maxCalls?: number;
   /** Dollars the whole run may spend (--max-cost); none: no ceiling. */
   maxCostUsd?: number;
-  /** Send through the Message Batches API, in rounds; none: every request live. */
-  batch?: BatchOptions;
+  /** What the endpoint refused in earlier runs (and where this run's refusals are kept); none: each run learns anew. */
+  memory?: EndpointMemory;
+  /**
+   * Through the Message Batches API, in rounds: the whole run's time limit in seconds, the file that keeps its
+   * batches for a rerun, and what they are for there ("staged review of shop"); none: every request live.
+   */
+  batch?: { batchTimeout: number; ledgerFile?: string; review?: string };
+}
+
+export interface ModelClientOptions extends ClientRequest {
+  /** --refresh and --no-cache: a batch run takes nothing an earlier run left (BatchOptions.askAgain). */
+  askAgain?: boolean;
+  onRetry?: (info: { label: string; attempt: number; delayMs: number; reason: string }) => void;
+  /** After every answered call: what it used, and the run's totals so far. */
+  onCall?: (info: CallInfo) => void;
   /** Batch mode: where the run's batches are, whenever that changes. */
   onBatch?: (state: BatchState) => void;
   onWarning?: (message: string) => void;
-  /** What the endpoint refused in earlier runs (and where this run's refusals are kept); none: each run learns anew. */
-  memory?: EndpointMemory;
 }
 
 /** What a request is for: the unit's label (retry reports), its step (usage per step) and file, if any. */
@@ -59,11 +71,11 @@ export interface CallTag {
   label: string;
   step: string;
   file?: string;
-  /** The unit's result-cache key: a batch request's custom_id. */
+  /** What names the unit (its result-cache key): the transport makes a batch request's custom_id of it. */
   key?: string;
 }
 
-export interface CallInfo extends CallTag {
+export interface CallInfo extends Omit<CallTag, 'key'> {
   model: string;
   usage: Usage;
   totals: Usage;
@@ -120,7 +132,7 @@ export class ModelClient {
   /** What each model's window holds, and what the API taught about our estimate. */
   readonly window: WindowGuard;
   /** Batch mode's transport; its rounds and batches are the run's figures. */
-  readonly batcher: Batcher | undefined;
+  private readonly batcher: Batcher | undefined;
   private markSent!: () => void;
   /**
    * Settles once the run's first request is on its way (a turn of the event loop after the SDK took it):
@@ -133,7 +145,7 @@ export class ModelClient {
     this.slots = new Semaphore(opts.batch ? Number.MAX_SAFE_INTEGER : opts.maxConcurrency);
     this.batcher =
       opts.batch &&
-      new Batcher(batchesOf(opts.connection), opts.batch, {
+      new Batcher(batchesOf(opts.connection), batchOptions(opts.batch, opts.askAgain), {
         signal: opts.signal,
         onState: (state) => opts.onBatch?.(state),
         onWarning: (message) => opts.onWarning?.(message),
@@ -166,9 +178,33 @@ export class ModelClient {
     return this.opts.signal;
   }
 
-  /** A strand of the run's work, which batch rounds wait for (strands.ts); nothing is counted live. */
-  strand(): Strand {
-    return this.batcher?.strand() ?? NO_STRAND;
+  /**
+   * Runs `work` (a unit, a chain of units such as a file's steps) as a strand of the run, which a batch round
+   * waits for until it sends its request, waits on units of its own, or ends (strands.ts); live, nothing waits.
+   */
+  count<T>(work: () => Promise<T>): Promise<T> {
+    return this.batcher ? this.batcher.count(work) : work();
+  }
+
+  /**
+   * Whether a cache prime pays: not without a prompt cache, and not in a batch, which runs its requests in
+   * no order (a prime would only cost a round); a batch's requests share one prefix at the 1-hour lifetime
+   * instead (batch.ts).
+   */
+  get primes(): boolean {
+    return this.capabilities.promptCache && !this.batcher;
+  }
+
+  /** Requests the transport takes at once: the concurrency limit live, every one that is ready in a batch. */
+  get capacity(): number {
+    return this.batcher ? Number.POSITIVE_INFINITY : this.opts.maxConcurrency;
+  }
+
+  /** The run is over: a batch run's deadline no longer stands; its rounds, batches and collected requests. */
+  close(): { batch?: BatchRun } {
+    const b = this.batcher;
+    b?.close();
+    return b ? { batch: { rounds: b.rounds, batches: b.created, collected: b.collected } } : {};
   }
 
   /** What the provider can do (see model/providers.ts) less what the endpoint refused: the runner and the layout fall back on what it cannot. */
@@ -250,7 +286,7 @@ export class ModelClient {
         addUsage(this.usage, used);
         if (!this.usageByStep.has(step)) this.usageByStep.set(step, emptyUsage());
         addUsage(this.usageByStep.get(step)!, used);
-        this.opts.onCall?.({ ...tag, model: params.model, usage: used, totals: { ...this.usage }, ms });
+        this.opts.onCall?.({ ...unnamed(tag), model: params.model, usage: used, totals: { ...this.usage }, ms });
         return message;
       } catch (err) {
         signal.throwIfAborted();
@@ -334,6 +370,11 @@ export class ModelClient {
   }
 }
 
+/** A call's tag without the unit's name, which only the transport reads. */
+function unnamed({ label, step, file }: CallTag): Omit<CallTag, 'key'> {
+  return { label, step, ...(file !== undefined ? { file } : {}) };
+}
+
 /**
  * The endpoint's token counts, at most as many at once as the run's requests (a batch run's too): a large
  * file's requests, each counted before it is sent, were otherwise all counted at once — hundreds of large
@@ -376,6 +417,15 @@ function tokenUsage(u: Anthropic.Messages.Usage): Omit<Usage, 'calls' | 'cost_us
     output_tokens: u.output_tokens ?? 0,
     cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
     cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
+  };
+}
+
+/** The batch transport's options from the request's: its deadline in ms, and its ledger. */
+function batchOptions(b: NonNullable<ClientRequest['batch']>, askAgain = false): BatchOptions {
+  return {
+    timeoutMs: b.batchTimeout * 1000,
+    ...(b.ledgerFile ? { ledger: new BatchLedger(b.ledgerFile, { review: b.review }) } : {}),
+    ...(askAgain ? { askAgain } : {}),
   };
 }
 

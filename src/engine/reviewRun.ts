@@ -4,45 +4,21 @@
  * the whole run, and the figures and stop reason every result reports.
  */
 import type { FileAccess } from '../model/access';
-import type { PriceOverrides } from '../model/pricing';
-import { FatalApiError, ModelClient, RunLimitReached } from './client';
-import { BatchLedger } from './batchLedger';
-import type { Connection } from './connect';
+import { FatalApiError, ModelClient, RunLimitReached, type ClientRequest } from './client';
 import type { EmitFn, RunAccounting } from '../model/events';
 import { ResultCache } from './resultCache';
 import type { Effort } from '../model/models';
 import { SubAgentRunner } from './runner';
-import type { BackoffPolicy } from './backoff';
 import { CANCELLED, type Stop } from '../model/outcome';
 
-/** The part of either mode's request (StagedRequest, LensRequest) that every run shares. */
-export interface RunRequest {
-  /** The provider's client (engine/connect.ts), made before the run. */
-  connection: Connection;
-  /** Model requests in flight. */
-  maxConcurrency: number;
-  /** Attempts per request, the first included. (The time per attempt is the connection's: ConnectOptions.requestTimeout.) */
-  maxAttempts: number;
-  backoff?: BackoffPolicy;
-  /** The caller's: aborting it cancels the run. */
-  signal: AbortSignal;
+/** The part of either mode's request (StagedRequest, LensRequest) that every run shares: its client's, and the run's own. */
+export interface RunRequest extends ClientRequest {
   /** Where finished units are kept between runs (see ResultCache); none: every unit is asked anew. */
   cacheDir?: string;
-  /** Price overrides per model for the run's cost figures. */
-  prices?: PriceOverrides;
   /** What the run may read from disk (prompts and tools alike): Step 0's rule, built by the caller. */
   access: FileAccess;
-  /** Requests the whole run may send (--max-calls); none: no ceiling. */
-  maxCalls?: number;
-  /** Dollars the whole run may spend (--max-cost); none: no ceiling. */
-  maxCostUsd?: number;
   /** --refresh: units kept as salvaged or failed are asked again (clean answers still come from the cache). */
   refresh?: boolean;
-  /**
-   * Through the Message Batches API: the whole run's time limit in seconds, the file that keeps its batches for
-   * a rerun, and what they are for there ("staged review of shop").
-   */
-  batch?: { batchTimeout: number; ledgerFile?: string; review?: string };
 }
 
 export class ReviewRun {
@@ -66,20 +42,11 @@ export class ReviewRun {
     this.refresh = opts.refresh ?? false;
     this.outer = opts.signal;
     this.outer.addEventListener('abort', this.follow, { once: true });
-    const { batch, ...live } = opts;
     this.client = new ModelClient({
-      ...live,
-      ...(batch
-        ? {
-            batch: {
-              timeoutMs: batch.batchTimeout * 1000,
-              ...(batch.ledgerFile ? { ledger: new BatchLedger(batch.ledgerFile, { review: batch.review }) } : {}),
-              // --refresh, and --no-cache (no result cache), take nothing an earlier run left.
-              ...(opts.refresh || !opts.cacheDir ? { askAgain: true } : {}),
-            },
-            onBatch: (state) => emit({ type: 'batch', ...state }),
-          }
-        : {}),
+      ...opts,
+      // --refresh, and --no-cache (no result cache), take nothing an earlier run's batches left.
+      ...(opts.batch && (opts.refresh || !opts.cacheDir) ? { askAgain: true } : {}),
+      onBatch: (state) => emit({ type: 'batch', ...state }),
       onWarning: (message) => emit({ type: 'warning', message }),
       signal: this.controller.signal,
       onRetry: (info) => emit({ type: 'retry', ...info }),
@@ -127,8 +94,6 @@ export class ReviewRun {
   close(): RunAccounting & { stop?: Stop } {
     this.outer.removeEventListener('abort', this.follow);
     const stop = this.fatal ?? (this.outer.aborted ? CANCELLED : undefined);
-    const batcher = this.client.batcher;
-    batcher?.close();
     return {
       usage: this.client.usage,
       usageByStep: Object.fromEntries(this.client.usageByStep),
@@ -136,7 +101,7 @@ export class ReviewRun {
       failedAttempts: this.client.failedAttempts,
       repairs: this.runners.reduce((n, r) => n + r.repairs, 0),
       cacheHits: this.runners.reduce((n, r) => n + r.cacheHits, 0),
-      ...(batcher ? { batch: { rounds: batcher.rounds, batches: batcher.created, collected: batcher.collected } } : {}),
+      ...this.client.close(),
       ...(stop ? { stop } : {}),
     };
   }

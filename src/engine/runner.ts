@@ -15,7 +15,6 @@ import type { FileAccess } from '../model/access';
 import type { Effort } from '../model/models';
 import { runTool, TOOL_DEFINITIONS } from './tools';
 import { PromptTooLong, type WindowGuard } from './window';
-import type { Strand } from './strands';
 import type { UnitOutcome, UnitSpec } from './unit';
 
 type ContentBlock = Anthropic.Messages.ContentBlockParam;
@@ -59,6 +58,11 @@ export class SubAgentRunner {
     this.forced = client.capabilities.forcedToolChoice;
   }
 
+  /** See ModelClient.capacity. */
+  get capacity(): number {
+    return this.client.capacity;
+  }
+
   /** See ModelClient.firstSent. */
   get firstSent(): Promise<void> {
     return this.client.firstSent;
@@ -68,36 +72,31 @@ export class SubAgentRunner {
     return this.cache.hits;
   }
 
-  /** A unit answered before (same model, prompt, schema and input) comes from the result cache; a new one is stored. */
-  async run<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
-    // Counted from its first step: a batch round waits until the unit has sent its request or ended.
-    const unit = this.client.strand();
-    try {
-      return await this.runCounted(spec);
-    } finally {
-      unit.end();
-    }
+  /**
+   * A unit answered before (same model, prompt, schema and input) comes from the result cache; a new one is
+   * stored. Counted by the client from its first step: a batch round waits until it has sent its request or ended.
+   */
+  run<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
+    return this.client.count(() => this.runCounted(spec));
   }
 
-  /** See ModelClient.strand: a strand for work between units (a file's chain of steps). */
-  strand(): Strand {
-    return this.client.strand();
+  /** Work that runs units one after another (a file's steps), counted between them as the units are (ModelClient.count). */
+  chain<T>(work: () => Promise<T>): Promise<T> {
+    return this.client.count(work);
   }
 
   private async runCounted<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
     const key = this.cache.keyOf(spec);
     const stored = await this.cache.lookup(spec, key);
     if (stored !== undefined) return stored;
-    // A batch runs its requests in no order, so a prime would only cost a round: batch requests share one
-    // prefix at the 1-hour lifetime instead (engine/batch.ts).
-    if (spec.primeFirst && !this.client.batcher)
-      await this.primeOnce(spec.primeFirst.key, {
+    if (spec.primeFirst)
+      await this.primeOnce(spec.primeFirst, {
         ...spec,
         content: [...spec.content.slice(0, spec.primeFirst.blocks), PRIME_TAIL],
       });
-    // A batch request's custom_id: the unit's key, or one over its whole turn when it is cached at a finer grain.
-    const id = this.client.batcher ? (key ?? this.cache.keyFor(spec, { content: spec.content })) : undefined;
-    const outcome = await this.converse(spec, id);
+    // What names the unit to the transport (a batch request's custom_id): its key, or one over its whole turn
+    // when it is cached at a finer grain.
+    const outcome = await this.converse(spec, key ?? this.cache.keyFor(spec, { content: spec.content }));
     if (!outcome.ok && outcome.tooLong) {
       const next = await spec.smaller?.();
       if (next) return this.run(next);
@@ -115,35 +114,31 @@ export class SubAgentRunner {
     this.client.window.fits(firstRequest(spec, this.effort, this.structured), headroom);
 
   /**
-   * Sends the unit's request cut to one output token, only so its cached prefix gets written; the reply is
-   * not used. Best effort: a failure just means the calls that follow write the prefix themselves.
+   * The first caller for `key` primes at once if the prefix is `shared`; else it opens a short window, and if
+   * another caller for the same prefix arrives within it, one prime writes the prefix and every caller waits
+   * for it, else the lone caller goes on unprimed (a prime then would only add a call). Once per key for the
+   * runner's life.
    */
-  async prime<T>(spec: UnitSpec<T>): Promise<void> {
-    // Without a prompt cache a prime would only be another call; a batch has no cache to warm in time.
-    if (!this.client.capabilities.promptCache || this.client.batcher || (await this.cache.holds(spec))) return;
-    return this.sendPrime(spec);
-  }
-
-  /**
-   * The first caller for `key` opens a short window; if another caller for the same prefix arrives within it,
-   * one prime writes the prefix and every caller waits for it, else the lone caller goes on unprimed (a prime
-   * then would only add a call). Once per key for the runner's life.
-   */
-  private primeOnce<T>(key: string, spec: UnitSpec<T>): Promise<void> {
-    if (!this.client.capabilities.promptCache) return Promise.resolve();
+  private primeOnce<T>({ key, shared }: NonNullable<UnitSpec<T>['primeFirst']>, spec: UnitSpec<T>): Promise<void> {
+    // Whether a prime pays is the transport's to say (ModelClient.primes).
+    if (!this.client.primes) return Promise.resolve();
     const gate = this.primes.get(key);
     if (gate) {
       gate.callers++;
       return gate.done;
     }
     const opened = { callers: 1, done: Promise.resolve() };
-    opened.done = sleep(PRIME_WINDOW_MS, this.client.signal).then(() =>
-      opened.callers > 1 ? this.sendPrime(spec) : undefined,
-    );
+    opened.done = shared
+      ? this.sendPrime(spec)
+      : sleep(PRIME_WINDOW_MS, this.client.signal).then(() => (opened.callers > 1 ? this.sendPrime(spec) : undefined));
     this.primes.set(key, opened);
     return opened.done;
   }
 
+  /**
+   * Sends the unit's request cut to one output token, only so its cached prefix gets written; the reply is
+   * not used. Best effort: a failure just means the calls that follow write the prefix themselves.
+   */
   private async sendPrime<T>(spec: UnitSpec<T>): Promise<void> {
     try {
       await this.client.create(

@@ -43,9 +43,12 @@ export interface UnitSpec<T> {
   /**
    * On a result-cache miss, first make sure the prefix up to the first `blocks` user blocks is cached: one
    * one-token call per `key` writes it while every call sharing it waits (a prefix is readable only once
-   * its writer's response has begun, so calls that start together would each pay to write it).
+   * its writer's response has begun, so calls that start together would each pay to write it). `shared`: the
+   * caller knows others start on the prefix with it, so the prime goes at once; else only if another call for
+   * `key` comes within a moment. The one way the engine primes; whether a prime goes at all is the client's
+   * (ModelClient.primes).
    */
-  primeFirst?: { key: string; blocks: number };
+  primeFirst?: { key: string; blocks: number; shared?: boolean };
   /** This unit's effort, over the run's (staged Steps 3 and 4 send one of their own: model/models.ts). */
   effort?: Effort;
   maxTokens: number;

@@ -5,7 +5,6 @@ import type { FileUnderReview } from '../../src/engine/staged/context';
 import { checkBatch } from '../../src/engine/staged/review';
 import { checkSynthesis, salvageSynthesis } from '../../src/engine/staged/synthesisRecords';
 import { toSourceFile } from '../../src/engine/source';
-import { NO_STRAND } from '../../src/engine/strands';
 import { finding, step1, verdicts } from '../helpers/records';
 
 const file: FileUnderReview = {
@@ -16,7 +15,6 @@ const file: FileUnderReview = {
   warm: new Set(),
   cut: [],
   view: 0,
-  strand: NO_STRAND,
 };
 
 describe('semantic checks', () => {

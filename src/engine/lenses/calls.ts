@@ -69,17 +69,19 @@ function callersIn({ target, chunk }: Part) {
   return found.length ? { callers: Object.fromEntries(found) } : {};
 }
 
-export function reviewPart(ctx: LensCallContext, part: Part, reviewer: ReviewerName): Promise<UnitOutcome<LensReview>> {
-  return ctx.runner.run(reviewSpec(ctx.models, part, reviewer));
-}
-
 /**
- * Writes the part's shared prefix to the prompt cache with a one-token call, so reviewers on the same model
- * started next read it instead of each writing it (the API makes a cache entry readable only once a
- * response to it has begun).
+ * A reviewer's call over a part. `sharing`: the reviewers on its model that review the part (itself included);
+ * with two or more, one prime writes their common prefix (all but the brief) before they start, and each reads it.
  */
-export function primePart(ctx: LensCallContext, part: Part, reviewer: ReviewerName): Promise<void> {
-  return ctx.runner.prime(reviewSpec(ctx.models, part, reviewer));
+export function reviewPart(
+  ctx: LensCallContext,
+  part: Part,
+  reviewer: ReviewerName,
+  sharing = 1,
+): Promise<UnitOutcome<LensReview>> {
+  const spec = reviewSpec(ctx.models, part, reviewer);
+  const primeFirst = { key: `${spec.model}:${partLabel(part)}`, blocks: spec.content.length - 1, shared: true };
+  return ctx.runner.run(sharing > 1 ? { ...spec, primeFirst } : spec);
 }
 
 /** The scope tokens a part of `target` may carry: what its reviewers' requests, and a validator's, leave in their windows. */

@@ -12,7 +12,6 @@ import type { FailedUnit } from '../../model/finding';
 import {
   crossRepoCheck,
   partLabel,
-  primePart,
   reviewPart,
   scopeRoom,
   validateFinding,
@@ -163,11 +162,12 @@ async function reviewParts(lens: LensRun, plans: Planned[]): Promise<ReviewedUni
     p.routing.reviewers.flatMap((reviewer) => p.parts.map((part) => ({ part, reviewer }))),
   );
   lens.progress.total('reviewers', units.length);
-  const primeFor = primer(lens, units);
+  const models = lens.ctx.models;
+  const sharing = (part: Part, reviewer: ReviewerName) =>
+    units.filter((u) => u.part === part && models[u.reviewer] === models[reviewer]).length;
   return Promise.all(
     units.map(async ({ part, reviewer }): Promise<ReviewedUnit> => {
-      await primeFor(part, reviewer);
-      const outcome = await guarded(lens, () => reviewPart(lens.ctx, part, reviewer));
+      const outcome = await guarded(lens, () => reviewPart(lens.ctx, part, reviewer, sharing(part, reviewer)));
       lens.progress.advance('reviewers');
       const unit = { part, reviewer, raised: [], lowConfidence: 0, noise: [] };
       if (!outcome.ok)
@@ -184,33 +184,6 @@ async function reviewParts(lens: LensRun, plans: Planned[]): Promise<ReviewedUni
       };
     }),
   );
-}
-
-/**
- * Where several reviewers share a part and a model, one primed call writes their common prefix first: what
- * each unit waits for before its own call (nothing where it is alone on its part and model).
- */
-function primer(
-  lens: LensRun,
-  units: Array<{ part: Part; reviewer: ReviewerName }>,
-): (part: Part, reviewer: ReviewerName) => Promise<void> {
-  const models = lens.ctx.models;
-  const primed = new Map<Part, Map<string, Promise<void>>>();
-  return (part, reviewer) => {
-    const model = models[reviewer];
-    if (units.filter((u) => u.part === part && models[u.reviewer] === model).length < 2) return Promise.resolve();
-    const byModel = primed.get(part) ?? new Map<string, Promise<void>>();
-    primed.set(part, byModel);
-    if (!byModel.has(model))
-      byModel.set(
-        model,
-        lens.run.guard(
-          () => primePart(lens.ctx, part, reviewer),
-          () => undefined,
-        ),
-      );
-    return byModel.get(model)!;
-  };
 }
 
 /** Per target: its reviewers' findings merged by file:line and kept to the change; how many the change dropped. */

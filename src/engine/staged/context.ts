@@ -20,7 +20,6 @@ import type { SourceFile } from '../source';
 import type { UnitCache } from '../unitCache';
 import { fileSystem, STEP_DIRECTIVES } from './prompts';
 import type { Schedule } from './schedule';
-import type { Strand } from '../strands';
 
 /** What a unit's request and result-cache key are made of: the same for a run and for its forecast (forecast.ts). */
 export interface StageSetup {
@@ -83,8 +82,6 @@ export interface FileUnderReview {
   cut: string[];
   /** Counts the cuts: a call refused as too long takes another only if none was taken since it was built. */
   view: number;
-  /** The file's chain of steps, which batch rounds wait for between its units (strands.ts). */
-  strand: Strand;
 }
 
 /** Records of a normal size fit well inside this; a batch of 8 functions × 8 verdicts is the largest. */
@@ -156,7 +153,7 @@ export async function fileCall<T>(
       smaller: async () => (file.view !== view || (await ctx.shrink(file)) ? spec() : undefined),
     };
   };
-  const outcome = await file.strand.away(() => ctx.runner.run(spec()));
+  const outcome = await ctx.runner.run(spec());
   ctx.schedule.answered(file.order);
   if (outcome.ok && !outcome.cached) file.warm.add(warmKey(ctx.models, step));
   if (!outcome.ok && outcome.tooLong && file.cut.length)

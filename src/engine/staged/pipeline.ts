@@ -38,7 +38,6 @@ import { reviewFunctions } from './review';
 import { synthesize } from './synthesize';
 import type { SynthesisInput } from './synthesisRecords';
 import { fitFile, fitNote, shrink } from './fit';
-import { NO_STRAND, type Strand } from '../strands';
 import { lastAnswersKey, type LastAnswers } from './lastAnswers';
 import { MAX_BATCH, planReviews } from './batching';
 import { expectedUnits, Schedule } from './schedule';
@@ -82,10 +81,11 @@ type FilesAside = Omit<StagedRequest, 'discovery'>;
 const FILES_PER_SLOT = 4;
 const MIN_FILES_IN_FLIGHT = 16;
 /**
- * A batch run's files in flight: each holds its text, records and waiting requests (about 30 KB a file, measured
- * on 4,000 Python files). A scope of more goes in more rounds, as files finish and others start.
+ * Files in flight however many requests the transport takes at once (a batch takes every one that is ready):
+ * each holds its text, records and waiting requests (about 30 KB a file, measured on 4,000 Python files). A
+ * scope of more goes in more batch rounds, as files finish and others start.
  */
-const BATCH_FILES_IN_FLIGHT = 8_000;
+const MAX_FILES_IN_FLIGHT = 8_000;
 
 interface FileRun {
   outcome: FileOutcome;
@@ -122,10 +122,8 @@ export async function runStagedReview(request: StagedRequest | StreamedRequest, 
   // A bound on the files in flight, each holding its text and queuing its calls: on a tree of thousands, neither
   // every text is held at once nor does each freed request slot scan every file's waiting calls. Files wait
   // their turn in order; until then the schedule counts each as a file of one Step 3 call.
-  // A batch takes every request that is ready, and none waits for a slot: only memory holds files back.
   const inFlight = new Semaphore(
-    req.filesInFlight ??
-      (req.batch ? BATCH_FILES_IN_FLIGHT : Math.max(MIN_FILES_IN_FLIGHT, FILES_PER_SLOT * req.maxConcurrency)),
+    req.filesInFlight ?? Math.min(MAX_FILES_IN_FLIGHT, Math.max(MIN_FILES_IN_FLIGHT, FILES_PER_SLOT * runner.capacity)),
   );
   // Every file Step 0 has yet to judge counts as one that stays, until its verdict says otherwise; a file
   // starts as soon as its own verdict is in, in review order as far as the verdicts come so.
@@ -241,11 +239,10 @@ async function reviewFile(stage: FileStage, entry: FileEntry, order: number): Pr
     notes: [],
   };
   // Counted from here to its last step, except while its units are: a batch round waits for the file's next request.
-  const strand = ctx.runner.strand();
-  try {
+  return ctx.runner.chain(async () => {
     let file: FileUnderReview;
     try {
-      file = await loadFile(req, entry, order, strand);
+      file = await loadFile(req, entry, order);
     } catch (err) {
       progress.advance('curate');
       return failRun(run, 'read', `could not read the file (${(err as Error).message})`);
@@ -259,9 +256,7 @@ async function reviewFile(stage: FileStage, entry: FileEntry, order: number): Pr
       emit({ type: 'warning', message: note });
     }
     return run;
-  } finally {
-    strand.end();
-  }
+  });
 }
 
 function failRun(run: FileRun, step: string, reason: string, unit = run.outcome.path): FileRun {
@@ -466,7 +461,6 @@ export async function loadFile(
   req: Pick<StagedRequest, 'access' | 'changedRanges' | 'removedLines' | 'intent' | 'callers' | 'inventoryOf'>,
   entry: FileEntry,
   order: number,
-  strand: Strand = NO_STRAND,
 ): Promise<FileUnderReview> {
   // Through the run's FileAccess: a file changed into a link, a pipe or a secret since Step 0 is not sent.
   const read = async (path: string) => toSourceFile(path, await req.access.read(path));
@@ -490,7 +484,6 @@ export async function loadFile(
     ...(inventory ? { inventory, outline: true } : {}),
     cut: [],
     view: 0,
-    strand,
   };
 }
 
