@@ -2,7 +2,7 @@
 import { FileAnalysis, type Step1Record } from '../../model/records';
 import type { UnitOutcome } from '../unit';
 import { lineErrors, type SourceFile } from '../source';
-import { fileCall, MAX_TOKENS, type FileCall, type FileUnderReview, type FitSetup, type StageContext } from './context';
+import { MAX_TOKENS, type Ask, type FileCall, type FileUnderReview, type FitSetup } from './context';
 import { parseLocation } from '../../model/location';
 import type { LineRange } from '../../model/lines';
 import { reconcile, type Reconciliation } from './reconcile';
@@ -26,31 +26,28 @@ const analyzeMaxTokens = (functions: number) =>
 /** At the least, the rows and the story. */
 const analyzeMinTokens = (functions: number) => Math.min(ANALYZE_OUTPUT_CAP, rowsMinTokens(functions));
 
-export type AnalyzeOutcome = UnitOutcome<FileAnalysis> & { reconciled?: Reconciliation };
-
-export async function analyze(ctx: StageContext, file: FileUnderReview, step1: Step1Record): Promise<AnalyzeOutcome> {
+/** Step 2's answer, from one call or its parts merged; undefined where an answer is known only once the run asks. */
+export async function analyzeFile(
+  ctx: FitSetup,
+  ask: Ask,
+  file: FileUnderReview,
+  step1: Step1Record,
+): Promise<UnitOutcome<FileAnalysis> | undefined> {
   const parts = await analyzeParts(ctx, file, step1);
-  const outcome = parts
-    ? mergeParts(
-        await Promise.all(parts.map((p) => fileCall(ctx, file, 'analyze', analyzeCall(file, step1, p)))),
-        parts,
-      )
-    : await fileCall(ctx, file, 'analyze', analyzeCall(file, step1));
-  return outcome.ok ? { ...outcome, ...settleAnalysis(file, step1, outcome.value) } : outcome;
+  const calls = parts ? parts.map((p) => analyzeCall(file, step1, p)) : [analyzeCall(file, step1)];
+  const answers = await Promise.all(calls.map((call) => ask('analyze', call)));
+  if (!answers.every((a) => a !== undefined)) return undefined;
+  return parts ? mergeParts(answers, parts) : answers[0];
 }
 
 /** Step 2's parts when the inventory and its answer do not fit one request (analyzeParts.ts); undefined: one call. */
-export function analyzeParts(
-  ctx: FitSetup,
-  file: FileUnderReview,
-  step1: Step1Record,
-): Promise<InventoryPart[] | undefined> {
+function analyzeParts(ctx: FitSetup, file: FileUnderReview, step1: Step1Record): Promise<InventoryPart[] | undefined> {
   const functions = inventoryFor(file, step1)?.length ?? 0;
   return planParts(ctx, file, functions, (part) => analyzeCall(file, step1, part));
 }
 
 /** The request of Step 2, or of one part of it (the run's and the forecast's). */
-export function analyzeCall(file: FileUnderReview, step1: Step1Record, part?: InventoryPart): FileCall<FileAnalysis> {
+function analyzeCall(file: FileUnderReview, step1: Step1Record, part?: InventoryPart): FileCall<FileAnalysis> {
   const inventory = inventoryFor(file, step1);
   const rows = inventory && part ? inventory.slice(part.from, part.to) : inventory;
   return {

@@ -17,6 +17,9 @@ export function planReviews(functions: FunctionRow[], maxBatch = MAX_BATCH): Rev
   return { solo, batches };
 }
 
+/** What a plan of `solo` functions alone and `batched` more comes to in calls (in expected values, for the estimate). */
+export const reviewCalls = (solo: number, batched: number) => solo + Math.ceil(batched / MAX_BATCH);
+
 /** The functions of the inventory that no review answered for: expected − reviewed. */
 export function missingFunctions(expected: FunctionRow[], reviewed: Iterable<string>): FunctionRow[] {
   const done = new Set(reviewed);

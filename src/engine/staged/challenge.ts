@@ -1,20 +1,10 @@
 /** Step 4: a fresh sub-agent defends the file against its findings; it may only disqualify or downgrade. */
 import { intentPacket } from '../../model/intent';
 import { ChallengeResult, type FileAnalysis } from '../../model/records';
-import type { UnitOutcome } from '../unit';
 import type { Finding } from '../../model/finding';
-import { fileCall, type FileCall, type FileUnderReview, type StageContext, type StageSetup } from './context';
+import type { FileCall, FileUnderReview, StageSetup } from './context';
 import type { LineRange } from '../../model/lines';
 import { isDowngrade } from '../../model/order';
-
-export function challenge(
-  ctx: StageContext,
-  file: FileUnderReview,
-  analysis: FileAnalysis,
-  findings: Finding[],
-): Promise<UnitOutcome<ChallengeResult>> {
-  return fileCall(ctx, file, 'challenge', challengeCall(ctx, file, analysis, findings));
-}
 
 /** The request of Step 4 (the run's and the forecast's). */
 export function challengeCall(

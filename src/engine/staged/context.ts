@@ -137,6 +137,12 @@ export interface FileCall<T> {
   minTokens?: number;
 }
 
+/**
+ * Who answers a file step's request: the run asks the model (fileCall); its forecast looks in the result
+ * cache, where undefined is an answer known only once the run asks (walk.ts).
+ */
+export type Ask = <T>(step: FileStep, call: FileCall<T>) => Promise<UnitOutcome<T> | undefined>;
+
 /** A sub-agent call about one file, in the cache-first layout (src/engine/layout.ts). */
 export async function fileCall<T>(
   ctx: StageContext,

@@ -1,13 +1,7 @@
 /** Step 1: classify and orient one file. */
 import { Step1Record } from '../../model/records';
-import type { UnitOutcome } from '../unit';
 import { intentPacket } from '../../model/intent';
-import { fileCall, type FileCall, type FileUnderReview, type StageContext } from './context';
-
-export async function curate(ctx: StageContext, file: FileUnderReview): Promise<UnitOutcome<Step1Record>> {
-  const outcome = await fileCall(ctx, file, 'curate', curateCall(file));
-  return outcome.ok ? { ...outcome, value: settleStep1(file, outcome.value) } : outcome;
-}
+import type { FileCall, FileUnderReview } from './context';
 
 /** The request of Step 1 (the run's and the forecast's). */
 export function curateCall(file: FileUnderReview): FileCall<Step1Record> {

@@ -16,13 +16,14 @@ import type { FileEntry } from '../../model/records';
 import { mapLimit } from '../../model/pool';
 import { calibration, recordedShape, type RunShape, type RunUsage } from '../../model/usageRecord';
 import { tokens, totals, type StepEstimate } from '../estimate';
-import { MAX_BATCH } from './batching';
+import { reviewCalls } from './batching';
 import { functionsTouched } from './diffScope';
 import { noCounts, type FileForecast, type StagedForecast, type StepCounts } from './forecast';
 import type { StagedRequest } from './pipeline';
 import { fileSystem, SYNTHESIS_SYSTEM } from './prompts';
 import { REPLY_ROOM } from './context';
 import { fitGroups, MAX_PART_FILES, partMaxTokens } from './synthesisParts';
+import { walk, type FileSteps } from './walk';
 import { contextWindowOf } from '../../model/contextWindow';
 
 export interface StagedStepEstimate extends StepEstimate {
@@ -154,7 +155,7 @@ export async function estimateStagedRun(input: StagedEstimateRequest): Promise<E
   const forecasts = new Map((input.forecast?.files ?? []).map((f) => [f.path, f]));
   const history = input.history ?? [];
   const rates = ratesFrom(recordedShape(history));
-  const plans = entries.map((e, i) => planFile(sizes[i]!.functions, forecasts.get(e.path), rates));
+  const plans = await Promise.all(entries.map((e, i) => planFile(sizes[i]!.functions, forecasts.get(e.path), rates)));
 
   const calls = Object.fromEntries(STAGED_STEPS.map((s) => [s, 0])) as Record<StagedStep, number>;
   // Unknown files add expected values: a whole number of calls only over all of them.
@@ -236,39 +237,54 @@ export async function estimateStagedRun(input: StagedEstimateRequest): Promise<E
   };
 }
 
-function planFile(functions: number, forecast: FileForecast | undefined, rates: Rates): FilePlan {
-  if (!forecast || forecast.unknownFrom === 'curate')
+async function planFile(functions: number, forecast: FileForecast | undefined, rates: Rates): Promise<FilePlan> {
+  if (forecast && !forecast.unknownFrom)
     return {
-      calls: { curate: 1, ...sized(functions, rates, rates.included) },
-      cached: noCounts(),
-      functions,
-      functionsAsked: rates.included * functions,
-      primes: 0,
+      calls: forecast.calls,
+      cached: forecast.cached,
+      functions: forecast.cached.review + forecast.functionsAsked,
+      functionsAsked: forecast.functionsAsked,
+      primes: forecast.primes,
     };
-  if (forecast.unknownFrom === 'analyze')
-    return {
-      calls: { curate: forecast.calls.curate, ...sized(functions, rates, 1) },
-      cached: { ...noCounts(), curate: forecast.cached.curate },
-      functions,
-      functionsAsked: functions,
-      primes: 0,
-    };
-  return {
-    calls: forecast.calls,
-    cached: forecast.cached,
-    functions: forecast.cached.review + forecast.functionsAsked,
-    functionsAsked: forecast.functionsAsked,
-    primes: forecast.primes,
+  // Sized from the first step nothing is known of: Step 1's counts are the forecast's where it knows them.
+  const from = forecast?.unknownFrom ?? 'curate';
+  const known = from === 'analyze' ? forecast! : { calls: noCounts(), cached: noCounts() };
+  const plan: FilePlan = {
+    calls: { ...noCounts(), curate: known.calls.curate },
+    cached: { ...noCounts(), curate: known.cached.curate },
+    functions,
+    functionsAsked: 0,
+    primes: 0,
   };
+  await walk(sizedSteps(plan, rates, from));
+  return plan;
 }
 
-/** Steps 2-4 of a file with `functions` that goes past Step 1 with probability `p`. */
-function sized(functions: number, rates: Rates, p: number): Omit<StepCounts, 'curate'> {
-  const solo = rates.solo(functions);
+/**
+ * A file's steps (walk.ts) in expected calls, from `from` on: Step 1 keeps the share of files the rates say, a
+ * Step 3 call covers a solo function or a batch, and the share the rates say goes to the challenge. What each
+ * step hands on is the number of functions under review.
+ */
+function sizedSteps(plan: FilePlan, rates: Rates, from: 'curate' | 'analyze'): FileSteps<number, number, number> {
+  const { calls } = plan;
   return {
-    analyze: p,
-    review: p * (solo + Math.ceil((functions - solo) / MAX_BATCH)),
-    challenge: p * rates.challenged(functions),
+    curate: async () => {
+      if (from === 'curate') calls.curate++;
+      return plan.functions;
+    },
+    kept: async () => (from === 'curate' ? rates.included : 1),
+    analyze: async (functions, share) => {
+      calls.analyze += share;
+      plan.functionsAsked = share * functions;
+      return functions;
+    },
+    review: async (_, functions, share) => {
+      const solo = rates.solo(functions);
+      calls.review += share * reviewCalls(solo, functions - solo);
+      return functions;
+    },
+    challenged: (functions) => rates.challenged(functions),
+    challenge: async (_, __, ___, share) => void (calls.challenge += share),
   };
 }
 

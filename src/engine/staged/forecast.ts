@@ -1,39 +1,24 @@
 /**
  * What a staged run will ask the model, before it runs: file by file, which units the result cache already
- * answers. It walks the run's own steps with the run's own requests and keys (curateCall, analyzeCall,
- * recallReviews, challengeCall, synthesizeWith, all through UnitCache), so a unit counts as cached exactly
- * when the run would take it from the cache. Where a step's input depends on an answer that is not cached
+ * answers. It walks the run's own steps (steps.ts, walk.ts) with the run's own requests and keys, each
+ * looked up in the result cache instead of asked, and synthesis by the run's parts (plannedSynthesisCalls),
+ * so a unit counts as cached exactly when the run would take it from the cache. Where a step's input depends on an answer that is not cached
  * (Step 1 or 2 of an edited file), it goes on with the last answers kept for the path (lastAnswers.ts):
  * the functions' roles, lines from the parser and which ones go solo are most likely what they were, so the
  * Step 3 keys computed from them say which functions the edit touched. Without either, the file is left
  * for the estimate to size by its rules (`unknownFrom`).
  */
-import type { Finding } from '../../model/finding';
-import type { FileOutcome } from '../../model/events';
-import type { ChallengeResult, FileAnalysis, PerFunctionReview, Step1Record } from '../../model/records';
 import { mapLimit } from '../../model/pool';
 import { ResultCache } from '../resultCache';
 import { UnitCache } from '../unitCache';
-import { analyzeCall, analyzeParts, settleAnalysis } from './analyze';
-import { mergeParts } from './analyzeParts';
 import { fitFile, shrink } from './fit';
-import { planReviews } from './batching';
-import { challengeCall } from './challenge';
 import type { FileStep } from '../../model/models';
-import { fileSpec, warmKey, type FileCall, type FileUnderReview, type FitSetup } from './context';
-import { curateCall, settleStep1 } from './curate';
-import { functionsTouched } from './diffScope';
+import type { FileEntry } from '../../model/records';
+import { fileSpec, warmKey, type FileUnderReview, type FitSetup } from './context';
 import { LastAnswers, lastAnswersKey } from './lastAnswers';
-import {
-  afterChallenge,
-  findingsToChallenge,
-  loadFile,
-  synthesisInput,
-  syntaxInventory,
-  type StagedRequest,
-} from './pipeline';
+import { loadFile, synthesisInput, syntaxInventory, type StagedRequest } from './pipeline';
 import { STAGED_PROMPT_VERSION } from './promptVersion';
-import { primesFile, recallReviews } from './review';
+import { fileWalk, walkFile, type FileWalk } from './steps';
 import { plannedSynthesisCalls } from './synthesize';
 import { fitCheck } from '../runner';
 import { WindowGuard } from '../window';
@@ -86,16 +71,8 @@ export interface StagedForecast {
   synthesisCalls?: number;
 }
 
-/** The file's outcome as far as the cache knows it; `exact` while every unit so far was answered from the cache. */
-interface Walked {
-  forecast: FileForecast;
-  outcome: Pick<FileOutcome, 'path' | 'step1' | 'analysis'>;
-  findings: Finding[];
-  lineCount: number;
-  exact: boolean;
-  /** A file that will reach Step 2 (known or predicted), so synthesis will run. */
-  analysed: boolean;
-}
+/** The file's walk as far as the cache knows it (`exact` while every unit so far was answered from it), and its counts. */
+type Walked = Pick<FileWalk, 'outcome' | 'findings' | 'lineCount' | 'exact' | 'analysed'> & { forecast: FileForecast };
 
 const WALKS_AT_ONCE = 16;
 
@@ -123,7 +100,7 @@ export async function forecastStagedRun(req: ForecastRequest): Promise<StagedFor
     : [];
   // A few files at a time: each walk holds its file's text.
   const walked = await mapLimit(entries, WALKS_AT_ONCE, async (entry, order) =>
-    kept[order] ? walkFile(ctx, req, entry, order) : notKept(entry.path),
+    kept[order] ? forecastFile(ctx, req, entry, order) : notKept(entry),
   );
   const files = walked.map((w) => w.forecast);
   if (!walked.some((w) => w.analysed)) return { files, synthesis: 'none' };
@@ -140,23 +117,6 @@ export async function forecastStagedRun(req: ForecastRequest): Promise<StagedFor
   return calls === 0 ? { files, synthesis: 'cached' } : { files, synthesis: 'asked', synthesisCalls: calls };
 }
 
-/** Step 2's answer as the run asks it, in one call or in parts (each counted); else the last answer kept. */
-async function analysisOf(
-  ctx: FitSetup,
-  file: FileUnderReview,
-  step1: Step1Record,
-  answer: (call: FileCall<FileAnalysis>) => Promise<FileAnalysis | undefined>,
-  lastOne: FileAnalysis | null | undefined,
-): Promise<FileAnalysis | undefined> {
-  const parts = await analyzeParts(ctx, file, step1);
-  const calls = parts ? parts.map((p) => analyzeCall(file, step1, p)) : [analyzeCall(file, step1)];
-  const answers = await Promise.all(calls.map(answer));
-  if (answers.some((a) => a === undefined)) return lastOne ?? undefined;
-  const outcomes = answers.map((value) => ({ ok: true as const, value: value!, repairs: 0 }));
-  const merged = parts ? mergeParts(outcomes, parts) : outcomes[0]!;
-  return merged.ok ? merged.value : (lastOne ?? undefined);
-}
-
 /** A predicted analysis, told apart from the last answer it repeats. */
 function marked(outcome: Walked['outcome']): Walked['outcome'] {
   const { analysis } = outcome;
@@ -168,30 +128,26 @@ function marked(outcome: Walked['outcome']): Walked['outcome'] {
  * A file without last answers: a run keeps a path's last answers from its first Step 1 on (pipeline.ts), so
  * without them nothing about the file can be cached, and there is no need to read it to know so.
  */
-function notKept(path: string): Walked {
+function notKept(entry: FileEntry): Walked {
   return {
+    ...fileWalk(entry),
+    exact: false,
+    analysed: true,
     forecast: {
-      path,
+      path: entry.path,
       cached: noCounts(),
       calls: { ...noCounts(), curate: 1 },
       functionsAsked: 0,
       primes: 0,
       unknownFrom: 'curate',
     },
-    outcome: { path },
-    findings: [],
-    lineCount: 0,
-    exact: false,
-    analysed: true,
   };
 }
 
-async function walkFile(
-  ctx: FitSetup,
-  req: ForecastRequest,
-  entry: ForecastRequest['discovery']['file_entries'][number],
-  order: number,
-): Promise<Walked> {
+/** The forecast's interpreter of a file's steps (steps.ts): each request looked up in the result cache, else counted. */
+async function forecastFile(ctx: FitSetup, req: ForecastRequest, entry: FileEntry, order: number): Promise<Walked> {
+  const last = await ctx.cache.recall(lastAnswersKey(ctx.cache, entry.path), LastAnswers);
+  if (!last) return notKept(entry);
   const forecast: FileForecast = {
     path: entry.path,
     cached: noCounts(),
@@ -199,88 +155,36 @@ async function walkFile(
     functionsAsked: 0,
     primes: 0,
   };
-  const walked: Walked = {
-    forecast,
-    outcome: { path: entry.path },
-    findings: [],
-    lineCount: 0,
-    exact: true,
-    analysed: false,
-  };
-  const last = await ctx.cache.recall(lastAnswersKey(ctx.cache, entry.path), LastAnswers);
-  if (!last) return notKept(entry.path);
   let file: FileUnderReview;
   try {
     file = await loadFile(req, entry, order);
   } catch {
     // The run fails such a file before any call.
-    return walked;
+    return { ...fileWalk(entry), forecast };
   }
-  walked.lineCount = file.primary.lines.length;
   // The view the run will send, so that the keys are the run's.
   await fitFile(ctx, file);
-  /** A step's answer from the cache, else (one call counted) the last answer kept for the path. */
-  const answer = async <T>(
-    step: FileStep,
-    call: FileCall<T>,
-    lastOne: T | null | undefined,
-  ): Promise<T | undefined> => {
-    const stored = await ctx.cache.answer(fileSpec(ctx, file, step, call));
-    if (stored !== undefined) {
-      forecast.cached[step]++;
-      return stored;
-    }
-    forecast.calls[step]++;
-    walked.exact = false;
-    file.warm.add(warmKey(ctx.models, step));
-    return lastOne ?? undefined;
-  };
-
-  const step1Answer = await answer('curate', curateCall(file), last?.step1);
-  // Unknown: sized as a file that goes the whole way, as most source files do.
-  if (!step1Answer) return { ...walked, analysed: true, forecast: { ...forecast, unknownFrom: 'curate' } };
-  const step1: Step1Record = settleStep1(file, step1Answer);
-  walked.outcome.step1 = step1;
-  if (!step1.include_in_pipeline) return walked;
-  walked.analysed = true;
-
-  // As the run: the parser's functions are read when Step 2 needs them.
-  file.inventory ??= await syntaxInventory(req, entry.path);
-  const analysisAnswer = await analysisOf(
-    ctx,
-    file,
-    step1,
-    (call) => answer('analyze', call, undefined),
-    last?.analysis,
-  );
-  if (!analysisAnswer) return { ...walked, forecast: { ...forecast, unknownFrom: 'analyze' } };
-  const analysis: FileAnalysis = settleAnalysis(file, step1, analysisAnswer).value;
-  walked.outcome.analysis = analysis;
-
-  const functions = file.changedRanges
-    ? functionsTouched(analysis.functions, walked.lineCount, file.changedRanges)
-    : analysis.functions;
-  const { known } = await recallReviews(ctx, { file, step1, analysis, functions });
-  const reviews = known.filter((r): r is PerFunctionReview => r !== null);
-  const todo = functions.filter((_, i) => known[i] === null);
-  const plan = planReviews(todo);
-  forecast.cached.review = reviews.length;
-  forecast.calls.review = plan.solo.length + plan.batches.length;
-  forecast.functionsAsked = todo.length;
-  if (primesFile(ctx, file, plan)) forecast.primes++;
-  if (todo.length) walked.exact = false;
-
-  const survivors = findingsToChallenge(req, step1, analysis, reviews).kept;
-  if (!walked.exact) {
-    // Some findings are not known yet: the file goes to the challenge if any known one does, or if it did last time.
-    if (survivors.length > 0 || (last?.challenged ?? false)) forecast.calls.challenge = 1;
-    return walked;
-  }
-  let ruling: ChallengeResult | undefined;
-  if (survivors.length > 0) {
-    ruling = await answer('challenge', challengeCall(ctx, file, analysis, survivors), undefined);
-    if (!ruling) return walked;
-  }
-  walked.findings = afterChallenge(req, survivors, ruling).kept;
-  return walked;
+  const walked = await walkFile(ctx, req, file, {
+    // A step's answer from the cache, else one call counted, and the file's prefix then cached as in the run.
+    ask: async (step, call) => {
+      const stored = await ctx.cache.answer(fileSpec(ctx, file, step, call));
+      if (stored !== undefined) {
+        forecast.cached[step]++;
+        return { ok: true, value: stored, repairs: 0, cached: true };
+      }
+      forecast.calls[step]++;
+      // Step 3's calls that start together prime the file first: one prime a file.
+      if (call.primeFile) forecast.primes = 1;
+      file.warm.add(warmKey(ctx.models, step));
+      return undefined;
+    },
+    // As the run: the parser's functions are read when Step 2 needs them.
+    parsed: async () => file.inventory ?? (await syntaxInventory(req, entry.path)),
+    guess: last,
+    unknownCall: (step) => void forecast.calls[step]++,
+  });
+  forecast.cached.review = walked.functions.cached;
+  forecast.functionsAsked = walked.functions.asked;
+  const { unknownFrom } = walked;
+  return { ...walked, forecast: { ...forecast, ...(unknownFrom ? { unknownFrom } : {}) } };
 }

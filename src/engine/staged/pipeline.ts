@@ -1,45 +1,33 @@
 /**
- * The staged review: each file flows through its own chain (curate → analyze → review → completeness →
- * challenge → tiebreak) as fast as the concurrency limit allows; only synthesis waits for all files.
- * Findings are emitted the moment they survive. A cancelled or failed run returns what it finished.
+ * The staged review: each file walks its own steps (walk.ts, steps.ts: curate → analyze → review →
+ * completeness → challenge → tiebreak), each request asked of the model, as fast as the concurrency limit
+ * allows; only synthesis waits for all files. A file's findings are emitted the moment its steps end. A
+ * cancelled or failed run returns what it finished.
  */
 import { OUTLINE_ABOVE_BYTES } from '../../model/fileSize';
 import type { CodeFunction, FunctionInventory } from '../../model/functions';
 import { ReviewRun, type RunRequest } from '../reviewRun';
-import type { UnitOutcome } from '../unit';
 import type { EmitFn, FileOutcome, StagedResult } from '../../model/events';
 import { Progress } from './progress';
 import { STAGED_PROMPT_VERSION } from './promptVersion';
 import type { ContextFile } from '../../model/records';
 import { STAGED_STEPS, stagedEffort, type Effort, type StepModels } from '../../model/models';
-import type {
-  ChallengeResult,
-  DiscoveryResult,
-  FileAnalysis,
-  FileEntry,
-  PerFunctionReview,
-  Step1Record,
-  SynthesisResult,
-} from '../../model/records';
+import type { DiscoveryResult, FileEntry, SynthesisResult } from '../../model/records';
 import { toSourceFile } from '../source';
-import type { FailedUnit, FilteredFinding, Finding, FindingFilter } from '../../model/finding';
-import { chain, judgeEach, keepAll, type Filtered } from '../../model/filter';
-import { analyze } from './analyze';
-import { challenge } from './challenge';
-import type { DismissalExample, FileUnderReview, StageContext } from './context';
+import type { Finding } from '../../model/finding';
+import { chain } from '../../model/filter';
+import { fileCall, type DismissalExample, type FileUnderReview, type StageContext } from './context';
 import type { LineRange } from '../../model/lines';
-import { curate } from './curate';
 import { crossFileFindings } from './crossFile';
-import { functionsTouched, keepChanged } from './diffScope';
-import { applyChallenge, findingFromFileRule, findingsFromReview, tiebreak } from './filters';
+import { tiebreak } from './filters';
+import { dropNoiseFindings, onlyChanged } from './fileFilters';
 import { sortFindings } from '../../model/order';
-import { dropNoise, noiseRules } from '../noise';
-import { reviewFunctions } from './review';
+import { failRun, fileWalk, walkFile, type FileWalk, type StepInterpreter } from './steps';
 import { synthesize } from './synthesize';
 import type { SynthesisInput } from './synthesisRecords';
 import { fitFile, fitNote, shrink } from './fit';
-import { lastAnswersKey, type LastAnswers } from './lastAnswers';
-import { MAX_BATCH, planReviews } from './batching';
+import { lastAnswersKey } from './lastAnswers';
+import { MAX_BATCH } from './batching';
 import { expectedUnits, Schedule } from './schedule';
 import { Semaphore } from '../../model/semaphore';
 import type { RemovedHunk } from '../../model/removed';
@@ -86,17 +74,6 @@ const MIN_FILES_IN_FLIGHT = 16;
  * scope of more goes in more batch rounds, as files finish and others start.
  */
 const MAX_FILES_IN_FLIGHT = 8_000;
-
-interface FileRun {
-  outcome: FileOutcome;
-  findings: Finding[];
-  filtered: FilteredFinding[];
-  failed: FailedUnit[];
-  lineCount: number;
-  recovered: number;
-  /** For the report's notes: what was left out to fit the window, what reconciling Step 2 with the parser changed. */
-  notes: string[];
-}
 
 export async function runStagedReview(request: StagedRequest | StreamedRequest, emit: EmitFn): Promise<StagedResult> {
   const files = 'files' in request ? request.files : streamOf(request.discovery);
@@ -221,23 +198,8 @@ interface FileStage {
   emit: EmitFn;
 }
 
-/** One loaded file's steps: the stage, the file, and the run its outcome, findings and failures go into. */
-interface FileSteps extends FileStage {
-  file: FileUnderReview;
-  run: FileRun;
-}
-
-async function reviewFile(stage: FileStage, entry: FileEntry, order: number): Promise<FileRun> {
+async function reviewFile(stage: FileStage, entry: FileEntry, order: number): Promise<FileWalk> {
   const { ctx, req, progress, emit } = stage;
-  const run: FileRun = {
-    outcome: { path: entry.path, companion_path: entry.companion_path, status: 'reviewed', functions_reviewed: 0 },
-    findings: [],
-    filtered: [],
-    failed: [],
-    lineCount: 0,
-    recovered: 0,
-    notes: [],
-  };
   // Counted from here to its last step, except while its units are: a batch round waits for the file's next request.
   return ctx.runner.chain(async () => {
     let file: FileUnderReview;
@@ -245,10 +207,12 @@ async function reviewFile(stage: FileStage, entry: FileEntry, order: number): Pr
       file = await loadFile(req, entry, order);
     } catch (err) {
       progress.advance('curate');
-      return failRun(run, 'read', `could not read the file (${(err as Error).message})`);
+      return failRun(fileWalk(entry), 'read', `could not read the file (${(err as Error).message})`);
     }
     await fitFile(ctx, file);
-    await reviewSteps({ ...stage, file, run });
+    const run = await walkFile(ctx, req, file, liveSteps(stage, file));
+    for (const message of run.notes) emit({ type: 'warning', message });
+    for (const finding of run.findings) emit({ type: 'finding', finding });
     // After the steps: one of them may have had to cut more.
     const note = fitNote(file);
     if (note) {
@@ -259,16 +223,8 @@ async function reviewFile(stage: FileStage, entry: FileEntry, order: number): Pr
   });
 }
 
-function failRun(run: FileRun, step: string, reason: string, unit = run.outcome.path): FileRun {
-  run.outcome.status = 'failed';
-  run.outcome.reason = `${step}: ${reason}`;
-  run.failed.push({ step, file: run.outcome.path, unit, reason });
-  return run;
-}
-
-/** Steps 1–4 of a loaded file, into `run`. */
-async function reviewSteps(s: FileSteps): Promise<FileRun> {
-  const { ctx, req, file, run } = s;
+/** The run's interpreter of a file's steps (steps.ts): each request asked of the model, in the run's schedule. */
+function liveSteps({ ctx, req, progress }: FileStage, file: FileUnderReview): StepInterpreter {
   const { entry, order } = file;
   // Step 3's calls, guessed until Step 2 lists the functions: from the quick finder, as the parser's exact
   // inventory waits for Step 2 (unless the file goes out as an outline).
@@ -277,184 +233,19 @@ async function reviewSteps(s: FileSteps): Promise<FileRun> {
     MAX_BATCH,
   );
   ctx.schedule.expect(order, 'curate', guessedUnits);
-  run.lineCount = file.primary.lines.length;
-
   // The parse starts once the run's first request is out, so it overlaps waits on the network instead of
   // delaying the first call or holding up Step 2 (a run whose Step 1s all come from the cache parses at Step 2).
   let parse: Promise<CodeFunction[] | undefined> | undefined;
   const parsed = () => (parse ??= file.inventory ? Promise.resolve(file.inventory) : syntaxInventory(req, entry.path));
   ctx.runner.firstSent.then(parsed).catch(() => undefined); // a failed parse is reported where Step 2 awaits it
-  const step1 = await curateStep(s);
-  if (!step1) return run;
-
-  ctx.schedule.expect(order, 'analyze', guessedUnits);
-  file.inventory = await parsed();
-  const analysis = await analyzeStep(s, step1.value);
-  if (!analysis) return run;
-
-  const reviews = await reviewStep(s, step1.value, analysis.value);
-  await challengeStep(s, { step1, analysis, reviews });
-  if (run.failed.length > 0) {
-    run.outcome.status = 'failed';
-    run.outcome.reason = run.failed.map((u) => `${u.step} ${u.unit}: ${u.reason}`).join('; ');
-  }
-  return run;
-}
-
-type Answered<T> = Extract<UnitOutcome<T>, { ok: true }>;
-
-/** Step 1; none when the file goes no further (failed, or classified out of the pipeline: skipped). */
-async function curateStep(s: FileSteps): Promise<Answered<Step1Record> | undefined> {
-  const { ctx, file, run, progress } = s;
-  const path = file.entry.path;
-  const step1 = await curate(ctx, file);
-  progress.advance('curate');
-  if (!step1.ok) return void failRun(run, 'curate', step1.reason);
-  run.outcome.step1 = step1.value;
-  // A path's last answers are kept from its first Step 1 on: the forecast reads only files that have them.
-  const firstAnswer = !step1.cached && !(await ctx.cache.has(lastAnswersKey(ctx.cache, path)));
-  if (!step1.value.include_in_pipeline || firstAnswer)
-    await keepLastAnswers(ctx, path, { step1: step1.value, analysis: null, challenged: false });
-  if (step1.value.include_in_pipeline) return step1;
-  run.outcome.status = 'skipped';
-  run.outcome.reason = `classified as ${step1.value.primary_kind} (review_as ${step1.value.review_as})`;
-  return undefined;
-}
-
-/** Step 2, its function list reconciled with the parser's (and said when they differ); none when it failed. */
-async function analyzeStep(s: FileSteps, step1: Step1Record): Promise<Answered<FileAnalysis> | undefined> {
-  const { ctx, file, run, progress, emit } = s;
-  progress.total('analyze', 1);
-  const analysis = await analyze(ctx, file, step1);
-  progress.advance('analyze');
-  if (!analysis.ok) return void failRun(run, 'analyze', analysis.reason);
-  run.outcome.analysis = analysis.value;
-  const { added = [], rejected = [], corrected = [] } = analysis.reconciled ?? {};
-  if (analysis.reconciled) run.outcome.reconciled = { added, rejected, corrected };
-  if (added.length || rejected.length) {
-    const note = `${file.entry.path}: Step 2 left out ${added.length} of the parser's functions (reviewed anyway) and listed ${rejected.length} the file does not have (ignored)`;
-    run.notes.push(note);
-    emit({ type: 'warning', message: note });
-  }
-  return analysis;
-}
-
-/** Step 3 over the functions under review (in a diff review, those the change touches). */
-async function reviewStep(s: FileSteps, step1: Step1Record, analysis: FileAnalysis): Promise<PerFunctionReview[]> {
-  const { ctx, file, run, progress } = s;
-  const changed = file.changedRanges;
-  const functions = changed ? functionsTouched(analysis.functions, run.lineCount, changed) : analysis.functions;
-  progress.total('review', functions.length);
-  const plan = planReviews(functions);
-  ctx.schedule.expect(file.order, 'review', plan.solo.length + plan.batches.length);
-  const reviewed = await reviewFunctions(ctx, { file, step1, analysis, functions }, (n) =>
-    progress.advance('review', n),
-  );
-  run.outcome.functions_reviewed = reviewed.reviews.length;
-  run.recovered = reviewed.recovered.length;
-  run.failed.push(...reviewed.failed);
-  return reviewed.reviews;
-}
-
-/** Step 4: the findings filtered, challenged and filtered again into `run`; the file's last answers kept. */
-async function challengeStep(
-  s: FileSteps,
-  a: { step1: Answered<Step1Record>; analysis: Answered<FileAnalysis>; reviews: PerFunctionReview[] },
-): Promise<void> {
-  const { ctx, req, file, run, progress, emit } = s;
-  const { entry, order } = file;
-  const toChallenge = findingsToChallenge(req, a.step1.value, a.analysis.value, a.reviews);
-  run.filtered.push(...toChallenge.dropped);
-  let survivors = toChallenge.kept;
-  let ruling: ChallengeResult | undefined;
-  if (survivors.length > 0) {
-    ctx.schedule.expect(order, 'challenge', 0);
-    run.outcome.challenged = true;
-    progress.total('challenge', 1);
-    const outcome = await challenge(ctx, file, a.analysis.value, survivors);
-    progress.advance('challenge');
-    if (outcome.ok) ruling = outcome.value;
-    else {
-      // The challenger could not run: keep the findings, marked, rather than lose them.
-      run.failed.push({ step: 'challenge', file: entry.path, unit: entry.path, reason: outcome.reason });
-      survivors = survivors.map((f) => ({ ...f, unchallenged: true }));
-    }
-  }
-  const final = afterChallenge(req, survivors, ruling);
-  run.filtered.push(...final.dropped);
-  run.findings = final.kept;
-  for (const f of run.findings) emit({ type: 'finding', finding: f });
-  if (!a.step1.cached || !a.analysis.cached)
-    await keepLastAnswers(ctx, entry.path, {
-      step1: a.step1.value,
-      analysis: a.analysis.value,
-      challenged: toChallenge.kept.length > 0,
-    });
-}
-
-/**
- * The findings that go to the challenge: Step 2's file-level and Step 3's function findings, without those
- * out of their rule's scope and, in a diff review, those the change may not report.
- */
-export function findingsToChallenge(
-  req: Pick<StagedRequest, 'changedRanges' | 'context'>,
-  step1: Step1Record,
-  analysis: FileAnalysis,
-  reviews: PerFunctionReview[],
-): Filtered<Finding, FilteredFinding> {
-  const path = analysis.file_path;
-  const raw = [
-    ...analysis.file_level_findings.map((f) => findingFromFileRule(f, path)),
-    ...reviews.flatMap((r) => findingsFromReview(r, path)),
-  ];
-  return chain(dropOutOfScope(step1), dropNoiseFindings(req), onlyChanged(req))(raw);
-}
-
-/** The file's findings after its challenge (none: kept as they are), the tiebreaker and, in a diff review, the change. */
-export function afterChallenge(
-  req: Pick<StagedRequest, 'changedRanges'>,
-  survivors: Finding[],
-  ruling: ChallengeResult | undefined,
-): Filtered<Finding, FilteredFinding> {
-  const challenged: FindingFilter = ruling ? (findings) => applyChallenge(findings, ruling) : keepAll;
-  // Again after the tiebreaker: a pre-existing must_fix it demoted no longer qualifies.
-  return chain(challenged, tiebreak, onlyChanged(req))(survivors);
-}
-
-/** Best effort, like every cache write: the next forecast predicts this file's changed text from these. */
-async function keepLastAnswers(ctx: StageContext, path: string, answers: LastAnswers): Promise<void> {
-  await ctx.cache.remember(lastAnswersKey(ctx.cache, path), answers);
-}
-
-/** In a diff review, the findings a change may report; all of them otherwise. */
-function onlyChanged(req: Pick<StagedRequest, 'changedRanges'>): FindingFilter {
-  const changed = req.changedRanges;
-  return changed ? (findings) => keepChanged(findings, (path) => changed.get(path)) : keepAll;
-}
-
-/** Findings labelled with a category that is never a finding (prompts/noise.md), removed with their reason. */
-function dropNoiseFindings(req: Pick<StagedRequest, 'context'>): FindingFilter {
-  const noise = dropNoise<Finding>(noiseRules(req.context));
-  return (findings) => {
-    const { kept, dropped } = noise(findings);
-    return { kept, dropped: dropped.map((d) => ({ ...d, stage: 'noise' })) };
+  return {
+    ask: (step, call) => fileCall(ctx, file, step, call),
+    parsed,
+    expect: (step, units = guessedUnits) => ctx.schedule.expect(order, step, units),
+    progress,
+    // Best effort, like every cache write: the next forecast predicts this file's changed text from these.
+    keep: (answers) => ctx.cache.remember(lastAnswersKey(ctx.cache, entry.path), answers),
   };
-}
-
-/**
- * Where Step 1 saw no concurrency, an A7 nice-to-have is out of scope and dropped, with its reason. A must-fix
- * or should-fix A7 stays for the challenger: Step 1 judged the file before anyone read its functions, and a
- * function's read-modify-write of a row, check-then-act or un-awaited call (what A7 applies to even then,
- * prompts/rules-function.md) is a defect its reviewer saw and Step 1 did not.
- */
-function dropOutOfScope(step1: Step1Record): FindingFilter {
-  if (step1.concurrency_present) return keepAll;
-  const reason = 'an A7 nice-to-have applies only where concurrency is present';
-  return judgeEach<Finding, FilteredFinding>((finding) =>
-    finding.rule_id === 'A7' && finding.priority === 'nice_to_have'
-      ? { drop: { finding, stage: 'rule_scope', reason } }
-      : { keep: finding },
-  );
 }
 
 export async function loadFile(
@@ -496,20 +287,10 @@ export async function syntaxInventory(
   return found?.parser === 'syntax' ? found.functions : undefined;
 }
 
-function stoppedFile(entry: FileEntry, reason: string): FileRun {
-  return {
-    outcome: {
-      path: entry.path,
-      companion_path: entry.companion_path,
-      status: 'failed',
-      functions_reviewed: 0,
-      reason,
-    },
-    findings: [],
-    filtered: [],
-    failed: [{ step: 'run', file: entry.path, unit: entry.path, reason }],
-    lineCount: 0,
-    recovered: 0,
-    notes: [],
-  };
+function stoppedFile(entry: FileEntry, reason: string): FileWalk {
+  const run = fileWalk(entry);
+  run.outcome.status = 'failed';
+  run.outcome.reason = reason;
+  run.failed.push({ step: 'run', file: entry.path, unit: entry.path, reason });
+  return run;
 }

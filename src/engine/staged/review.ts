@@ -15,16 +15,19 @@ import type { FailedUnit } from '../../model/finding';
 import type { LineRange } from '../../model/lines';
 import { intentPacket } from '../../model/intent';
 import { lineErrors } from '../source';
-import { effortOf, fileCall, warmKey, type FileUnderReview, type StageContext, type StageSetup } from './context';
+import { effortOf, warmKey, type Ask, type FileUnderReview, type StageSetup } from './context';
 import { missingFunctions, planReviews, type ReviewPlan } from './batching';
 import { functionRanges } from './diffScope';
 import { fileSystem, STEP_DIRECTIVES } from './prompts';
 
 export interface ReviewOutcome {
+  /** The reviews known: all of them where every call is answered; else (the forecast's) those the cache holds. */
   reviews: PerFunctionReview[];
   failed: FailedUnit[];
   /** Functions the completeness check had to re-run solo. */
   recovered: string[];
+  /** Functions answered from the result cache, and asked. */
+  functions: { cached: number; asked: number };
 }
 
 /** Only the breadcrumbs of Steps 1–2 reach Step 3, never the whole records. */
@@ -124,7 +127,7 @@ const linesOf = (f: FunctionRow): LineRange | null =>
   f.end_line != null && f.end_line >= f.start_line ? [f.start_line, f.end_line] : null;
 
 /** A file's functions to review, with what Steps 1 and 2 said about the file. */
-export interface FunctionsOfFile {
+interface FunctionsOfFile {
   file: FileUnderReview;
   step1: Step1Record;
   analysis: FileAnalysis;
@@ -135,7 +138,7 @@ export interface FunctionsOfFile {
  * Each function's result-cache key, and its cached review moved to where the function starts now (null where
  * none is kept, or a cited line no longer fits): what a run reuses, and what its forecast counts as answered.
  */
-export async function recallReviews(ctx: StageSetup, of: FunctionsOfFile) {
+async function recallReviews(ctx: StageSetup, of: FunctionsOfFile) {
   const { file, analysis, functions } = of;
   const ranges = functionRanges(analysis.functions, file.primary.lines.length);
   const keys = new Map(
@@ -151,8 +154,14 @@ export async function recallReviews(ctx: StageSetup, of: FunctionsOfFile) {
   return { keys, known };
 }
 
+/**
+ * The functions the cache does not answer go solo or in batches, each call answered by `ask`; then every
+ * function no reply answered for goes again, solo. Where an answer is not known before the run asks (the
+ * forecast's), neither is what is missing: the reviews are those the cache holds.
+ */
 export async function reviewFunctions(
-  ctx: StageContext,
+  ctx: StageSetup,
+  ask: Ask,
   of: FunctionsOfFile,
   onReviewed: (count: number) => void,
 ): Promise<ReviewOutcome> {
@@ -164,11 +173,13 @@ export async function reviewFunctions(
 
   const todo = functions.filter((_, i) => known[i] === null);
   const plan = planReviews(todo);
-  const unit: ReviewUnit = { file, crumbs, primeFile: primesFile(ctx, file, plan) };
+  const unit: ReviewUnit = { ask, file, crumbs, primeFile: primesFile(ctx, file, plan) };
   const first = await Promise.all([
-    ...plan.solo.map((f) => reviewSolo(ctx, unit, f)),
-    ...plan.batches.map((b) => reviewBatch(ctx, unit, b)),
+    ...plan.solo.map((f) => reviewSolo(unit, f)),
+    ...plan.batches.map((b) => reviewBatch(unit, b)),
   ]);
+  const counted = { functions: { cached: cached.length, asked: todo.length } };
+  if (!first.every((r) => r !== undefined)) return { reviews: cached, failed: [], recovered: [], ...counted };
   const reviews = first.flatMap((r) => r.reviews);
   onReviewed(reviews.length);
 
@@ -176,8 +187,8 @@ export async function reviewFunctions(
     todo,
     reviews.map((r) => r.function_qualified_name),
   );
-  const rerun = await Promise.all(missing.map((f) => reviewSolo(ctx, { ...unit, primeFile: false }, f)));
-  const recovered = rerun.flatMap((r) => r.reviews);
+  const rerun = await Promise.all(missing.map((f) => reviewSolo({ ...unit, primeFile: false }, f)));
+  const recovered = rerun.flatMap((r) => r?.reviews ?? []);
   onReviewed(recovered.length);
   const fresh = [...reviews, ...recovered];
   // Kept with the start line it was asked at, which its verdict lines are relative to (see rebase).
@@ -196,17 +207,19 @@ export async function reviewFunctions(
     reviews: [...cached, ...fresh].sort(
       (a, b) => (index.get(a.function_qualified_name) ?? 0) - (index.get(b.function_qualified_name) ?? 0),
     ),
-    failed: rerun.flatMap((r) => r.failed),
+    failed: rerun.flatMap((r) => r?.failed ?? []),
     recovered: recovered.map((r) => r.function_qualified_name),
+    ...counted,
   };
 }
 
 /** Units that start together on a model where the file is not cached yet would each write it: one prime writes it first. */
-export const primesFile = (ctx: StageSetup, file: FileUnderReview, plan: ReviewPlan) =>
+const primesFile = (ctx: StageSetup, file: FileUnderReview, plan: ReviewPlan) =>
   plan.solo.length + plan.batches.length > 1 && !file.warm.has(warmKey(ctx.models, 'review'));
 
-/** What every review call about a file carries: the file, Step 2's breadcrumbs, whether it primes the file first. */
+/** What every review call about a file carries: who answers it, the file, Step 2's breadcrumbs, whether it primes the file first. */
 interface ReviewUnit {
+  ask: Ask;
   file: FileUnderReview;
   crumbs: object;
   primeFile: boolean;
@@ -217,13 +230,13 @@ interface UnitResult {
   failed: FailedUnit[];
 }
 
+/** A function's own call; undefined where its answer is not known before the run asks. */
 async function reviewSolo(
-  ctx: StageContext,
-  { file, crumbs, primeFile }: ReviewUnit,
+  { ask, file, crumbs, primeFile }: ReviewUnit,
   fn: FunctionRow,
-): Promise<UnitResult> {
+): Promise<UnitResult | undefined> {
   const label = `Step 3 review ${file.entry.path} ${fn.qualified_name}`;
-  const outcome = await fileCall(ctx, file, 'review', {
+  const outcome = await ask('review', {
     label,
     record: PerFunctionReview,
     cacheKey: false,
@@ -232,6 +245,7 @@ async function reviewSolo(
     check: (r) => verdictLineErrors(fn, r.verdicts, file),
     ...excerpt([fn]),
   });
+  if (!outcome) return undefined;
   if (!outcome.ok)
     return {
       reviews: [],
@@ -255,10 +269,10 @@ async function reviewSolo(
  * A failed batch is not reported here: its functions are missing, and the completeness check re-runs them.
  * A batch too long for the window (an outlined file's functions in full) goes again in halves.
  */
-async function reviewBatch(ctx: StageContext, unit: ReviewUnit, batch: FunctionRow[]): Promise<UnitResult> {
-  const { file, crumbs, primeFile } = unit;
+async function reviewBatch(unit: ReviewUnit, batch: FunctionRow[]): Promise<UnitResult | undefined> {
+  const { ask, file, crumbs, primeFile } = unit;
   const asked = new Map(batch.map((f) => [f.qualified_name, f]));
-  const outcome = await fileCall(ctx, file, 'review', {
+  const outcome = await ask('review', {
     label: `Step 3 review ${file.entry.path} batch of ${batch.length}`,
     record: BatchReview,
     cacheKey: false,
@@ -267,12 +281,13 @@ async function reviewBatch(ctx: StageContext, unit: ReviewUnit, batch: FunctionR
     check: (b) => checkBatch(b, asked, file),
     ...excerpt(batch),
   });
+  if (!outcome) return undefined;
   if (!outcome.ok && outcome.tooLong && batch.length > 1) {
     const half = Math.ceil(batch.length / 2);
     const halves = await Promise.all(
-      [batch.slice(0, half), batch.slice(half)].map((b) => reviewBatch(ctx, { ...unit, primeFile: false }, b)),
+      [batch.slice(0, half), batch.slice(half)].map((b) => reviewBatch({ ...unit, primeFile: false }, b)),
     );
-    return { reviews: halves.flatMap((h) => h.reviews), failed: [] };
+    return { reviews: halves.flatMap((h) => h?.reviews ?? []), failed: [] };
   }
   if (!outcome.ok) return { reviews: [], failed: [] };
   return { reviews: outcome.value.reviews.map((r) => ({ ...r, file_path: file.entry.path })), failed: [] };
