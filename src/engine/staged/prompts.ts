@@ -35,8 +35,8 @@ export const STEP_BRIEFS: Record<FileStep, string> = {
   challenge: challenge.trim(),
 };
 
-export const STEPS_INTRO =
-  '# Your steps\n\nThe briefs of the steps this model runs follow. Each call does exactly one: the directive after the source names it and the record to submit, and that brief is your task.';
+/** The heading of a model's briefs; the common text says the line after the source names the one to follow. */
+export const STEPS_INTRO = '# Step briefs\n\nFollow the one that the line after the source names.';
 
 /**
  * The system text of a file step's calls: the shared text, then the briefs of every file step its model runs.
