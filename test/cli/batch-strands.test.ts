@@ -4,25 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { runCli } from '../helpers/cli';
-import { put } from '../helpers/tree';
+import { numericFunction, put } from '../helpers/tree';
 
 /** The endpoint's window, which it does not state: the client believes the model's 1M until a request is refused. */
 const WINDOW = 33_000;
 
-/** A function of `lines` lines, each about 50 characters. */
-const fn = (name: string, lines: number) =>
-  [
-    `export function ${name}(xs: number[], k: number): number {`,
-    '  let acc = 0;',
-    ...Array.from({ length: lines - 4 }, (_, j) => `  acc += xs.length > ${j} ? xs[${j}]! * k : 0; // step ${j}`),
-    '  return acc;',
-    '}',
-  ].join('\n');
-
 /** A module and its test, a long table of cases: each fits the window alone, the two together do not. */
 async function longTestTree(): Promise<string> {
   const cwd = await mkdtemp(join(tmpdir(), 'skeptic-batch-strands-'));
-  const body = Array.from({ length: 5 }, (_, g) => fn(`f${g}`, 120));
+  const body = Array.from({ length: 5 }, (_, g) => numericFunction(`f${g}`, 120));
   await put(cwd, 'mod/scale.ts', `/** Scaling. */\n${body.join('\n\n')}\n`);
   const cases = Array.from(
     { length: 450 },

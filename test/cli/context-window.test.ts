@@ -6,7 +6,7 @@ import type { Scenario } from '../fake-anthropic/scenario';
 import { list, MessagesBody, parseRequest, text } from '../fake-anthropic/request';
 import { startFakeAnthropic, type FakeAnthropic, type LoggedRequest } from '../fake-anthropic/server';
 import { runCli } from '../helpers/cli';
-import { put } from '../helpers/tree';
+import { numericFunction, put } from '../helpers/tree';
 
 /** 90 small modules in nine folders: a synthesis of all of them does not fit the window below. */
 const FILES = 90;
@@ -60,21 +60,11 @@ const BIG = (i: number) => i % 10 === 7;
 const functionsOf = (i: number) => (BIG(i) ? 12 : LONG_TEST(i) ? 5 : 1);
 const linesOf = (i: number) => (BIG(i) ? 200 : LONG_TEST(i) ? 120 : 5);
 
-/** A function of `lines` lines, each about 50 characters. */
-const fn = (name: string, lines: number) =>
-  [
-    `export function ${name}(xs: number[], k: number): number {`,
-    '  let acc = 0;',
-    ...Array.from({ length: lines - 4 }, (_, j) => `  acc += xs.length > ${j} ? xs[${j}]! * k : 0; // step ${j}`),
-    '  return acc;',
-    '}',
-  ].join('\n');
-
 async function mixedTree(): Promise<string> {
   const cwd = await mkdtemp(join(tmpdir(), 'skeptic-mixed-'));
   await put(cwd, 'CLAUDE.md', '# Conventions\n\n- Helpers stay pure: no shared mutable state between modules.\n');
   for (let i = 0; i < MIXED; i++) {
-    const body = Array.from({ length: functionsOf(i) }, (_, g) => fn(`m${i}f${g}`, linesOf(i)));
+    const body = Array.from({ length: functionsOf(i) }, (_, g) => numericFunction(`m${i}f${g}`, linesOf(i)));
     await put(cwd, mixedPath(i), `/** Module ${i}. */\n${body.join('\n\n')}\n`);
     if (LONG_TEST(i)) {
       // A table of cases, about as long as the module, and one test over it.

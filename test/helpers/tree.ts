@@ -11,3 +11,13 @@ export async function put(
   await mkdir(dirname(abs), { recursive: true });
   await writeFile(abs, content);
 }
+
+/** A TypeScript function of `lines` lines, each about 50 characters: sized code for window and batch tests. */
+export const numericFunction = (name: string, lines: number): string =>
+  [
+    `export function ${name}(xs: number[], k: number): number {`,
+    '  let acc = 0;',
+    ...Array.from({ length: lines - 4 }, (_, j) => `  acc += xs.length > ${j} ? xs[${j}]! * k : 0; // step ${j}`),
+    '  return acc;',
+    '}',
+  ].join('\n');
