@@ -49,7 +49,10 @@ export class UnitCache {
       model: spec.model,
       // Digests, each made once: the system text and the schema are the same in every key of a step, and copying
       // them into every key's JSON made a quarter of a run's garbage (a key per function, tens of kilobytes each).
-      system: typeof spec.system === 'string' ? digestOf(spec.system) : spec.system,
+      system:
+        typeof spec.system === 'string'
+          ? digestOf(spec.system)
+          : spec.system.map((block) => ({ ...block, text: digestOf(block.text) })),
       schema: schemaDigest(spec.record),
       effort: spec.effort ?? this.effort ?? null,
       tools: spec.tools,
@@ -145,12 +148,17 @@ export class UnitCache {
 
 const settledKey = (key: string) => ResultCache.key({ settled: key });
 
-/** A system text's digest; a run has a handful of them, so they are all kept. */
+/**
+ * A system text's digest. A run has a handful of them, so they are kept; past a few dozen (a long-lived worker or
+ * MCP server seeing many configurations) the memo starts over rather than grow.
+ */
 const digests = new Map<string, string>();
+const MAX_DIGESTS = 64;
 function digestOf(text: string): string {
   let digest = digests.get(text);
   if (digest === undefined) {
     digest = createHash('sha256').update(text).digest('hex');
+    if (digests.size >= MAX_DIGESTS) digests.clear();
     digests.set(text, digest);
   }
   return digest;
