@@ -84,6 +84,9 @@ export function ghPrDiff(num: number, opts: GhOptions): Promise<string> {
  * (gh missing or signed out, no pull request, or one that is not open), never an error.
  */
 export async function ghBranchPullRequest(opts: GhOptions): Promise<{ number: number } | { none: string }> {
+  // Both questions at once: each can be a round trip to GitHub, and the scope (so the first request) waits on them.
+  const view = gh(['pr', 'view', '--json', 'number,state,headRefName'], opts);
+  view.catch(() => undefined); // read below, once gh is known to be signed in
   try {
     await gh(['auth', 'status'], opts);
   } catch (err) {
@@ -91,7 +94,7 @@ export async function ghBranchPullRequest(opts: GhOptions): Promise<{ number: nu
   }
   let raw: { number?: unknown; state?: unknown; headRefName?: unknown };
   try {
-    raw = JSON.parse(await gh(['pr', 'view', '--json', 'number,state,headRefName'], opts)) as typeof raw;
+    raw = JSON.parse(await view) as typeof raw;
   } catch (err) {
     const why = err instanceof GhFailed ? err.o.why : (err as Error).message;
     return {

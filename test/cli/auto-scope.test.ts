@@ -6,17 +6,27 @@ import { delimiter, join } from 'node:path';
 import { runCli } from '../helpers/cli';
 import { TempRepo } from '../helpers/git-repo';
 
-/** A PATH with git and, if given, a gh that answers as `answers` says (the other commands fail). */
-function pathWith(gh?: { auth: boolean; pr?: object }): string {
+/**
+ * A PATH with git and, if given, a gh that answers as `gh` says (the other commands fail). `authAfterView`: its
+ * `auth status` answers only once `pr view` has been asked (it gives up, signed out, after 10 s).
+ */
+function pathWith(gh?: { auth: boolean; pr?: object; authAfterView?: boolean }): string {
   const dir = mkdtempSync(join(tmpdir(), 'skeptic-path-'));
   symlinkSync(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), join(dir, 'git'));
   if (gh) {
     const script = join(dir, 'gh.js');
     writeFileSync(
       script,
-      `const a = process.argv.slice(2).join(' ');
-if (a === 'auth status') process.exit(${gh.auth ? 0 : 1});
-if (a === 'pr view --json number,state,headRefName') {
+      `const fs = require('node:fs');
+const viewed = ${JSON.stringify(join(dir, 'viewed'))};
+const a = process.argv.slice(2).join(' ');
+if (a === 'auth status') {
+  const until = Date.now() + 10000;
+  const answer = () => process.exit(${gh.auth ? 0 : 1});
+  if (!${Boolean(gh.authAfterView)}) answer();
+  const poll = setInterval(() => { if (fs.existsSync(viewed)) answer(); else if (Date.now() > until) process.exit(1); }, 20);
+} else if (a === 'pr view --json number,state,headRefName') {
+  fs.writeFileSync(viewed, '');
   ${gh.pr ? `process.stdout.write(${JSON.stringify(JSON.stringify(gh.pr))});` : `process.stderr.write('no pull requests found for branch "feature"\\n'); process.exit(1);`}
 } else { process.stderr.write('unexpected: ' + a + '\\n'); process.exit(1); }
 `,
@@ -71,6 +81,14 @@ describe('the auto-detected scope of skeptic plan and review without one', funct
     assert.equal(
       await firstLine(repo, merged),
       "Scope: the whole folder (auto: the branch's pull request #12 is merged; no uncommitted changes)",
+    );
+  });
+
+  it("asks gh for the branch's pull request while it asks whether gh is signed in, not after", async () => {
+    const path = pathWith({ auth: true, authAfterView: true, pr: { number: 7, state: 'MERGED', headRefName: 'main' } });
+    assert.equal(
+      await firstLine(committed(), path),
+      "Scope: the whole folder (auto: the branch's pull request #7 is merged; no uncommitted changes)",
     );
   });
 
