@@ -154,6 +154,15 @@ if (tests) {
       external: ['esbuild', 'typescript', 'eslint'],
     }),
   );
+  // bench:startup's floor: the SDK alone, bundled and started as the CLI is.
+  builds.push(
+    esbuild.build({
+      ...programs,
+      entryPoints: { 'sdk-only.bundle': 'bench/floor/sdkOnly.ts' },
+      outdir: 'out/bench/floor',
+    }),
+    esbuild.build({ ...common, entryPoints: { start: 'bench/floor/start.ts' }, outdir: 'out/bench/floor' }),
+  );
   const integration = walk(join('test', 'integration'), (p) => p.endsWith('.ts'));
   if (integration.length) {
     builds.push(

@@ -1,8 +1,9 @@
 /**
  * `npm run bench:startup [-- --runs N]`: how long the built CLI takes to start, with V8's code cache and
  * without it (SKEPTIC_NO_CODE_CACHE=1), beside a bare `node -e 0`: `--version` and `plan` to exit, and
- * `review` from spawn to its first request at the fake Messages API, over a 30-file git repository.
- * Prints medians, in total and minus bare Node's own start; asserts nothing.
+ * `review` from spawn to its first request at the fake Messages API, over a 30-file git repository; beside
+ * that, the floor under it: a bundle of the Anthropic SDK alone sending one request (bench/floor/), started
+ * the same way. Prints medians, in total, minus bare Node's own start and over the floor; asserts nothing.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
@@ -13,8 +14,11 @@ import { startFakeAnthropic, type FakeAnthropic } from '../test/fake-anthropic/s
 import { syntheticProject } from './project';
 
 const CLI = join(resolve(__dirname, '../..'), 'dist/cli.js');
+const FLOOR = join(__dirname, 'floor/start.js');
 
 interface Start {
+  /** The program: the CLI unless said. */
+  script?: string;
   args: string[];
   /** Measured to the first request at the fake server instead of to the exit. */
   toFirstRequest?: boolean;
@@ -44,7 +48,11 @@ function timeOnce(
     child.on('error', fail);
     child.on('exit', (code) => {
       clearInterval(poll);
-      if (start.toFirstRequest) return;
+      if (start.toFirstRequest) {
+        if (server.requests.length === seen)
+          fail(new Error(`${script.join(' ')} exited with ${code} before a request`));
+        return;
+      }
       if (code === 0) done(Date.now() - t0);
       else fail(new Error(`${start.args.join(' ')} exited with ${code}`));
     });
@@ -76,22 +84,31 @@ async function main(): Promise<void> {
       '--version': { args: ['--version'] },
       plan: { args: ['plan'] },
       'review → 1st request': { args: ['review', '--yes', '--no-cache'], toFirstRequest: true },
+      'SDK alone → request': { script: FLOOR, args: [], toFirstRequest: true },
     };
     console.log(
       `startup over ${runs} runs each (median ms; "− node" subtracts a bare \`node -e 0\`, ${bare.toFixed(0)} ms here, "÷ node" divides by it; load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)`,
     );
+    const cached: Record<string, number> = {};
     for (const [label, start] of Object.entries(starts)) {
       const row: string[] = [];
+      const script = [start.script ?? CLI];
       for (const [variant, env] of [
         ['code cache', base],
         ['no code cache', { ...base, SKEPTIC_NO_CODE_CACHE: '1' }],
       ] as const) {
-        await timeOnce([CLI], start, cwd, env, server); // the first start makes the code cache
-        const m = await medianOf(runs, () => timeOnce([CLI], start, cwd, env, server));
+        await timeOnce(script, start, cwd, env, server); // the first start makes the code cache
+        const m = await medianOf(runs, () => timeOnce(script, start, cwd, env, server));
+        cached[label] ??= m;
         row.push(`${variant} ${m.toFixed(0)} (− node ${(m - bare).toFixed(0)}, ÷ node ${(m / bare).toFixed(2)})`);
       }
       console.log(`  ${label.padEnd(22)} ${row.join(' · ')}`);
     }
+    const review = cached['review → 1st request']!;
+    const floor = cached['SDK alone → request']!;
+    console.log(
+      `  review's own start over the SDK floor, code cache: ${(review - floor).toFixed(0)} ms; a start at 2.5× bare node would leave it ${(2.5 * bare - floor).toFixed(0)} ms`,
+    );
   } finally {
     await server.close();
   }
