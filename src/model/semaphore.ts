@@ -22,14 +22,20 @@ interface Waiter {
   priority: PriorityOf;
   seq: number;
   grant: () => void;
+  reject: (reason: unknown) => void;
 }
 
 export class Semaphore {
   private active = 0;
   private seq = 0;
   /** Waiters with a priority of their own, scanned on each release; the first come, first served ones wait in order. */
-  private readonly ranked: Waiter[] = [];
+  private ranked: Waiter[] = [];
   private readonly inOrder = new Set<Waiter>();
+  /**
+   * The waiters of each signal, under one abort listener per signal: an EventTarget checks every listener it
+   * has for a duplicate as one is added, so a listener per waiter made 18,880 files waiting at once cost 2.3 s.
+   */
+  private readonly bySignal = new Map<AbortSignal, { waiters: Set<Waiter>; onAbort: () => void }>();
 
   constructor(private readonly limit: number) {
     if (!Number.isInteger(limit) || limit < 1)
@@ -56,21 +62,46 @@ export class Semaphore {
         priority,
         seq: this.seq++,
         grant: () => {
-          signal?.removeEventListener('abort', onAbort);
+          if (signal) this.unwatch(signal, waiter);
           this.active++;
           resolve();
         },
+        reject,
       };
-      const onAbort = () => {
-        const i = this.ranked.indexOf(waiter);
-        if (i >= 0) this.ranked.splice(i, 1);
-        this.inOrder.delete(waiter);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal) this.watch(signal, waiter);
       if (priority === FIFO) this.inOrder.add(waiter);
       else this.ranked.push(waiter);
     });
+  }
+
+  private watch(signal: AbortSignal, waiter: Waiter): void {
+    let watched = this.bySignal.get(signal);
+    if (!watched) {
+      const waiters = new Set<Waiter>();
+      const onAbort = () => {
+        this.bySignal.delete(signal);
+        // Out of both queues in one pass each, however many wait on this signal.
+        this.ranked = this.ranked.filter((w) => !waiters.has(w));
+        for (const w of waiters) {
+          this.inOrder.delete(w);
+          w.reject(signal.reason);
+        }
+      };
+      watched = { waiters, onAbort };
+      this.bySignal.set(signal, watched);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    watched.waiters.add(waiter);
+  }
+
+  private unwatch(signal: AbortSignal, waiter: Waiter): void {
+    const watched = this.bySignal.get(signal);
+    if (!watched) return;
+    watched.waiters.delete(waiter);
+    if (watched.waiters.size > 0) return;
+    // No waiter left on it: a long-lived signal does not keep a listener per semaphore that once waited.
+    signal.removeEventListener('abort', watched.onAbort);
+    this.bySignal.delete(signal);
   }
 
   private release(): void {
