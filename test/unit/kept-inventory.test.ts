@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FactStore, Step0Facts } from '../../src/scope/facts';
 import { takeInventory } from '../../src/scope/inventory';
+import type { FileStream } from '../../src/model/fileStream';
 import { TempRepo } from '../helpers/git-repo';
 
 /** Every file and folder of the tree (outside .git) an hour old: past the window where a time is not trusted. */
@@ -86,6 +87,44 @@ describe('scope: an unchanged scope takes its kept inventory', () => {
     assert.equal(facts.idOf(repo.path('src/util.ts')), blob);
     // What a judge would have left held: the estimate asks for sizes without waiting.
     assert.equal(facts.known(repo.path('src/util.ts'))?.bytes, 'export const u = 1;\n'.length);
+  });
+
+  it("streams the kept files: each is handed on once its own facts are in, not once every file's are", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = repo.path('src/other.ts');
+    /** A store whose read of one file's facts waits for the test (a large tree's facts take seconds to read). */
+    class SlowStore extends FactStore {
+      override async get(id: string): ReturnType<FactStore['get']> {
+        if (id === facts.idOf(slow)) await gate;
+        return super.get(id);
+      }
+    }
+    const facts: Step0Facts = new Step0Facts(new SlowStore(factsDir));
+    let handOn!: (files: FileStream) => void;
+    const handed = new Promise<FileStream>((resolve) => (handOn = resolve));
+    let whole = false;
+    const taking = takeInventory(['.'], { cwd: repo.dir, keptIn, facts, onFiles: handOn }).then((inv) => {
+      whole = true;
+      return inv;
+    });
+    const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 10_000).unref());
+    const files = await Promise.race([handed, waited]);
+    assert.notEqual(files, 'waited', "the files are handed on while one file's facts are still being read");
+    const stream = files as FileStream;
+    const at = (path: string) => stream.candidates.indexOf(path);
+    assert.equal((await stream.entry(at('src/util.ts')))?.companion_path, 'MARK', 'the kept inventory, streamed');
+    assert.equal(facts.known(repo.path('src/util.ts'))?.bytes, 'export const u = 1;\n'.length);
+    let slowIn = false;
+    void stream.entry(at('src/other.ts')).then(() => (slowIn = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(slowIn, false, 'the slow file waits for its facts');
+    assert.equal(whole, false, 'the inventory is whole only once every file is held');
+    release();
+    await taking;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(slowIn);
+    assert.equal(facts.known(slow)?.bytes, 'export const o = 1;\n'.length);
   });
 
   it('takes stock again when a tracked file changes, an untracked one changes or appears, or a folder gains a name git does not list', async () => {
