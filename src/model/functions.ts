@@ -22,3 +22,11 @@ export interface FunctionInventory {
   parser: 'syntax' | 'regex';
   functions: CodeFunction[];
 }
+
+/**
+ * A name found in a file's text, as a string of its own. V8 makes a substring of 13 characters or more a view
+ * into the text it was cut from, which it keeps alive: a plan of 21,000 files held every file's text (184 MB)
+ * through the names of their kept functions. Prepending a character makes V8 copy the name out; the slice is then
+ * a view into that copy alone.
+ */
+export const ownName = (name: string): string => ` ${name}`.slice(1);

@@ -3,7 +3,7 @@
  * per-language regexes over top-level declarations (column 0) and direct members of a top-level
  * class/impl. It cannot see where a function ends: each ends where the next one starts.
  */
-import type { CodeFunction, FunctionInventory, Visibility } from '../model/functions';
+import { ownName, type CodeFunction, type FunctionInventory, type Visibility } from '../model/functions';
 import { languageOf } from '../model/languages';
 import { splitLines } from '../model/lines';
 
@@ -167,7 +167,13 @@ export function findFunctions(language: string, lines: SourceLine[]): CodeFuncti
   if (!grammar) return [];
   const rows: CodeFunction[] = [];
   const add = (d: Declaration, line: number) =>
-    rows.push({ qualified_name: d.name, kind: d.kind, visibility: d.visibility, start_line: line, end_line: line });
+    rows.push({
+      qualified_name: ownName(d.name),
+      kind: d.kind,
+      visibility: d.visibility,
+      start_line: line,
+      end_line: line,
+    });
   let scope: { name: string; memberIndent: number | null } | null = null;
   for (const { no, text } of lines) {
     const line = text.trim();

@@ -5,7 +5,7 @@
  * the regex fallback (../functionFinder.ts) looks at top-level declarations only. Each function ends where
  * the next starts. It only sizes an estimate: a review always parses.
  */
-import type { CodeFunction, FunctionInventory } from '../../model/functions';
+import { ownName, type CodeFunction, type FunctionInventory } from '../../model/functions';
 import { languageOf } from '../../model/languages';
 import { C_KEYWORDS as FALLBACK_C_KEYWORDS } from '../functionFinder';
 
@@ -148,7 +148,7 @@ export function quickInventory(path: string, text: string): FunctionInventory | 
     previousLine = line;
     const n = (seen.get(s.name) ?? 0) + 1;
     seen.set(s.name, n);
-    const name = n > 1 ? `${s.name}#${n}` : s.name;
+    const name = ownName(n > 1 ? `${s.name}#${n}` : s.name);
     functions.push({ qualified_name: name, kind: s.kind, visibility: 'public', start_line: line, end_line: line });
   }
   const last = lines.length;
