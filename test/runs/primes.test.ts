@@ -39,7 +39,11 @@ describe('cache primes, counted', function () {
     files: () => access.files(),
   });
 
-  async function review(cwd: string, paths: string[], opts: { late?: string; cacheDir?: string } = {}) {
+  async function review(
+    cwd: string,
+    paths: string[],
+    opts: { late?: string; cacheDir?: string; reviewModel?: string } = {},
+  ) {
     fake.server.reset();
     if (opts.cacheDir) await ResultCache.prepare(opts.cacheDir);
     const job = buildJob(
@@ -55,6 +59,7 @@ describe('cache primes, counted', function () {
     const result = await runStagedReview(
       {
         ...stagedRequest(job, prepared, []),
+        models: { ...job.models, ...(opts.reviewModel ? { review: opts.reviewModel } : {}) },
         ...(job.cacheDir ? { cacheDir: job.cacheDir } : {}),
         cwd,
         access: opts.late ? holding(prepared.access, opts.late) : prepared.access,
@@ -83,6 +88,25 @@ describe('cache primes, counted', function () {
       assert.ok(r.started_at >= primes[0]!.ended_at!, `${r.file}'s Step 1 waited for the prime`);
       assert.ok((r.usage?.cache_read_input_tokens ?? 0) > 0, `${r.file}'s Step 1 read the primed prefix`);
     }
+  });
+
+  it('Step 3 on a model of its own: one prime of a file whose units fan out, none of a file of one unit', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const reviewModel = 'claude-haiku-5-5';
+    const { requests } = await review(cwd, ['shop'], { reviewModel });
+    const units = new Map<string, number>();
+    for (const r of requests)
+      if ((r.record === 'PerFunctionReview' || r.record === 'BatchReview') && r.turn === 1 && !isPrime(r))
+        units.set(r.file!, (units.get(r.file!) ?? 0) + 1);
+    const fanning = [...units].filter(([, n]) => n > 1).map(([file]) => file);
+    assert.ok(fanning.length > 0 && fanning.length < units.size, JSON.stringify([...units]));
+    // A file's prime carries its code; the run-wide prefix of the model (no file in it) is the window's to prime.
+    const primed = requests
+      .filter((r) => isPrime(r) && body(r).model === reviewModel)
+      .flatMap((r) =>
+        [...JSON.stringify(r.body).matchAll(/path=\\"([^"\\]+)\\" role=\\"primary\\"/g)].map((m) => m[1]),
+      );
+    assert.deepEqual(primed.sort(), fanning.sort());
   });
 
   it('one file: no prime at all', async () => {
