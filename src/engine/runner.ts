@@ -8,7 +8,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { FatalApiError, type Message, type MessageParams, type ModelClient } from './client';
 import type { Priority } from '../model/semaphore';
-import { sleep } from './backoff';
+import { sleep, untilAborted } from './backoff';
 import type { ResultCache } from './resultCache';
 import { jsonSchemaOf, UnitCache } from './unitCache';
 import type { FileAccess } from '../model/access';
@@ -30,7 +30,7 @@ const MAX_CALLS_PER_TURN = 8;
 export const MAX_UNIT_CALLS = 1 + MAX_TOOL_TURNS + 1 + MAX_REPAIRS;
 /** Primes go first: calls are waiting on them. */
 const PRIME_PRIORITY: Priority = { rank: Number.MAX_SAFE_INTEGER, order: 0 };
-/** How long the first call on a prefix waits for others to share a prime with (a run's fan-out arrives within it). */
+/** Where no count is known: how long the first call on a prefix waits for another to share a prime with. */
 const PRIME_WINDOW_MS = 25;
 /** What a prime asks after the shared prefix: nothing that matters, its one output token is thrown away. */
 const PRIME_TAIL: ContentBlock = { type: 'text', text: 'Cache warm-up: reply with nothing.' };
@@ -88,7 +88,11 @@ export class SubAgentRunner {
   private async runCounted<T>(spec: UnitSpec<T>): Promise<UnitOutcome<T>> {
     const key = this.cache.keyOf(spec);
     const stored = await this.cache.lookup(spec, key);
-    if (stored !== undefined) return stored;
+    if (stored !== undefined) {
+      // Answered here: one call fewer on the prefix it shares.
+      void spec.primeFirst?.sharer?.looked(false);
+      return stored;
+    }
     if (spec.primeFirst)
       await this.primeOnce(spec.primeFirst, {
         ...spec,
@@ -114,23 +118,24 @@ export class SubAgentRunner {
     this.client.window.fits(firstRequest(spec, this.effort, this.structured), headroom);
 
   /**
-   * The first caller for `key` primes at once if the prefix is `shared`; else it opens a short window, and if
-   * another caller for the same prefix arrives within it, one prime writes the prefix and every caller waits
-   * for it, else the lone caller goes on unprimed (a prime then would only add a call). Once per key for the
-   * runner's life.
+   * One prime per `key` for the runner's life, sent first if two or more calls on the prefix go to the model,
+   * and every caller waits for it; else the lone caller goes on unprimed (a prime then would only add a call).
+   * The caller's count decides (Sharer); without one, a short window: another caller within it shares.
    */
-  private primeOnce<T>({ key, shared }: NonNullable<UnitSpec<T>['primeFirst']>, spec: UnitSpec<T>): Promise<void> {
+  private primeOnce<T>({ key, sharer }: NonNullable<UnitSpec<T>['primeFirst']>, spec: UnitSpec<T>): Promise<void> {
     // Whether a prime pays is the transport's to say (ModelClient.primes).
     if (!this.client.primes) return Promise.resolve();
     const gate = this.primes.get(key);
     if (gate) {
+      void sharer?.looked(true);
       gate.callers++;
       return gate.done;
     }
     const opened = { callers: 1, done: Promise.resolve() };
-    opened.done = shared
-      ? this.sendPrime(spec)
-      : sleep(PRIME_WINDOW_MS, this.client.signal).then(() => (opened.callers > 1 ? this.sendPrime(spec) : undefined));
+    const shared = sharer
+      ? untilAborted(sharer.looked(true), this.client.signal)
+      : sleep(PRIME_WINDOW_MS, this.client.signal).then(() => opened.callers > 1);
+    opened.done = shared.then((go) => (go ? this.sendPrime(spec) : undefined));
     this.primes.set(key, opened);
     return opened.done;
   }

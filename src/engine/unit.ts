@@ -7,6 +7,7 @@ import type { Effort } from '../model/models';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { z } from 'zod';
 import type { PriorityOf } from '../model/semaphore';
+import type { Sharer } from './sharers';
 
 type ContentBlock = Anthropic.Messages.ContentBlockParam;
 
@@ -43,12 +44,13 @@ export interface UnitSpec<T> {
   /**
    * On a result-cache miss, first make sure the prefix up to the first `blocks` user blocks is cached: one
    * one-token call per `key` writes it while every call sharing it waits (a prefix is readable only once
-   * its writer's response has begun, so calls that start together would each pay to write it). `shared`: the
-   * caller knows others start on the prefix with it, so the prime goes at once; else only if another call for
-   * `key` comes within a moment. The one way the engine primes; whether a prime goes at all is the client's
-   * (ModelClient.primes).
+   * its writer's response has begun, so calls that start together would each pay to write it). `sharer`: the
+   * caller's count of the calls planned on the prefix, which decides whether the prime goes (two or more of
+   * them miss the result cache: sharers.ts), whatever the timing; without one (the count is not known when
+   * the call starts), only if another call for `key` comes within a moment. The one way the engine primes;
+   * whether a prime goes at all is the client's (ModelClient.primes).
    */
-  primeFirst?: { key: string; blocks: number; shared?: boolean };
+  primeFirst?: { key: string; blocks: number; sharer?: Sharer };
   /** This unit's effort, over the run's (staged Steps 3 and 4 send one of their own: model/models.ts). */
   effort?: Effort;
   maxTokens: number;

@@ -168,6 +168,32 @@ describe('lens mode through the CLI against the fake API', function () {
     assert.equal(server.requests.filter(isPrime).length, 1);
   });
 
+  it('a reviewer answered from the result cache does not count: its one partner on the model goes unprimed', async () => {
+    const cwd = await fixtureWorkspace('shop');
+    const cache = mkdtempSync(join(tmpdir(), 'skeptic-lens-cache-'));
+    const cached = (args: string[]) =>
+      runCli(['review', 'shop', '--mode', 'lenses', '--json', 'result.json', ...args], {
+        cwd,
+        env: { ...env(), XDG_CACHE_HOME: cache },
+      });
+    assert.equal((await cached(['--max-reviewers', '1'])).code, 0);
+    assert.deepEqual(
+      reviews(server).map((r) => r.reviewer),
+      ['security'],
+    );
+    server.reset();
+    const run = await cached([]);
+    assert.equal(run.code, 0, run.stderr);
+    // Security comes from the cache; logic is the only call on the opus prefix, performance the only one on sonnet's.
+    assert.deepEqual(
+      reviews(server)
+        .map((r) => r.reviewer)
+        .sort(),
+      ['logic', 'performance'],
+    );
+    assert.deepEqual(server.requests.filter(isPrime), []);
+  });
+
   it('keeps confident findings, drops the rest, merges one line across reviewers, and writes the report', async () => {
     const cwd = await fixtureWorkspace('shop');
     const run = await review(cwd);

@@ -6,6 +6,7 @@
 import type { ContextFile } from '../../model/records';
 import type { RoomCheck, SubAgentRunner } from '../runner';
 import type { UnitOutcome, UnitSpec } from '../unit';
+import type { Sharer } from '../sharers';
 import { lineErrors, type SourceFile } from '../source';
 import type { Chunk } from './chunks';
 import type { MergedFinding } from '../../model/lens';
@@ -70,18 +71,19 @@ function callersIn({ target, chunk }: Part) {
 }
 
 /**
- * A reviewer's call over a part. `sharing`: the reviewers on its model that review the part (itself included);
- * with two or more, one prime writes their common prefix (all but the brief) before they start, and each reads it.
+ * A reviewer's call over a part. `sharer`: given where other reviewers on its model review the part too; then
+ * one prime writes their common prefix (all but the brief) before they start, if two or more of them go to
+ * the model, and each reads it.
  */
 export function reviewPart(
   ctx: LensCallContext,
   part: Part,
   reviewer: ReviewerName,
-  sharing = 1,
+  sharer?: Sharer,
 ): Promise<UnitOutcome<LensReview>> {
   const spec = reviewSpec(ctx.models, part, reviewer);
-  const primeFirst = { key: `${spec.model}:${partLabel(part)}`, blocks: spec.content.length - 1, shared: true };
-  return ctx.runner.run(sharing > 1 ? { ...spec, primeFirst } : spec);
+  const primeFirst = { key: `${spec.model}:${partLabel(part)}`, blocks: spec.content.length - 1, sharer };
+  return ctx.runner.run(sharer ? { ...spec, primeFirst } : spec);
 }
 
 /** The scope tokens a part of `target` may carry: what its reviewers' requests, and a validator's, leave in their windows. */

@@ -8,6 +8,7 @@ import { ReviewRun, type RunRequest } from '../reviewRun';
 import type { EmitFn, FileOutcome, LensProgressStep, LensResult, LensTargetOutcome } from '../../model/events';
 import type { ContextFile } from '../../model/records';
 import type { UnitOutcome } from '../unit';
+import { PrefixSharers, type Sharer } from '../sharers';
 import type { FailedUnit } from '../../model/finding';
 import {
   crossRepoCheck,
@@ -162,12 +163,10 @@ async function reviewParts(lens: LensRun, plans: Planned[]): Promise<ReviewedUni
     p.routing.reviewers.flatMap((reviewer) => p.parts.map((part) => ({ part, reviewer }))),
   );
   lens.progress.total('reviewers', units.length);
-  const models = lens.ctx.models;
-  const sharing = (part: Part, reviewer: ReviewerName) =>
-    units.filter((u) => u.part === part && models[u.reviewer] === models[reviewer]).length;
+  const sharers = prefixSharers(units, lens.ctx.models);
   return Promise.all(
     units.map(async ({ part, reviewer }): Promise<ReviewedUnit> => {
-      const outcome = await guarded(lens, () => reviewPart(lens.ctx, part, reviewer, sharing(part, reviewer)));
+      const outcome = await guarded(lens, () => reviewPart(lens.ctx, part, reviewer, sharers(part, reviewer)));
       lens.progress.advance('reviewers');
       const unit = { part, reviewer, raised: [], lowConfidence: 0, noise: [] };
       if (!outcome.ok)
@@ -184,6 +183,23 @@ async function reviewParts(lens: LensRun, plans: Planned[]): Promise<ReviewedUni
       };
     }),
   );
+}
+
+/** Per part and model, the reviewers that share its prefix, where two or more do: they count which of them call. */
+function prefixSharers(
+  units: { part: Part; reviewer: ReviewerName }[],
+  models: LensModels,
+): (part: Part, reviewer: ReviewerName) => Sharer | undefined {
+  const groups = new Map<Part, Map<string, PrefixSharers>>();
+  for (const { part, reviewer } of units) {
+    const model = models[reviewer];
+    const planned = units.filter((u) => u.part === part && models[u.reviewer] === model).length;
+    if (planned < 2) continue;
+    const byModel = groups.get(part) ?? new Map<string, PrefixSharers>();
+    if (!byModel.has(model)) byModel.set(model, new PrefixSharers(planned));
+    groups.set(part, byModel);
+  }
+  return (part, reviewer) => groups.get(part)?.get(models[reviewer])?.sharer();
 }
 
 /** Per target: its reviewers' findings merged by file:line and kept to the change; how many the change dropped. */

@@ -20,6 +20,8 @@ import type { SourceFile } from '../source';
 import type { UnitCache } from '../unitCache';
 import { fileSystem, STEP_DIRECTIVES } from './prompts';
 import type { Schedule } from './schedule';
+import type { StartingFiles } from './startingFiles';
+import type { Sharer } from '../sharers';
 
 /** What a unit's request and result-cache key are made of: the same for a run and for its forecast (forecast.ts). */
 export interface StageSetup {
@@ -30,8 +32,10 @@ export interface StageSetup {
   context: ContextFile[];
   /** For the challenger: findings this team dismissed before, and why. */
   dismissalExamples: DismissalExample[];
-  /** Files in the run: with two or more, the run-wide prefix is primed once per model before they fan out. */
+  /** Files in the run, counted up to two: with two or more, the run-wide prefix is primed once per model where several calls share it. */
   files: number;
+  /** The run's: the files that start together, whose count decides the prime of Step 1's run-wide prefix. */
+  starting?: StartingFiles;
   /** Whether a unit's request fits its model's context window (the run's runner, or the forecast's guard). */
   fits: FitCheck;
 }
@@ -123,8 +127,8 @@ export interface FileCall<T> {
   check?: (value: T) => string[];
   /** Default: the file's own text, its companion's path (not text), the context files, the step and the packet. */
   cacheKey?: object | false;
-  /** Several calls about this file start together on a model where it is not cached yet: prime it first. */
-  primeFile?: boolean;
+  /** Several calls about this file start together on a model where it is not cached yet: prime it first, counted by this. */
+  primeFile?: Sharer;
   /** For a file sent as an outline: the lines this call is about, sent in full. */
   excerpt?: LineRange[];
   /**
@@ -208,9 +212,9 @@ function specWith<T>(
   const context = file.withoutContext ? [] : ctx.context;
   const contextBlocks = context.length ? 1 : 0;
   const primeFirst = call.primeFile
-    ? { key: `file:${model}:${file.entry.path}`, blocks: contextBlocks + 1 }
+    ? { key: `file:${model}:${file.entry.path}`, blocks: contextBlocks + 1, sharer: call.primeFile }
     : ctx.files > 1 && !file.warm.has(warmKey(ctx.models, step))
-      ? { key: `run:${model}:${contextBlocks}`, blocks: contextBlocks }
+      ? { key: `run:${model}:${contextBlocks}`, blocks: contextBlocks, ...runSharer(ctx, file, step) }
       : undefined;
   return {
     step,
@@ -249,6 +253,16 @@ function specWith<T>(
     ...(primeFirst ? { primeFirst } : {}),
     ...(call.check ? { check: call.check } : {}),
   };
+}
+
+/**
+ * Who counts the calls on the run-wide prefix: for Step 1, every file's first call, the files that start
+ * together. A later step's first call on a model of its own (the challenger's, by default) has no count:
+ * files reach it one by one as their earlier steps end, and whether another will while it starts is not
+ * known, so the runner's short window decides.
+ */
+function runSharer(ctx: StageSetup, file: FileUnderReview, step: FileStep): { sharer?: Sharer } {
+  return step === 'curate' && ctx.starting ? { sharer: ctx.starting.of(file.order) } : {};
 }
 
 /** A step's own effort, where it sends one (stagedEffort), for its spec and its result-cache key alike. */

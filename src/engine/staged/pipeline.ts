@@ -33,6 +33,7 @@ import { Semaphore } from '../../model/semaphore';
 import type { RemovedHunk } from '../../model/removed';
 import type { Intent } from '../../model/intent';
 import { keptUpTo, streamOf, type FileStream } from '../../model/fileStream';
+import { StartingFiles } from './startingFiles';
 
 export interface StagedRequest extends RunRequest {
   /** Paths in the discovery are relative to this folder. */
@@ -81,6 +82,13 @@ export async function runStagedReview(request: StagedRequest | StreamedRequest, 
   const run = new ReviewRun(req, emit, STAGED_PROMPT_VERSION);
   const runner = run.runner(req.effort);
   const schedule = new Schedule(req.maxConcurrency);
+  // A bound on the files in flight, each holding its text and queuing its calls: on a tree of thousands, neither
+  // every text is held at once nor does each freed request slot scan every file's waiting calls. Files wait
+  // their turn in order; until then the schedule counts each as a file of one Step 3 call.
+  const inFlightBound =
+    req.filesInFlight ?? Math.min(MAX_FILES_IN_FLIGHT, Math.max(MIN_FILES_IN_FLIGHT, FILES_PER_SLOT * runner.capacity));
+  const inFlight = new Semaphore(inFlightBound);
+  const starting = new StartingFiles(files.candidates.length, inFlightBound);
   const ctx: StageContext = {
     runner,
     cache: runner.cache,
@@ -90,34 +98,32 @@ export async function runStagedReview(request: StagedRequest | StreamedRequest, 
     dismissalExamples: req.dismissalExamples ?? [],
     // Whether to prime is all a run needs of the count: known once two files are in, not when the last is.
     files: await keptUpTo(files, 2),
+    starting,
     fits: runner.fits,
     schedule,
     shrink: (file) => shrink(file, (path) => syntaxInventory(req, path)),
   };
   const progress = new Progress(emit);
 
-  // A bound on the files in flight, each holding its text and queuing its calls: on a tree of thousands, neither
-  // every text is held at once nor does each freed request slot scan every file's waiting calls. Files wait
-  // their turn in order; until then the schedule counts each as a file of one Step 3 call.
-  const inFlight = new Semaphore(
-    req.filesInFlight ?? Math.min(MAX_FILES_IN_FLIGHT, Math.max(MIN_FILES_IN_FLIGHT, FILES_PER_SLOT * runner.capacity)),
-  );
   // Every file Step 0 has yet to judge counts as one that stays, until its verdict says otherwise; a file
   // starts as soon as its own verdict is in, in review order as far as the verdicts come so.
   files.candidates.forEach((_, order) => schedule.expect(order, 'curate', expectedUnits(undefined, MAX_BATCH)));
   const started = await Promise.all(
     files.candidates.map(async (_, order) => {
       const entry = await files.entry(order);
+      starting.verdict(order, entry !== null);
       if (!entry) return void schedule.finish(order);
       progress.total('curate', 1);
-      const fileRun = await run.guard(
-        () =>
-          inFlight.run(
-            () => reviewFile({ ctx, req, progress, emit }, entry, order).finally(() => schedule.finish(order)),
-            run.signal,
-          ),
-        (reason) => stoppedFile(entry, reason),
-      );
+      const fileRun = await run
+        .guard(
+          () =>
+            inFlight.run(
+              () => reviewFile({ ctx, req, progress, emit }, entry, order).finally(() => schedule.finish(order)),
+              run.signal,
+            ),
+          (reason) => stoppedFile(entry, reason),
+        )
+        .finally(() => starting.ended(order));
       return { entry, fileRun };
     }),
   );

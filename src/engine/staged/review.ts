@@ -15,6 +15,7 @@ import type { FailedUnit } from '../../model/finding';
 import type { LineRange } from '../../model/lines';
 import { intentPacket } from '../../model/intent';
 import { lineErrors } from '../source';
+import { PrefixSharers } from '../sharers';
 import { effortOf, warmKey, type Ask, type FileUnderReview, type StageSetup } from './context';
 import { missingFunctions, planReviews, type ReviewPlan } from './batching';
 import { functionRanges } from './diffScope';
@@ -173,7 +174,7 @@ export async function reviewFunctions(
 
   const todo = functions.filter((_, i) => known[i] === null);
   const plan = planReviews(todo);
-  const unit: ReviewUnit = { ask, file, crumbs, primeFile: primesFile(ctx, file, plan) };
+  const unit: ReviewUnit = { ask, file, crumbs, ...fileSharers(ctx, file, plan) };
   const first = await Promise.all([
     ...plan.solo.map((f) => reviewSolo(unit, f)),
     ...plan.batches.map((b) => reviewBatch(unit, b)),
@@ -187,7 +188,7 @@ export async function reviewFunctions(
     todo,
     reviews.map((r) => r.function_qualified_name),
   );
-  const rerun = await Promise.all(missing.map((f) => reviewSolo({ ...unit, primeFile: false }, f)));
+  const rerun = await Promise.all(missing.map((f) => reviewSolo({ ask, file, crumbs }, f)));
   const recovered = rerun.flatMap((r) => r?.reviews ?? []);
   onReviewed(recovered.length);
   const fresh = [...reviews, ...recovered];
@@ -213,16 +214,21 @@ export async function reviewFunctions(
   };
 }
 
-/** Units that start together on a model where the file is not cached yet would each write it: one prime writes it first. */
-const primesFile = (ctx: StageSetup, file: FileUnderReview, plan: ReviewPlan) =>
-  plan.solo.length + plan.batches.length > 1 && !file.warm.has(warmKey(ctx.models, 'review'));
+/**
+ * Units that start together on a model where the file is not cached yet would each write it: one prime writes
+ * it first. Every unit planned asks the model (Step 3 is cached per function, before the plan), so they count.
+ */
+function fileSharers(ctx: StageSetup, file: FileUnderReview, plan: ReviewPlan): { sharers?: PrefixSharers } {
+  const units = plan.solo.length + plan.batches.length;
+  return units > 1 && !file.warm.has(warmKey(ctx.models, 'review')) ? { sharers: new PrefixSharers(units) } : {};
+}
 
-/** What every review call about a file carries: who answers it, the file, Step 2's breadcrumbs, whether it primes the file first. */
+/** What every review call about a file carries: who answers it, the file, Step 2's breadcrumbs, the units that prime the file first. */
 interface ReviewUnit {
   ask: Ask;
   file: FileUnderReview;
   crumbs: object;
-  primeFile: boolean;
+  sharers?: PrefixSharers;
 }
 
 interface UnitResult {
@@ -232,7 +238,7 @@ interface UnitResult {
 
 /** A function's own call; undefined where its answer is not known before the run asks. */
 async function reviewSolo(
-  { ask, file, crumbs, primeFile }: ReviewUnit,
+  { ask, file, crumbs, sharers }: ReviewUnit,
   fn: FunctionRow,
 ): Promise<UnitResult | undefined> {
   const label = `Step 3 review ${file.entry.path} ${fn.qualified_name}`;
@@ -240,7 +246,7 @@ async function reviewSolo(
     label,
     record: PerFunctionReview,
     cacheKey: false,
-    primeFile,
+    ...(sharers ? { primeFile: sharers.sharer() } : {}),
     packet: { ...crumbs, ...rowOf(file)(fn) },
     check: (r) => verdictLineErrors(fn, r.verdicts, file),
     ...excerpt([fn]),
@@ -270,13 +276,13 @@ async function reviewSolo(
  * A batch too long for the window (an outlined file's functions in full) goes again in halves.
  */
 async function reviewBatch(unit: ReviewUnit, batch: FunctionRow[]): Promise<UnitResult | undefined> {
-  const { ask, file, crumbs, primeFile } = unit;
+  const { ask, file, crumbs, sharers } = unit;
   const asked = new Map(batch.map((f) => [f.qualified_name, f]));
   const outcome = await ask('review', {
     label: `Step 3 review ${file.entry.path} batch of ${batch.length}`,
     record: BatchReview,
     cacheKey: false,
-    primeFile,
+    ...(sharers ? { primeFile: sharers.sharer() } : {}),
     packet: { ...crumbs, functions: batch.map(rowOf(file)) },
     check: (b) => checkBatch(b, asked, file),
     ...excerpt(batch),
@@ -285,7 +291,7 @@ async function reviewBatch(unit: ReviewUnit, batch: FunctionRow[]): Promise<Unit
   if (!outcome.ok && outcome.tooLong && batch.length > 1) {
     const half = Math.ceil(batch.length / 2);
     const halves = await Promise.all(
-      [batch.slice(0, half), batch.slice(half)].map((b) => reviewBatch({ ...unit, primeFile: false }, b)),
+      [batch.slice(0, half), batch.slice(half)].map((b) => reviewBatch({ ask, file, crumbs }, b)),
     );
     return { reviews: halves.flatMap((h) => h?.reviews ?? []), failed: [] };
   }
