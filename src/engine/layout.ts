@@ -7,6 +7,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ContextFile } from '../model/records';
 import type { CodeFunction } from '../model/functions';
+import { packetJson } from './packetJson';
 import { blockTag, excerptBlock, outlineBlock, sourceBlock, withRemoved, type SourceFile } from './source';
 
 type TextBlock = Anthropic.Messages.TextBlockParam;
@@ -95,7 +96,7 @@ export function systemBlocks(text: string, context: ContextFile[]): TextBlock[] 
 }
 
 export function packetBlock(packet: object): string {
-  return `Context packet for this call:\n\n\`\`\`json\n${JSON.stringify(packet, null, 2)}\n\`\`\``;
+  return `Context packet for this call:\n\n\`\`\`json\n${packetJson(packet)}\n\`\`\``;
 }
 
 function contextBlock(files: ContextFile[]): string {
