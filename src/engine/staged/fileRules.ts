@@ -7,8 +7,9 @@
  * result-cache key of its calls; their wording is part of the prompt version.
  */
 import fileRulesText from '../../../prompts/file-rules.md';
-import { intentPacket } from '../../model/intent';
-import type { FileUnderReview } from './context';
+import { intentPacket, type Intent } from '../../model/intent';
+import type { LineRange } from '../../model/lines';
+import type { SourceFile } from '../source';
 
 /** The sections of prompts/file-rules.md by name (each `## name` line names the section after it). */
 export const FILE_RULES: Readonly<Record<string, string>> = Object.fromEntries(
@@ -21,7 +22,14 @@ export const FILE_RULES: Readonly<Record<string, string>> = Object.fromEntries(
     }),
 );
 
-type RulesOf = Pick<FileUnderReview, 'changedRanges' | 'primary' | 'intent' | 'callers' | 'outline'>;
+/** What of a file under review (context.ts) decides its rules. */
+interface RulesOf {
+  primary: SourceFile;
+  changedRanges?: LineRange[];
+  intent?: Intent;
+  callers?: Record<string, string[]>;
+  outline?: boolean;
+}
 
 /** The names of the rules that apply to every call about this file, in the order they are said. */
 export function fileRuleNames(file: RulesOf): string[] {
