@@ -7,6 +7,7 @@ import type { Scenario } from '../fake-anthropic/scenario';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { runCli } from '../helpers/cli';
 import { put } from '../helpers/tree';
+import { FILE_RULES } from '../../src/engine/staged/fileRules';
 
 /**
  * One module of 200 functions: its inventory with the answer listing it does not fit one request of this
@@ -209,6 +210,11 @@ describe('a file whose records do not fit one request', function () {
     const focused = asked.filter((p) => p.record === 'FileAnalysis' || p.record === 'BatchReview');
     assert.ok(focused.length > 2, `${focused.length} Step 2 and 3 requests`);
     for (const p of focused) assert.deepEqual(listed(p), about(p), `${p.record} ${about(p).join(',')}`);
+    // How to read an outline, in every request that sends one.
+    const outlined = fake.requests.filter((q) => JSON.stringify(q.body).includes('role=\\"outline\\"'));
+    assert.ok(outlined.length >= focused.length);
+    for (const r of outlined)
+      assert.ok(JSON.stringify(r.body).includes(JSON.stringify(FILE_RULES.outline).slice(1, -1)), `${r.record}`);
     assert.deepEqual(focused.flatMap(about).filter((n, i, all) => all.indexOf(n) === i).length, functions);
     // Step 1 lists as many of the first functions as fit, and says how many that is.
     const step1 = asked.find((p) => p.record === 'Step1Record')!;

@@ -11,6 +11,7 @@ import { FIXTURES, runCli } from '../helpers/cli';
 import { TempRepo } from '../helpers/git-repo';
 import { editLines, editShop, shopScenarioWithPreExisting } from '../helpers/shop-change';
 import { INTENT_CAP } from '../../src/model/intent';
+import { FILE_RULES } from '../../src/engine/staged/fileRules';
 
 type Body = { max_tokens: number; messages: Array<{ content: Array<{ text?: string }> }> };
 const blocks = (r: LoggedRequest) => (r.body as Body).messages[0]!.content.map((b) => b.text ?? '');
@@ -109,6 +110,13 @@ describe('a diff review shows what the change removed, what it is for, and who c
       assert.match(code, /<untrusted_source_[0-9a-f]{8} path="shop\/cart\.ts" role="removed"/);
       assert.ok(code.includes(`  12- ${GUARD}`), `${r.record}: the removed guard at base line 12`);
       assert.match(code, /\(removed before line 12 of the new file: base lines 12-12\)/);
+      // The rules of a change with removed lines and an intent, in the same cached block; no file was deleted.
+      for (const rule of ['change', 'removed', 'intent'])
+        assert.ok(code.includes(FILE_RULES[rule]!), `${r.record}: the ${rule} rule`);
+      assert.ok(!code.includes(FILE_RULES.deleted!), `${r.record}: no deleted-file rule`);
+      // Step 4's own side of the intent, after its directive; no other step's call carries it.
+      const onlyChallenge = blocks(r).at(-1)!.includes(FILE_RULES['intent-challenge']!);
+      assert.equal(onlyChallenge, r.record === 'ChallengeResult', `${r.record}: the challenger's intent rule`);
     }
     for (const r of asked) {
       const intent = packetOf(r).intent as { source: string; text: string; cap_chars: number; cut: boolean };
@@ -131,6 +139,10 @@ describe('a diff review shows what the change removed, what it is for, and who c
       const packet = packetOf(r) as { functions?: Array<Record<string, unknown>> } & Record<string, unknown>;
       const row = (packet.functions ?? [packet]).find((f) => f.function_qualified_name === 'parsePrice')!;
       assert.deepEqual(row.callers, CALLERS);
+      assert.ok(
+        blocks(r).some((b) => b.includes(FILE_RULES.callers!)),
+        'the callers rule, where callers are listed',
+      );
     }
   });
 

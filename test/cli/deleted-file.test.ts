@@ -9,6 +9,7 @@ import { startFakeAnthropic, type FakeAnthropic, type LoggedRequest } from '../f
 import { FIXTURES, runCli } from '../helpers/cli';
 import { TempRepo } from '../helpers/git-repo';
 import { PlanJson } from '../../src/report/planJson';
+import { FILE_RULES } from '../../src/engine/staged/fileRules';
 
 type Body = { max_tokens: number; messages: Array<{ content: Array<{ text?: string }> }> };
 const blocks = (r: LoggedRequest) => (r.body as Body).messages[0]!.content.map((b) => b.text ?? '');
@@ -101,6 +102,7 @@ describe('a deleted file is reviewed for what its removal breaks', function () {
       assert.ok(code.includes('   2- export function takePercent(price: number, percent: number): number {'));
       assert.ok(code.includes('   4|   return takePercent(price, 10);'), `${r.record}: the using line`);
       assert.ok(!code.includes('neverCalled'), 'a deleted file nobody uses is not sent');
+      assert.ok(code.includes(FILE_RULES.deleted!), `${r.record}: what a deleted file's run means, beside it`);
     }
     const packet = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(blocks(step3[0]!).at(-1)!)![1]!) as Record<
       string,

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { FILE_SHARED, fileSystem, STEP_BRIEFS } from '../../src/engine/staged/prompts';
 import { fileRecords } from '../../src/engine/staged/context';
+import { FILE_RULES, fileRuleNames } from '../../src/engine/staged/fileRules';
+import { toSourceFile } from '../../src/engine/source';
 import { recordTitle } from '../../src/engine/runner';
 import { FILE_STEPS, type FileStep, type StepModels } from '../../src/model/models';
 
@@ -49,10 +51,34 @@ describe("staged system texts: each model gets only its own steps' briefs", () =
     assert.equal(fileSystem(ONE, 'curate'), fileSystem(ONE, 'challenge'), 'one model, one system text');
   });
 
-  it('says every rule once: no sentence of the shared text is repeated in a brief', () => {
+  it('says every rule once: no sentence of the shared text is repeated in a brief or a file rule', () => {
     const shared = new Set(sentences(FILE_SHARED));
     for (const step of FILE_STEPS)
       for (const s of sentences(STEP_BRIEFS[step])) assert.ok(!shared.has(s), `${step} repeats: ${s}`);
+    const briefs = new Set(FILE_STEPS.flatMap((step) => sentences(STEP_BRIEFS[step])));
+    for (const [name, rule] of Object.entries(FILE_RULES))
+      for (const s of sentences(rule)) assert.ok(!shared.has(s) && !briefs.has(s), `file rule ${name} repeats: ${s}`);
+  });
+
+  it("names a file's rules by what applies to it, none for a whole file", () => {
+    const primary = toSourceFile('a.ts', 'let a = 1;\n');
+    assert.deepEqual(fileRuleNames({ primary }), []);
+    const removed = [{ before: 1, base: 1, lines: ['x'], omitted: 0 }];
+    const deleted = [{ before: 1, base: 1, lines: ['y'], omitted: 0, from: 'gone.ts' }];
+    assert.deepEqual(
+      fileRuleNames({
+        primary: { ...primary, removed: [...removed, ...deleted] },
+        changedRanges: [[1, 1]],
+        intent: { source: 'the user', text: 'why' },
+        callers: { f: ['b.ts:1  f()'] },
+        outline: true,
+      }),
+      ['change', 'removed', 'deleted', 'intent', 'callers', 'outline'],
+    );
+    assert.deepEqual(fileRuleNames({ primary: { ...primary, removed }, changedRanges: [], callers: {} }), [
+      'change',
+      'removed',
+    ]);
   });
 
   it('offers a model only the submit tools of the steps it runs: one tool list per model', () => {

@@ -3,6 +3,7 @@ import { FileAnalysis, type Step1Record } from '../../model/records';
 import type { UnitOutcome } from '../unit';
 import { lineErrors, type SourceFile } from '../source';
 import { MAX_TOKENS, type Ask, type FileCall, type FileUnderReview, type FitSetup } from './context';
+import { stepRule } from './fileRules';
 import { parseLocation } from '../../model/location';
 import type { LineRange } from '../../model/lines';
 import { reconcile, type Reconciliation } from './reconcile';
@@ -60,6 +61,8 @@ function analyzeCall(file: FileUnderReview, step1: Step1Record, part?: Inventory
       ...(rows ? { function_inventory: rows.map(({ signature_line: _, ...row }) => row) } : {}),
       ...(part && inventory ? partPacket(part, inventory.length) : {}),
     },
+    // Functions to list with no inventory to copy: how to find them, for this call alone.
+    ...(!inventory && hasFunctions(step1) ? { rule: stepRule('no-inventory') } : {}),
     check: (a) => [...checkAnalysis(a, file, step1), ...(part ? partErrors(a, part) : [])],
     // Outlined in windows, a call lists the functions of its own rows.
     ...(rows ? { about: rows.map((f): LineRange => [f.start_line, f.end_line]) } : {}),

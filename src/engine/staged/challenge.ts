@@ -3,6 +3,7 @@ import { intentPacket } from '../../model/intent';
 import { ChallengeResult, type FileAnalysis } from '../../model/records';
 import type { Finding } from '../../model/finding';
 import type { FileCall, FileUnderReview, StageSetup } from './context';
+import { stepRule } from './fileRules';
 import type { LineRange } from '../../model/lines';
 import { isDowngrade } from '../../model/order';
 
@@ -36,6 +37,7 @@ export function challengeCall(
     label: `Step 4 challenge ${file.entry.path}`,
     record: ChallengeResult,
     packet,
+    ...(packet.intent ? { rule: stepRule('intent-challenge') } : {}),
     check: (r) => checkChallenge(r, findings),
     // Sent only when the file goes as an outline, which it may start to do at this step (fit.ts).
     excerpt: findingContext(analysis, findings, file.primary.lines.length),

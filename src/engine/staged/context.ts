@@ -19,6 +19,7 @@ import type { UnitOutcome, UnitSpec } from '../unit';
 import type { SourceFile } from '../source';
 import type { UnitCache } from '../unitCache';
 import { fileSystem, STEP_DIRECTIVES } from './prompts';
+import { fileRuleNames, fileRulesBlock, ruleKey } from './fileRules';
 import type { Schedule } from './schedule';
 import type { StartingFiles } from './startingFiles';
 import type { Sharer } from '../sharers';
@@ -117,15 +118,20 @@ export const fileRecords = (models: StepModels, step: FileStep): readonly z.ZodT
   FILE_STEPS.filter((s) => models[s] === models[step]).flatMap((s) => STEP_RECORDS[s]);
 
 /** A file step's line after the file: its step and the record it submits. */
-export const stepInstructions = (step: FileStep, record: z.ZodType): string =>
-  `${STEP_DIRECTIVES[step]} Answer with one call to the submit_${recordTitle(record)} tool.`;
+export const stepInstructions = (step: FileStep, record: z.ZodType, rule?: string): string =>
+  `${STEP_DIRECTIVES[step]} Answer with one call to the submit_${recordTitle(record)} tool.${rule ? `\n\n${rule}` : ''}`;
 
 export interface FileCall<T> {
   label: string;
   record: z.ZodType<T>;
   packet: object;
+  /** A rule for this step's call alone, said after its directive (fileRules.ts, stepRule). */
+  rule?: string;
   check?: (value: T) => string[];
-  /** Default: the file's own text, its companion's path (not text), the context files, the step and the packet. */
+  /**
+   * Default: the file's own text, its companion's path (not text), the context files, the step (with its rule),
+   * the rules that apply to the file, and the packet.
+   */
   cacheKey?: object | false;
   /** Several calls about this file start together on a model where it is not cached yet: prime it first, counted by this. */
   primeFile?: Sharer;
@@ -205,7 +211,7 @@ function specWith<T>(
   listed: CodeFunction[] | undefined,
 ): UnitSpec<T> {
   const model = ctx.models[step];
-  const instructions = stepInstructions(step, call.record);
+  const instructions = stepInstructions(step, call.record, call.rule);
   const outline = listed
     ? { outline: { functions: listed, total: file.inventory!.length, excerpt: call.excerpt ?? [] } }
     : {};
@@ -230,6 +236,7 @@ function specWith<T>(
       primary: file.primary,
       companion: file.companion,
       ...outline,
+      rules: fileRulesBlock(fileRuleNames(file)),
       instructions,
       packet: call.packet,
     }),
@@ -248,6 +255,7 @@ function specWith<T>(
         ...(file.primary.removed ? { removed: file.primary.removed } : {}),
       },
       companion_path: file.entry.companion_path,
+      ...ruleKey(file),
       packet: call.packet,
     },
     ...(primeFirst ? { primeFirst } : {}),

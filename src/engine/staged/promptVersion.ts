@@ -9,9 +9,11 @@ import {
   SYNTHESIS_PART_SYSTEM,
   SYNTHESIS_SYSTEM,
 } from './prompts';
+import { FILE_RULES } from './fileRules';
 
 export const STAGED_PROMPT_VERSION = promptVersion({
   FILE_SHARED,
+  FILE_RULES,
   STEP_DIRECTIVES,
   STEP_BRIEFS,
   STEPS_INTRO,

@@ -20,6 +20,7 @@ import { effortOf, warmKey, type Ask, type FileUnderReview, type StageSetup } fr
 import { missingFunctions, planReviews, type ReviewPlan } from './batching';
 import { functionRanges } from './diffScope';
 import { fileSystem, STEP_DIRECTIVES } from './prompts';
+import { ruleKey } from './fileRules';
 
 export interface ReviewOutcome {
   /** The reviews known: all of them where every call is answered; else (the forecast's) those the cache holds. */
@@ -98,6 +99,8 @@ function functionKey(
       text: file.primary.lines.slice(range[0] - 1, range[1]).join('\n'),
       concurrency_present: step1.concurrency_present,
       diff: Boolean(file.changedRanges),
+      // The rules its request says for the file.
+      ...ruleKey(file),
       // What the change removed in or just after the function, and what it is for: its verdicts hang on those too.
       ...removedIn(file, range),
       ...intentPacket(file.intent),
